@@ -1,0 +1,80 @@
+import type { Citation, PipelineOutput } from "./schema/pipeline.js";
+
+/** A citation marker as found in an answer, resolved against the context. */
+export interface ResolvedCitation {
+  /** 1-based sentence number within the answer. */
+  sentenceIndex: number;
+  sentence: string;
+  /** Resolved chunk ids (an `[n]` marker becomes `context[n - 1]`). */
+  chunks: string[];
+  /** Markers that name no chunk: `[7]` with 5 context chunks, or an id no chunks file has. */
+  unresolved: string[];
+}
+
+const segmenter = new Intl.Segmenter("und", { granularity: "sentence" });
+
+/** Marker shape: `[3]`, `[3, 5]`, `[hr-leave#1]`, `[a#1; b#2]`. No spaces inside an id. */
+const MARKER = /\[([^\[\]\s,;]+(?:\s*[,;]\s*[^\[\]\s,;]+)*)\]/gu;
+
+/**
+ * Splits an answer into sentences with Unicode sentence segmentation
+ * (Intl.Segmenter: handles `.`, `?`, `!`, the Devanagari danda, abbreviations
+ * better than a regex), keeping each sentence's text trimmed.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const { segment } of segmenter.segment(text)) {
+    const s = segment.trim();
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Reads the citations of one pipeline output line.
+ *
+ * Explicit `citations` win. Otherwise inline markers are read sentence by
+ * sentence: a marker made only of digits counts from 1 into `context`
+ * (`[1]` is the first context chunk); any other marker is a chunk id. A
+ * marker is kept as `unresolved` when it names no chunk, so a rule can flag it.
+ * A marker that looks like neither (`[sic]` names no known chunk but has no
+ * id shape either) is still reported: ids are free text, so we cannot tell.
+ */
+export function readCitations(
+  line: Pick<PipelineOutput, "answer" | "citations">,
+  context: readonly string[],
+  knownChunk: (id: string) => boolean,
+): ResolvedCitation[] {
+  if (line.citations) {
+    return line.citations.map((c: Citation, i) => ({
+      sentenceIndex: i + 1,
+      sentence: c.sentence,
+      chunks: c.chunks.filter((id) => knownChunk(id)),
+      unresolved: c.chunks.filter((id) => !knownChunk(id)),
+    }));
+  }
+  const answer = line.answer ?? "";
+  const out: ResolvedCitation[] = [];
+  splitSentences(answer).forEach((sentence, i) => {
+    const chunks: string[] = [];
+    const unresolved: string[] = [];
+    for (const m of sentence.matchAll(MARKER)) {
+      for (const raw of m[1]!.split(/\s*[,;]\s*/u)) {
+        let id: string | undefined;
+        if (/^\d+$/.test(raw)) id = context[Number(raw) - 1];
+        else if (knownChunk(raw)) id = raw;
+        if (id === undefined) unresolved.push(raw);
+        else if (!chunks.includes(id)) chunks.push(id);
+      }
+    }
+    if (chunks.length > 0 || unresolved.length > 0) {
+      out.push({ sentenceIndex: i + 1, sentence: stripMarkers(sentence), chunks, unresolved });
+    }
+  });
+  return out;
+}
+
+/** The sentence as a reader sees it, without its citation markers. */
+export function stripMarkers(sentence: string): string {
+  return sentence.replace(MARKER, "").replace(/\s+([.,;:!?।])/gu, "$1").replace(/\s{2,}/gu, " ").trim();
+}

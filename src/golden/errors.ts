@@ -1,0 +1,91 @@
+import type { z } from "zod";
+
+/**
+ * A problem with the user's input, located precisely enough to fix it:
+ * file, 1-based line (when the format has lines) and field. The CLI prints
+ * `toString()` and exits 2; it never prints a stack trace for these.
+ */
+export class InputError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly field: string | undefined,
+    readonly detail: string,
+  ) {
+    super(formatLocation(file, line, field) + detail);
+    this.name = "InputError";
+  }
+}
+
+/** Several input problems reported at once (validate reports every problem). */
+export class InputErrors extends Error {
+  constructor(readonly problems: InputError[]) {
+    super(problems.map((p) => p.message).join("\n"));
+    this.name = "InputErrors";
+  }
+}
+
+function formatLocation(file: string, line: number | undefined, field: string | undefined): string {
+  let s = file;
+  if (line !== undefined) s += `:${line}`;
+  s += ": ";
+  if (field) s += `${field}: `;
+  return s;
+}
+
+/** Renders a zod path as people write it: `anchor.text`, `retrieved[3].id`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let s = "";
+  for (const p of path) {
+    if (typeof p === "number") s += `[${p}]`;
+    else s += s ? `.${String(p)}` : String(p);
+  }
+  return s;
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let v: unknown = root;
+  for (const p of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`.slice(0, 60);
+}
+
+/**
+ * Turns one zod issue into a readable field and message. zod's own messages
+ * are fine for most codes; a missing field and an unknown key get wording a
+ * user recognises at once.
+ */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field: string; message: string } {
+  const field = formatPath(issue.path);
+  if (issue.code === "invalid_type") {
+    const actual = valueAt(input, issue.path);
+    if (actual === undefined) return { field, message: `missing (expected ${issue.expected})` };
+    return { field, message: `expected ${issue.expected}, got ${describe(actual)}` };
+  }
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.map((k) => JSON.stringify(k)).join(", ");
+    return { field: field || "(record)", message: `unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}` };
+  }
+  return { field: field || "(record)", message: issue.message };
+}
+
+/** All issues of a failed parse as InputErrors located at `file:line`. */
+export function zodProblems(
+  error: z.ZodError,
+  input: unknown,
+  file: string,
+  line: number | undefined,
+): InputError[] {
+  return error.issues.map((issue) => {
+    const { field, message } = describeIssue(issue, input);
+    return new InputError(file, line, field, message);
+  });
+}

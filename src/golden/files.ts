@@ -1,0 +1,60 @@
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync, unlinkSync } from "node:fs";
+import { dirname, basename, join } from "node:path";
+import { InputError } from "./errors.js";
+
+/**
+ * Reads a UTF-8 text file as users produce them: a leading byte-order mark is
+ * dropped (spreadsheet exports add one) and CRLF line ends become LF.
+ * A missing file is an {@link InputError}, not an ENOENT stack trace.
+ */
+export function readText(file: string): string {
+  let raw: string;
+  try {
+    raw = readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a file" : `cannot read (${code ?? String(e)})`;
+    throw new InputError(file, undefined, undefined, why);
+  }
+  if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
+  return raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
+}
+
+/**
+ * Writes a file so that readers never see half of it: the text goes to a
+ * temporary file beside the target, is flushed to disk, then renamed over it
+ * (rename is atomic within one file system).
+ */
+export function writeFileAtomic(file: string, text: string | Uint8Array): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const fd = openSync(tmp, "w");
+  try {
+    writeSync(fd, typeof text === "string" ? Buffer.from(text, "utf8") : text);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    try { unlinkSync(tmp); } catch { /* already gone */ }
+    throw e;
+  }
+  closeSync(fd);
+  renameSync(tmp, file);
+}
+
+/**
+ * Appends one line and flushes it to disk before returning, for append-only
+ * logs (labels, review progress) where a killed process must lose nothing
+ * that was acknowledged.
+ */
+export function appendLineDurable(file: string, line: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const fd = openSync(file, "a");
+  try {
+    writeSync(fd, Buffer.from(line.endsWith("\n") ? line : line + "\n", "utf8"));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export { existsSync };

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { Id } from "./common.js";
+
+/**
+ * Which named stage list of a pipeline output plays which role. Declared,
+ * never inferred from the names (a list called "rerank" might not be one).
+ *
+ * - `first`: the first-stage lists (for example full-text and vector);
+ * - `fused`: the fused pool built from them;
+ * - `reranked`: the reranked list (when absent, `retrieved` is final);
+ * - `pool`: the list whose recall at `poolDepth` is the ceiling any reranker
+ *   can reach; defaults to `fused`, else the only first-stage list.
+ */
+export const StageRoles = z.strictObject({
+  first: z.array(z.string().min(1)).default([]),
+  fused: z.string().min(1).optional(),
+  reranked: z.string().min(1).optional(),
+  pool: z.string().min(1).optional(),
+});
+export type StageRoles = z.infer<typeof StageRoles>;
+
+/** One variant of the user's RAG system: its pipeline output and chunks. */
+export const VariantConfig = z.strictObject({
+  name: Id,
+  output: z.string().min(1),
+  chunks: z.string().min(1),
+  /** `context` defaults to the top `contextK` of `retrieved` when a line has none. */
+  contextK: z.number().int().positive().default(5),
+  stages: StageRoles.default({ first: [] }),
+});
+export type VariantConfig = z.infer<typeof VariantConfig>;
+
+/** The offline lexical judge: deterministic, no model, labelled as a baseline everywhere. */
+export const BaselineJudgeConfig = z.strictObject({ kind: z.literal("baseline") });
+
+/**
+ * A model behind any OpenAI-compatible endpoint. The API key comes only from
+ * the environment (`OPENAI_API_KEY`, or the variable named by `apiKeyEnv`);
+ * it is never written anywhere. `temperature` and `seed` default to 0 and 0;
+ * set either to `null` to omit it from the request (some models reject them).
+ */
+export const OpenAIJudgeConfig = z.strictObject({
+  kind: z.literal("openai"),
+  model: z.string().min(1),
+  baseUrl: z.string().url().optional(),
+  apiKeyEnv: z.string().min(1).optional(),
+  temperature: z.number().min(0).max(2).nullable().default(0),
+  seed: z.number().int().nullable().default(0),
+  maxTokens: z.number().int().positive().nullable().default(512),
+  responseFormat: z.enum(["json_schema", "text"]).default("json_schema"),
+  concurrency: z.number().int().positive().default(8),
+  timeoutMs: z.number().int().positive().default(60_000),
+  maxRetries: z.number().int().min(0).default(4),
+  repeats: z.number().int().positive().default(1),
+});
+
+export const JudgeConfig = z.discriminatedUnion("kind", [BaselineJudgeConfig, OpenAIJudgeConfig]);
+export type JudgeConfig = z.infer<typeof JudgeConfig>;
+
+/** Trust-gate thresholds (issue: calibration gate); settable per rubric. */
+export const TrustThresholds = z.strictObject({
+  minLabels: z.number().int().positive().default(50),
+  minPerClass: z.number().int().min(0).default(10),
+  kappaLower: z.number().min(-1).max(1).default(0.6),
+});
+export type TrustThresholds = z.infer<typeof TrustThresholds>;
+
+/**
+ * `ragjudge.config.json`. Paths are relative to the config file's folder.
+ *
+ * @example
+ * {"name":"example","golden":"golden/questions.jsonl",
+ *  "variants":[{"name":"bm25","output":"golden/bm25.output.jsonl","chunks":"golden/bm25.chunks.jsonl"}],
+ *  "judge":{"kind":"baseline"}}
+ */
+export const RagjudgeConfig = z.strictObject({
+  $schema: z.string().optional(),
+  name: Id.default("evaluation"),
+  golden: z.string().min(1),
+  variants: z.array(VariantConfig).min(1),
+  k: z.array(z.number().int().positive()).min(1).default([1, 5, 10]),
+  poolDepth: z.number().int().positive().default(50),
+  rubricsDir: z.string().min(1).default("rubrics"),
+  /** Rubric names to judge; all files in `rubricsDir` except optional ones when absent. */
+  rubrics: z.array(Id).optional(),
+  labels: z.string().min(1).default("labels"),
+  judge: JudgeConfig.optional(),
+  requireCitations: z.boolean().default(false),
+  /** Retrieval floors, `{"R@10": 0.7, "RR": 0.5}`: a missed floor fails `run` and `retrieval`. */
+  floors: z.record(z.string(), z.number()).default({}),
+  trust: TrustThresholds.extend({
+    perRubric: z.record(z.string(), TrustThresholds.partial()).default({}),
+  }).default({ minLabels: 50, minPerClass: 10, kappaLower: 0.6, perRubric: {} }),
+  /** USD per million tokens, by model name, for `--dry-run` and cost lines. */
+  prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })).default({}),
+  cacheDir: z.string().min(1).default(".ragjudge"),
+  evaluationsDir: z.string().min(1).default("evaluations"),
+});
+export type RagjudgeConfig = z.infer<typeof RagjudgeConfig>;

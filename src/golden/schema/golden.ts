@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { Id, Meta } from "./common.js";
+
+/**
+ * A verbatim phrase (seed 000: 6 to 20 words) that occurs exactly once in
+ * its document. A chunk of `doc` whose normalised text contains the
+ * normalised phrase is relevant; recomputed on every run, so re-chunking
+ * needs no new labels.
+ */
+export const Anchor = z.strictObject({
+  doc: Id,
+  text: z.string().min(1, "must not be empty"),
+});
+export type Anchor = z.infer<typeof Anchor>;
+
+/**
+ * One golden question (one line of the golden set JSONL).
+ *
+ * @example
+ * {"id":"q01","question":"How many days of casual leave carry over?","answerable":true,
+ *  "anchor":{"doc":"hr-leave","text":"unused casual leave cannot be carried forward to the next year"},
+ *  "reference":"None: unused casual leave lapses at year end.","kind":"factual","tags":["policy"],"split":"dev"}
+ */
+export const GoldenQuestion = z
+  .strictObject({
+    id: Id,
+    question: z.string().min(1, "must not be empty"),
+    /** false: no answer exists in the documents; the right output is "not found". */
+    answerable: z.boolean().default(true),
+    relevant: z.array(Id).optional(),
+    anchor: Anchor.optional(),
+    reference: z.string().optional(),
+    kind: z.string().min(1).optional(),
+    tags: z.array(z.string().min(1)).default([]),
+    split: z.string().min(1).optional(),
+    meta: Meta,
+  })
+  .superRefine((q, ctx) => {
+    if (q.answerable) {
+      if ((q.relevant === undefined || q.relevant.length === 0) && q.anchor === undefined) {
+        ctx.addIssue({ code: "custom", path: ["relevant"], message: "an answerable question needs relevant chunk ids or an anchor" });
+      }
+    } else {
+      if (q.relevant !== undefined && q.relevant.length > 0) {
+        ctx.addIssue({ code: "custom", path: ["relevant"], message: "an unanswerable question (answerable: false) must have no relevant chunks" });
+      }
+      if (q.anchor !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["anchor"], message: "an unanswerable question (answerable: false) must have no anchor" });
+      }
+    }
+  });
+export type GoldenQuestion = z.infer<typeof GoldenQuestion>;
+
+/**
+ * One chunk of a document, as the pipeline variant indexed it.
+ *
+ * @example
+ * {"id":"hr-leave#1","doc":"hr-leave","heading":"Casual leave","text":"Unused casual leave cannot be carried forward to the next year."}
+ */
+export const Chunk = z.strictObject({
+  id: Id,
+  doc: Id,
+  text: z.string(),
+  heading: z.string().optional(),
+  meta: Meta,
+});
+export type Chunk = z.infer<typeof Chunk>;

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { parseJsonl } from "../../src/golden/jsonl.js";
+import { GoldenQuestion } from "../../src/golden/schema/golden.js";
+
+const S = z.strictObject({ id: z.string(), n: z.number().optional() });
+
+describe("parseJsonl", () => {
+  it("accepts CRLF-free text with blank lines and reports line numbers", () => {
+    const { rows, problems } = parseJsonl('{"id":"a"}\n\n{"id":"b","n":2}\n', "f.jsonl", S);
+    expect(problems).toEqual([]);
+    expect(rows.map((r) => r.line)).toEqual([1, 3]);
+  });
+
+  it("names file, line and field for a mistyped field", () => {
+    const { problems } = parseJsonl('{"id":"a"}\n{"id":"b","n":"two"}\n', "f.jsonl", S);
+    expect(problems.map((p) => p.message)).toEqual(['f.jsonl:2: n: expected number, got string "two"']);
+  });
+
+  it("names a missing field as missing", () => {
+    const { problems } = parseJsonl('{"n":1}\n', "f.jsonl", S);
+    expect(problems[0]!.message).toBe("f.jsonl:1: id: missing (expected string)");
+  });
+
+  it("names an unknown field (a typo) instead of ignoring it", () => {
+    const { problems } = parseJsonl('{"id":"a","nn":1}\n', "f.jsonl", S);
+    expect(problems[0]!.message).toBe('f.jsonl:1: (record): unknown field "nn"');
+  });
+
+  it("reports malformed JSON with its line and keeps going", () => {
+    const { rows, problems } = parseJsonl('{"id":"a"\n{"id":"b"}\n', "f.jsonl", S);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(/^f\.jsonl:1: not valid JSON/);
+    expect(rows).toHaveLength(1);
+  });
+
+  it("reports an empty file", () => {
+    expect(parseJsonl("\n \n", "e.jsonl", S).problems[0]!.message).toBe("e.jsonl: file is empty (expected one JSON object per line)");
+  });
+});
+
+describe("GoldenQuestion", () => {
+  it("defaults answerable to true and tags to []", () => {
+    const q = GoldenQuestion.parse({ id: "q1", question: "?", relevant: ["c1"] });
+    expect(q.answerable).toBe(true);
+    expect(q.tags).toEqual([]);
+  });
+  it("needs relevant ids or an anchor when answerable", () => {
+    const { problems } = parseJsonl('{"id":"q1","question":"?"}', "g.jsonl", GoldenQuestion);
+    expect(problems[0]!.message).toBe("g.jsonl:1: relevant: an answerable question needs relevant chunk ids or an anchor");
+  });
+  it("refuses relevant chunks and anchors on an unanswerable question", () => {
+    const { problems } = parseJsonl('{"id":"q1","question":"?","answerable":false,"relevant":["c"],"anchor":{"doc":"d","text":"t"}}', "g.jsonl", GoldenQuestion);
+    expect(problems.map((p) => p.field)).toEqual(["relevant", "anchor"]);
+  });
+});
