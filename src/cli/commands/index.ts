@@ -1,6 +1,13 @@
 import type { Command } from "commander";
+import { registerReview } from "./review.js";
+import { registerSample } from "./sample.js";
+import { registerRetrieval } from "./retrieval.js";
+import { registerValidate } from "./validate.js";
+import { registerJudge } from "./judge.js";
+import { registerCalibrate } from "./calibrate.js";
+import { registerLabels } from "./labels.js";
 
 /** Each command module registers itself on the program; main.ts wires them in this order. */
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [];
+export const commands: Register[] = [registerValidate, registerRetrieval, registerJudge, registerSample, registerReview, registerCalibrate, registerLabels];

@@ -1,0 +1,110 @@
+/**
+ * Agreement of a judge with the imported human labels, and the threshold
+ * sweep that chose the baseline's support threshold. The statistics are the
+ * calibration library's (src/calibration/stats): the same code that
+ * `ragjudge calibrate` uses, so these figures are comparable with its output.
+ */
+import {
+  type BootstrapInterval, type CohenKappa, type Confusion, type Pair,
+  cohenKappa, cohenKappaBootstrap, confusion, confusionTable, rates,
+} from "../../src/calibration/stats/index.js";
+import type { Evidence } from "../../src/golden/schema/items.js";
+
+/** A judged item with its human label. */
+export interface JudgedItem {
+  rubric: string;
+  half: string;
+  dataset: string;
+  verdict: "yes" | "no";
+  label: "yes" | "no";
+}
+
+/** Agreement figures of one set of judged items. */
+export interface Agreement {
+  n: number;
+  matrix: Confusion;
+  accuracy: number | null;
+  tpr: number | null;
+  tnr: number | null;
+  kappa: CohenKappa;
+  bootstrap: BootstrapInterval;
+}
+
+/** Accuracy, confusion matrix, TPR/TNR, Cohen's kappa with its asymptotic 95% interval and a seeded bootstrap interval. */
+export function agreement(items: readonly Pick<JudgedItem, "verdict" | "label">[], seed?: number): Agreement {
+  const pairs: Pair[] = items.map((i) => ({ judge: i.verdict, label: i.label }));
+  const matrix = confusion(pairs);
+  const r = rates(matrix);
+  return {
+    n: items.length,
+    matrix,
+    accuracy: r.agreement,
+    tpr: r.tpr,
+    tnr: r.tnr,
+    kappa: cohenKappa(confusionTable(matrix)),
+    bootstrap: cohenKappaBootstrap(pairs, seed === undefined ? {} : { seed }),
+  };
+}
+
+const f = (x: number | null, d = 3): string => (x === null ? "n/a" : x.toFixed(d));
+
+/** One block of lines describing an {@link Agreement}. */
+export function formatAgreement(title: string, a: Agreement): string[] {
+  const k = a.kappa;
+  const ci = k.ci ? `[${f(k.ci.lo)}, ${f(k.ci.hi)}]` : `(no interval: ${k.reasons.ci ?? "undefined"})`;
+  const boot = a.bootstrap.ci ? `[${f(a.bootstrap.ci.lo)}, ${f(a.bootstrap.ci.hi)}]` : `(${a.bootstrap.reason ?? "undefined"})`;
+  const m = a.matrix;
+  return [
+    `${title}: n = ${a.n}`,
+    `  accuracy ${f(a.accuracy)}   TPR ${f(a.tpr)}   TNR ${f(a.tnr)}`,
+    `  Cohen's kappa ${k.kappa === null ? `undefined (${k.reasons.kappa})` : f(k.kappa)}  95% CI ${ci} (asymptotic, Fleiss-Cohen-Everitt SE ${f(k.se)}); bootstrap ${boot}`,
+    `  confusion (judge x people):  yes/yes ${m.tp}   yes/no ${m.fp}   no/yes ${m.fn}   no/no ${m.tn}`,
+  ];
+}
+
+/** One row of a threshold sweep. */
+export interface SweepRow {
+  threshold: number;
+  kappa: number | null;
+  tpr: number | null;
+  tnr: number | null;
+  accuracy: number | null;
+}
+
+/**
+ * Runs a judge over items at each threshold of a grid and measures kappa,
+ * TPR, TNR and accuracy against the labels.
+ */
+export function sweep(
+  items: readonly { evidence: Evidence; label: "yes" | "no"; rubric: string }[],
+  grid: readonly number[],
+  judgeAt: (threshold: number) => (rubric: string, e: Evidence) => { verdict: "yes" | "no" },
+): SweepRow[] {
+  return grid.map((threshold) => {
+    const judge = judgeAt(threshold);
+    const pairs: Pair[] = items.map((i) => ({ judge: judge(i.rubric, i.evidence).verdict, label: i.label }));
+    const m = confusion(pairs);
+    const r = rates(m);
+    return { threshold, kappa: cohenKappa(confusionTable(m)).kappa, tpr: r.tpr, tnr: r.tnr, accuracy: r.agreement };
+  });
+}
+
+/**
+ * The tuning rule, fixed before looking at the evaluation half: the highest
+ * kappa; among equal kappas (to 1e-9), the smallest |TPR - TNR| (errors
+ * balanced between the classes); then the lower threshold.
+ */
+export function chooseThreshold(rows: readonly SweepRow[]): SweepRow | undefined {
+  const defined = rows.filter((r) => r.kappa !== null);
+  const gap = (r: SweepRow): number => Math.abs((r.tpr ?? 0) - (r.tnr ?? 0));
+  return [...defined].sort((a, b) => {
+    const dk = b.kappa! - a.kappa!;
+    if (Math.abs(dk) > 1e-9) return dk;
+    const dg = gap(a) - gap(b);
+    if (Math.abs(dg) > 1e-9) return dg;
+    return a.threshold - b.threshold;
+  })[0];
+}
+
+/** The 0.05 grid from 0.30 to 1.00 the support threshold was chosen on. */
+export const SUPPORT_GRID: readonly number[] = Array.from({ length: 15 }, (_, i) => Math.round((0.3 + 0.05 * i) * 100) / 100);

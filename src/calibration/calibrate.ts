@@ -1,0 +1,232 @@
+import { InputError, InputErrors } from "../golden/errors.js";
+import type { RagjudgeConfig } from "../golden/schema/config.js";
+import type { GoldenQuestion } from "../golden/schema/golden.js";
+import type { Judgment } from "../golden/schema/items.js";
+import { correctedPassRates, type PassRates } from "./corrected.js";
+import { agreementFigures, breakdowns, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
+import { gateDecision, thresholdsFor, trustState, type TrustState } from "./gate.js";
+import { humanAgreement, type HumanAgreement } from "./humans.js";
+import type { LabelBook, LabelledItem } from "./labels.js";
+import { pairGroup, unpairedLabels, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
+import { CalibrationRecord, type RecordFigures } from "./record.js";
+import { DEFAULT_REPS, DEFAULT_SEED } from "./stats/index.js";
+import { groupJudgments, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
+
+/** Inputs of one calibration run. */
+export interface CalibrateInput {
+  judgments: readonly Judgment[];
+  /** The judgments file and its SHA-256, recorded in each record. */
+  judgmentsFile: { file: string; sha256: string };
+  book: LabelBook;
+  /** The golden set's questions by id, for the by-kind and by-tag tables (optional). */
+  questions?: ReadonlyMap<string, GoldenQuestion>;
+  trust?: RagjudgeConfig["trust"];
+  /** Rubric names that exist (rubric files); a label for a rubric outside these and the judgments is an error. */
+  knownRubrics?: ReadonlySet<string>;
+  seed?: number;
+  reps?: number;
+  level?: number;
+  /** Time stamped on the records (default: now). */
+  time?: string;
+}
+
+/** A judged item where the judge and the label differ, for error analysis. */
+export interface Disagreement {
+  variant: string;
+  question: string;
+  unit: string;
+  verdict: string;
+  label: "yes" | "no";
+  annotators: string[];
+  frames: string[];
+  reason: string;
+}
+
+/** Non-gate labels of one kind (frame or split), shown for error analysis only. */
+export interface ErrorAnalysisRow {
+  excluded: string;
+  figures: AgreementFigures;
+  disagreements: Disagreement[];
+}
+
+/** Everything `ragjudge calibrate` reports for one rubric under one judge. */
+export interface RubricCalibration {
+  group: Omit<JudgeGroup, "items"> & { items: number };
+  gate: AgreementFigures;
+  heldoutOnly: boolean;
+  weighted: boolean;
+  perAnnotator: AnnotatorFigures[];
+  humans: HumanAgreement | null;
+  breakdowns: Breakdown[];
+  errorAnalysis: ErrorAnalysisRow[];
+  disagreements: Disagreement[];
+  ties: number;
+  passRates: PassRates;
+  record: CalibrationRecord;
+  /** False when no label pairs with this judge's verdicts: no record is written for it. */
+  hasLabels: boolean;
+  trust: TrustState;
+  warnings: string[];
+}
+
+/** The whole run. */
+export interface CalibrationReport {
+  rubrics: RubricCalibration[];
+  unpaired: UnpairedLabels;
+  grouping: GroupingCounts;
+  warnings: string[];
+}
+
+function disagreementOf(p: PairedItem): Disagreement {
+  return {
+    variant: p.judged.key.variant,
+    question: p.judged.key.question,
+    unit: p.judged.key.unit,
+    verdict: p.judged.verdict,
+    label: p.label,
+    annotators: p.labelled.byAnnotator.map((l) => l.value.annotator),
+    frames: p.labelled.frames,
+    reason: p.judged.verdict === "error" ? `error: ${p.judged.errors.join(", ")}` : p.judged.reason,
+  };
+}
+
+/** The stored form of the gate's figures. */
+export function recordFigures(f: AgreementFigures, weighted: boolean, level: number, seed: number, reps: number): RecordFigures {
+  const reasons: Record<string, string> = {};
+  const k = f.kappa;
+  for (const [field, why] of Object.entries(k.reasons)) reasons[`kappa${field === "kappa" ? "" : field[0]!.toUpperCase() + field.slice(1)}`] = why;
+  for (const [field, why] of Object.entries(f.rates.reasons)) reasons[field] = why;
+  for (const [field, why] of Object.entries(f.paradox.reasons)) reasons[field] = why;
+  if (f.ac1.reasons.ac1) reasons.ac1 = f.ac1.reasons.ac1;
+  const boot = f.bootstrap ?? { ci: null, reps, seed, level, undefinedReps: reps, reason: "not computed" };
+  return {
+    n: f.n,
+    nEffective: f.nEffective,
+    weighted,
+    labelYes: f.labelYes,
+    labelNo: f.labelNo,
+    judgeErrors: f.judgeErrors,
+    confusion: { tp: f.confusion.tp, fn: f.confusion.fn, fp: f.confusion.fp, tn: f.confusion.tn },
+    agreement: f.rates.agreement,
+    tpr: f.rates.tpr,
+    tnr: f.rates.tnr,
+    kappa: k.kappa,
+    kappaSe: k.se,
+    kappaSe0: k.se0,
+    kappaCi: k.ci,
+    kappaZ: k.z,
+    kappaP: k.p,
+    bootstrap: { ci: boot.ci, reps: boot.reps, seed: boot.seed, level: boot.level, undefinedReps: boot.undefinedReps, ...(boot.reason ? { reason: boot.reason } : {}) },
+    level,
+    prevalenceIndex: f.paradox.prevalenceIndex,
+    biasIndex: f.paradox.biasIndex,
+    pabak: f.paradox.pabak,
+    ac1: f.ac1.ac1,
+    reasons,
+  };
+}
+
+function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: string): RubricCalibration {
+  const { group } = pairing;
+  const seed = input.seed ?? DEFAULT_SEED;
+  const reps = input.reps ?? DEFAULT_REPS;
+  const level = input.level ?? 0.95;
+  const gate = agreementFigures(pairing.gate, { bootstrap: { seed, reps }, level });
+  const byExclusion = new Map<string, PairedItem[]>();
+  for (const p of pairing.other) (byExclusion.get(p.excluded) ?? byExclusion.set(p.excluded, []).get(p.excluded)!).push(p);
+  const errorAnalysis = [...byExclusion].sort(([a], [b]) => (a < b ? -1 : 1)).map(([excluded, ps]) => ({
+    excluded,
+    figures: agreementFigures(ps, { level }),
+    disagreements: ps.filter((p) => p.judged.verdict !== p.label).map(disagreementOf),
+  }));
+  const excluded = {
+    nonRandom: pairing.other.filter((p) => p.excluded.startsWith("frame")).length,
+    notHeldout: pairing.other.filter((p) => p.excluded.startsWith("split")).length,
+    ties: pairing.ties.length,
+  };
+  const thresholds = thresholdsFor(input.trust, group.rubric);
+  const figures = recordFigures(gate, pairing.weighted, level, seed, reps);
+  const decision = gateDecision(figures, excluded, thresholds);
+  const record = CalibrationRecord.parse({
+    schema: "ragjudge.calibration/1",
+    rubric: group.rubric,
+    fingerprint: group.fingerprint,
+    judge: group.judge,
+    models: group.models,
+    servedModels: group.servedModels,
+    time,
+    thresholds,
+    heldoutOnly: pairing.heldoutOnly,
+    labels: { hash: input.book.hash, files: input.book.files.map((f) => ({ name: f.name, sha256: f.sha256, labels: f.labels })) },
+    judgments: { file: input.judgmentsFile.file, sha256: input.judgmentsFile.sha256, items: group.items.length },
+    figures,
+    excluded,
+    gate: decision,
+  });
+  const hasLabels = pairing.gate.length + pairing.other.length + pairing.ties.length > 0;
+  // Without any label for this judge no record is written, so the gate sees no calibration.
+  const trust = trustState(group.rubric, group.fingerprint, hasLabels ? [{ file: "(this run)", record }] : [], input.trust);
+  const warnings = [...pairing.warnings];
+  if (pairing.ties.length) warnings.push(`${pairing.ties.length} item(s) have tied labels and no adjudication label: left out until adjudicated`);
+  const { items: _items, ...groupInfo } = group;
+  return {
+    group: { ...groupInfo, items: group.items.length },
+    gate,
+    heldoutOnly: pairing.heldoutOnly,
+    weighted: pairing.weighted,
+    perAnnotator: perAnnotator(pairing.gate),
+    humans: humanAgreement(pairing.gate.map((p) => p.labelled)),
+    breakdowns: input.questions ? breakdowns(pairing.gate, input.questions) : [],
+    errorAnalysis,
+    disagreements: pairing.gate.filter((p) => p.judged.verdict !== p.label).map(disagreementOf),
+    ties: pairing.ties.length,
+    passRates: correctedPassRates(pairing, { seed, reps, level }),
+    record,
+    hasLabels,
+    trust,
+    warnings,
+  };
+}
+
+function firstLabel(item: LabelledItem) {
+  return (item.byAnnotator[0] ?? item.adjudication)!;
+}
+
+/**
+ * Runs calibration: groups verdicts by rubric and fingerprint (rule verdicts
+ * left out), joins labels on item and input hash, and computes for each
+ * group the gate's figures, per-annotator and human-human agreement, the
+ * by-kind/by-tag tables, the error-analysis table of non-gate labels, the
+ * corrected pass rates, and the calibration record with the gate's state.
+ * A label for a rubric that neither the judgments nor the rubric files know
+ * is an error (a typo); stale labels and labels for unjudged items are
+ * counted in `unpaired` and warned about.
+ *
+ * @example
+ * const report = calibrate({ judgments, judgmentsFile, book: loadLabels("labels"), trust: config.trust });
+ * report.rubrics[0].trust.message
+ */
+export function calibrate(input: CalibrateInput): CalibrationReport {
+  const time = input.time ?? new Date().toISOString();
+  const { groups, counts } = groupJudgments(input.judgments);
+  const unpaired = unpairedLabels(groups, input.book);
+  if (input.knownRubrics) {
+    const unknown = unpaired.unknownRubric.filter((i) => !input.knownRubrics!.has(i.key.rubric));
+    if (unknown.length) {
+      const known = [...new Set([...input.knownRubrics, ...groups.map((g) => g.rubric)])].sort().join(", ");
+      throw new InputErrors(unknown.map((i) => {
+        const l = firstLabel(i);
+        return new InputError(l.file, l.line, "rubric", `unknown rubric ${JSON.stringify(i.key.rubric)} (known: ${known || "none"})`);
+      }));
+    }
+  }
+  const rubrics = groups.map((g) => calibrateGroup(pairGroup(g, input.book), input, time));
+  const warnings: string[] = [];
+  if (counts.ruleVerdicts) warnings.push(`${counts.ruleVerdicts} rule verdict(s) left out: rule verdicts are never calibrated`);
+  if (counts.duplicates) warnings.push(`${counts.duplicates} judgment line(s) repeat an earlier item, fingerprint and repeat: the later line was used`);
+  if (unpaired.stale.length) warnings.push(`${unpaired.stale.length} stale label(s): the judged evidence changed since labelling (input hash differs); not paired, relabel them`);
+  if (unpaired.unknownItem.length) warnings.push(`${unpaired.unknownItem.length} label(s) for items the judgments do not cover (other variants, questions or units): not paired`);
+  if (unpaired.unknownRubric.length) warnings.push(`${unpaired.unknownRubric.length} label(s) for rubrics the judgments do not cover: not paired`);
+  if (groups.length === 0) warnings.push("no judge verdicts to calibrate (only rule verdicts, or an empty file)");
+  return { rubrics, unpaired, grouping: counts, warnings };
+}

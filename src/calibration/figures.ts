@@ -1,0 +1,129 @@
+import type { GoldenQuestion } from "../golden/schema/golden.js";
+import type { PairedItem } from "./pairing.js";
+import {
+  cohenKappa, cohenKappaBootstrap, confusion, confusionTable, gwetAc1, paradoxFigures, rates,
+  type BootstrapInterval, type BootstrapOptions, type CohenKappa, type Confusion, type GwetAc1, type Pair, type ParadoxFigures, type Rates,
+} from "./stats/index.js";
+
+/** Agreement of a judge with people on one set of items. */
+export interface AgreementFigures {
+  /** Labelled items. */
+  n: number;
+  /** Kish effective n = (Σw)²/Σw² (equal to n when unweighted); the standard errors use it. */
+  nEffective: number;
+  /** Items people labelled yes / no (counts, not weights: the gate's per-class minimum uses these). */
+  labelYes: number;
+  labelNo: number;
+  /** Items whose verdict was an error: counted as disagreements (the judge's verdict taken as the opposite of the label). */
+  judgeErrors: number;
+  confusion: Confusion;
+  rates: Rates;
+  kappa: CohenKappa;
+  /** Seeded percentile bootstrap interval of kappa (absent when not asked for). */
+  bootstrap?: BootstrapInterval;
+  paradox: ParadoxFigures;
+  ac1: GwetAc1;
+}
+
+/** Turns paired items into judge-versus-label pairs; an error verdict becomes a disagreement. */
+export function pairsOf(items: readonly PairedItem[]): { pairs: Pair[]; judgeErrors: number } {
+  let judgeErrors = 0;
+  const pairs = items.map((p): Pair => {
+    let judge = p.judged.verdict;
+    if (judge === "error") {
+      judgeErrors++;
+      judge = p.label === "yes" ? "no" : "yes";
+    }
+    return { judge, label: p.label, weight: p.weight };
+  });
+  return { pairs, judgeErrors };
+}
+
+/**
+ * Every agreement figure of a judge on a set of paired items: n, raw
+ * agreement, the 2x2 confusion matrix, TPR/TNR, Cohen's kappa with its
+ * asymptotic interval (non-null SE) and test (null SE), optionally its
+ * seeded bootstrap interval, the prevalence and bias indices, PABAK and
+ * Gwet's AC1. Judge errors count as disagreements (conservative). With
+ * weights the tables hold weighted counts and the standard errors use
+ * Kish's effective n.
+ *
+ * @example
+ * agreementFigures(pairing.gate, { bootstrap: { seed: 1 } }).kappa.ci
+ */
+export function agreementFigures(items: readonly PairedItem[], options: { bootstrap?: BootstrapOptions; level?: number } = {}): AgreementFigures {
+  const { pairs, judgeErrors } = pairsOf(items);
+  const m = confusion(pairs);
+  let sw = 0;
+  let sw2 = 0;
+  for (const p of pairs) {
+    sw += p.weight ?? 1;
+    sw2 += (p.weight ?? 1) ** 2;
+  }
+  const nEffective = sw2 > 0 ? (sw * sw) / sw2 : 0;
+  const table = confusionTable(m);
+  const level = options.level ?? 0.95;
+  const out: AgreementFigures = {
+    n: pairs.length,
+    nEffective,
+    labelYes: pairs.filter((p) => p.label === "yes").length,
+    labelNo: pairs.filter((p) => p.label === "no").length,
+    judgeErrors,
+    confusion: m,
+    rates: rates(m),
+    kappa: cohenKappa(table, { n: nEffective, level }),
+    paradox: paradoxFigures(table),
+    ac1: gwetAc1(table, { n: nEffective, level }),
+  };
+  if (options.bootstrap) out.bootstrap = cohenKappaBootstrap(pairs, { level, ...options.bootstrap });
+  return out;
+}
+
+/** Agreement figures of one subgroup (a kind or a tag). */
+export interface Breakdown {
+  by: "kind" | "tag";
+  value: string;
+  figures: AgreementFigures;
+}
+
+/**
+ * The gate's figures split by the golden set's question kind and by tag
+ * (an item with several tags counts under each), with n shown so a kappa on
+ * five items is read as such. Items whose question has no kind go under
+ * "(none)"; tags only list tagged items.
+ */
+export function breakdowns(items: readonly PairedItem[], questions: ReadonlyMap<string, GoldenQuestion>): Breakdown[] {
+  const byKind = new Map<string, PairedItem[]>();
+  const byTag = new Map<string, PairedItem[]>();
+  for (const p of items) {
+    const q = questions.get(p.judged.key.question);
+    const kind = q?.kind ?? "(none)";
+    (byKind.get(kind) ?? byKind.set(kind, []).get(kind)!).push(p);
+    for (const t of q?.tags ?? []) (byTag.get(t) ?? byTag.set(t, []).get(t)!).push(p);
+  }
+  const out: Breakdown[] = [];
+  for (const [value, ps] of [...byKind].sort(([a], [b]) => (a < b ? -1 : 1))) out.push({ by: "kind", value, figures: agreementFigures(ps) });
+  for (const [value, ps] of [...byTag].sort(([a], [b]) => (a < b ? -1 : 1))) out.push({ by: "tag", value, figures: agreementFigures(ps) });
+  return out;
+}
+
+/** The judge against one annotator's own (effective) labels on the gate's items. */
+export interface AnnotatorFigures {
+  annotator: string;
+  figures: AgreementFigures;
+}
+
+/**
+ * The judge against each annotator separately, on the gate's items that
+ * annotator labelled, so one lenient or strict labeller shows up.
+ */
+export function perAnnotator(items: readonly PairedItem[]): AnnotatorFigures[] {
+  const by = new Map<string, PairedItem[]>();
+  for (const p of items) {
+    for (const l of p.labelled.byAnnotator) {
+      const a = l.value.annotator;
+      (by.get(a) ?? by.set(a, []).get(a)!).push({ ...p, label: l.value.label });
+    }
+  }
+  return [...by].sort(([a], [b]) => (a < b ? -1 : 1)).map(([annotator, ps]) => ({ annotator, figures: agreementFigures(ps) }));
+}

@@ -1,0 +1,196 @@
+import { CsvError, parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
+import { readText } from "../golden/files.js";
+import { Frame, Label, Provenance } from "../golden/schema/items.js";
+import type { LabelBook } from "./labels.js";
+
+/**
+ * CSV import and export of labels, since people label in spreadsheets. The
+ * columns are the fields of a label (`Label` in golden/schema/items.ts), so an
+ * exported file imports back unchanged.
+ */
+
+/** Every column, in export order. */
+export const CSV_COLUMNS = [
+  "variant", "question", "rubric", "unit", "inputHash", "label", "annotator", "provenance", "source",
+  "frame", "inclusionProbability", "split", "adjudication", "note", "time",
+] as const;
+type Column = (typeof CSV_COLUMNS)[number];
+
+/** Columns every import needs in the file itself. */
+export const REQUIRED_COLUMNS: readonly Column[] = ["variant", "question", "rubric", "unit", "inputHash", "label"];
+
+/** Values given on the command line for columns the CSV lacks (or cells left empty). */
+export interface ImportDefaults {
+  annotator?: string;
+  provenance?: string;
+  source?: string;
+  frame?: string;
+  inclusionProbability?: number;
+  split?: string;
+  /** Time stamped on rows without a `time` cell (default: now). */
+  time?: string;
+}
+
+/** The labels of a CSV file, validated, with what was ignored. */
+export interface CsvImport {
+  labels: Label[];
+  /** The CSV line each label came from. */
+  lines: number[];
+  /** Whether each row had its own `time` cell (else it carries the import time). */
+  timed: boolean[];
+  /** Header names that are not label fields (ignored, reported to the user). */
+  ignoredColumns: string[];
+}
+
+/**
+ * Reads a labels CSV (header row required; a BOM and CRLF line ends are
+ * fine; quoted cells may span lines). Columns are matched by name, case
+ * insensitively, in any order. Flags in `defaults` supply annotator,
+ * provenance, source, frame, inclusion probability and split where the CSV
+ * has no such column or leaves the cell empty. `label` accepts yes/no in any
+ * case. Every problem is reported at once with file, line and column; a
+ * missing required column is one error naming the header line.
+ *
+ * @example
+ * readLabelsCsv("asha.csv", { annotator: "asha", provenance: "human", frame: "random" })
+ */
+export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvImport {
+  const text = readText(file);
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, { skip_empty_lines: true, info: true, relax_column_count: true }) as unknown as typeof records;
+  } catch (e) {
+    if (e instanceof CsvError) {
+      const line = (e as CsvError & { lines?: number }).lines;
+      throw new InputError(file, line, undefined, `not valid CSV (${e.message.replace(/ on line \d+$/, "")})`);
+    }
+    throw e;
+  }
+  if (records.length === 0) throw new InputError(file, undefined, undefined, "file is empty (expected a header row and one label per row)");
+  const header = records[0]!.record.map((h) => h.trim());
+  const headerLine = startLine(records[0]!);
+  const index = new Map<Column, number>();
+  const ignoredColumns: string[] = [];
+  header.forEach((h, i) => {
+    const col = CSV_COLUMNS.find((c) => c.toLowerCase() === h.toLowerCase());
+    if (!col) {
+      ignoredColumns.push(h);
+      return;
+    }
+    if (index.has(col)) throw new InputError(file, headerLine, col, `column appears twice in the header (columns ${index.get(col)! + 1} and ${i + 1})`);
+    index.set(col, i);
+  });
+  for (const col of REQUIRED_COLUMNS) {
+    if (!index.has(col)) throw new InputError(file, headerLine, col, `missing column (the header needs ${REQUIRED_COLUMNS.join(", ")})`);
+  }
+  const fromFlag: Partial<Record<Column, string>> = {
+    annotator: "--annotator", provenance: "--provenance", frame: "--frame",
+  };
+  for (const col of ["annotator", "provenance", "frame"] as const) {
+    if (!index.has(col) && defaults[col] === undefined) {
+      throw new InputError(file, headerLine, col, `missing column: add a ${col} column or pass ${fromFlag[col]}`);
+    }
+  }
+  if (defaults.provenance !== undefined && !Provenance.safeParse(defaults.provenance).success) {
+    throw new InputError(file, undefined, "provenance", `--provenance must be one of ${Provenance.options.join(", ")}, got ${JSON.stringify(defaults.provenance)}`);
+  }
+  if (defaults.frame !== undefined && !Frame.safeParse(defaults.frame).success) {
+    throw new InputError(file, undefined, "frame", `--frame must be one of ${Frame.options.join(", ")}, got ${JSON.stringify(defaults.frame)}`);
+  }
+  if (defaults.provenance === "import" && defaults.source === undefined && !index.has("source")) {
+    throw new InputError(file, headerLine, "source", "imported labels (--provenance import) need --source NAME or a source column");
+  }
+  const time = defaults.time ?? new Date().toISOString();
+  const labels: Label[] = [];
+  const lines: number[] = [];
+  const timed: boolean[] = [];
+  const problems: InputError[] = [];
+  for (const rec of records.slice(1)) {
+    const line = startLine(rec);
+    if (problems.length >= 50) break;
+    // Spreadsheets pad with rows of empty cells: skip them.
+    if (rec.record.every((c) => c.trim() === "")) continue;
+    if (rec.record.length !== header.length) {
+      problems.push(new InputError(file, line, undefined, `has ${rec.record.length} cells, the header has ${header.length}`));
+      continue;
+    }
+    const cell = (c: Column): string | undefined => {
+      const i = index.get(c);
+      const v = i === undefined ? undefined : rec.record[i]!.trim();
+      return v === "" ? undefined : v;
+    };
+    const obj: Record<string, unknown> = {};
+    const rowProblems: InputError[] = [];
+    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "split"] as const) {
+      const v = cell(col) ?? (col === "source" || col === "split" ? defaults[col] : undefined);
+      if (v !== undefined) obj[col] = col === "inputHash" ? v.toLowerCase() : v;
+    }
+    // A note keeps its inner white space; only an all-blank cell is dropped.
+    const rawNote = index.has("note") ? rec.record[index.get("note")!] : undefined;
+    if (rawNote !== undefined && rawNote.trim() !== "") obj.note = rawNote;
+    for (const col of ["annotator", "provenance", "frame"] as const) {
+      const v = cell(col) ?? defaults[col];
+      if (v !== undefined) obj[col] = v;
+    }
+    const label = cell("label");
+    if (label === undefined) rowProblems.push(new InputError(file, line, "label", "empty (expected yes or no)"));
+    else if (!/^(yes|no)$/i.test(label)) rowProblems.push(new InputError(file, line, "label", `expected yes or no, got ${JSON.stringify(label)}`));
+    else obj.label = label.toLowerCase();
+    const p = cell("inclusionProbability");
+    if (p !== undefined) {
+      const n = Number(p);
+      if (!Number.isFinite(n)) rowProblems.push(new InputError(file, line, "inclusionProbability", `expected a number in (0, 1], got ${JSON.stringify(p)}`));
+      else obj.inclusionProbability = n;
+    } else if (defaults.inclusionProbability !== undefined) obj.inclusionProbability = defaults.inclusionProbability;
+    const adj = cell("adjudication");
+    if (adj !== undefined) {
+      if (/^(true|1|yes)$/i.test(adj)) obj.adjudication = true;
+      else if (/^(false|0|no)$/i.test(adj)) obj.adjudication = false;
+      else rowProblems.push(new InputError(file, line, "adjudication", `expected true or false, got ${JSON.stringify(adj)}`));
+    }
+    obj.time = cell("time") ?? time;
+    if (rowProblems.length) {
+      problems.push(...rowProblems);
+      continue;
+    }
+    const parsed = Label.safeParse(obj);
+    if (!parsed.success) {
+      problems.push(...zodProblems(parsed.error, obj, file, line));
+      continue;
+    }
+    labels.push(parsed.data);
+    lines.push(line);
+    timed.push(cell("time") !== undefined);
+  }
+  if (problems.length) throw new InputErrors(problems);
+  if (labels.length === 0) throw new InputError(file, undefined, undefined, "no label rows after the header");
+  return { labels, lines, timed, ignoredColumns };
+}
+
+/** The line a record starts on: csv-parse reports where it ends, so subtract line breaks inside quoted cells. */
+function startLine(rec: { record: string[]; info: { lines: number } }): number {
+  let inner = 0;
+  for (const c of rec.record) for (let i = c.indexOf("\n"); i !== -1; i = c.indexOf("\n", i + 1)) inner++;
+  return rec.info.lines - inner;
+}
+
+/**
+ * Writes labels as CSV with every column of {@link CSV_COLUMNS}: the
+ * effective labels by default, or the whole history. Sorted by item, then
+ * annotator, then time, so a diff of two exports reads well.
+ */
+export function labelsToCsv(book: LabelBook, options: { history?: boolean } = {}): string {
+  const rows = (options.history ? book.history : book.effective).map((l) => l.value);
+  if (!options.history) {
+    for (const item of book.items.values()) if (item.adjudication) rows.push(item.adjudication.value);
+  }
+  const keyOf = (l: Label) => [l.variant, l.question, l.rubric, l.unit, l.inputHash, l.annotator, l.time].join("\u0000");
+  rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  const records = rows.map((l) => CSV_COLUMNS.map((c) => {
+    const v = l[c];
+    return v === undefined ? "" : String(v);
+  }));
+  return stringify(records, { header: true, columns: [...CSV_COLUMNS] });
+}

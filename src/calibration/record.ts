@@ -1,0 +1,149 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { InputError, InputErrors } from "../golden/errors.js";
+import { writeFileAtomic } from "../golden/files.js";
+import { sha256 } from "../golden/hash.js";
+import { loadJson } from "../golden/jsonl.js";
+import { Id, Sha256, Time } from "../golden/schema/common.js";
+import { TrustThresholds } from "../golden/schema/config.js";
+
+/**
+ * The calibration record: what `ragjudge calibrate` measured for one rubric
+ * under one exact judge (fingerprint), written next to the labels
+ * (`<labels>/calibration/<rubric>.<fingerprint prefix>.json`) so a team
+ * commits it with them. The trust gate reads only these.
+ */
+
+const Num = z.number().finite().nullable();
+const IntervalSchema = z.strictObject({ lo: z.number().finite(), hi: z.number().finite() }).nullable();
+const Count = z.number().int().min(0);
+
+/** The gate's figures as stored (nulls carry their reasons). */
+export const RecordFigures = z.strictObject({
+  n: Count,
+  nEffective: z.number().min(0),
+  weighted: z.boolean(),
+  labelYes: Count,
+  labelNo: Count,
+  judgeErrors: Count,
+  confusion: z.strictObject({ tp: z.number().min(0), fn: z.number().min(0), fp: z.number().min(0), tn: z.number().min(0) }),
+  agreement: Num,
+  tpr: Num,
+  tnr: Num,
+  kappa: Num,
+  kappaSe: Num,
+  kappaSe0: Num,
+  kappaCi: IntervalSchema,
+  kappaZ: Num,
+  kappaP: Num,
+  bootstrap: z.strictObject({
+    ci: IntervalSchema,
+    reps: Count,
+    seed: z.number().int(),
+    level: z.number().gt(0).lt(1),
+    undefinedReps: Count,
+    reason: z.string().optional(),
+  }),
+  level: z.number().gt(0).lt(1),
+  prevalenceIndex: Num,
+  biasIndex: Num,
+  pabak: Num,
+  ac1: Num,
+  /** Why each null figure is null. */
+  reasons: z.record(z.string(), z.string()).default({}),
+});
+export type RecordFigures = z.infer<typeof RecordFigures>;
+
+/** Labels left out of the gate's figures, by why. */
+export const RecordExcluded = z.strictObject({
+  /** Labels from disagreement, balanced or manual frames. */
+  nonRandom: Count,
+  /** Random-frame labels outside the held-out split. */
+  notHeldout: Count,
+  /** Items whose annotators tie with no adjudication label. */
+  ties: Count,
+});
+
+export const CalibrationRecord = z.strictObject({
+  schema: z.literal("ragjudge.calibration/1"),
+  rubric: Id,
+  fingerprint: z.string().min(1),
+  judge: z.enum(["llm", "baseline"]),
+  models: z.array(z.string()),
+  servedModels: z.array(z.string()),
+  time: Time,
+  thresholds: TrustThresholds,
+  heldoutOnly: z.boolean(),
+  labels: z.strictObject({
+    /** SHA-256 over every labels file's name and content hash. */
+    hash: Sha256,
+    files: z.array(z.strictObject({ name: z.string(), sha256: Sha256, labels: Count })),
+  }),
+  judgments: z.strictObject({ file: z.string(), sha256: Sha256, items: Count }),
+  figures: RecordFigures,
+  excluded: RecordExcluded,
+  /** The gate's verdict under `thresholds` when the record was written. */
+  gate: z.strictObject({ trusted: z.boolean(), reason: z.string().optional(), message: z.string() }),
+});
+export type CalibrationRecord = z.infer<typeof CalibrationRecord>;
+
+/** A record as loaded, with its file. */
+export interface LoadedRecord {
+  file: string;
+  record: CalibrationRecord;
+}
+
+/** The folder of calibration records inside a labels folder. */
+export function recordsDir(labelsDir: string): string {
+  return join(labelsDir, "calibration");
+}
+
+/** First 12 hex digits of a fingerprint (of its SHA-256 when it is not hex itself), for file names. */
+export function fingerprintPrefix(fingerprint: string): string {
+  return /^[0-9a-f]{12}/.test(fingerprint) ? fingerprint.slice(0, 12) : sha256(fingerprint).slice(0, 12);
+}
+
+/** `<labels>/calibration/<rubric>.<first 12 hex of fingerprint>.json`. */
+export function recordPath(labelsDir: string, rubric: string, fingerprint: string): string {
+  return join(recordsDir(labelsDir), `${rubric}.${fingerprintPrefix(fingerprint)}.json`);
+}
+
+/** Validates and writes a record atomically (a reader never sees half of it); returns its path. */
+export function writeRecord(labelsDir: string, record: CalibrationRecord): string {
+  const checked = CalibrationRecord.parse(record);
+  const file = recordPath(labelsDir, checked.rubric, checked.fingerprint);
+  writeFileAtomic(file, JSON.stringify(checked, null, 2) + "\n");
+  return file;
+}
+
+/**
+ * Loads every record in `<labels>/calibration/` (none when the folder is
+ * missing). A record that fails the schema, or whose file name does not match
+ * its rubric and fingerprint (copied or renamed by hand, so it could be taken
+ * for another judge's), is an InputError naming the file and field.
+ */
+export function loadRecords(labelsDir: string): LoadedRecord[] {
+  const dir = recordsDir(labelsDir);
+  if (!existsSync(dir)) return [];
+  const problems: InputError[] = [];
+  const out: LoadedRecord[] = [];
+  for (const name of readdirSync(dir).filter((f) => f.endsWith(".json") && !f.startsWith(".")).sort()) {
+    const file = join(dir, name);
+    try {
+      const record = loadJson(file, CalibrationRecord);
+      const expected = `${record.rubric}.${fingerprintPrefix(record.fingerprint)}.json`;
+      if (name !== expected) {
+        problems.push(new InputError(file, undefined, "fingerprint", `record is for rubric ${JSON.stringify(record.rubric)} and fingerprint ${record.fingerprint.slice(0, 12)}…, so its file must be named ${expected}`));
+        continue;
+      }
+      out.push({ file, record });
+    } catch (e) {
+      if (e instanceof InputErrors) problems.push(...e.problems);
+      else if (e instanceof InputError) problems.push(e);
+      else throw e;
+    }
+  }
+  if (problems.length) throw new InputErrors(problems);
+  return out;
+}

@@ -1,0 +1,216 @@
+import type { CalibrationReport, RubricCalibration } from "./calibrate.js";
+import type { AgreementFigures } from "./figures.js";
+import type { LabelledItem } from "./labels.js";
+import type { Interval } from "./stats/index.js";
+
+/**
+ * Renders a calibration report for people (aligned text or Markdown) and for
+ * programs (JSON). Undefined figures print as "n/a" with their reason, never
+ * as NaN or 0.
+ */
+
+export type Format = "table" | "json" | "md";
+
+const num = (v: number | null | undefined, d = 2) => (v === null || v === undefined ? "n/a" : v.toFixed(d));
+const ci = (c: Interval | null | undefined, d = 2) => (c ? `[${c.lo.toFixed(d)}, ${c.hi.toFixed(d)}]` : "n/a");
+const pval = (p: number | null) => (p === null ? "n/a" : p < 1e-12 ? "< 1e-12" : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+
+/** Lays out rows as aligned columns (first column left, the rest right-aligned). */
+function columns(rows: string[][], indent = "  "): string[] {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((r) => indent + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd());
+}
+
+function mdTable(rows: string[][]): string[] {
+  const [head, ...body] = rows;
+  return [`| ${head!.join(" | ")} |`, `|${head!.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...body.map((r) => `| ${r.join(" | ")} |`)];
+}
+
+function kappaCell(f: AgreementFigures): string {
+  if (f.kappa.kappa === null) return `undefined (${f.kappa.reasons.kappa})`;
+  return `${num(f.kappa.kappa)} ${ci(f.kappa.ci)}`;
+}
+
+function shortKappa(f: AgreementFigures): string {
+  return f.kappa.kappa === null ? "undefined" : `${num(f.kappa.kappa)} ${ci(f.kappa.ci)}`;
+}
+
+function figureRows(label: string, items: { name: string; f: AgreementFigures }[]): string[][] {
+  return [[label, "n", "agreement", "TPR", "TNR", "kappa [95% CI]", "AC1"], ...items.map(({ name, f }) => [
+    name, String(f.n), num(f.rates.agreement), num(f.rates.tpr), num(f.rates.tnr), shortKappa(f), num(f.ac1.ac1),
+  ])];
+}
+
+/** The sections of one rubric as (title, rows) for either text layout. */
+function sections(r: RubricCalibration): { title: string; lines?: string[]; rows?: string[][] }[] {
+  const g = r.gate;
+  const pct = Math.round(g.kappa.level * 100);
+  const out: { title: string; lines?: string[]; rows?: string[][] }[] = [];
+  if (!r.hasLabels) {
+    const pr = r.passRates;
+    return [{
+      title: "no labels for this judge",
+      lines: [
+        "no label pairs with these verdicts (item and input hash): label a random sample to calibrate this judge",
+        `raw pass rate ${num(pr.raw.value, 3)} ${ci(pr.raw.ci, 3)} (Wilson; ${pr.judged} judged${pr.errors ? `, ${pr.errors} errors left out` : ""})`,
+      ],
+    }];
+  }
+  const sample = [
+    `${g.n} gate labels (random frame${r.heldoutOnly ? ", heldout split" : ""}${r.weighted ? ", weighted by 1/inclusion probability, effective n " + num(g.nEffective, 1) : ""}): ${g.labelYes} yes / ${g.labelNo} no`,
+  ];
+  const other = r.errorAnalysis.reduce((s, e) => s + e.figures.n, 0);
+  if (other) sample.push(`${other} other labels (not in the gate) are in the error-analysis table`);
+  if (g.judgeErrors) sample.push(`${g.judgeErrors} judge error(s) counted as disagreements`);
+  if (r.ties) sample.push(`${r.ties} tied item(s) await adjudication`);
+  const boot = g.bootstrap;
+  const bootText = boot ? (boot.ci ? `${ci(boot.ci)} bootstrap (${boot.reps} reps, seed ${boot.seed}${boot.undefinedReps ? `, ${boot.undefinedReps} undefined` : ""})` : `bootstrap n/a (${boot.reason})`) : "";
+  const kappaLine = g.kappa.kappa === null
+    ? `kappa      undefined: ${g.kappa.reasons.kappa}`
+    : `kappa      ${num(g.kappa.kappa)}  ${pct}% CI ${ci(g.kappa.ci)} asymptotic${g.kappa.ci ? "" : ` (${g.kappa.reasons.ci})`}, ${bootText}; z ${num(g.kappa.z)}, p ${pval(g.kappa.p)}`;
+  out.push({
+    title: "agreement with people",
+    lines: [
+      ...sample,
+      `agreement  ${num(g.rates.agreement)}   TPR ${num(g.rates.tpr)}   TNR ${num(g.rates.tnr)}`,
+      kappaLine,
+      `paradox    prevalence index ${num(g.paradox.prevalenceIndex)}, bias index ${num(g.paradox.biasIndex)}, PABAK ${num(g.paradox.pabak)}, AC1 ${num(g.ac1.ac1)} ${ci(g.ac1.ci)}`,
+    ],
+  });
+  const c = g.confusion;
+  const w = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
+  out.push({ title: "confusion matrix", rows: [["", "label yes", "label no"], ["judge yes", w(c.tp), w(c.fp)], ["judge no", w(c.fn), w(c.tn)]] });
+  const pr = r.passRates;
+  const rg = pr.roganGladen;
+  out.push({
+    title: "pass rate",
+    lines: [
+      `raw           ${num(pr.raw.value, 3)} ${ci(pr.raw.ci, 3)} (Wilson; ${pr.judged} judged${pr.errors ? `, ${pr.errors} errors left out` : ""})`,
+      rg.estimate === null
+        ? `Rogan-Gladen  n/a (${rg.reason})`
+        : `Rogan-Gladen  ${num(rg.estimate, 3)} ${rg.bootstrap.ci ? ci(rg.bootstrap.ci, 3) : `(interval n/a: ${rg.bootstrap.reason})`}${rg.clipped ? ` (clipped from ${num(rg.unclipped, 3)})` : ""}`,
+      pr.ppi.estimate === null
+        ? `PPI           n/a (${pr.ppi.reasons.estimate})`
+        : `PPI           ${num(pr.ppi.estimate, 3)} ${pr.ppi.ci ? ci(pr.ppi.ci, 3) : `(interval n/a: ${pr.ppi.reasons.ci})`} (${pr.labelled} labelled)`,
+    ],
+  });
+  if (r.perAnnotator.length > 1 || (r.perAnnotator.length === 1 && r.humans)) {
+    out.push({ title: "judge against each annotator", rows: figureRows("annotator", r.perAnnotator.map((a) => ({ name: a.annotator, f: a.figures }))) });
+  }
+  if (r.humans) {
+    const h = r.humans;
+    const lines = [`${h.annotators.join(", ")} overlap on ${h.overlap} item(s); raw agreement ${num(h.agreement)}`];
+    if (h.cohen) lines.push(`Cohen's kappa ${h.cohen.kappa === null ? `undefined (${h.cohen.reasons.kappa})` : `${num(h.cohen.kappa)} ${ci(h.cohen.ci)}`}`);
+    if (h.fleiss) lines.push(`Fleiss' kappa ${h.fleiss.kappa === null ? `undefined (${h.fleiss.reasons.kappa})` : num(h.fleiss.kappa)}`);
+    lines.push(`Krippendorff's alpha ${h.krippendorff.alpha === null ? `undefined (${h.krippendorff.reasons.alpha})` : num(h.krippendorff.alpha)}`);
+    lines.push(`(the judge's kappa ${num(g.kappa.kappa)} beside the people's: the ceiling it can reach)`);
+    out.push({ title: "human-human agreement", lines });
+  }
+  if (r.breakdowns.length) {
+    out.push({ title: "by kind and tag (gate labels)", rows: figureRows("group", r.breakdowns.map((b) => ({ name: `${b.by} ${b.value}`, f: b.figures }))) });
+  }
+  if (r.errorAnalysis.length) {
+    out.push({
+      title: "error analysis: labels not in the gate (selection distorts kappa; read agreement and the disagreements)",
+      rows: [["labels", "n", "agreement", "judge yes / label no", "judge no / label yes"], ...r.errorAnalysis.map((e) => [
+        e.excluded, String(e.figures.n), num(e.figures.rates.agreement), w(e.figures.confusion.fp), w(e.figures.confusion.fn),
+      ])],
+    });
+  }
+  const dis = [...r.disagreements, ...r.errorAnalysis.flatMap((e) => e.disagreements)];
+  if (dis.length) {
+    const shown = dis.slice(0, 10);
+    out.push({
+      title: `disagreements${dis.length > shown.length ? ` (first ${shown.length} of ${dis.length}; --format json lists all)` : ""}`,
+      rows: [["item", "judge", "label", "judge's reason"], ...shown.map((d) => [
+        `${d.variant}/${d.question}/${d.unit}`, d.verdict, d.label, d.reason.replace(/\s+/g, " ").slice(0, 70),
+      ])],
+    });
+  }
+  if (r.warnings.length) out.push({ title: "warnings", lines: r.warnings });
+  return out;
+}
+
+function heading(r: RubricCalibration): string {
+  const g = r.group;
+  const who = g.judge === "baseline" ? "baseline judge (offline, not a model)" : `llm ${g.models.join(", ") || "(model not recorded)"}`;
+  const served = g.servedModels.length ? ` served as ${g.servedModels.join(", ")}` : "";
+  return `${g.rubric} · ${who}${served} · fingerprint ${g.fingerprint.slice(0, 12)} · ${g.items} judged items`;
+}
+
+function unpairedLines(items: LabelledItem[], what: string): string[] {
+  return items.slice(0, 5).map((i) => {
+    const l = (i.byAnnotator[0] ?? i.adjudication)!;
+    return `${l.file}:${l.line}: ${i.key.variant}/${i.key.question}/${i.key.rubric}/${i.key.unit}: ${what}`;
+  });
+}
+
+/** Renders the report as aligned terminal text. */
+export function renderTable(report: CalibrationReport, written: ReadonlyMap<string, string> = new Map()): string {
+  const out: string[] = [];
+  for (const r of report.rubrics) {
+    out.push(heading(r));
+    out.push(`  ${r.trust.trusted ? "TRUSTED" : "UNTRUSTED"} ${r.trust.message.replace(/^(un)?trusted: /, "")}`);
+    for (const s of sections(r)) {
+      out.push("", `  ${s.title}`);
+      if (s.lines) out.push(...s.lines.map((l) => `    ${l}`));
+      if (s.rows) out.push(...columns(s.rows, "    "));
+    }
+    const file = written.get(r.record.rubric + "\u0000" + r.record.fingerprint);
+    if (file) out.push("", `  record written: ${file}`);
+    out.push("");
+  }
+  if (report.rubrics.length === 0) out.push("nothing to calibrate", "");
+  out.push(...summaryLines(report));
+  return out.join("\n").replace(/\n+$/, "") + "\n";
+}
+
+function summaryLines(report: CalibrationReport): string[] {
+  const out = report.warnings.map((w) => `warning: ${w}`);
+  out.push(...unpairedLines(report.unpaired.stale, "stale (evidence changed since labelling)"));
+  out.push(...unpairedLines(report.unpaired.unknownItem, "no judgment for this item"));
+  return out;
+}
+
+/** Renders the report as Markdown (for a pull request or a docs page). */
+export function renderMarkdown(report: CalibrationReport, written: ReadonlyMap<string, string> = new Map()): string {
+  const out: string[] = ["# Calibration", ""];
+  for (const r of report.rubrics) {
+    out.push(`## ${heading(r)}`, "", `**${r.trust.trusted ? "Trusted" : "Untrusted"}**: ${r.trust.message.replace(/^(un)?trusted: /, "")}`, "");
+    for (const s of sections(r)) {
+      out.push(`### ${s.title}`, "");
+      if (s.lines) out.push(...s.lines.map((l) => `- ${l.replace(/\s{2,}/g, " ")}`), "");
+      if (s.rows) out.push(...mdTable(s.rows.map((row, i) => (i === 0 && row[0] === "" ? ["", ...row.slice(1)] : row))), "");
+    }
+    const file = written.get(r.record.rubric + "\u0000" + r.record.fingerprint);
+    if (file) out.push(`Record: \`${file}\``, "");
+  }
+  const summary = summaryLines(report);
+  if (summary.length) out.push("## Warnings", "", ...summary.map((l) => `- ${l}`), "");
+  return out.join("\n");
+}
+
+function unpairedJson(items: LabelledItem[]) {
+  return items.map((i) => {
+    const l = (i.byAnnotator[0] ?? i.adjudication)!;
+    return { ...i.key, inputHash: i.inputHash, file: l.file, line: l.line };
+  });
+}
+
+/** The report as one JSON document (records included; nulls keep their reasons). */
+export function renderJson(report: CalibrationReport, written: ReadonlyMap<string, string> = new Map()): string {
+  return JSON.stringify({
+    rubrics: report.rubrics.map((r) => ({
+      ...r,
+      recordFile: written.get(r.record.rubric + "\u0000" + r.record.fingerprint) ?? null,
+    })),
+    unpaired: {
+      stale: unpairedJson(report.unpaired.stale),
+      unknownItem: unpairedJson(report.unpaired.unknownItem),
+      unknownRubric: unpairedJson(report.unpaired.unknownRubric),
+    },
+    grouping: report.grouping,
+    warnings: report.warnings,
+  }, null, 2) + "\n";
+}

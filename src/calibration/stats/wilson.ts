@@ -1,0 +1,23 @@
+import { zCritical } from "./special.js";
+import type { Interval } from "./types.js";
+
+/**
+ * Wilson score interval for a proportion (Wilson 1927, JASA 22:209-212;
+ * Brown, Cai & DasGupta 2001 recommend it over the Wald interval):
+ *
+ *   (p + z²/2n ± z·sqrt(p(1 - p)/n + z²/4n²)) / (1 + z²/n)
+ *
+ * Null when n = 0. It stays inside [0, 1] and is sensible at p = 0 or 1.
+ *
+ * @example
+ * wilsonInterval(8, 10) // { lo: 0.490, hi: 0.943 }
+ */
+export function wilsonInterval(successes: number, n: number, level = 0.95): Interval | null {
+  if (!(n > 0)) return null;
+  const z = zCritical(level);
+  const p = successes / n;
+  const z2n = (z * z) / n;
+  const center = (p + z2n / 2) / (1 + z2n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2n / (4 * n))) / (1 + z2n);
+  return { lo: Math.max(0, center - half), hi: Math.min(1, center + half) };
+}

@@ -1,0 +1,109 @@
+import type { ItemKey, Judgment, Verdict } from "../golden/schema/items.js";
+import { evidenceKey } from "./labels.js";
+
+/**
+ * One judged piece of evidence under one judge (fingerprint): the final
+ * verdict over its repeats.
+ */
+export interface JudgedItem {
+  key: ItemKey;
+  inputHash: string;
+  fingerprint: string;
+  judge: "llm" | "baseline";
+  /**
+   * Majority of the yes/no verdicts over repeats; a tie takes the verdict of
+   * the lowest repeat that has one; `error` only when every repeat failed.
+   */
+  verdict: Verdict;
+  /** Error causes of the failed repeats (all of them when `verdict` is `error`). */
+  errors: string[];
+  repeats: number;
+  /** The judge's reason of the repeat whose verdict was taken (or of the first). */
+  reason: string;
+}
+
+/** The judged items of one rubric under one fingerprint. */
+export interface JudgeGroup {
+  rubric: string;
+  fingerprint: string;
+  judge: "llm" | "baseline";
+  /** Requested model names seen in the group. */
+  models: string[];
+  /** Served model names the endpoint reported. */
+  servedModels: string[];
+  items: JudgedItem[];
+}
+
+/** What grouping left out, for reporting. */
+export interface GroupingCounts {
+  /** `judge: "rule"` verdicts: reported apart, never calibrated. */
+  ruleVerdicts: number;
+  /** Lines that repeated an earlier (evidence, fingerprint, repeat): the later line was kept. */
+  duplicates: number;
+}
+
+/**
+ * Groups judgments by (rubric, fingerprint), leaving rule verdicts out, and
+ * reduces each item's repeats to one verdict. Verdicts of different
+ * fingerprints never mix. When a judgments file holds the same (evidence,
+ * fingerprint, repeat) twice, the later line wins (files are appended).
+ *
+ * @example
+ * const { groups } = groupJudgments(judgments);
+ * groups[0].items[0].verdict // "yes"
+ */
+export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeGroup[]; counts: GroupingCounts } {
+  const counts: GroupingCounts = { ruleVerdicts: 0, duplicates: 0 };
+  const groups = new Map<string, { group: JudgeGroup; byEvidence: Map<string, Map<number, Judgment>> }>();
+  for (const j of judgments) {
+    if (j.judge === "rule") {
+      counts.ruleVerdicts++;
+      continue;
+    }
+    const gk = JSON.stringify([j.rubric, j.fingerprint]);
+    let g = groups.get(gk);
+    if (!g) {
+      g = { group: { rubric: j.rubric, fingerprint: j.fingerprint, judge: j.judge, models: [], servedModels: [], items: [] }, byEvidence: new Map() };
+      groups.set(gk, g);
+    }
+    if (j.model && !g.group.models.includes(j.model)) g.group.models.push(j.model);
+    if (j.servedModel && !g.group.servedModels.includes(j.servedModel)) g.group.servedModels.push(j.servedModel);
+    const ek = evidenceKey(j, j.inputHash);
+    let reps = g.byEvidence.get(ek);
+    if (!reps) g.byEvidence.set(ek, (reps = new Map()));
+    if (reps.has(j.repeat)) counts.duplicates++;
+    reps.set(j.repeat, j);
+  }
+  const out: JudgeGroup[] = [];
+  for (const { group, byEvidence } of groups.values()) {
+    for (const reps of byEvidence.values()) group.items.push(finalVerdict([...reps.values()].sort((a, b) => a.repeat - b.repeat)));
+    group.models.sort();
+    group.servedModels.sort();
+    out.push(group);
+  }
+  out.sort((a, b) => (a.rubric === b.rubric ? (a.fingerprint < b.fingerprint ? -1 : 1) : a.rubric < b.rubric ? -1 : 1));
+  return { groups: out, counts };
+}
+
+function finalVerdict(reps: Judgment[]): JudgedItem {
+  const first = reps[0]!;
+  const yes = reps.filter((r) => r.verdict === "yes").length;
+  const no = reps.filter((r) => r.verdict === "no").length;
+  const errors = reps.filter((r) => r.verdict === "error").map((r) => r.error ?? "error");
+  let verdict: Verdict;
+  if (yes > no) verdict = "yes";
+  else if (no > yes) verdict = "no";
+  else if (yes === 0) verdict = "error";
+  else verdict = reps.find((r) => r.verdict !== "error")!.verdict;
+  const chosen = reps.find((r) => r.verdict === verdict) ?? first;
+  return {
+    key: { variant: first.variant, question: first.question, rubric: first.rubric, unit: first.unit },
+    inputHash: first.inputHash,
+    fingerprint: first.fingerprint,
+    judge: first.judge as "llm" | "baseline",
+    verdict,
+    errors,
+    repeats: reps.length,
+    reason: chosen.reason,
+  };
+}

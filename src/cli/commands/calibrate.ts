@@ -1,0 +1,102 @@
+import { Option, type Command } from "commander";
+import { existsSync, readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { calibrate } from "../../calibration/calibrate.js";
+import { knownRubricNames } from "../../calibration/context.js";
+import { loadLabels } from "../../calibration/labels.js";
+import { writeRecord } from "../../calibration/record.js";
+import { renderJson, renderMarkdown, renderTable, type Format } from "../../calibration/render.js";
+import { DEFAULT_REPS, DEFAULT_SEED } from "../../calibration/stats/index.js";
+import { loadConfig } from "../../golden/config.js";
+import { loadGolden } from "../../golden/dataset.js";
+import { InputError, InputErrors } from "../../golden/errors.js";
+import { sha256 } from "../../golden/hash.js";
+import { loadJsonl } from "../../golden/jsonl.js";
+import { Judgment } from "../../golden/schema/items.js";
+import { EXIT, UsageError } from "../errors.js";
+
+interface CalibrateOptions {
+  judgments?: string;
+  labels?: string;
+  config?: string;
+  format: Format;
+  seed: string;
+  reps: string;
+  write: boolean;
+  strict?: boolean;
+  requireTrusted?: boolean;
+}
+
+function intOption(name: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** `ragjudge calibrate`: agreement of each rubric's judge with people, the calibration records, and the trust gate. */
+export function registerCalibrate(program: Command): void {
+  program
+    .command("calibrate")
+    .description("Compare each rubric's judge verdicts with human labels, write calibration records, and mark each rubric trusted or not")
+    .option("--judgments <file>", "judgments JSONL (default: <cacheDir>/judgments.jsonl)")
+    .option("--labels <dir>", "labels folder (default: the config's labels)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .addOption(new Option("--format <format>", "output format").choices(["table", "json", "md"]).default("table"))
+    .option("--seed <n>", "bootstrap seed", String(DEFAULT_SEED))
+    .option("--reps <n>", "bootstrap replicates", String(DEFAULT_REPS))
+    .option("--no-write", "print only; do not write calibration records")
+    .option("--strict", "stale labels and labels for unjudged items are errors (exit 2)")
+    .option("--require-trusted", "exit 1 unless every rubric is trusted")
+    .action((opts: CalibrateOptions) => {
+      const seed = intOption("--seed", opts.seed, 0);
+      const reps = intOption("--reps", opts.reps, 100);
+      const resolved = loadConfig(opts.config);
+      const { config } = resolved;
+      const judgmentsFile = opts.judgments ?? resolved.path(`${config.cacheDir}/judgments.jsonl`);
+      if (!existsSync(judgmentsFile)) {
+        throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found (run ragjudge judge first, or pass --judgments FILE)");
+      }
+      const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
+      const labelsDir = opts.labels ?? resolved.path(config.labels);
+      const book = loadLabels(labelsDir);
+      const goldenFile = resolved.path(config.golden);
+      const warnings: string[] = [];
+      let questions;
+      if (existsSync(goldenFile)) questions = loadGolden(goldenFile).byId;
+      else warnings.push(`golden set ${goldenFile} not found: no by-kind and by-tag tables`);
+      const report = calibrate({
+        judgments,
+        // Relative to the config's folder, so a committed record names no machine's absolute path.
+        judgmentsFile: { file: relative(resolved.root, resolve(judgmentsFile)) || judgmentsFile, sha256: sha256(readFileSync(judgmentsFile)) },
+        book,
+        questions,
+        trust: config.trust,
+        knownRubrics: knownRubricNames(resolved),
+        seed,
+        reps,
+      });
+      report.warnings.unshift(...warnings);
+      if (opts.strict) {
+        const problems = [
+          ...report.unpaired.stale.map((i) => [i, "stale label: the judged evidence changed since labelling (input hash differs)"] as const),
+          ...report.unpaired.unknownItem.map((i) => [i, "label for an item no judgment covers"] as const),
+          ...report.unpaired.unknownRubric.map((i) => [i, "label for a rubric no judgment covers"] as const),
+        ].map(([i, why]) => {
+          const l = (i.byAnnotator[0] ?? i.adjudication)!;
+          return new InputError(l.file, l.line, "inputHash", why);
+        });
+        if (problems.length) throw new InputErrors(problems);
+      }
+      // Every record was validated when built; each is written atomically.
+      const written = new Map<string, string>();
+      if (opts.write) {
+        for (const r of report.rubrics) {
+          if (!r.hasLabels) continue;
+          written.set(r.record.rubric + "\u0000" + r.record.fingerprint, writeRecord(labelsDir, r.record));
+        }
+      }
+      const render = opts.format === "json" ? renderJson : opts.format === "md" ? renderMarkdown : renderTable;
+      process.stdout.write(render(report, written));
+      if (opts.requireTrusted && report.rubrics.some((r) => !r.trust.trusted)) process.exitCode = EXIT.failed;
+    });
+}

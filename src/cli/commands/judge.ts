@@ -1,0 +1,185 @@
+import { InvalidArgumentError, type Command } from "commander";
+import { resolve } from "node:path";
+import { loadConfig } from "../../golden/config.js";
+import { writeFileAtomic } from "../../golden/files.js";
+import { baselineBackend, baselineUnsupported, FatalJudgeError, openAIBackend, type JudgeBackend, type OpenAIBackend } from "../../judge/backend.js";
+import { JudgeCache } from "../../judge/cache.js";
+import { JudgeClient } from "../../judge/client.js";
+import { estimateRun, formatEstimate } from "../../judge/estimate.js";
+import { loadJudgeInputs } from "../../judge/inputs.js";
+import { progressReporter } from "../../judge/progress.js";
+import { redact } from "../../judge/redact.js";
+import { runJudge } from "../../judge/run.js";
+import { JudgeSetupError, resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/settings.js";
+import { summarise } from "../../judge/summary.js";
+import { formatSummary } from "../../judge/summary-format.js";
+import { EXIT, UsageError } from "../errors.js";
+
+interface Flags extends JudgeFlags {
+  config?: string;
+  rubrics?: string;
+  variant?: string[];
+  out?: string;
+  cacheDir?: string;
+  dryRun?: boolean;
+  allowErrors?: boolean;
+  progress?: boolean;
+  json?: boolean;
+  by?: string;
+}
+
+function int(min: number, name: string) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number >= ${min}`);
+    return n;
+  };
+}
+
+function num(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError("must be a number");
+  return n;
+}
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, ...v.split(",").map((s) => s.trim()).filter(Boolean)];
+}
+
+function setup<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof JudgeSetupError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+function parseBy(v: string): ("kind" | "tags")[] {
+  const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
+  if (parts.length === 1 && parts[0] === "none") return [];
+  for (const p of parts) if (p !== "kind" && p !== "tags") throw new UsageError(`--by takes kind, tags or none, got ${JSON.stringify(p)}`);
+  return parts as ("kind" | "tags")[];
+}
+
+function makeBackend(s: OpenAISettings, cache: JudgeCache, log: (s: string) => void): OpenAIBackend {
+  const remembered = s.responseFormatExplicit ? undefined : cache.responseMode(s.baseURL, s.model);
+  const client = new JudgeClient({ baseURL: s.baseURL, apiKey: s.apiKey, timeoutMs: s.timeoutMs, policy: { maxRetries: s.maxRetries } });
+  return openAIBackend({
+    client,
+    baseURL: s.baseURL,
+    cache,
+    settings: { model: s.model, temperature: s.temperature, seed: s.seed, maxTokens: s.maxTokens, responseMode: remembered ?? s.responseFormat },
+    onModeChange: (_mode, cause) => log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on (remembered for ${s.baseURL}, model ${s.model})\n`),
+  });
+}
+
+/**
+ * `ragjudge judge`: judges every item of the configured dataset with the LLM
+ * judge or the offline baseline, caches and resumes, writes judgments JSONL
+ * and prints pass rates.
+ */
+export function registerJudge(program: Command): void {
+  program
+    .command("judge")
+    .description("Judge the answers: one yes/no verdict with its reason per item and rubric (faithfulness, correctness, citation accuracy, not found), by an LLM over any OpenAI-compatible endpoint or by the offline baseline. Cached and resumable.")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--judge <kind>", "baseline (offline lexical baseline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
+    .option("--base-url <url>", "OpenAI-compatible endpoint including /v1, e.g. http://localhost:8000/v1 (default: config judge.baseUrl, else OPENAI_BASE_URL, else OpenAI)")
+    .option("--model <name>", "judge model (default: config judge.model)")
+    .option("--concurrency <n>", "calls in flight at once (default: config judge.concurrency, 8)", int(1, "--concurrency"))
+    .option("--repeats <n>", "judge each item n times and report self-disagreement (default: config judge.repeats, 1)", int(1, "--repeats"))
+    .option("--rubrics <list>", "rubrics to judge, comma separated (default: config rubrics, else every non-optional rubric)")
+    .option("--variant <names>", "variants to judge, comma separated or repeated (default: all)", collect, [])
+    .option("--out <file>", "judgments JSONL to write (default: <cacheDir>/judgments.jsonl)")
+    .option("--cache-dir <dir>", "cache folder (default: config cacheDir, .ragjudge)")
+    .option("--dry-run", "print the number of calls, estimated tokens and cost, and send nothing")
+    .option("--temperature <t>", "sampling temperature (default: config, 0)", num)
+    .option("--no-temperature", "omit temperature from requests (for models that reject it)")
+    .option("--seed <n>", "seed (default: config, 0)", int(0, "--seed"))
+    .option("--no-seed", "omit seed from requests")
+    .option("--max-tokens <n>", "max_tokens per reply (default: config, 512)", int(1, "--max-tokens"))
+    .option("--no-max-tokens", "omit max_tokens from requests")
+    .option("--response-format <mode>", "json_schema (structured outputs; falls back to text when the server rejects it) or text (JSON asked for in the prompt)")
+    .option("--timeout-ms <ms>", "deadline of one attempt (default: config, 60000)", int(1, "--timeout-ms"))
+    .option("--max-retries <n>", "retries per call for 429, 5xx, timeouts, resets (default: config, 4)", int(0, "--max-retries"))
+    .option("--allow-errors", "exit 0 even when some items end as error verdicts")
+    .option("--no-progress", "no progress display on stderr")
+    .option("--by <list>", "break pass rates down by kind, tags (comma list), or none", "kind,tags")
+    .option("--json", "print the summary as JSON instead of tables")
+    .action(async (flags: Flags) => {
+      const log = (s: string) => process.stderr.write(s);
+      const by = parseBy(flags.by ?? "kind,tags");
+      const resolved = loadConfig(flags.config);
+      const settings = setup(() => resolveJudge(resolved.config, flags));
+      const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
+      const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
+      const { itemSet, rubrics } = inputs;
+      const cacheDir = flags.cacheDir ? resolve(flags.cacheDir) : resolved.path(resolved.config.cacheDir);
+      const out = flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl");
+
+      if (settings.kind === "baseline") {
+        const unsupported = baselineUnsupported(rubrics);
+        if (unsupported.length) throw new UsageError(`the baseline judge has no rule for rubric ${unsupported.join(", ")}`);
+        if (flags.repeats && flags.repeats > 1) log("judge: the baseline is deterministic; --repeats is ignored\n");
+      }
+      if (flags.dryRun) {
+        if (settings.kind === "baseline") {
+          const calls = itemSet.items.filter((i) => !i.rule).length;
+          process.stdout.write(`dry run: the baseline judge makes no calls and costs nothing (${calls} items judged locally, ${itemSet.items.length - calls} by rule).\n`);
+          return;
+        }
+        const cache = JudgeCache.openReadOnly(cacheDir);
+        try {
+          const remembered = settings.responseFormatExplicit ? undefined : cache?.responseMode(settings.baseURL, settings.model);
+          const backend = openAIBackend({
+            client: new JudgeClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs }),
+            baseURL: settings.baseURL,
+            settings: { model: settings.model, temperature: settings.temperature, seed: settings.seed, maxTokens: settings.maxTokens, responseMode: remembered ?? settings.responseFormat },
+          });
+          process.stdout.write(formatEstimate(estimateRun({ items: itemSet.items, backend, cache, repeats: settings.repeats, maxTokens: settings.maxTokens, prices: resolved.config.prices })));
+        } finally {
+          cache?.close();
+        }
+        return;
+      }
+
+      let cache: JudgeCache | undefined;
+      let backend: JudgeBackend;
+      if (settings.kind === "openai") {
+        cache = JudgeCache.open(cacheDir);
+        backend = makeBackend(settings, cache, log);
+      } else backend = baselineBackend();
+      log(`judge: ${backend.label}; ${itemSet.items.length} items${settings.kind === "openai" && settings.repeats > 1 ? ` x ${settings.repeats} repeats` : ""}; cache ${cache ? cache.file : "off (baseline)"}\n`);
+      const progress = flags.progress === false ? undefined : progressReporter(process.stderr);
+      let result;
+      try {
+        result = await runJudge({
+          items: itemSet.items,
+          backend,
+          cache,
+          repeats: settings.repeats,
+          concurrency: settings.concurrency,
+          onProgress: progress ? (p) => progress.update(p) : undefined,
+        });
+      } catch (e) {
+        if (e instanceof FatalJudgeError) {
+          const committed = cache ? `; the verdicts already committed stay in ${cache.file}, and a rerun continues from there` : "";
+          throw new UsageError(`the judge stopped: ${e.message}${committed}`);
+        }
+        throw e;
+      } finally {
+        cache?.close();
+      }
+      progress?.finish(result.progress);
+      writeFileAtomic(out, result.judgments.map((j) => JSON.stringify(j)).join("\n") + (result.judgments.length ? "\n" : ""));
+      const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
+      process.stdout.write(flags.json ? JSON.stringify(summary, null, 2) + "\n" : formatSummary(summary, { by }));
+      log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
+      const errors = result.judgments.filter((j) => j.verdict === "error").length;
+      if (errors && !flags.allowErrors) {
+        log(`ragjudge: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
+        process.exitCode = EXIT.failed;
+      }
+    });
+}

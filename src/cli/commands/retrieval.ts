@@ -1,0 +1,248 @@
+import type { Command } from "commander";
+import { Option } from "commander";
+import { basename } from "node:path";
+import { loadConfig } from "../../golden/config.js";
+import { loadChunks, loadGolden, loadPipelineOutput, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { writeFileAtomic } from "../../golden/files.js";
+import { checkFloors, parseFloors, type Floor, type FloorMiss } from "../../retrieval/floors.js";
+import { measureHelp } from "../../retrieval/measures/help.js";
+import { MeasureSpecError, defaultMeasures, parseCutoffs, parseMeasures, sortMeasures } from "../../retrieval/measures/parse.js";
+import type { Measure } from "../../retrieval/measures/types.js";
+import { goldenView, renderMarkdown, renderTable, trecView, viewJson, type RetrievalView } from "../../retrieval/report.js";
+import { GROUP_BY, scoreRetrieval, type GroupBy } from "../../retrieval/score.js";
+import { evaluateTrecFiles } from "../../retrieval/trec/evaluate.js";
+import { goldenToQrels, pipelineToRun } from "../../retrieval/trec/export.js";
+import { NoTrecNameError, formatTrecEval } from "../../retrieval/trec/write.js";
+import type { Evaluation } from "../../retrieval/evaluate.js";
+import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
+import { diagnoseVariants, parsePoolDepth, renderDiagnosticsSection } from "../../retrieval/diagnostics/section.js";
+import { EXIT, UsageError } from "../errors.js";
+
+interface RetrievalFlags {
+  cutoffs?: string;
+  measure: string[];
+  by: string;
+  perQuery?: boolean;
+  format: "table" | "json" | "md" | "trec";
+  failUnder?: string;
+  fullPrecision?: boolean;
+  config?: string;
+  golden?: string;
+  chunks?: string;
+  output?: string;
+  variant?: string;
+  qrels?: string;
+  trecRun?: string;
+  complete: boolean;
+  level?: string;
+  exportTrecRun?: string;
+  exportQrels?: string;
+  listMeasures?: boolean;
+  misses?: boolean;
+  poolDepth?: string;
+}
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+/** Library errors about measure names become usage errors (exit 2, one line). */
+function usage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof MeasureSpecError || e instanceof NoTrecNameError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+function parseBy(text: string): GroupBy[] {
+  if (text.trim() === "none") return [];
+  const out: GroupBy[] = [];
+  for (const part of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const key = (part === "tag" ? "tags" : part) as GroupBy;
+    if (!GROUP_BY.includes(key)) throw new UsageError(`--by: unknown grouping ${JSON.stringify(part)} (use kind, tags, split, or none)`);
+    out.push(key);
+  }
+  return out;
+}
+
+/**
+ * Measures to show (from -m, or the defaults) and to compute: the shown ones
+ * plus any measure a floor names, which is checked but not printed.
+ */
+function measuresFor(flags: RetrievalFlags, ks: number[], floors: Floor[]): { shown: Measure[]; all: Measure[] } {
+  const shown = flags.measure.length ? parseMeasures(flags.measure, ks) : defaultMeasures(ks, true);
+  return { shown, all: sortMeasures([...shown, ...floors.map((f) => f.measure)]) };
+}
+
+/** Keeps only the shown measures' columns of an evaluation (floors may have added others). */
+function project<E extends Evaluation>(ev: E, shown: Measure[]): E {
+  const idx = shown.map((m) => ev.measures.findIndex((x) => x.label === m.label));
+  const pick = (v: Float64Array) => Float64Array.from(idx, (i) => v[i]!);
+  return { ...ev, measures: shown, summary: pick(ev.summary), queries: ev.queries.map((q) => ({ ...q, values: pick(q.values) })) };
+}
+
+function projectView(v: RetrievalView, shown: Measure[]): RetrievalView {
+  const idx = shown.map((m) => v.measures.findIndex((x) => x.label === m.label));
+  const pick = (a: Float64Array) => Float64Array.from(idx, (i) => a[i]!);
+  return { ...v, measures: shown, summary: v.summary.map((g) => ({ ...g, values: pick(g.values) })), queries: v.queries.map((q) => ({ ...q, values: pick(q.values) })) };
+}
+
+interface Scored {
+  view: RetrievalView;
+  evaluation: Evaluation;
+  valueOf: (label: string) => number | undefined;
+}
+
+function valueGetter(ev: Evaluation): (label: string) => number | undefined {
+  return (label) => {
+    const i = ev.measures.findIndex((m) => m.label === label);
+    return i < 0 ? undefined : ev.summary[i];
+  };
+}
+
+function runTrecMode(flags: RetrievalFlags, ks: number[], floors: Floor[]): Scored[] {
+  if (!flags.qrels || !flags.trecRun) throw new UsageError("--qrels and --trec-run go together: give both");
+  if (flags.golden || flags.chunks || flags.output || flags.config) throw new UsageError("--qrels/--trec-run score a TREC run; do not combine them with --config, --golden, --chunks or --output");
+  if (flags.exportQrels || flags.exportTrecRun) throw new UsageError("--export-qrels and --export-trec-run convert golden-set inputs; they do not apply to --qrels/--trec-run");
+  if (flags.misses || flags.poolDepth !== undefined) throw new UsageError("--misses and --pool-depth diagnose golden-set inputs (stage lists, anchors); they do not apply to --qrels/--trec-run");
+  let level = 1;
+  if (flags.level !== undefined) {
+    if (!/^\d+$/.test(flags.level)) throw new UsageError(`-l: expected a whole number >= 0, got ${JSON.stringify(flags.level)}`);
+    level = Number(flags.level);
+  }
+  const { shown, all } = usage(() => measuresFor(flags, ks, floors));
+  const ev = evaluateTrecFiles(flags.qrels, flags.trecRun, { measures: all, level, complete: flags.complete });
+  const view = project(ev, shown);
+  return [{ view: trecView(view, basename(flags.trecRun)), evaluation: view, valueOf: valueGetter(ev) }];
+}
+
+interface GoldenInputs {
+  golden: GoldenSet;
+  variants: VariantData[];
+  ks: number[];
+  configFloors: Record<string, number>;
+  poolDepth: number;
+}
+
+function loadGoldenInputs(flags: RetrievalFlags): GoldenInputs {
+  const explicit = flags.golden || flags.chunks || flags.output;
+  if (explicit) {
+    if (!flags.golden || !flags.chunks || !flags.output) throw new UsageError("explicit inputs need all three of --golden, --chunks and --output");
+    if (flags.config) throw new UsageError("use either --config or --golden/--chunks/--output, not both");
+    const golden = loadGolden(flags.golden);
+    const chunks = loadChunks(flags.chunks);
+    const { outputs, lineOf } = loadPipelineOutput(flags.output, golden);
+    const name = flags.variant ?? variantNameFromFile(flags.output);
+    const variant: VariantData = { name, outputFile: flags.output, chunksFile: flags.chunks, chunks, outputs, lineOf, contextK: 5, stages: { first: [] } };
+    return { golden, variants: [variant], ks: [1, 5, 10], configFloors: {}, poolDepth: 50 };
+  }
+  const cfg = loadConfig(flags.config);
+  const golden = loadGolden(cfg.path(cfg.config.golden));
+  let chosen = cfg.config.variants;
+  if (flags.variant) {
+    chosen = chosen.filter((v) => v.name === flags.variant);
+    if (chosen.length === 0) throw new UsageError(`--variant: no variant ${JSON.stringify(flags.variant)} in ${cfg.file} (it has ${cfg.config.variants.map((v) => v.name).join(", ")})`);
+  }
+  return { golden, variants: chosen.map((v) => loadVariant(v, golden, cfg.path)), ks: cfg.config.k, configFloors: cfg.config.floors, poolDepth: cfg.config.poolDepth };
+}
+
+function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): { scored: Scored[]; floors: Floor[]; diagnostics: VariantDiagnostics[] } {
+  if (flags.level !== undefined) throw new UsageError("-l applies to graded qrels (--qrels/--trec-run); golden-set relevance is binary");
+  if (!flags.complete) throw new UsageError("--no-complete applies to --qrels/--trec-run; in golden-set mode a question without output always scores 0");
+  const inputs = loadGoldenInputs(flags);
+  const ks = ksFlag ?? inputs.ks;
+  const floors = usage(() => parseFloors(flags.failUnder, inputs.configFloors));
+  const { shown, all } = usage(() => measuresFor(flags, ks, floors));
+  const by = parseBy(flags.by);
+  const single = (what: string) => {
+    if (inputs.variants.length !== 1) throw new UsageError(`${what} needs one variant: add --variant NAME (variants: ${inputs.variants.map((v) => v.name).join(", ")})`);
+  };
+  if (flags.format === "trec") single("--format trec");
+  if (flags.format === "trec" && flags.misses) throw new UsageError("--misses does not apply to --format trec, which prints trec_eval's output only");
+  const poolDepth = flags.poolDepth === undefined ? inputs.poolDepth : parsePoolDepth(flags.poolDepth);
+  if (poolDepth === null) throw new UsageError(`--pool-depth: expected a whole number >= 1, got ${JSON.stringify(flags.poolDepth)}`);
+  if (flags.exportTrecRun) {
+    single("--export-trec-run");
+    const v = inputs.variants[0]!;
+    writeFileAtomic(flags.exportTrecRun, pipelineToRun(v.outputs, v.name, { file: v.outputFile, lineOf: v.lineOf }));
+    process.stderr.write(`ragjudge: wrote TREC run of variant ${v.name} to ${flags.exportTrecRun}\n`);
+  }
+  if (flags.exportQrels) {
+    single("--export-qrels");
+    writeFileAtomic(flags.exportQrels, goldenToQrels(inputs.golden, inputs.variants[0]!.chunks));
+    process.stderr.write(`ragjudge: wrote qrels of ${inputs.golden.file} (chunks of variant ${inputs.variants[0]!.name}) to ${flags.exportQrels}\n`);
+  }
+  const scored = inputs.variants.map((v) => {
+    const s = scoreRetrieval(inputs.golden, v, { measures: all, by, k: ks });
+    return { view: projectView(goldenView(s), shown), evaluation: project(s.evaluation, shown), valueOf: valueGetter(s.evaluation) };
+  });
+  const diagnostics = flags.format === "trec" ? [] : diagnoseVariants(inputs.golden, inputs.variants, { ks, poolDepth });
+  return { scored, floors, diagnostics };
+}
+
+function render(flags: RetrievalFlags, scored: Scored[], misses: { name: string; miss: FloorMiss }[], diagnostics: VariantDiagnostics[]): string {
+  const opts = { perQuery: flags.perQuery ?? false, fullPrecision: flags.fullPrecision ?? false };
+  switch (flags.format) {
+    case "trec":
+      return usage(() => formatTrecEval(scored[0]!.evaluation, { fullPrecision: opts.fullPrecision }));
+    case "json":
+      return `${JSON.stringify({ ...(scored.length === 1 ? viewJson(scored[0]!.view, opts) : { results: scored.map((s) => viewJson(s.view, opts)) }), floorsMissed: misses.map((m) => ({ name: m.name, ...m.miss })), ...(diagnostics.length ? { diagnostics } : {}) }, null, 2)}\n`;
+    case "md":
+      return renderMarkdown(scored.map((s) => s.view), opts) + (diagnostics.length ? `\n${renderDiagnosticsSection(diagnostics, "markdown", flags.misses ?? false)}` : "");
+    default:
+      return renderTable(scored.map((s) => s.view), opts) + (diagnostics.length ? `\n${renderDiagnosticsSection(diagnostics, "terminal", flags.misses ?? false)}` : "");
+  }
+}
+
+/**
+ * `ragjudge retrieval`: scores search with trec_eval's arithmetic, either a
+ * golden set with pipeline outputs (from the config or explicit files) or a
+ * TREC run with qrels, and fails (exit 1) when a pinned floor is missed.
+ */
+export function registerRetrieval(program: Command): void {
+  program
+    .command("retrieval")
+    .description("Score retrieval: did search find the right chunks? Golden set + pipeline output (from the config, or --golden/--chunks/--output), or a TREC run + qrels (--qrels/--trec-run), with numbers equal to trec_eval's.")
+    .option("-k, --cutoffs <list>", "cutoffs for P@k, R@k, nDCG@k, Hit@k (default: the config's k, else 1,5,10)")
+    .option("-m, --measure <names>", "measures to compute, repeatable: R@10,RR,nDCG@5 or trec_eval's -m form P.1,5,10 (default: AP, R-Prec, RR and P/R/nDCG/Hit at every k, with counts)", collect, [])
+    .option("--by <list>", "group golden-set means by kind, tags, split (comma list), or none", "kind")
+    .option("--per-query", "also print each question's scores")
+    .addOption(new Option("--format <format>", "output format; trec is byte-identical to trec_eval -q -c").choices(["table", "json", "md", "trec"]).default("table"))
+    .option("--fail-under <floors>", "exit 1 when an overall value is below its floor, e.g. 'R@10=0.70,RR=0.5' (adds to the config's floors)")
+    .option("--full-precision", "print round-trip exact values (trec: printf %.17g) instead of 4 decimals")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--golden <file>", "golden set JSONL (explicit inputs; with --chunks and --output)")
+    .option("--chunks <file>", "chunks JSONL of the variant")
+    .option("--output <file>", "pipeline output JSONL of the variant")
+    .option("--variant <name>", "variant to score (config) or its name (explicit inputs; default: the output's file name)")
+    .option("--qrels <file>", "TREC qrels (qid iter docno grade); with --trec-run")
+    .option("--trec-run <file>", "TREC run (qid Q0 docno rank score tag); ranked as trec_eval ranks it")
+    .option("--no-complete", "skip qrels queries missing from the run (trec_eval 9.0.8 without -c) instead of scoring them 0")
+    .option("-l, --level <n>", "minimum grade that counts as relevant in graded qrels (trec_eval -l; default 1)")
+    .option("--export-trec-run <file>", "write the variant's pipeline output as a TREC run (strictly decreasing scores)")
+    .option("--export-qrels <file>", "write the golden relevance (ids and anchors, for the variant's chunks) as TREC qrels")
+    .option("--list-measures", "print the measures with their definitions and sources, then exit")
+    .option("--misses", "also print every miss (no relevant chunk in the top k, k = the largest cutoff): its rank in each stage list, failure kind and fix")
+    .option("--pool-depth <n>", "depth at which pool recall and stage ranks are read (default: the config's poolDepth, else 50)")
+    .addHelpText("after", `\n${measureHelp()}\n`)
+    .action(async (flags: RetrievalFlags) => {
+      if (flags.listMeasures) {
+        process.stdout.write(`${measureHelp()}\n`);
+        return;
+      }
+      const ksFlag = flags.cutoffs === undefined ? undefined : usage(() => parseCutoffs(flags.cutoffs!));
+      let scored: Scored[];
+      let floors: Floor[];
+      let diagnostics: VariantDiagnostics[] = [];
+      if (flags.qrels || flags.trecRun) {
+        floors = usage(() => parseFloors(flags.failUnder));
+        scored = runTrecMode(flags, ksFlag ?? [1, 5, 10], floors);
+      } else ({ scored, floors, diagnostics } = runGoldenMode(flags, ksFlag));
+      const misses = scored.flatMap((s) => checkFloors(floors, s.valueOf).map((miss) => ({ name: s.view.name, miss })));
+      process.stdout.write(render(flags, scored, misses, diagnostics));
+      for (const { name, miss } of misses) {
+        process.stderr.write(`ragjudge: floor missed: ${name}: ${miss.label} = ${miss.value.toFixed(4)}, below its floor ${miss.min}\n`);
+      }
+      if (misses.length) process.exitCode = EXIT.failed;
+    });
+}

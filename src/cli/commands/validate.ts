@@ -1,0 +1,76 @@
+import type { Command } from "commander";
+import { Option } from "commander";
+import { loadConfig } from "../../golden/config.js";
+import { variantNameFromFile } from "../../golden/dataset.js";
+import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
+import { EXIT, UsageError } from "../errors.js";
+
+interface ValidateFlags {
+  config?: string;
+  golden?: string;
+  chunks?: string;
+  output?: string;
+  variant?: string;
+  contextK?: string;
+  citations: "error" | "warn";
+}
+
+function inputsFrom(flags: ValidateFlags): ValidateInputs {
+  if (flags.golden || flags.chunks || flags.output) {
+    if (!flags.golden || !flags.chunks || !flags.output) throw new UsageError("explicit inputs need all three of --golden, --chunks and --output");
+    if (flags.config) throw new UsageError("use either --config or --golden/--chunks/--output, not both");
+    let contextK = 5;
+    if (flags.contextK !== undefined) {
+      if (!/^[1-9]\d*$/.test(flags.contextK)) throw new UsageError(`--context-k: expected a positive whole number, got ${JSON.stringify(flags.contextK)}`);
+      contextK = Number(flags.contextK);
+    }
+    return { golden: flags.golden, variants: [{ name: flags.variant ?? variantNameFromFile(flags.output), chunks: flags.chunks, output: flags.output, contextK }], citations: flags.citations };
+  }
+  const cfg = loadConfig(flags.config);
+  let variants = cfg.config.variants;
+  if (flags.variant) {
+    variants = variants.filter((v) => v.name === flags.variant);
+    if (variants.length === 0) throw new UsageError(`--variant: no variant ${JSON.stringify(flags.variant)} in ${cfg.file} (it has ${cfg.config.variants.map((v) => v.name).join(", ")})`);
+  }
+  return {
+    golden: cfg.path(cfg.config.golden),
+    variants: variants.map((v) => ({ name: v.name, chunks: cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK })),
+    citations: flags.citations,
+  };
+}
+
+/**
+ * `ragjudge validate`: checks the golden set, chunks and pipeline outputs
+ * together and prints every problem at once, one `file:line: field: message`
+ * line each (exit 2), or a short summary (exit 0).
+ */
+export function registerValidate(program: Command): void {
+  program
+    .command("validate")
+    .description("Check the golden set, chunks files and pipeline outputs and report every problem at once (file:line: field: message), exit 2 when there is any: malformed lines, duplicate or unknown ids, anchors in no chunk or repeated in their document, unanswerable questions with relevance, citations outside the context.")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--golden <file>", "golden set JSONL (explicit inputs; with --chunks and --output)")
+    .option("--chunks <file>", "chunks JSONL")
+    .option("--output <file>", "pipeline output JSONL")
+    .option("--variant <name>", "check one variant of the config (or name the explicit one)")
+    .option("--context-k <n>", "explicit inputs: context size when an output line has no `context` (default 5)")
+    .addOption(new Option("--citations <level>", "citation problems (a marker naming no chunk, a chunk outside the context) are errors, or warnings that do not fail").choices(["error", "warn"]).default("error"))
+    .action(async (flags: ValidateFlags) => {
+      const inputs = inputsFrom(flags);
+      const report = validateInputs(inputs);
+      for (const w of report.warnings) process.stderr.write(`warning: ${w.message}\n`);
+      if (report.problems.length) {
+        for (const p of report.problems) process.stderr.write(`${p.message}\n`);
+        process.stderr.write(`ragjudge: validate: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"} found\n`);
+        process.exitCode = EXIT.badInput;
+        return;
+      }
+      const lines = [
+        `ok: ${inputs.golden}: ${report.questions} questions (${report.answerable} answerable, ${report.unanswerable} unanswerable)`,
+        ...report.variants.map((v) => `ok: variant ${v.name}: ${v.chunks} chunks, ${v.outputs} output lines`),
+        ...report.notes.map((n) => `note: ${n}`),
+        ...(report.warnings.length ? [`note: ${report.warnings.length} citation warning${report.warnings.length === 1 ? "" : "s"} (on stderr)`] : []),
+      ];
+      process.stdout.write(`${lines.join("\n")}\n`);
+    });
+}

@@ -1,0 +1,216 @@
+import { readCitations } from "./citations.js";
+import { contextOf } from "./dataset.js";
+import { InputError, InputErrors } from "./errors.js";
+import { readText } from "./files.js";
+import { parseJsonl, type Located } from "./jsonl.js";
+import { countOccurrences, normalise } from "./normalise.js";
+import { anchorChunks, indexChunks, type ChunkIndex } from "./relevance.js";
+import { Chunk, GoldenQuestion } from "./schema/golden.js";
+import { PipelineOutput } from "./schema/pipeline.js";
+
+/** What `ragjudge validate` checks: a golden set and each variant's chunks and pipeline output. */
+export interface ValidateInputs {
+  golden: string;
+  variants: { name: string; chunks: string; output: string; contextK: number }[];
+  /**
+   * Citation problems (a marker naming no chunk, a chunk outside the context)
+   * describe what the pipeline did rather than broken files; "warn" reports
+   * them as warnings instead of problems. Default "error".
+   */
+  citations?: "error" | "warn";
+}
+
+/** Everything found, problems first; the inputs are valid when `problems` is empty. */
+export interface ValidationReport {
+  problems: InputError[];
+  /** Citation problems when `citations: "warn"`. */
+  warnings: InputError[];
+  /** Facts worth knowing that are not errors (questions without an output line score 0). */
+  notes: string[];
+  questions: number;
+  answerable: number;
+  unanswerable: number;
+  variants: { name: string; chunks: number; outputs: number; missing: number }[];
+}
+
+/** Parses a JSONL file, turning an unreadable file into a problem instead of a throw. */
+function parseFile<T>(file: string, schema: Parameters<typeof parseJsonl>[2], problems: InputError[]): Located<T>[] {
+  let text: string;
+  try {
+    text = readText(file);
+  } catch (e) {
+    if (e instanceof InputError) {
+      problems.push(e);
+      return [];
+    }
+    throw e;
+  }
+  const parsed = parseJsonl(text, file, schema);
+  problems.push(...parsed.problems);
+  return parsed.rows as Located<T>[];
+}
+
+/** First occurrences by id; later ones are duplicate problems. */
+function firstById<T extends { id: string }>(rows: Located<T>[], file: string, what: string, problems: InputError[]): Located<T>[] {
+  const seen = new Map<string, number>();
+  const out: Located<T>[] = [];
+  for (const r of rows) {
+    const first = seen.get(r.value.id);
+    if (first !== undefined) {
+      problems.push(new InputError(file, r.line, "id", `duplicate ${what} id ${JSON.stringify(r.value.id)} (first on line ${first})`));
+      continue;
+    }
+    seen.set(r.value.id, r.line);
+    out.push(r);
+  }
+  return out;
+}
+
+/** Longest suffix of `a` that is a prefix of `b` (prefix function of b + sep + tail of a). */
+function overlap(a: string, b: string): number {
+  const tail = a.slice(Math.max(0, a.length - b.length));
+  const s = `${b}\u0000${tail}`;
+  const pi = new Int32Array(s.length);
+  for (let i = 1; i < s.length; i++) {
+    let k = pi[i - 1]!;
+    while (k > 0 && s[i] !== s[k]) k = pi[k - 1]!;
+    if (s[i] === s[k]) k++;
+    pi[i] = k;
+  }
+  return pi[s.length - 1]!;
+}
+
+/**
+ * A document's text rebuilt from its chunks (normalised, in file order),
+ * merging the overlap between consecutive chunks so that an anchor inside an
+ * overlap is not counted twice. Chunks are all ragjudge sees of a document.
+ */
+export function documentText(index: ChunkIndex, doc: string): string {
+  let text = "";
+  for (const { norm } of index.byDoc.get(doc) ?? []) {
+    if (text === "") text = norm;
+    else {
+      const k = overlap(text, norm);
+      text = k > 0 ? text + norm.slice(k) : `${text} ${norm}`;
+    }
+  }
+  return text;
+}
+
+const q = JSON.stringify;
+
+/**
+ * Checks a golden set, chunks files and pipeline outputs together and
+ * reports every problem at once, each located at file, line and field:
+ * malformed lines, duplicate ids, unknown chunk ids (in `relevant`,
+ * `retrieved`, `stages`, `context` and citations), an answerable question
+ * with neither relevant ids nor an anchor, an anchor that lies whole inside no
+ * chunk or occurs more than once in its document, an unanswerable question
+ * with relevant chunks or an anchor, a chunk id twice in one ranked list, an
+ * output line for a question the golden set lacks, and a citation of a chunk
+ * outside the context given to the generator.
+ *
+ * @example
+ * const report = validateInputs({ golden: "golden/questions.jsonl", variants: [{ name: "bm25", chunks: "c.jsonl", output: "o.jsonl", contextK: 5 }] });
+ * if (report.problems.length) for (const p of report.problems) console.error(p.message);
+ */
+export function validateInputs(inputs: ValidateInputs): ValidationReport {
+  const problems: InputError[] = [];
+  const warnings: InputError[] = [];
+  const notes: string[] = [];
+  const goldenRows = firstById(parseFile<GoldenQuestion>(inputs.golden, GoldenQuestion, problems), inputs.golden, "question", problems);
+  const goldenIds = new Set(goldenRows.map((r) => r.value.id));
+
+  // Each distinct chunks file once, with golden relevance checked against it.
+  const chunkIndexes = new Map<string, ChunkIndex>();
+  for (const v of inputs.variants) {
+    if (chunkIndexes.has(v.chunks)) continue;
+    const rows = firstById(parseFile<Chunk>(v.chunks, Chunk, problems), v.chunks, "chunk", problems);
+    const index = indexChunks(rows.map((r) => r.value));
+    chunkIndexes.set(v.chunks, index);
+    if (rows.length === 0) continue;
+    const docs = new Map<string, string>();
+    for (const { line, value: gq } of goldenRows) {
+      if (!gq.answerable) continue;
+      (gq.relevant ?? []).forEach((id, i) => {
+        if (!index.byId.has(id)) problems.push(new InputError(inputs.golden, line, `relevant[${i}]`, `chunk id ${q(id)} is not in the chunks file ${v.chunks}`));
+      });
+      const a = gq.anchor;
+      if (!a) continue;
+      if (!index.byDoc.has(a.doc)) {
+        problems.push(new InputError(inputs.golden, line, "anchor.doc", `document ${q(a.doc)} has no chunk in ${v.chunks}`));
+        continue;
+      }
+      if (normalise(a.text) === "") {
+        problems.push(new InputError(inputs.golden, line, "anchor.text", "is empty after normalisation"));
+        continue;
+      }
+      if (anchorChunks(a, index).length === 0) {
+        problems.push(new InputError(inputs.golden, line, "anchor.text", `lies whole inside no chunk of document ${q(a.doc)} in ${v.chunks} (not verbatim, or split by a chunk boundary), so recall can never reach 1`));
+      }
+      let text = docs.get(a.doc);
+      if (text === undefined) docs.set(a.doc, (text = documentText(index, a.doc)));
+      const n = countOccurrences(text, a.text);
+      if (n > 1) problems.push(new InputError(inputs.golden, line, "anchor.text", `occurs ${n} times in document ${q(a.doc)}; an anchor must occur exactly once, or it marks chunks that do not answer`));
+    }
+  }
+
+  const variants: ValidationReport["variants"] = [];
+  for (const v of inputs.variants) {
+    const index = chunkIndexes.get(v.chunks)!;
+    const known = (id: string) => index.byId.has(id);
+    const rows = firstById(parseFile<PipelineOutput>(v.output, PipelineOutput, problems), v.output, "output", problems);
+    const seenQ = new Set<string>();
+    for (const { line, value: out } of rows) {
+      if (goldenRows.length > 0 && !goldenIds.has(out.id)) {
+        problems.push(new InputError(v.output, line, "id", `question ${q(out.id)} is not in the golden set ${inputs.golden}`));
+        continue;
+      }
+      seenQ.add(out.id);
+      const lists: [string, { id: string }[]][] = [["retrieved", out.retrieved], ...Object.entries(out.stages ?? {}).map(([k, l]) => [`stages.${k}`, l] as [string, { id: string }[]])];
+      for (const [field, list] of lists) {
+        const seen = new Set<string>();
+        list.forEach((e, i) => {
+          if (seen.has(e.id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, `chunk id ${q(e.id)} appears twice in the ranked list`));
+          seen.add(e.id);
+          if (index.byId.size > 0 && !known(e.id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, `unknown chunk id ${q(e.id)} (not in ${v.chunks})`));
+        });
+      }
+      (out.context ?? []).forEach((id, i) => {
+        if (index.byId.size > 0 && !known(id)) problems.push(new InputError(v.output, line, `context[${i}]`, `unknown chunk id ${q(id)} (not in ${v.chunks})`));
+      });
+      if (index.byId.size === 0) continue;
+      const context = contextOf(out, v.contextK);
+      const inContext = new Set(context);
+      const field = out.citations ? "citations" : "answer";
+      const citationProblems = inputs.citations === "warn" ? warnings : problems;
+      for (const c of readCitations(out, context, known)) {
+        for (const u of c.unresolved) {
+          citationProblems.push(new InputError(v.output, line, field, `sentence ${c.sentenceIndex} cites ${q(u)}, which names no chunk${/^\d+$/.test(u) ? ` (the context has ${context.length})` : ` in ${v.chunks}`}`));
+        }
+        for (const id of c.chunks) {
+          if (!inContext.has(id)) citationProblems.push(new InputError(v.output, line, field, `sentence ${c.sentenceIndex} cites chunk ${q(id)}, which is not in the context given to the generator`));
+        }
+      }
+    }
+    const missing = goldenRows.filter((r) => !seenQ.has(r.value.id)).length;
+    if (missing > 0 && rows.length > 0) notes.push(`variant ${v.name}: ${missing} golden question${missing === 1 ? " has" : "s have"} no output line in ${v.output} (they score 0)`);
+    variants.push({ name: v.name, chunks: index.byId.size, outputs: rows.length, missing });
+  }
+  const answerable = goldenRows.filter((r) => r.value.answerable).length;
+  // one file at a time, in input order (golden, chunks, outputs), by line
+  const fileOrder = [inputs.golden, ...inputs.variants.map((v) => v.chunks), ...inputs.variants.map((v) => v.output)];
+  const rank = (f: string) => {
+    const i = fileOrder.indexOf(f);
+    return i < 0 ? fileOrder.length : i;
+  };
+  const byPlace = (a: InputError, b: InputError) => rank(a.file) - rank(b.file) || (a.line ?? 0) - (b.line ?? 0);
+  problems.sort(byPlace);
+  warnings.sort(byPlace);
+  return { problems, warnings, notes, questions: goldenRows.length, answerable, unanswerable: goldenRows.length - answerable, variants };
+}
+
+/** Throws {@link InputErrors} when the report has problems (for callers that want to stop). */
+export function assertValid(report: ValidationReport): void {
+  if (report.problems.length) throw new InputErrors(report.problems);
+}

@@ -1,0 +1,128 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+
+/**
+ * The one retry policy of the judge client (the SDK's own retries are off).
+ * Pure functions, so the waits and classifications are tested without a
+ * server.
+ */
+
+/** Bounds of the retry policy. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (config `judge.maxRetries`). */
+  maxRetries: number;
+  /** Retries for a reply that cannot be parsed (a deterministic model repeats itself). */
+  maxParseRetries: number;
+  /** First backoff wait; doubles each attempt. */
+  baseDelayMs: number;
+  /** Largest backoff wait. */
+  maxDelayMs: number;
+  /** Largest wait a server's Retry-After can impose; longer requests are capped to this. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 4,
+  maxParseRetries: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 60_000,
+};
+
+/** Reads a header from the SDK's `Headers` or a plain record. */
+type HeaderSource = { get(name: string): string | null } | Record<string, string | undefined> | undefined;
+function header(h: HeaderSource, name: string): string | undefined {
+  if (!h) return undefined;
+  if (typeof (h as { get?: unknown }).get === "function") return (h as { get(n: string): string | null }).get(name) ?? undefined;
+  return (h as Record<string, string | undefined>)[name];
+}
+
+/**
+ * The wait a server asked for, in milliseconds: `retry-after-ms` first (a
+ * number of milliseconds, sent by OpenAI), then `Retry-After` as seconds or
+ * as an HTTP date. Undefined when absent or unreadable; never negative.
+ *
+ * @example
+ * retryAfterMs({ "retry-after": "2" }) // 2000
+ * retryAfterMs({ "retry-after": "Wed, 21 Oct 2026 07:28:00 GMT" }, Date.parse("Wed, 21 Oct 2026 07:27:58 GMT")) // 2000
+ */
+export function retryAfterMs(headers: HeaderSource, now = Date.now()): number | undefined {
+  const ms = header(headers, "retry-after-ms");
+  if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.max(0, Number(ms));
+  const ra = header(headers, "retry-after");
+  if (ra === undefined || ra.trim() === "") return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(ra)) return Math.max(0, Number(ra) * 1000);
+  const at = Date.parse(ra);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/**
+ * Jittered exponential backoff before retry number `retry` (1 for the first
+ * retry): a uniform wait between half and all of `base * 2^(retry-1)`,
+ * capped at `maxDelayMs`. The jitter spreads retries of concurrent calls.
+ */
+export function backoffMs(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
+  return Math.round(ceiling * (0.5 + 0.5 * random()));
+}
+
+/** What to do about a failed attempt. */
+export type Failure =
+  /** Try again after `waitMs` (undefined: use backoff); `rateLimited` pauses every call. */
+  | { action: "retry"; cause: string; waitMs?: number; rateLimited?: boolean }
+  /** Give up on this item: an error verdict. */
+  | { action: "fail"; cause: string }
+  /** The server rejects structured outputs: switch to JSON-in-text and resend. */
+  | { action: "text-mode"; cause: string }
+  /** Every call would fail the same way (bad key, unknown model or endpoint): stop the run. */
+  | { action: "fatal"; cause: string };
+
+const FORMAT_WORDS = /response_format|json_schema|structured output|json schema|guided_json|grammar/i;
+
+function apiMessage(e: APIError): string {
+  const body = e.error as { message?: unknown } | undefined;
+  const m = typeof body?.message === "string" ? body.message : e.message;
+  return m.replace(/\s+/g, " ").slice(0, 300);
+}
+
+/**
+ * Classifies an error thrown by one SDK call (made with `maxRetries: 0`).
+ * `timedOut` says our own per-attempt deadline fired. Retryable: 408, 409,
+ * 429 (honouring Retry-After, capped), 5xx, connection resets, timeouts and
+ * unreadable bodies, unless the server sends `x-should-retry: false`. A 400
+ * about `response_format` switches to text mode; 401, 403 and 404 stop the
+ * run; other 4xx fail the item.
+ */
+export function classifyError(e: unknown, timedOut: boolean, policy: RetryPolicy, now = Date.now()): Failure {
+  if (timedOut || e instanceof APIConnectionTimeoutError) return { action: "retry", cause: "timeout" };
+  if (e instanceof APIUserAbortError) return { action: "retry", cause: "timeout" };
+  if (e instanceof APIConnectionError) {
+    const c = (e as { cause?: { code?: string; cause?: { code?: string }; message?: string } }).cause;
+    const code = c?.code ?? c?.cause?.code;
+    return { action: "retry", cause: `connection${code ? `: ${code}` : ""}` };
+  }
+  if (e instanceof APIError && typeof e.status === "number") {
+    const status = e.status;
+    const cause = `http-${status}: ${apiMessage(e)}`;
+    const noRetry = header(e.headers as HeaderSource, "x-should-retry") === "false";
+    if (status === 400 && FORMAT_WORDS.test(apiMessage(e) + " " + String(e.param ?? ""))) return { action: "text-mode", cause };
+    if (status === 401 || status === 403) return { action: "fatal", cause: `${cause} (the endpoint refused the API key)` };
+    if (status === 404) return { action: "fatal", cause: `${cause} (unknown model or endpoint: does the base URL end in /v1?)` };
+    if (noRetry) return { action: "fail", cause };
+    if (status === 429) {
+      const wait = retryAfterMs(e.headers as HeaderSource, now);
+      return { action: "retry", cause, waitMs: wait === undefined ? undefined : Math.min(wait, policy.maxRetryAfterMs), rateLimited: true };
+    }
+    if (status === 408 || status === 409 || status >= 500) {
+      const wait = retryAfterMs(e.headers as HeaderSource, now);
+      return wait === undefined ? { action: "retry", cause } : { action: "retry", cause, waitMs: Math.min(wait, policy.maxRetryAfterMs) };
+    }
+    return { action: "fail", cause };
+  }
+  if (e instanceof SyntaxError) return { action: "retry", cause: "bad-response: the body is not valid JSON" };
+  const err = e as { name?: string; message?: string; code?: string };
+  if (err?.name === "AbortError") return { action: "retry", cause: "timeout" };
+  if (err?.code && /^E[A-Z]+/.test(err.code)) return { action: "retry", cause: `connection: ${err.code}` };
+  if (err?.name === "TypeError" && /terminated|fetch failed|socket|other side closed/i.test(err.message ?? "")) return { action: "retry", cause: `connection: ${err.message}` };
+  return { action: "fail", cause: `unexpected error: ${err?.name ?? "Error"}: ${String(err?.message ?? e).slice(0, 200)}` };
+}

@@ -1,0 +1,229 @@
+import pLimit from "p-limit";
+import type { Judgment } from "../golden/schema/items.js";
+import type { JudgeBackend, JudgeOutcome } from "./backend.js";
+import { cacheKey, type CachedVerdict, type JudgeCache } from "./cache.js";
+import { RULE_FINGERPRINT, type Item } from "./items.js";
+import type { Rubric } from "./rubric.js";
+
+/** Live counters of a run, for the progress display. */
+export interface ProgressState {
+  /** Verdicts the run produces (calls, cache hits and rule verdicts). */
+  total: number;
+  done: number;
+  cacheHits: number;
+  /** Judge calls finished in this run (each may have taken several attempts). */
+  calls: number;
+  errors: number;
+  /** Prompt plus completion tokens of this run's calls. */
+  tokens: number;
+  inFlight: number;
+  startedAt: number;
+}
+
+/** Calls and tokens of one rubric in this run (cache hits cost nothing). */
+export interface RubricUsage {
+  calls: number;
+  prompt: number;
+  completion: number;
+}
+
+export interface RunOptions {
+  items: readonly Item[];
+  backend: JudgeBackend;
+  /** Required for a cached backend (the LLM judge); ignored by the baseline. */
+  cache?: JudgeCache;
+  /** Times each LLM item is judged (repeat index 0..n-1); rule and baseline verdicts are made once. */
+  repeats: number;
+  concurrency: number;
+  onProgress?: (p: Readonly<ProgressState>) => void;
+}
+
+export interface RunResult {
+  /** One per item and repeat, in item order. */
+  judgments: Judgment[];
+  progress: ProgressState;
+  usage: Map<string, RubricUsage>;
+}
+
+interface Task {
+  rubric: Rubric;
+  item: Item;
+  repeat: number;
+  /** Output slots this verdict fills, each with its own item key (identical evidence under one rubric is judged once). */
+  slots: { index: number; item: Item }[];
+}
+
+function fromCache(item: Item, repeat: number, fingerprint: string, c: CachedVerdict): Judgment {
+  return {
+    ...item.key,
+    inputHash: item.inputHash,
+    fingerprint,
+    judge: c.judge,
+    model: c.model,
+    servedModel: c.servedModel,
+    repeat,
+    verdict: c.verdict,
+    reason: c.reason,
+    error: c.error,
+    usage: c.usage,
+    cached: true,
+    time: c.time,
+    meta: c.attempts === undefined ? undefined : { attempts: c.attempts },
+  };
+}
+
+function fromOutcome(item: Item, repeat: number, backend: JudgeBackend, o: JudgeOutcome, time: string): Judgment {
+  return {
+    ...item.key,
+    inputHash: item.inputHash,
+    fingerprint: o.fingerprint,
+    judge: backend.kind,
+    model: backend.model,
+    servedModel: o.servedModel,
+    repeat,
+    verdict: o.verdict,
+    reason: o.reason,
+    error: o.error,
+    usage: o.usage,
+    cached: false,
+    time,
+    meta: o.attempts === undefined ? undefined : { attempts: o.attempts },
+  };
+}
+
+function ruleJudgment(item: Item, time: string): Judgment {
+  const r = item.rule!;
+  return { ...item.key, inputHash: item.inputHash, fingerprint: RULE_FINGERPRINT, judge: "rule", repeat: 0, verdict: r.verdict, reason: r.reason, rule: r.rule, cached: false, time };
+}
+
+function toCached(backend: JudgeBackend, rubric: Rubric, o: JudgeOutcome, time: string): CachedVerdict {
+  return {
+    status: o.verdict === "error" ? "error" : "done",
+    verdict: o.verdict,
+    reason: o.reason,
+    error: o.error,
+    judge: backend.kind,
+    rubric: rubric.name,
+    model: backend.model,
+    servedModel: o.servedModel,
+    usage: o.usage,
+    attempts: o.attempts,
+    raw: o.raw,
+    time,
+  };
+}
+
+/**
+ * Judges every item: rule items directly; the others through the backend,
+ * `repeats` times each for the LLM judge. Committed verdicts come from the
+ * cache without a call; every reply is committed the moment it is read, so a
+ * killed run resumes where it stopped. Identical evidence under one rubric is
+ * judged once per repeat. At most `concurrency` calls are in flight. A
+ * {@link FatalJudgeError} (or any other failure) stops scheduling, lets the
+ * calls in flight finish and commit, then is thrown.
+ *
+ * @example
+ * const { judgments } = await runJudge({ items, backend, cache, repeats: 1, concurrency: 8 });
+ */
+export async function runJudge(opts: RunOptions): Promise<RunResult> {
+  const { backend } = opts;
+  if (backend.cached && !opts.cache) throw new Error("runJudge: the LLM judge needs a cache");
+  const repeats = backend.kind === "llm" ? Math.max(1, opts.repeats) : 1;
+  const slotsPer = (item: Item) => (item.rule ? 1 : repeats);
+  const judgments: (Judgment | undefined)[] = [];
+  const usage = new Map<string, RubricUsage>();
+  const progress: ProgressState = { total: 0, done: 0, cacheHits: 0, calls: 0, errors: 0, tokens: 0, inFlight: 0, startedAt: Date.now() };
+  const runTime = new Date().toISOString();
+  const report = () => opts.onProgress?.(progress);
+
+  // Slots in item order; rule verdicts at once; judged ones grouped into tasks.
+  const tasks = new Map<string, Task>();
+  const registered = new Set<string>();
+  /** Records in the cache what the rubric's current fingerprint stands for (once per fingerprint). */
+  const register = (rubric: Rubric): string => {
+    const fp = backend.fingerprint(rubric);
+    if (opts.cache && !registered.has(fp)) {
+      registered.add(fp);
+      opts.cache.registerFingerprint(fp, rubric.name, backend.template(rubric));
+    }
+    return fp;
+  };
+  for (const item of opts.items) {
+    const base = judgments.length;
+    judgments.length += slotsPer(item);
+    if (item.rule) {
+      judgments[base] = ruleJudgment(item, runTime);
+      continue;
+    }
+    register(item.rubric);
+    for (let r = 0; r < repeats; r++) {
+      const k = `${item.rubric.name}\0${item.inputHash}\0${r}`;
+      const t = tasks.get(k);
+      const slot = { index: base + r, item };
+      if (t) t.slots.push(slot);
+      else tasks.set(k, { rubric: item.rubric, item, repeat: r, slots: [slot] });
+    }
+  }
+  progress.total = judgments.length;
+  progress.done = judgments.filter(Boolean).length;
+
+  const fill = (task: Task, make: (item: Item) => Judgment) => {
+    for (const s of task.slots) judgments[s.index] = make(s.item);
+    progress.done += task.slots.length;
+  };
+
+  const lookup = (task: Task): boolean => {
+    if (!opts.cache || !backend.cached) return false;
+    const fp = backend.fingerprint(task.rubric);
+    const hit = opts.cache.getDone(cacheKey(fp, task.item.inputHash, task.repeat));
+    if (!hit) return false;
+    fill(task, (item) => fromCache(item, task.repeat, fp, hit));
+    progress.cacheHits += task.slots.length;
+    return true;
+  };
+
+  const pending: Task[] = [];
+  for (const task of tasks.values()) if (!lookup(task)) pending.push(task);
+  report();
+
+  // The first failure that stops the run: a FatalJudgeError, or a bug or disk error. Calls in flight still commit.
+  let stopped: unknown;
+  const fingerprintsAtStart = new Map(pending.map((t) => [t.rubric.name, backend.fingerprint(t.rubric)]));
+  const execute = async (task: Task) => {
+    if (stopped !== undefined) return;
+    progress.inFlight++;
+    try {
+      // The response mode may have switched since the first lookup: look again under the new fingerprint.
+      const fp = register(task.rubric);
+      if (fp !== fingerprintsAtStart.get(task.rubric.name) && lookup(task)) return;
+      const o = await backend.judge(task.rubric, task.item.evidence);
+      const time = new Date().toISOString();
+      if (backend.cached && opts.cache) opts.cache.put(cacheKey(o.fingerprint, task.item.inputHash, task.repeat), toCached(backend, task.rubric, o, time));
+      fill(task, (item) => fromOutcome(item, task.repeat, backend, o, time));
+      progress.calls++;
+      if (o.verdict === "error") progress.errors += task.slots.length;
+      const u = usage.get(task.rubric.name) ?? { calls: 0, prompt: 0, completion: 0 };
+      u.calls++;
+      if (o.usage) {
+        u.prompt += o.usage.prompt;
+        u.completion += o.usage.completion;
+        progress.tokens += o.usage.prompt + o.usage.completion;
+      }
+      usage.set(task.rubric.name, u);
+    } catch (e) {
+      stopped ??= e;
+    } finally {
+      progress.inFlight--;
+      report();
+    }
+  };
+
+  if (backend.cached) {
+    const limit = pLimit(Math.max(1, opts.concurrency));
+    await Promise.all(pending.map((t) => limit(execute, t)));
+  } else {
+    for (const t of pending) await execute(t);
+  }
+  if (stopped !== undefined) throw stopped;
+  return { judgments: judgments as Judgment[], progress, usage };
+}

@@ -1,0 +1,50 @@
+import type { GoldenSet, VariantData } from "../../golden/dataset.js";
+import type { Verdict } from "../../golden/schema/items.js";
+import { diagnoseVariant, missK, type VariantDiagnostics } from "./diagnose.js";
+import { renderDiagnostics, type TextFormat } from "./render.js";
+
+/** What `ragjudge retrieval` asks of the diagnostics. */
+export interface SectionOptions {
+  /** The cutoffs in use (`-k` or the config's `k`): misses are read at the largest. */
+  ks: readonly number[];
+  poolDepth: number;
+  /** Anchor-ambiguity verdicts by variant name, then question id. */
+  ambiguity?: ReadonlyMap<string, ReadonlyMap<string, Verdict>>;
+}
+
+/**
+ * Diagnoses every variant of a golden-set run, in the given order, with the
+ * miss cut-off at the largest cutoff (10 for the default 1, 5, 10).
+ *
+ * @example
+ * const ds = diagnoseVariants(golden, variants, { ks: [1, 5, 10], poolDepth: 50 });
+ */
+export function diagnoseVariants(golden: Pick<GoldenSet, "questions">, variants: readonly VariantData[], opts: SectionOptions): VariantDiagnostics[] {
+  return variants.map((v) => {
+    const ambiguity = opts.ambiguity?.get(v.name);
+    return diagnoseVariant(golden.questions, v, { k: missK(opts.ks), poolDepth: opts.poolDepth, precisionKs: opts.ks, ...(ambiguity ? { ambiguity } : {}) });
+  });
+}
+
+/**
+ * The diagnostics block printed after the score tables: one block per
+ * variant (pool recall, precision ceiling, failure kinds, and the misses
+ * table when `misses`), ending with a newline.
+ */
+export function renderDiagnosticsSection(ds: readonly VariantDiagnostics[], format: TextFormat, misses: boolean): string {
+  return ds.map((d) => renderDiagnostics(d, format, { misses })).join("\n\n") + "\n";
+}
+
+/**
+ * Reads a `--pool-depth` value: a whole number of at least 1, else null (the
+ * caller reports a usage error).
+ *
+ * @example
+ * parsePoolDepth("50") // 50
+ * parsePoolDepth("0")  // null
+ */
+export function parsePoolDepth(text: string): number | null {
+  if (!/^\s*\d+\s*$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n >= 1 ? n : null;
+}

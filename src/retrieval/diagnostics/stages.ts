@@ -1,0 +1,112 @@
+import { InputError } from "../../golden/errors.js";
+import type { StageRoles } from "../../golden/schema/config.js";
+import type { RankedEntry } from "../../golden/schema/pipeline.js";
+import type { VariantData } from "../../golden/dataset.js";
+
+/** The role a ranked list plays in a variant's pipeline; `retrieved` is the final ranking. */
+export type StageRole = "first" | "fused" | "reranked" | "pool" | "retrieved";
+
+/** One ranked list of a pipeline output line, by name and role. */
+export interface StageList {
+  name: string;
+  role: StageRole;
+}
+
+/**
+ * The stage lists a variant declares, in pipeline order (first-stage lists,
+ * fused, reranked, then a separate pool list), each name once. Roles come
+ * only from the config: a list called "rerank" is not assumed to be one.
+ *
+ * @example
+ * declaredLists({ first: ["bm25", "vector"], fused: "fused", reranked: "reranked" })
+ * // [{name:"bm25",role:"first"},{name:"vector",role:"first"},{name:"fused",role:"fused"},{name:"reranked",role:"reranked"}]
+ */
+export function declaredLists(roles: StageRoles): StageList[] {
+  const out: StageList[] = [];
+  const add = (name: string | undefined, role: StageRole) => {
+    if (name !== undefined && !out.some((l) => l.name === name)) out.push({ name, role });
+  };
+  for (const name of roles.first) add(name, "first");
+  add(roles.fused, "fused");
+  add(roles.reranked, "reranked");
+  add(roles.pool, "pool");
+  return out;
+}
+
+/** Which list pool recall is measured on, and why that one. */
+export type PoolChoice =
+  | { available: true; list: string; source: "pool" | "fused" | "only-first" }
+  | { available: false; reason: string };
+
+/**
+ * The declared pool list: `stages.pool`, else `stages.fused`, else the only
+ * first-stage list. Several first-stage lists with no fused or pool list, or
+ * no stages at all, give no pool: pool recall is then unavailable rather than
+ * faked from `retrieved`.
+ */
+export function poolList(roles: StageRoles): PoolChoice {
+  if (roles.pool !== undefined) return { available: true, list: roles.pool, source: "pool" };
+  if (roles.fused !== undefined) return { available: true, list: roles.fused, source: "fused" };
+  if (roles.first.length === 1) return { available: true, list: roles.first[0]!, source: "only-first" };
+  if (roles.first.length === 0) return { available: false, reason: "no declared pool (the variant declares no stage lists; set stages.first, stages.fused or stages.pool in ragjudge.config.json)" };
+  return { available: false, reason: `no declared pool (${roles.first.length} first-stage lists and no stages.fused or stages.pool to say which list is the pool)` };
+}
+
+/**
+ * Where the best-ranked relevant chunk sits in one list:
+ * `ranked` within the depth, `beyond-depth` further down a longer list,
+ * `absent` when no relevant chunk is in the list at all.
+ */
+export type ListRank =
+  | { status: "ranked"; rank: number; chunk: string }
+  | { status: "beyond-depth"; rank: number; chunk: string }
+  | { status: "absent" };
+
+/**
+ * The rank (from 1) of the best-ranked chunk of `wanted` in `list`, judged
+ * against `depth`.
+ *
+ * @example
+ * bestRank([{id:"a"},{id:"b"}], new Set(["b"]), 50) // {status:"ranked", rank:2, chunk:"b"}
+ * bestRank([{id:"a"},{id:"b"}], new Set(["b"]), 1)  // {status:"beyond-depth", rank:2, chunk:"b"}
+ */
+export function bestRank(list: readonly RankedEntry[], wanted: ReadonlySet<string>, depth: number): ListRank {
+  for (let i = 0; i < list.length; i++) {
+    const id = list[i]!.id;
+    if (wanted.has(id)) return i < depth ? { status: "ranked", rank: i + 1, chunk: id } : { status: "beyond-depth", rank: i + 1, chunk: id };
+  }
+  return { status: "absent" };
+}
+
+/**
+ * True when the chunk is in the list's top `n`, whatever the depth: with a
+ * depth below k, a chunk at rank depth + 1 is still in the top k.
+ */
+export function within(r: ListRank, n: number): boolean {
+  return r.status !== "absent" && r.rank <= n;
+}
+
+/**
+ * Every output line must carry every list its variant declares; a missing
+ * one is bad input (named by file, line and field), never silently read as
+ * "the chunk is absent", which would turn into a false vocabulary gap.
+ */
+export function checkDeclaredStages(variant: Pick<VariantData, "name" | "outputFile" | "outputs" | "lineOf" | "stages">): InputError[] {
+  const lists = declaredLists(variant.stages);
+  const problems: InputError[] = [];
+  for (const [id, out] of variant.outputs) {
+    for (const { name, role } of lists) {
+      if (out.stages?.[name] === undefined) {
+        problems.push(
+          new InputError(
+            variant.outputFile,
+            variant.lineOf.get(id),
+            `stages.${name}`,
+            `missing: variant ${JSON.stringify(variant.name)} declares ${JSON.stringify(name)} as its ${role === "first" ? "first-stage" : role} list (stages in ragjudge.config.json)`,
+          ),
+        );
+      }
+    }
+  }
+  return problems;
+}

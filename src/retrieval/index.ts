@@ -1,0 +1,31 @@
+/**
+ * Retrieval scoring, importable from a team's own test suite: the golden-set
+ * scorer, the trec_eval-exact TREC path, the measure registry and floors.
+ *
+ * @example
+ * import { scoreRetrievalFiles, overallValue } from "ragjudge"; // once the package root re-exports this module
+ * const score = scoreRetrievalFiles({ golden: "golden/questions.jsonl", chunks: "chunks.jsonl", output: "runs/bm25.output.jsonl" }, { measures: ["R@10", "RR"] });
+ * expect(overallValue(score, "R@10")).toBeGreaterThanOrEqual(0.7);
+ */
+export { scoreRetrieval, scoreRetrievalFiles, overallValue, GROUP_BY } from "./score.js";
+export type { GroupBy, ScoreOptions, QuestionScore, GroupScore, RetrievalScore } from "./score.js";
+export { computeValues, summarise } from "./evaluate.js";
+export type { Evaluation, QueryValues } from "./evaluate.js";
+export { judgeList } from "./judged.js";
+export { MEASURES, MEASURE_BY_FAMILY } from "./measures/registry.js";
+export { MeasureSpecError, parseMeasure, parseMeasures, parseCutoffs, defaultMeasures, countMeasures, sortMeasures, instantiate } from "./measures/parse.js";
+export { measureHelp } from "./measures/help.js";
+export type { JudgedList, Measure, MeasureDef, Aggregation } from "./measures/types.js";
+export { parseFloors, checkFloors } from "./floors.js";
+export type { Floor, FloorMiss } from "./floors.js";
+export { readQrels, numRelevant } from "./trec/qrels.js";
+export type { Qrels, QrelsQuery } from "./trec/qrels.js";
+export { readRun, docnoOf, NONPOOL, UNJUDGED } from "./trec/run.js";
+export type { TrecRun } from "./trec/run.js";
+export { evaluateTrec, evaluateTrecFiles } from "./trec/evaluate.js";
+export type { TrecEvalOptions, TrecEvaluation } from "./trec/evaluate.js";
+export { formatTrecEval, NoTrecNameError } from "./trec/write.js";
+export { formatFixed4, formatG17 } from "./trec/numbers.js";
+export { pipelineToRun, goldenToQrels, NO_RELEVANT_PLACEHOLDER } from "./trec/export.js";
+export { goldenView, trecView, renderTable, renderMarkdown, viewJson } from "./report.js";
+export type { RetrievalView } from "./report.js";

@@ -1,0 +1,133 @@
+import { MEASURES, MEASURE_BY_FAMILY } from "./registry.js";
+import type { Measure, MeasureDef } from "./types.js";
+
+/** A measure name or cutoff list that names no registered measure. */
+export class MeasureSpecError extends Error {
+  override name = "MeasureSpecError";
+}
+
+/** Lower-case aliases (IR spellings and trec_eval names) to family keys. */
+const ALIASES: ReadonlyMap<string, string> = new Map([
+  ["p", "P"], ["precision", "P"],
+  ["r", "R"], ["recall", "R"],
+  ["ndcg", "nDCG"], ["ndcg_cut", "nDCG"],
+  ["hit", "Hit"], ["success", "Hit"], ["hits", "Hit"],
+  ["rr", "RR"], ["mrr", "RR"], ["recip_rank", "RR"],
+  ["ap", "AP"], ["map", "AP"],
+  ["r-prec", "R-Prec"], ["rprec", "R-Prec"], ["r-precision", "R-Prec"],
+  ["num_q", "num_q"], ["num_ret", "num_ret"], ["num_rel", "num_rel"], ["num_rel_ret", "num_rel_ret"],
+]);
+
+/** Builds one measure instance, "P@k" with k = 5 -> P@5 / P_5. */
+export function instantiate(def: MeasureDef, k = 0): Measure {
+  if (def.cutoff && !(Number.isInteger(k) && k > 0)) throw new MeasureSpecError(`${def.name} needs a positive whole cutoff, got ${k}`);
+  const label = def.cutoff ? def.name.replace("@k", `@${k}`) : def.name;
+  const trecLabel = def.trecName === undefined ? undefined : def.cutoff ? `${def.trecName}_${k}` : def.trecName;
+  return { def, k: def.cutoff ? k : 0, label, trecLabel };
+}
+
+function familyOf(word: string, withCutoff: boolean): MeasureDef | undefined {
+  const key = word.toLowerCase();
+  // "RR@10" is its own family (the cut variant); plain "RR" is the whole list.
+  if (withCutoff && (key === "rr" || key === "mrr")) return MEASURE_BY_FAMILY.get("RR@");
+  const fam = ALIASES.get(key);
+  return fam === undefined ? undefined : MEASURE_BY_FAMILY.get(fam);
+}
+
+function parseCutoff(text: string, whole: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new MeasureSpecError(`bad cutoff in measure "${whole}": expected a positive whole number`);
+  return Number(text);
+}
+
+const KNOWN = () => MEASURES.map((m) => m.name).join(", ");
+
+/**
+ * Parses one measure name as a user may write it: IR style (`P@5`, `R@10`,
+ * `nDCG@10`, `Hit@1`, `RR`, `RR@10`, `AP`, `MAP`, `MRR`, `R-Prec`), trec_eval
+ * style (`P_5`, `recall_10`, `ndcg_cut_10`, `success_1`, `recip_rank`, `map`,
+ * `Rprec`, `num_rel`), or a cutoff family without its cutoff (`P`, `nDCG`),
+ * which expands to every k in `ks`. Case-insensitive.
+ *
+ * @example
+ * parseMeasure("ndcg_cut_10", [5]) // [nDCG@10]
+ * parseMeasure("R", [1, 5])        // [R@1, R@5]
+ */
+export function parseMeasure(word: string, ks: readonly number[]): Measure[] {
+  const w = word.trim();
+  let m = /^(.+?)@(.*)$/.exec(w);
+  if (m) {
+    const def = familyOf(m[1]!, true);
+    if (!def || !def.cutoff) throw new MeasureSpecError(`unknown measure "${w}" (known: ${KNOWN()})`);
+    return [instantiate(def, parseCutoff(m[2]!, w))];
+  }
+  m = /^(P|recall|ndcg_cut|success)_(\d+)$/i.exec(w);
+  if (m) return [instantiate(familyOf(m[1]!, false)!, parseCutoff(m[2]!, w))];
+  const def = familyOf(w, false);
+  if (!def) throw new MeasureSpecError(`unknown measure "${w}" (known: ${KNOWN()})`);
+  if (!def.cutoff) return [instantiate(def)];
+  return ks.map((k) => instantiate(def, k));
+}
+
+/**
+ * Parses the values of `-m` options. Each value is either trec_eval's form
+ * `family.c1,c2` (`P.1,5,10`, `ndcg_cut.5,10`) or a comma list of names
+ * accepted by {@link parseMeasure}. The result is deduplicated and sorted in
+ * trec_eval's output order, whatever order the user wrote.
+ *
+ * @example
+ * parseMeasures(["map", "P.1,5", "nDCG@10,RR"], [10]).map((m) => m.label) // ["AP", "RR", "P@1", "P@5", "nDCG@10"]
+ */
+export function parseMeasures(specs: readonly string[], ks: readonly number[]): Measure[] {
+  const out: Measure[] = [];
+  for (const spec of specs) {
+    const dotted = /^([A-Za-z_@-]+)\.(.+)$/.exec(spec.trim());
+    if (dotted) {
+      const def = familyOf(dotted[1]!, true);
+      if (!def || !def.cutoff) throw new MeasureSpecError(`unknown measure "${spec}": the NAME.CUTOFFS form needs a measure with a cutoff (P, recall, ndcg_cut, success, RR)`);
+      for (const c of dotted[2]!.split(",")) out.push(instantiate(def, parseCutoff(c.trim(), spec)));
+      continue;
+    }
+    for (const word of spec.split(",")) {
+      if (word.trim() === "") continue;
+      out.push(...parseMeasure(word, ks));
+    }
+  }
+  return sortMeasures(out);
+}
+
+/** Deduplicates and sorts measures in trec_eval's table order, cutoffs ascending. */
+export function sortMeasures(list: readonly Measure[]): Measure[] {
+  const seen = new Map<string, Measure>();
+  for (const m of list) seen.set(m.label, m);
+  return [...seen.values()].sort((a, b) => a.def.order - b.def.order || a.k - b.k);
+}
+
+/**
+ * The default measure set: every measure with a trec_eval name at every k
+ * (AP, R-Prec, RR, P@k, R@k, nDCG@k, Hit@k), plus the counts when `counts`.
+ */
+export function defaultMeasures(ks: readonly number[], counts: boolean): Measure[] {
+  const out: Measure[] = [];
+  for (const def of MEASURES) {
+    if (def.trecName === undefined) continue;
+    if (def.aggregation !== "mean" && !counts) continue;
+    if (def.cutoff) for (const k of ks) out.push(instantiate(def, k));
+    else out.push(instantiate(def));
+  }
+  return sortMeasures(out);
+}
+
+/** The count measures trec_eval prints (num_q, num_ret, num_rel, num_rel_ret). */
+export function countMeasures(): Measure[] {
+  return MEASURES.filter((d) => d.aggregation !== "mean").map((d) => instantiate(d));
+}
+
+/**
+ * Parses a cutoff list such as `1,5,10` (the `-k` option): positive whole
+ * numbers, deduplicated and sorted.
+ */
+export function parseCutoffs(text: string): number[] {
+  const ks = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (ks.length === 0) throw new MeasureSpecError(`-k needs at least one cutoff, such as 1,5,10`);
+  return [...new Set(ks.map((s) => parseCutoff(s, text)))].sort((a, b) => a - b);
+}

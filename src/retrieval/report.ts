@@ -1,0 +1,149 @@
+import type { Measure } from "./measures/types.js";
+import type { RetrievalScore } from "./score.js";
+import type { TrecEvaluation } from "./trec/evaluate.js";
+import { formatFixed4 } from "./trec/numbers.js";
+
+/** One block of a report: a variant on a golden set, or a TREC run on qrels. */
+export interface RetrievalView {
+  mode: "golden" | "trec";
+  /** Variant name or run file. */
+  name: string;
+  measures: Measure[];
+  /** Overall first, then groups ("kind=factual", "tag=policy"). */
+  summary: { by: string; key: string; n: number; values: Float64Array }[];
+  /** Per-query rows, in golden-set order (golden mode) or trec_eval's order. */
+  queries: { id: string; missing: boolean; info: Record<string, string | number | string[] | null>; values: Float64Array }[];
+  /** Plain-language notes: left-out and zero-scored questions, ignored lines. */
+  notes: string[];
+  /** Machine-readable lists behind the notes, for JSON. */
+  lists: Record<string, string[] | number>;
+}
+
+/** "1 question has" / "3 questions have": `what` is [singular, plural]. */
+function listNote(what: [string, string], ids: readonly string[], tail: string): string {
+  const shown = ids.slice(0, 10).join(", ");
+  return `${ids.length} ${ids.length === 1 ? what[0] : what[1]}${ids.length > 10 ? ` (first 10: ${shown})` : `: ${shown}`}${tail}`;
+}
+
+/** The report view of a golden-set score. */
+export function goldenView(s: RetrievalScore): RetrievalView {
+  const notes: string[] = [];
+  notes.push(`${s.questions.length} answerable question${s.questions.length === 1 ? "" : "s"} scored; ${s.unanswerable.length} unanswerable left out of every mean`);
+  if (s.missing.length) notes.push(listNote(["answerable question has no pipeline output line", "answerable questions have no pipeline output line"], s.missing, "; scored 0 and counted in every mean"));
+  if (s.noRelevant.length) notes.push(listNote(["answerable question has no relevant chunk in this chunks file (anchor in no chunk?)", "answerable questions have no relevant chunk in this chunks file (anchor in no chunk?)"], s.noRelevant, "; scored 0 (check with ragjudge validate)"));
+  return {
+    mode: "golden",
+    name: s.variant,
+    measures: s.measures,
+    summary: [s.overall, ...s.groups].map((g) => ({ by: g.by, key: g.key, n: g.n, values: g.values })),
+    queries: s.questions.map((q) => ({
+      id: q.id,
+      missing: q.missing,
+      info: { kind: q.kind ?? null, tags: q.tags, R: q.numRel, firstRelevant: q.firstRelevantRank },
+      values: q.values,
+    })),
+    notes,
+    lists: { unanswerable: s.unanswerable, missing: s.missing, noRelevant: s.noRelevant },
+  };
+}
+
+/** The report view of a qrels + run evaluation. */
+export function trecView(ev: TrecEvaluation, name: string): RetrievalView {
+  const notes: string[] = [];
+  notes.push(`${ev.queries.length} quer${ev.queries.length === 1 ? "y" : "ies"} evaluated at relevance level ${ev.level}${ev.complete ? " (complete: qrels queries missing from the run score 0, as trec_eval -c)" : " (queries missing from the run skipped, as trec_eval without -c)"}`);
+  if (ev.missing.length) notes.push(listNote(["qrels query has no run line", "qrels queries have no run line"], ev.missing, ev.complete ? "; scored 0" : "; skipped"));
+  if (ev.runOnly.length) notes.push(listNote(["run query is not in the qrels", "run queries are not in the qrels"], ev.runOnly, "; ignored, as trec_eval ignores them"));
+  if (ev.extraFieldLines) notes.push(`warning: ${ev.extraFieldLines} run line${ev.extraFieldLines === 1 ? " has" : "s have"} fields after the run tag; ignored, as trec_eval ignores them`);
+  return {
+    mode: "trec",
+    name,
+    measures: ev.measures,
+    summary: [{ by: "overall", key: "all", n: ev.queries.length, values: ev.summary }],
+    queries: ev.queries.map((q) => ({ id: q.id, missing: q.missing, info: {}, values: q.values })),
+    notes,
+    lists: { missing: ev.missing, runOnly: ev.runOnly, extraFieldLines: ev.extraFieldLines },
+  };
+}
+
+function fmt(v: number, full: boolean): string {
+  return full ? String(v) : formatFixed4(v).trim();
+}
+
+const meanMeasures = (v: RetrievalView) => v.measures.map((m, i) => ({ m, i })).filter(({ m }) => m.def.aggregation === "mean");
+const groupLabel = (g: RetrievalView["summary"][number]) => (g.by === "overall" ? "overall" : `${g.by === "tags" ? "tag" : g.by}=${g.key}`);
+
+function infoCell(v: string | number | string[] | null | undefined): string {
+  if (v === null || v === undefined) return "-";
+  return Array.isArray(v) ? v.join(",") || "-" : String(v);
+}
+
+function align(rows: string[][], rightFrom: number): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => (c >= rightFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd()).join("\n");
+}
+
+/** A plain-text table per view: summary rows, notes, and per-query rows when asked. */
+export function renderTable(views: readonly RetrievalView[], options: { perQuery?: boolean; fullPrecision?: boolean } = {}): string {
+  const full = options.fullPrecision ?? false;
+  const blocks: string[] = [];
+  for (const v of views) {
+    const cols = meanMeasures(v);
+    const head = [v.mode === "golden" ? "group" : "run", "n", ...cols.map(({ m }) => m.label)];
+    const rows = v.summary.map((g) => [groupLabel(g), String(g.n), ...cols.map(({ i }) => fmt(g.values[i]!, full))]);
+    let block = `${v.mode === "golden" ? "variant" : "run"} ${v.name}\n${align([head, ...rows], 1)}\n${v.notes.map((n) => `  ${n}`).join("\n")}\n`;
+    if (options.perQuery) {
+      const infoKeys = Object.keys(v.queries[0]?.info ?? {});
+      const qhead = ["query", ...infoKeys, ...cols.map(({ m }) => m.label)];
+      const qrows = v.queries.map((q) => [q.id + (q.missing ? " (no output)" : ""), ...infoKeys.map((k) => infoCell(q.info[k])), ...cols.map(({ i }) => fmt(q.values[i]!, full))]);
+      block += `\nper query (${v.name})\n${align([qhead, ...qrows], 1 + infoKeys.length)}\n`;
+    }
+    blocks.push(block);
+  }
+  return blocks.join("\n");
+}
+
+function mdRow(cells: string[]): string {
+  return `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
+}
+
+/** GitHub-flavoured Markdown tables, for a pull-request comment or a CI summary. */
+export function renderMarkdown(views: readonly RetrievalView[], options: { perQuery?: boolean; fullPrecision?: boolean } = {}): string {
+  const full = options.fullPrecision ?? false;
+  const out: string[] = [];
+  for (const v of views) {
+    const cols = meanMeasures(v);
+    out.push(`### Retrieval: ${v.mode === "golden" ? "variant" : "run"} \`${v.name}\``, "");
+    out.push(mdRow([v.mode === "golden" ? "group" : "run", "n", ...cols.map(({ m }) => m.label)]));
+    out.push(mdRow(["---", "---:", ...cols.map(() => "---:")]));
+    for (const g of v.summary) out.push(mdRow([groupLabel(g), String(g.n), ...cols.map(({ i }) => fmt(g.values[i]!, full))]));
+    out.push("", ...v.notes.map((n) => `- ${n}`), "");
+    if (options.perQuery) {
+      const infoKeys = Object.keys(v.queries[0]?.info ?? {});
+      out.push(mdRow(["query", ...infoKeys, ...cols.map(({ m }) => m.label)]));
+      out.push(mdRow(["---", ...infoKeys.map(() => "---"), ...cols.map(() => "---:")]));
+      for (const q of v.queries) out.push(mdRow([q.id + (q.missing ? " (no output)" : ""), ...infoKeys.map((k) => infoCell(q.info[k])), ...cols.map(({ i }) => fmt(q.values[i]!, full))]));
+      out.push("");
+    }
+  }
+  return out.join("\n");
+}
+
+function valuesObject(measures: readonly Measure[], values: Float64Array): Record<string, number> {
+  const o: Record<string, number> = {};
+  measures.forEach((m, i) => (o[m.label] = values[i]!));
+  return o;
+}
+
+/** The JSON shape of one view (numbers are full precision: JSON round-trips doubles). */
+export function viewJson(v: RetrievalView, options: { perQuery?: boolean } = {}): Record<string, unknown> {
+  return {
+    mode: v.mode,
+    name: v.name,
+    measures: v.measures.map((m) => ({ name: m.label, trec: m.trecLabel ?? null, aggregation: m.def.aggregation })),
+    overall: { n: v.summary[0]!.n, values: valuesObject(v.measures, v.summary[0]!.values) },
+    groups: v.summary.slice(1).map((g) => ({ by: g.by, key: g.key, n: g.n, values: valuesObject(v.measures, g.values) })),
+    ...v.lists,
+    notes: v.notes,
+    ...(options.perQuery ? { perQuery: v.queries.map((q) => ({ id: q.id, missing: q.missing, ...q.info, values: valuesObject(v.measures, q.values) })) } : {}),
+  };
+}

@@ -1,0 +1,139 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { InputError } from "../../golden/errors.js";
+
+/** C's isspace() as a table: space, \t, \n, \v, \f, \r separate TREC fields (so CRLF works). */
+export const WS = new Uint8Array(256);
+for (const c of [9, 10, 11, 12, 13, 32]) WS[c] = 1;
+
+const NL = 10;
+
+/** Chunk size for streaming reads: large enough that per-chunk costs vanish. */
+const CHUNK = 1 << 24;
+
+/**
+ * Streams a file as whole lines without decoding it: `onLines(buf, start,
+ * end)` receives byte ranges that end just after a newline (a final line
+ * without one gets one appended). A leading UTF-8 byte-order mark is dropped.
+ * Reading a missing file is an {@link InputError}, not a stack trace.
+ *
+ * @returns the number of bytes read (0 for an empty file).
+ */
+export function streamLines(file: string, onLines: (buf: Uint8Array, start: number, end: number) => void, chunkSize = CHUNK): number {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(file, undefined, undefined, code === "ENOENT" ? "file not found" : `cannot read (${code ?? String(e)})`);
+  }
+  let buf = Buffer.allocUnsafe(Math.max(2, chunkSize) + 1);
+  let carry = 0; // bytes of an unfinished line kept at the start of buf
+  let total = 0;
+  let first = true;
+  try {
+    for (;;) {
+      if (carry === buf.length - 1) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, carry);
+        buf = bigger;
+      }
+      let n: number;
+      try {
+        n = readSync(fd, buf, carry, buf.length - 1 - carry, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new InputError(file, undefined, undefined, code === "EISDIR" ? "is a directory, expected a file" : `cannot read (${code ?? String(e)})`);
+      }
+      total += n;
+      const eof = n === 0;
+      if (first && n > 0) {
+        first = false;
+        if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+          buf.copy(buf, 0, 3, n);
+          n -= 3;
+        }
+      }
+      const start = 0;
+      const end = carry + n;
+      if (eof) {
+        if (end > start) {
+          buf[end] = NL;
+          onLines(buf, start, end + 1);
+        }
+        return total;
+      }
+      const last = end > 0 ? buf.lastIndexOf(NL, end - 1) : -1;
+      if (last < start) {
+        carry = end; // no newline yet: keep reading
+        continue;
+      }
+      onLines(buf, start, last + 1);
+      carry = end - (last + 1);
+      if (carry > 0) buf.copy(buf, 0, last + 1, end);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const LATIN1 = new TextDecoder("latin1");
+
+/**
+ * Parses a decimal number from bytes with the same result as C's strtod
+ * (correctly rounded), without allocating: the digits are gathered into an
+ * exact integer and scaled by one exact power of ten (Clinger's fast path,
+ * exact when the integer is below 2^53 and the power at most 10^22). Other
+ * numbers fall back to `Number()`, which is also correctly rounded.
+ * Returns NaN for anything that is not a finite decimal number.
+ *
+ * @example
+ * parseDecimal(Buffer.from("-0.332131"), 0, 9) // -0.332131
+ */
+export function parseDecimal(buf: Uint8Array, start: number, end: number): number {
+  let p = start;
+  let neg = false;
+  let c = buf[p]!;
+  if (c === 45 /* - */ || c === 43 /* + */) {
+    neg = c === 45;
+    p++;
+  }
+  let mant = 0;
+  let digits = 0;
+  let scale = 0;
+  while (p < end && (c = buf[p]!) >= 48 && c <= 57) {
+    mant = mant * 10 + (c - 48);
+    digits++;
+    p++;
+  }
+  if (p < end && buf[p] === 46 /* . */) {
+    p++;
+    while (p < end && (c = buf[p]!) >= 48 && c <= 57) {
+      mant = mant * 10 + (c - 48);
+      digits++;
+      scale--;
+      p++;
+    }
+  }
+  if (digits === 0) return NaN;
+  if (p < end) {
+    c = buf[p]!;
+    if (c !== 101 && c !== 69) return NaN; // e / E
+    return slowDecimal(buf, start, end);
+  }
+  if (mant > 9007199254740991 || scale < -22) return slowDecimal(buf, start, end);
+  const v = scale === 0 ? mant : mant / POW10[-scale]!;
+  return neg ? 0 - v : v; // 0 - 0 is +0: C's comparisons see -0 and 0 as equal, sorting must too
+}
+
+function slowDecimal(buf: Uint8Array, start: number, end: number): number {
+  const text = LATIN1.decode(buf.subarray(start, end));
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return NaN;
+  const v = Number(text);
+  return Number.isFinite(v) ? v + 0 : NaN;
+}
+
+/** Text of a byte range (UTF-8), for ids and messages. */
+export function text(buf: Uint8Array, start: number, end: number): string {
+  return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString("utf8");
+}

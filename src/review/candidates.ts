@@ -1,0 +1,148 @@
+import { readCitations } from "../golden/citations.js";
+import { contextOf, type GoldenSet, type VariantData } from "../golden/dataset.js";
+import type { Judgment } from "../golden/schema/items.js";
+import type { Item } from "../judge/items.js";
+import { itemId } from "./keys.js";
+import type { Candidate } from "./sample.js";
+
+/** Why judged items of a rubric were left out of sampling, with counts. */
+export interface RubricRunNotes {
+  rubric: string;
+  /** The fingerprint whose verdicts were used (the latest one when the file holds several). */
+  fingerprint?: string;
+  /** Other fingerprints found and ignored. */
+  otherFingerprints: string[];
+  /** Items judged by the judge with a yes/no (or tied) verdict: the sampling population. */
+  judged: number;
+  /** Items with an error verdict on any repeat: never sampled (re-run `ragjudge judge` to retry them). */
+  errors: number;
+  /** Rule verdicts (no model call): never sampled for calibration. */
+  rules: number;
+  /** Judgments whose item or input hash matches no current item (the data changed since the judge ran). */
+  stale: number;
+  /** Items of the data that have no judgment under the chosen fingerprint. */
+  unjudged: number;
+}
+
+/** The verdict of one item under one fingerprint: majority of its repeats, or error. */
+function settle(repeats: Judgment[]): "yes" | "no" | "tie" | "error" {
+  if (repeats.some((j) => j.verdict === "error")) return "error";
+  const yes = repeats.filter((j) => j.verdict === "yes").length;
+  const no = repeats.length - yes;
+  return yes > no ? "yes" : no > yes ? "no" : "tie";
+}
+
+/** Keeps the latest line per (item, input hash, fingerprint, repeat): a judgments file may have been appended to. */
+function latestPerRepeat(judgments: readonly Judgment[]): Judgment[] {
+  const m = new Map<string, Judgment>();
+  for (const j of judgments) {
+    const k = `${itemId(j, j.inputHash)}\u0000${j.fingerprint}\u0000${j.repeat}`;
+    const prev = m.get(k);
+    if (!prev || Date.parse(j.time) >= Date.parse(prev.time)) m.set(k, j);
+  }
+  return [...m.values()];
+}
+
+/**
+ * Joins the run's judgments to the current items (on key *and* input hash)
+ * and turns each judged item into a sampling candidate carrying its
+ * evidence and what the page shows (cited chunk ids, anchor, kind, tags,
+ * split). Left out, and counted per rubric: rule verdicts (never
+ * calibrated), items with an error verdict on any repeat (the judge said
+ * nothing; sampling them would put items in front of people that can never
+ * be paired with a verdict, so they are retried, not labelled), judgments
+ * that match no current item (stale), and verdicts of older fingerprints
+ * (when the file mixes prompts, the latest fingerprint is used: verdicts of
+ * different fingerprints never mix).
+ */
+export function candidatesFromRun(
+  items: readonly Item[],
+  judgments: readonly Judgment[],
+  golden: GoldenSet,
+  variants: readonly VariantData[],
+): { candidates: Candidate[]; notes: RubricRunNotes[] } {
+  const itemsById = new Map(items.map((i) => [itemId(i.key, i.inputHash), i]));
+  const variantByName = new Map(variants.map((v) => [v.name, v]));
+  const notes = new Map<string, RubricRunNotes>();
+  const note = (rubric: string) => {
+    let n = notes.get(rubric);
+    if (!n) notes.set(rubric, (n = { rubric, otherFingerprints: [], judged: 0, errors: 0, rules: 0, stale: 0, unjudged: 0 }));
+    return n;
+  };
+  for (const i of items) if (!i.rule) note(i.key.rubric);
+
+  // Fingerprint per rubric: the one with the most recent verdict.
+  const latestTime = new Map<string, Map<string, number>>();
+  const model: Judgment[] = [];
+  for (const j of latestPerRepeat(judgments)) {
+    if (j.judge === "rule") {
+      note(j.rubric).rules++;
+      continue;
+    }
+    model.push(j);
+    const byFp = latestTime.get(j.rubric) ?? new Map<string, number>();
+    byFp.set(j.fingerprint, Math.max(byFp.get(j.fingerprint) ?? -Infinity, Date.parse(j.time)));
+    latestTime.set(j.rubric, byFp);
+  }
+  for (const [rubric, byFp] of latestTime) {
+    const sorted = [...byFp.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const n = note(rubric);
+    n.fingerprint = sorted[0]![0];
+    n.otherFingerprints = sorted.slice(1).map(([fp]) => fp);
+  }
+
+  const repeats = new Map<string, Judgment[]>();
+  const stale = new Set<string>();
+  for (const j of model) {
+    if (j.fingerprint !== notes.get(j.rubric)!.fingerprint) continue;
+    const id = itemId(j, j.inputHash);
+    if (!itemsById.has(id)) {
+      if (!stale.has(id)) note(j.rubric).stale++;
+      stale.add(id);
+      continue;
+    }
+    const list = repeats.get(id) ?? [];
+    list.push(j);
+    repeats.set(id, list);
+  }
+
+  const candidates: Candidate[] = [];
+  for (const item of items) {
+    if (item.rule) continue;
+    const id = itemId(item.key, item.inputHash);
+    const n = note(item.key.rubric);
+    const js = repeats.get(id);
+    if (!js || js.length === 0) {
+      n.unjudged++;
+      continue;
+    }
+    const verdict = settle(js);
+    if (verdict === "error") {
+      n.errors++;
+      continue;
+    }
+    n.judged++;
+    const q = golden.byId.get(item.key.question);
+    const v = variantByName.get(item.key.variant);
+    candidates.push({
+      key: item.key,
+      inputHash: item.inputHash,
+      evidence: item.evidence,
+      verdict,
+      ...(q?.split !== undefined ? { split: q.split } : {}),
+      ...(q?.kind !== undefined ? { kind: q.kind } : {}),
+      tags: q?.tags ?? [],
+      citedIds: v ? citedIdsOf(v, item.key.question) : [],
+      ...(q?.anchor ? { anchor: q.anchor } : {}),
+    });
+  }
+  return { candidates, notes: [...notes.values()].sort((a, b) => (a.rubric < b.rubric ? -1 : 1)) };
+}
+
+/** The chunk ids an answer cites (markers or explicit citations), for highlighting on the page. */
+function citedIdsOf(v: VariantData, question: string): string[] {
+  const line = v.outputs.get(question);
+  if (!line || (line.answer === undefined && !line.citations)) return [];
+  const cites = readCitations(line, contextOf(line, v.contextK), (id) => v.chunks.byId.has(id));
+  return [...new Set(cites.flatMap((c) => c.chunks))];
+}

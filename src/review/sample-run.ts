@@ -1,0 +1,70 @@
+import { existsSync } from "node:fs";
+import { loadLabels } from "../calibration/labels.js";
+import type { ResolvedConfig } from "../golden/config.js";
+import { loadGolden, loadVariant } from "../golden/dataset.js";
+import { InputError } from "../golden/errors.js";
+import { loadJsonl } from "../golden/jsonl.js";
+import { Judgment, type QueueEntry } from "../golden/schema/items.js";
+import { buildItems } from "../judge/items.js";
+import { loadRubrics } from "../judge/rubric.js";
+import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
+import { sampleQueue, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
+import { checkAnnotator } from "./store.js";
+
+/** Inputs of one `ragjudge sample` run beyond the config. */
+export interface SampleRunOptions extends SampleOptions {
+  judgmentsFile: string;
+  labelsDir: string;
+  /** Rubric names; default: the config's `rubrics`, else every non-optional rubric. */
+  rubrics?: string[];
+  /** Variant names; default: every variant of the config. */
+  variants?: string[];
+  /** Golden-set splits to sample from (e.g. `heldout`, the split the trust gate counts); default: all. */
+  splits?: string[];
+}
+
+/**
+ * Loads the data, the run's judgments and the labels folder, and samples a
+ * review queue (see {@link sampleQueue}). The items and their evidence come
+ * from the same builder the judge uses, so each entry's input hash is the
+ * one its verdict and its label join on.
+ */
+export function sampleFromRun(cfg: ResolvedConfig, opts: SampleRunOptions): { entries: QueueEntry[]; rubrics: RubricSample[]; notes: RubricRunNotes[] } {
+  checkAnnotator(opts.annotator);
+  const c = cfg.config;
+  const known = c.variants.map((v) => v.name);
+  for (const name of opts.variants ?? []) {
+    if (!known.includes(name)) throw new InputError(cfg.file, undefined, "variants", `no variant named ${JSON.stringify(name)} (have: ${known.join(", ")})`);
+  }
+  if (!existsSync(opts.judgmentsFile)) {
+    throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found (run `ragjudge judge` first, or pass --judgments FILE)");
+  }
+  const golden = loadGolden(cfg.path(c.golden));
+  const variants = c.variants.filter((v) => !opts.variants || opts.variants.includes(v.name)).map((v) => loadVariant(v, golden, cfg.path));
+  const rubrics = loadRubrics(cfg.path(c.rubricsDir), opts.rubrics ?? c.rubrics);
+  const { items } = buildItems({ golden, variants, rubrics, requireCitations: c.requireCitations });
+  const inScope = new Set(rubrics.map((r) => r.name));
+  const variantNames = new Set(variants.map((v) => v.name));
+  const judgments = loadJsonl(opts.judgmentsFile, Judgment)
+    .map((r) => r.value)
+    .filter((j) => inScope.has(j.rubric) && variantNames.has(j.variant));
+  const { candidates: all, notes } = candidatesFromRun(items, judgments, golden, variants);
+  if (opts.splits) {
+    const known = new Set(golden.questions.map((q) => q.split).filter((x) => x !== undefined));
+    for (const sp of opts.splits) {
+      if (!known.has(sp)) throw new InputError(golden.file, undefined, "split", `no question has split ${JSON.stringify(sp)} (have: ${[...known].sort().join(", ") || "none"})`);
+    }
+  }
+  const candidates = opts.splits ? all.filter((c) => c.split !== undefined && opts.splits!.includes(c.split)) : all;
+
+  const book = loadLabels(opts.labelsDir);
+  const existing: ExistingLabels[] = [...book.items.values()].map((i) => ({
+    key: i.key,
+    inputHash: i.inputHash,
+    labels: [...i.byAnnotator, ...(i.adjudication ? [i.adjudication] : [])].map((l) => ({ annotator: l.value.annotator, label: l.value.label })),
+  }));
+  // A superseded label of this annotator still means "already labelled": use the whole history.
+  const earlier = book.history.filter((l) => l.value.annotator === opts.annotator).map((l) => ({ key: l.value, inputHash: l.value.inputHash }));
+  const { entries, rubrics: sampled } = sampleQueue(candidates, existing, opts, earlier);
+  return { entries, rubrics: sampled, notes };
+}

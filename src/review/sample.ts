@@ -1,0 +1,172 @@
+import type { Evidence, ItemKey, QueueEntry } from "../golden/schema/items.js";
+import { itemId } from "./keys.js";
+import { sampleWithoutReplacement, shuffle, streamFor } from "./rng.js";
+
+/** One item of the run that may be sampled: judged by the judge (not a rule), without an error. */
+export interface Candidate {
+  key: ItemKey;
+  inputHash: string;
+  evidence: Evidence;
+  /** The judge's verdict (majority over repeats); `tie` when repeats split evenly. */
+  verdict: "yes" | "no" | "tie";
+  split?: string;
+  kind?: string;
+  tags: string[];
+  citedIds: string[];
+  anchor?: { doc: string; text: string };
+}
+
+/** The current labels of one item (key and input hash), one per annotator, adjudications included. */
+export interface ExistingLabels {
+  key: ItemKey;
+  inputHash: string;
+  labels: { annotator: string; label: "yes" | "no" }[];
+}
+
+export interface SampleOptions {
+  /** Who will label the queue: items they already labelled (same input hash) are never sampled. */
+  annotator: string;
+  seed: number;
+  /** Uniform sample of this many items per rubric (the trust gate's frame). */
+  random?: number;
+  /** This many items per rubric, half from the judge's yes verdicts and half from its no verdicts. */
+  balanced?: number;
+  /** Every item where an existing label differs from the judge. */
+  disagreements?: boolean;
+}
+
+/** What one rubric's sampling found and drew, for the command's summary. */
+export interface RubricSample {
+  rubric: string;
+  /** Items of the run with a yes/no (or tied) judge verdict. */
+  population: number;
+  /** Of those, already labelled by the annotator (never resampled). */
+  labelledByAnnotator: number;
+  /** Population minus those: what random and balanced draw from. */
+  eligible: number;
+  /** `inclusionProbability` of random entries is drawn / population. */
+  random?: { drawn: number; inclusionProbability: number };
+  balanced?: { yes: { drawn: number; of: number }; no: { drawn: number; of: number } };
+  disagreements?: { found: number; queued: number; labelledByAnnotator: number };
+  /** Drawn by more than one frame and kept once, under the first (random, balanced, disagreement). */
+  duplicates: number;
+  queued: number;
+}
+
+function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProbability: number, stratum?: string): QueueEntry {
+  return {
+    ...c.key,
+    inputHash: c.inputHash,
+    frame,
+    inclusionProbability,
+    ...(stratum !== undefined ? { stratum } : {}),
+    ...(c.split !== undefined ? { split: c.split } : {}),
+    ...(c.kind !== undefined ? { kind: c.kind } : {}),
+    tags: c.tags,
+    evidence: c.evidence,
+    citedIds: c.citedIds,
+    ...(c.anchor ? { anchor: c.anchor } : {}),
+  };
+}
+
+/**
+ * Builds a review queue from the run's candidates and the existing labels.
+ * Per rubric (sorted by name), each frame draws from its own seeded stream:
+ *
+ * - `random N`: a uniform sample without replacement of n = min(N,
+ *   eligible) items, where eligible = the rubric's judged items this
+ *   annotator has not labelled; inclusion probability n / population
+ *   (population = the rubric's judged items). On a first round that is
+ *   N / population; on a later round it is the round's marginal inclusion
+ *   probability: successive rounds drawn from what is left form one uniform
+ *   sample, and their probabilities add up. This is the trust gate's frame.
+ * - `balanced N`: ceil(N/2) from the judge's yes verdicts and floor(N/2) from
+ *   its no verdicts (all that is left of a stratum when it is smaller; tied
+ *   items belong to neither); stratum = the verdict, inclusion probability
+ *   n_s / (the stratum's size in the population).
+ * - `disagreements`: every item where some annotator's current label (or an
+ *   adjudication) differs from the judge's verdict, except items this
+ *   annotator labelled; inclusion probability 1, stratum = the verdict.
+ *
+ * An item drawn by two frames is kept once, under the first in that order.
+ * Each rubric's entries are then shuffled with the seed, so position gives no
+ * hint of frame or verdict. The same inputs and seed give the same queue,
+ * whatever order the inputs come in.
+ */
+export function sampleQueue(
+  candidates: readonly Candidate[],
+  existing: readonly ExistingLabels[],
+  opts: SampleOptions,
+  /** Items the annotator ever labelled (superseded labels too), beyond those in `existing`. */
+  labelledEarlier: readonly { key: ItemKey; inputHash: string }[] = [],
+): { entries: QueueEntry[]; rubrics: RubricSample[] } {
+  const labelsOf = new Map<string, ExistingLabels["labels"]>();
+  const own = new Set(labelledEarlier.map((l) => itemId(l.key, l.inputHash)));
+  for (const e of existing) {
+    const id = itemId(e.key, e.inputHash);
+    labelsOf.set(id, [...(labelsOf.get(id) ?? []), ...e.labels]);
+    if (e.labels.some((l) => l.annotator === opts.annotator)) own.add(id);
+  }
+  const mine = (c: Candidate) => own.has(itemId(c.key, c.inputHash));
+
+  const byRubric = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const list = byRubric.get(c.key.rubric) ?? [];
+    list.push(c);
+    byRubric.set(c.key.rubric, list);
+  }
+  const entries: QueueEntry[] = [];
+  const rubrics: RubricSample[] = [];
+  for (const rubric of [...byRubric.keys()].sort()) {
+    // Canonical order first: the sample must not depend on file order.
+    const population = byRubric.get(rubric)!.slice().sort((a, b) => (itemId(a.key, a.inputHash) < itemId(b.key, b.inputHash) ? -1 : 1));
+    const eligible = population.filter((c) => !mine(c));
+    const summary: RubricSample = { rubric, population: population.length, labelledByAnnotator: population.length - eligible.length, eligible: eligible.length, duplicates: 0, queued: 0 };
+    const picked = new Map<string, QueueEntry>();
+    const add = (c: Candidate, e: QueueEntry) => {
+      const id = itemId(c.key, c.inputHash);
+      if (picked.has(id)) summary.duplicates++;
+      else picked.set(id, e);
+    };
+
+    if (opts.random !== undefined && eligible.length > 0) {
+      const drawn = sampleWithoutReplacement(eligible, opts.random, streamFor(opts.seed, `${rubric}/random`));
+      const p = drawn.length / population.length;
+      summary.random = { drawn: drawn.length, inclusionProbability: p };
+      for (const c of drawn) add(c, toEntry(c, "random", p));
+    } else if (opts.random !== undefined) summary.random = { drawn: 0, inclusionProbability: 0 };
+
+    if (opts.balanced !== undefined) {
+      const want = { yes: Math.ceil(opts.balanced / 2), no: Math.floor(opts.balanced / 2) };
+      const result = { yes: { drawn: 0, of: 0 }, no: { drawn: 0, of: 0 } };
+      for (const v of ["yes", "no"] as const) {
+        const stratum = eligible.filter((c) => c.verdict === v);
+        const size = population.filter((c) => c.verdict === v).length;
+        const drawn = sampleWithoutReplacement(stratum, want[v], streamFor(opts.seed, `${rubric}/balanced/${v}`));
+        result[v] = { drawn: drawn.length, of: stratum.length };
+        for (const c of drawn) add(c, toEntry(c, "balanced", drawn.length / size, v));
+      }
+      summary.balanced = result;
+    }
+
+    if (opts.disagreements) {
+      let found = 0;
+      let ownCount = 0;
+      for (const c of population) {
+        if (c.verdict === "tie") continue;
+        const labels = labelsOf.get(itemId(c.key, c.inputHash)) ?? [];
+        if (!labels.some((l) => l.label !== c.verdict)) continue;
+        found++;
+        if (mine(c)) ownCount++;
+        else add(c, toEntry(c, "disagreement", 1, c.verdict));
+      }
+      summary.disagreements = { found, queued: found - ownCount, labelledByAnnotator: ownCount };
+    }
+
+    const ordered = shuffle([...picked.values()], streamFor(opts.seed, `${rubric}/order`));
+    summary.queued = ordered.length;
+    entries.push(...ordered);
+    rubrics.push(summary);
+  }
+  return { entries, rubrics };
+}

@@ -1,0 +1,160 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import { Sha256 } from "../golden/schema/common.js";
+import { HttpError, hostAllowed, originAllowed, parseBody, readBody, sameSecret, sendJson, sendText } from "./http.js";
+import { CLIENT_JS } from "./page/client.js";
+import { pageHtml } from "./page/html.js";
+import { PAGE_CSS } from "./page/style.js";
+import { ReviewRequestError, type ReviewSession } from "./session.js";
+
+/** Longest note kept with a label. */
+export const MAX_NOTE = 2000;
+
+const Index = z.number().int().min(0);
+const LabelBody = z.strictObject({ index: Index, inputHash: Sha256, label: z.enum(["yes", "no"]), note: z.string().max(MAX_NOTE).optional() });
+const SkipBody = z.strictObject({ index: Index, inputHash: Sha256 });
+const FinishBody = z.strictObject({});
+
+/** A running review server. */
+export interface ReviewServer {
+  url: string;
+  port: number;
+  /** The per-session secret every API request must carry (`x-ragjudge-token`). */
+  token: string;
+  /** Resolves once the server stopped (Finish on the page, or `close()`). */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Fixed token (tests); default 32 random bytes. */
+  token?: string;
+}
+
+/** The queue position summary the page needs after each step. */
+function stateOf(session: ReviewSession) {
+  let firstSkipped: number | undefined;
+  for (let i = 0; i < session.total && firstSkipped === undefined; i++) if (session.state(i) === "skipped") firstSkipped = i;
+  return {
+    annotator: session.annotator,
+    total: session.total,
+    counts: session.counts(),
+    resumeAt: session.resumeIndex(),
+    ...(firstSkipped !== undefined ? { firstSkipped } : {}),
+    hasJudgments: session.hasJudgments,
+  };
+}
+
+/** After answering item `i`: the next open item after it, else the first open one, else the end. */
+function nextAfter(session: ReviewSession, i: number): number {
+  for (let k = i + 1; k < session.total; k++) if (session.state(k) === "open") return k;
+  return session.resumeIndex();
+}
+
+function queryIndex(url: URL): number {
+  const raw = url.searchParams.get("i");
+  if (raw === null || !/^\d{1,9}$/.test(raw)) throw new HttpError(400, "i: expected a non-negative item index");
+  return Number(raw);
+}
+
+/**
+ * Serves the labelling page for one review session on 127.0.0.1 only.
+ *
+ * Security, in order of checks: the Host header must name this server (no DNS
+ * rebinding); every `/api/` request must carry the session token; writes must
+ * be JSON, same-origin, at most 16 KiB and valid against a strict schema; the
+ * session writes only the annotator's files inside the labels folder.
+ * A label request returns only after the label is flushed to disk.
+ *
+ * @example
+ * const server = await startReviewServer(session);
+ * console.log(server.url); await server.closed;
+ */
+export async function startReviewServer(session: ReviewSession, opts: ServeOptions = {}): Promise<ReviewServer> {
+  const token = opts.token ?? randomBytes(32).toString("base64url");
+  let port = 0;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((r) => (resolveClosed = r));
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req, port)) throw new HttpError(421, "unexpected Host header");
+    const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+    const method = req.method ?? "GET";
+    if (!url.pathname.startsWith("/api/")) {
+      if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "method not allowed");
+      if (url.pathname === "/") return sendText(res, 200, "text/html; charset=utf-8", pageHtml(token, session.annotator));
+      if (url.pathname === "/app.js") return sendText(res, 200, "text/javascript; charset=utf-8", CLIENT_JS);
+      if (url.pathname === "/app.css") return sendText(res, 200, "text/css; charset=utf-8", PAGE_CSS);
+      throw new HttpError(404, "not found");
+    }
+    const given = req.headers["x-ragjudge-token"];
+    if (!sameSecret(typeof given === "string" ? given : undefined, token)) throw new HttpError(403, "missing or wrong session token");
+    if (method === "GET") {
+      if (url.pathname === "/api/state") return sendJson(res, 200, stateOf(session));
+      if (url.pathname === "/api/item") return sendJson(res, 200, session.view(queryIndex(url)));
+      if (url.pathname === "/api/reveal") return sendJson(res, 200, session.reveal(queryIndex(url)));
+      throw new HttpError(404, "not found");
+    }
+    if (method !== "POST") throw new HttpError(405, "method not allowed");
+    if (!originAllowed(req, port)) throw new HttpError(403, "cross-origin write refused");
+    if (!/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "")) throw new HttpError(415, "expected content-type application/json");
+    const text = await readBody(req);
+    if (url.pathname === "/api/label") {
+      const b = parseBody(text, LabelBody);
+      const saved = session.answer(b.index, b.inputHash, b.label, b.note);
+      return sendJson(res, 200, { saved, next: nextAfter(session, b.index), state: stateOf(session) });
+    }
+    if (url.pathname === "/api/skip") {
+      const b = parseBody(text, SkipBody);
+      session.skip(b.index, b.inputHash);
+      return sendJson(res, 200, { next: nextAfter(session, b.index), state: stateOf(session) });
+    }
+    if (url.pathname === "/api/finish") {
+      parseBody(text, FinishBody);
+      sendJson(res, 200, { state: stateOf(session) });
+      setImmediate(() => void stop());
+      return;
+    }
+    throw new HttpError(404, "not found");
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      const status = e instanceof HttpError || e instanceof ReviewRequestError ? e.status : 500;
+      const message = status === 500 ? `internal error: ${(e as Error).message}` : (e as Error).message;
+      if (res.headersSent) return void res.destroy();
+      // Stop reading an oversized or refused upload; the client gets the status.
+      if (status === 413) res.setHeader("connection", "close");
+      sendJson(res, status, { error: message });
+      if (!req.complete) req.resume();
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  let stopping: Promise<void> | undefined;
+  function stop(): Promise<void> {
+    stopping ??= new Promise<void>((resolve) => {
+      server.close(() => {
+        resolveClosed();
+        resolve();
+      });
+      server.closeAllConnections();
+    });
+    return stopping;
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/`, port, token, closed, close: stop };
+}

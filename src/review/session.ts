@@ -1,0 +1,219 @@
+import { existsSync } from "node:fs";
+import { loadJsonl, type Located } from "../golden/jsonl.js";
+import { Judgment, type Label, type QueueEntry } from "../golden/schema/items.js";
+import { loadRubrics, type Rubric } from "../judge/rubric.js";
+import { itemId, keyOf } from "./keys.js";
+import { loadQueue } from "./queue.js";
+import { appendLabelDurable, appendSkipDurable, checkAnnotator, readAnnotatorLabels, readSkips } from "./store.js";
+import { buildItemView, type ItemView } from "./view.js";
+
+/** A request the session refuses; `status` is the HTTP status the server answers with. */
+export class ReviewRequestError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+    this.name = "ReviewRequestError";
+  }
+}
+
+/** Where a review reads from and writes to. */
+export interface ReviewOptions {
+  queueFile: string;
+  rubricsDir: string;
+  /** Judgments JSONL; when missing, the judge's verdicts just cannot be revealed. */
+  judgmentsFile?: string;
+  labelsDir: string;
+  annotator: string;
+  /** `human` (default) or `author` for the project's own example labels. */
+  provenance?: "human" | "author";
+  now?: () => Date;
+}
+
+/** The judge's verdict on an item, revealed only after the person answered. */
+export interface JudgeView {
+  verdict: "yes" | "no" | "error";
+  reason: string;
+  judge: string;
+  model?: string;
+  repeat: number;
+  fingerprint: string;
+  error?: string;
+  rule?: string;
+}
+
+/** What is revealed after answering: the judge's verdicts and how the item was sampled. */
+export interface RevealView {
+  judgments: JudgeView[];
+  frame: string;
+  stratum?: string;
+  inclusionProbability?: number;
+}
+
+export type ItemState = "labelled" | "skipped" | "open";
+
+/**
+ * The rubric's yes/no question for one item, and the case guidance the judge
+ * also gets (`cases.answerable` / `cases.unanswerable`, chosen by whether the
+ * golden set says the documents hold an answer), so the person labels the
+ * same narrow question the judge decided. A `{{case}}` inside the question
+ * itself is replaced the same way.
+ */
+export function rubricQuestionFor(rubric: Rubric, entry: QueueEntry): { question: string; guidance?: string } {
+  const answerable = entry.evidence.answerable;
+  if (!rubric.cases || answerable === undefined) return { question: rubric.question };
+  const guidance = (answerable ? rubric.cases.answerable : rubric.cases.unanswerable).trim();
+  if (rubric.question.includes("{{case}}")) return { question: rubric.question.replaceAll("{{case}}", guidance) };
+  return { question: rubric.question, guidance };
+}
+
+/**
+ * One person's pass over a review queue: the queue, what they already
+ * labelled or skipped (read back from the labels folder, so a restart
+ * resumes where they stopped), and the two writes (label, skip), each durable
+ * before it returns. Shared by the web page's server and the terminal flow.
+ */
+export class ReviewSession {
+  readonly entries: Located<QueueEntry>[];
+  readonly annotator: string;
+  private readonly questions: { question: string; guidance?: string }[];
+  private readonly judgments = new Map<string, Judgment[]>();
+  private readonly labels: Map<string, Label>;
+  private readonly skips: Set<string>;
+  private readonly provenance: "human" | "author";
+  private readonly now: () => Date;
+
+  constructor(private readonly opts: ReviewOptions) {
+    this.annotator = checkAnnotator(opts.annotator);
+    this.provenance = opts.provenance ?? "human";
+    this.now = opts.now ?? (() => new Date());
+    this.entries = loadQueue(opts.queueFile);
+    const names = [...new Set(this.entries.map((e) => e.value.rubric))].sort();
+    const rubrics = new Map(loadRubrics(opts.rubricsDir, names).map((r) => [r.name, r]));
+    this.questions = this.entries.map((e) => rubricQuestionFor(rubrics.get(e.value.rubric)!, e.value));
+    const wanted = new Set(this.entries.map((e) => itemId(e.value, e.value.inputHash)));
+    if (opts.judgmentsFile && existsSync(opts.judgmentsFile)) {
+      for (const { value: j } of loadJsonl(opts.judgmentsFile, Judgment)) {
+        const id = itemId(j, j.inputHash);
+        if (!wanted.has(id)) continue;
+        const list = this.judgments.get(id) ?? [];
+        list.push(j);
+        this.judgments.set(id, list);
+      }
+    }
+    this.labels = readAnnotatorLabels(opts.labelsDir, this.annotator);
+    this.skips = readSkips(opts.labelsDir, this.annotator);
+  }
+
+  get total(): number {
+    return this.entries.length;
+  }
+
+  /** True when a judgments file was found (some verdict may still be missing for an item). */
+  get hasJudgments(): boolean {
+    return this.judgments.size > 0;
+  }
+
+  private entry(index: number): QueueEntry {
+    const e = Number.isInteger(index) ? this.entries[index] : undefined;
+    if (!e) throw new ReviewRequestError(404, `no item ${index} (the queue has ${this.total})`);
+    return e.value;
+  }
+
+  private id(index: number): string {
+    const e = this.entry(index);
+    return itemId(e, e.inputHash);
+  }
+
+  /** Refuses a write aimed at an item whose evidence is not the one shown. */
+  private check(index: number, inputHash: string): QueueEntry {
+    const e = this.entry(index);
+    if (e.inputHash !== inputHash) throw new ReviewRequestError(409, `item ${index} has input hash ${e.inputHash.slice(0, 12)}…, not ${inputHash.slice(0, 12)}… (reload the page)`);
+    return e;
+  }
+
+  state(index: number): ItemState {
+    const id = this.id(index);
+    return this.labels.has(id) ? "labelled" : this.skips.has(id) ? "skipped" : "open";
+  }
+
+  /** Where a (re)started review begins: the first item neither labelled nor skipped; `total` when none is left. */
+  resumeIndex(): number {
+    for (let i = 0; i < this.total; i++) if (this.state(i) === "open") return i;
+    return this.total;
+  }
+
+  counts(): { total: number; labelled: number; skipped: number; open: number } {
+    const c = { total: this.total, labelled: 0, skipped: 0, open: 0 };
+    for (let i = 0; i < this.total; i++) c[this.state(i)]++;
+    return c;
+  }
+
+  /** The item as shown before answering (no judge verdict, no frame). */
+  view(index: number): ItemView {
+    const e = this.entry(index);
+    const id = itemId(e, e.inputHash);
+    const l = this.labels.get(id);
+    return {
+      ...buildItemView(e, index, this.total, this.questions[index]!.question, this.questions[index]!.guidance),
+      ...(l ? { label: { label: l.label, ...(l.note !== undefined ? { note: l.note } : {}), time: l.time } } : {}),
+      skipped: !l && this.skips.has(id),
+    };
+  }
+
+  /**
+   * Appends the person's label, flushed to disk, and only then records it
+   * in memory. Answering an item again appends a new line that supersedes
+   * the old one (the history stays in the file).
+   */
+  answer(index: number, inputHash: string, label: "yes" | "no", note?: string): Label {
+    const e = this.check(index, inputHash);
+    const trimmed = note?.trim();
+    const written = appendLabelDurable(this.opts.labelsDir, {
+      ...keyOf(e),
+      inputHash: e.inputHash,
+      label,
+      annotator: this.annotator,
+      provenance: this.provenance,
+      frame: e.frame,
+      ...(e.inclusionProbability !== undefined ? { inclusionProbability: e.inclusionProbability } : {}),
+      ...(e.split ? { split: e.split } : {}),
+      ...(trimmed ? { note: trimmed } : {}),
+      time: this.now().toISOString(),
+    });
+    this.labels.set(itemId(e, e.inputHash), written);
+    return written;
+  }
+
+  /** Marks an item skipped (a queue state, not a label); durable before returning. A labelled item stays labelled. */
+  skip(index: number, inputHash: string): void {
+    const e = this.check(index, inputHash);
+    const id = itemId(e, e.inputHash);
+    if (this.skips.has(id)) return;
+    appendSkipDurable(this.opts.labelsDir, this.annotator, { ...keyOf(e), inputHash: e.inputHash, time: this.now().toISOString() });
+    this.skips.add(id);
+  }
+
+  /** The judge's verdicts and the sampling frame, only once this person has labelled the item. */
+  reveal(index: number): RevealView {
+    if (this.state(index) !== "labelled") throw new ReviewRequestError(403, "answer the item first: the judge's verdict stays hidden until then");
+    const e = this.entry(index);
+    const judgments = (this.judgments.get(itemId(e, e.inputHash)) ?? [])
+      .slice()
+      .sort((a, b) => a.fingerprint.localeCompare(b.fingerprint) || a.repeat - b.repeat)
+      .map((j) => ({
+        verdict: j.verdict,
+        reason: j.reason,
+        judge: j.judge,
+        ...(j.model !== undefined ? { model: j.model } : {}),
+        repeat: j.repeat,
+        fingerprint: j.fingerprint.slice(0, 12),
+        ...(j.error !== undefined ? { error: j.error } : {}),
+        ...(j.rule !== undefined ? { rule: j.rule } : {}),
+      }));
+    return {
+      judgments,
+      frame: e.frame,
+      ...(e.stratum !== undefined ? { stratum: e.stratum } : {}),
+      ...(e.inclusionProbability !== undefined ? { inclusionProbability: e.inclusionProbability } : {}),
+    };
+  }
+}

@@ -1,0 +1,116 @@
+import { existsSync, lstatSync, mkdirSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { z } from "zod";
+import { InputError, InputErrors } from "../golden/errors.js";
+import { appendLineDurable, readText } from "../golden/files.js";
+import { parseJsonl } from "../golden/jsonl.js";
+import { ItemKey, type Label } from "../golden/schema/items.js";
+import { appendLabel, labelFileFor, loadLabels } from "../calibration/labels.js";
+import { Sha256, Time } from "../golden/schema/common.js";
+import { itemId } from "./keys.js";
+
+/**
+ * Checks an annotator name for use as a file name (`labels/<annotator>.jsonl`)
+ * with the same rule as the labels module, so the review and `labels import`
+ * accept the same names; throws an InputError otherwise.
+ */
+export function checkAnnotator(name: string): string {
+  labelFileFor("labels", name);
+  return name;
+}
+
+/**
+ * Resolves `name` inside `dir` and refuses anything that would land outside
+ * it (`..`, absolute paths, a symbolic link planted at the target). The
+ * review server builds every path it writes through this, so a request can
+ * never make it write outside the labels folder.
+ *
+ * @example
+ * confinedPath("labels", "asha.jsonl")   // "/abs/labels/asha.jsonl"
+ * confinedPath("labels", "../x.jsonl")   // throws
+ */
+export function confinedPath(dir: string, name: string): string {
+  mkdirSync(dir, { recursive: true });
+  const root = realpathSync(dir);
+  const target = resolve(root, name);
+  const rel = relative(root, target);
+  const outside = (r: string) => r === ".." || r.startsWith(`..${sep}`) || isAbsolute(r);
+  if (rel === "" || outside(rel)) {
+    throw new InputError(dir, undefined, undefined, `refusing to write ${JSON.stringify(name)}: outside the labels folder`);
+  }
+  // A sub-folder (".review") that is a link to elsewhere would also escape.
+  mkdirSync(dirname(target), { recursive: true });
+  if (outside(relative(root, realpathSync(dirname(target))))) {
+    throw new InputError(dir, undefined, undefined, `refusing to write ${JSON.stringify(name)}: its folder links outside the labels folder`);
+  }
+  // lstat, not exists: a dangling link must be refused too.
+  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new InputError(target, undefined, undefined, "refusing to write through a symbolic link in the labels folder");
+  }
+  return target;
+}
+
+/** The labels file of one annotator, `<labels dir>/<annotator>.jsonl`, resolved and confined to the folder. */
+export function labelsFileOf(labelsDir: string, annotator: string): string {
+  return confinedPath(labelsDir, basename(labelFileFor(labelsDir, annotator)));
+}
+
+/** Parses a JSONL log that may be missing or empty (not written yet). */
+function loadLog<S extends z.ZodType>(file: string, schema: S): z.infer<S>[] {
+  if (!existsSync(file)) return [];
+  const text = readText(file);
+  if (text.trim() === "") return [];
+  const { rows, problems } = parseJsonl(text, file, schema);
+  if (problems.length) throw new InputErrors(problems);
+  return rows.map((r) => r.value);
+}
+
+/**
+ * One annotator's current label per item and input hash, by {@link itemId},
+ * read through the labels module (every file of the folder, validated):
+ * the latest by time, ties by reading order, adjudication labels included
+ * (an item this person adjudicated counts as labelled by them).
+ */
+export function readAnnotatorLabels(labelsDir: string, annotator: string): Map<string, Label> {
+  const out = new Map<string, Label>();
+  for (const { value } of loadLabels(labelsDir).history) {
+    if (value.annotator !== annotator) continue;
+    const id = itemId(value, value.inputHash);
+    const prev = out.get(id);
+    if (!prev || Date.parse(value.time) >= Date.parse(prev.time)) out.set(id, value);
+  }
+  return out;
+}
+
+/**
+ * Appends a label through the labels module (validated against the Label
+ * schema, flushed to disk before returning), after checking that its file
+ * resolves inside the labels folder and is not a planted symbolic link.
+ */
+export function appendLabelDurable(labelsDir: string, label: Label): Label {
+  labelsFileOf(labelsDir, label.annotator);
+  return appendLabel(labelsDir, label).label;
+}
+
+/**
+ * A "skip" in the review queue: a queue state, not a label. Kept in
+ * `<labels dir>/.review/<annotator>.skips.jsonl` so that a restarted review
+ * resumes past skipped items; labelling a skipped item later overrides it.
+ */
+export const SkipRecord = ItemKey.extend({ inputHash: Sha256, time: Time });
+export type SkipRecord = z.infer<typeof SkipRecord>;
+
+/** The review-progress file of one annotator (inside the labels folder). */
+export function skipsFileOf(labelsDir: string, annotator: string): string {
+  return confinedPath(labelsDir, join(".review", `${checkAnnotator(annotator)}.skips.jsonl`));
+}
+
+/** Item ids an annotator skipped. */
+export function readSkips(labelsDir: string, annotator: string): Set<string> {
+  return new Set(loadLog(skipsFileOf(labelsDir, annotator), SkipRecord).map((s) => itemId(s, s.inputHash)));
+}
+
+/** Records a skip durably (flushed before returning). */
+export function appendSkipDurable(labelsDir: string, annotator: string, skip: SkipRecord): void {
+  appendLineDurable(skipsFileOf(labelsDir, annotator), JSON.stringify(SkipRecord.parse(skip)));
+}

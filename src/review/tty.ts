@@ -1,0 +1,175 @@
+import { createInterface } from "node:readline";
+import { styleText } from "node:util";
+import type { Segment } from "./highlight.js";
+import { ReviewRequestError, type ReviewSession } from "./session.js";
+import type { ChunkView, ItemView } from "./view.js";
+
+/** Streams the terminal review talks through (stdin/stdout, or test streams). */
+export interface TtyIo {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** ANSI styling; default: output is a TTY and NO_COLOR is unset. */
+  color?: boolean;
+}
+
+/**
+ * Makes untrusted text safe to print: control characters (an ESC could
+ * rewrite the screen or the window title) and bidirectional overrides (which
+ * can reorder what is displayed) are shown as `<U+XXXX>`; line breaks and
+ * tabs stay.
+ *
+ * @example
+ * safeTerminalText("a\u001b[2Jb") // "a<U+001B>[2Jb"
+ */
+export function safeTerminalText(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`);
+}
+
+const HELP = [
+  "  y [note]   label yes (anything after the letter is saved as a note)",
+  "  n [note]   label no",
+  "  s          skip (comes back at the end; not a label)",
+  "  b / f      back / forward one item without answering",
+  "  g N        go to item N",
+  "  v          show the judge's verdict (only once you have labelled the item)",
+  "  q          quit (every label is already saved)",
+].join("\n");
+
+type Style = Parameters<typeof styleText>[0];
+
+/**
+ * The review flow in a terminal, for remote shells: the same queue, labels,
+ * skips and resume point as the web page, one item at a time, reading one
+ * command per line. Labels are durable before the next item prints. Ends on
+ * `q` or end of input.
+ *
+ * @example
+ * await runTtyReview(session, { input: process.stdin, output: process.stdout });
+ */
+export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<void> {
+  const color = io.color ?? (Boolean((io.output as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR);
+  const paint = (style: Style, s: string) => (color ? styleText(style, s) : s);
+  const out = (s = "") => io.output.write(s + "\n");
+
+  const segments = (segs: Segment[]) =>
+    segs
+      .map((s) => {
+        const t = safeTerminalText(s.text);
+        if (s.mark === "anchor") return color ? paint(["underline", "cyan"], t) : `»${t}«`;
+        if (s.mark === "cite") return paint("yellow", t);
+        if (s.mark === "cite-unknown") return paint("red", t) + (color ? "" : "(?)");
+        return t;
+      })
+      .join("");
+  const indent = (s: string, pad = "  ") => s.split("\n").map((l) => pad + l).join("\n");
+  const chunk = (c: ChunkView) => {
+    const flags = [c.position === undefined ? "" : c.position > 0 ? `[${c.position}]` : "(not in the context)", safeTerminalText(c.id)].filter(Boolean);
+    if (c.heading) flags.push(`· ${safeTerminalText(c.heading)}`);
+    if (c.cited) flags.push(paint("yellow", "*cited*"));
+    if (c.hasAnchor) flags.push(paint("cyan", "*anchor*"));
+    out(`  ${flags.join(" ")}`);
+    out(indent(segments(c.text), "    "));
+  };
+
+  const show = (v: ItemView) => {
+    const c = session.counts();
+    out();
+    out(paint("bold", `── item ${v.index + 1} of ${v.total} ── ${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go ──`));
+    out(paint("dim", `${safeTerminalText(v.item.variant)} / ${safeTerminalText(v.item.question)} / ${safeTerminalText(v.item.rubric)} / ${safeTerminalText(v.item.unit)}`));
+    out(paint("bold", `RUBRIC: ${safeTerminalText(v.rubricQuestion)}`));
+    if (v.rubricGuidance) out(indent(safeTerminalText(v.rubricGuidance)));
+    out(`${paint("bold", "QUESTION:")} ${safeTerminalText(v.questionText)}`);
+    if (v.answerable !== undefined) out(`  (the golden set says the documents ${v.answerable ? "hold an answer" : 'hold NO answer: the right output is "not found"'})`);
+    if (v.answer) out(`${paint("bold", "ANSWER:")}\n${indent(segments(v.answer))}`);
+    if (v.sentence) out(`${paint("bold", "SENTENCE JUDGED:")}\n${indent(segments(v.sentence))}`);
+    if (v.reference !== undefined) out(`${paint("bold", "REFERENCE:")}\n${indent(safeTerminalText(v.reference))}`);
+    if (v.anchor) out(`${paint("bold", "ANCHOR:")} ${safeTerminalText(v.anchor.text)} (in ${safeTerminalText(v.anchor.doc)})`);
+    if (v.cited) {
+      out(paint("bold", "CITED CHUNK:"));
+      chunk(v.cited);
+    }
+    if (v.context) {
+      out(paint("bold", "CONTEXT:"));
+      v.context.forEach(chunk);
+    }
+    if (v.candidates) {
+      out(paint("bold", "TOP-RANKED CHUNKS WITHOUT THE ANCHOR:"));
+      v.candidates.forEach(chunk);
+    }
+    if (v.label) out(paint("green", `You labelled this "${v.label.label}"${v.label.note ? ` (note: ${safeTerminalText(v.label.note)})` : ""}; answer again to replace it, v to see the judge.`));
+    else if (v.skipped) out(paint("dim", "You skipped this item earlier."));
+  };
+
+  const reveal = (i: number) => {
+    const r = session.reveal(i);
+    if (r.judgments.length === 0) out("No judge verdict for this item and input hash in the judgments file.");
+    for (const j of r.judgments) {
+      out(`Judge (${j.judge}${j.model ? " " + safeTerminalText(j.model) : ""}${j.repeat ? `, repeat ${j.repeat}` : ""}): ${j.verdict}${j.error ? ` [${safeTerminalText(j.error)}]` : ""} — ${safeTerminalText(j.reason)}`);
+    }
+    out(paint("dim", `Sampled by frame "${r.frame}"${r.stratum ? `, stratum ${safeTerminalText(r.stratum)}` : ""}${r.inclusionProbability ? `, inclusion probability ${r.inclusionProbability.toPrecision(3)}` : ""}.`));
+  };
+
+  const nextAfter = (i: number) => {
+    for (let k = i + 1; k < session.total; k++) if (session.state(k) === "open") return k;
+    return session.resumeIndex();
+  };
+
+  let index = session.resumeIndex();
+  const prompt = () => {
+    if (index >= session.total) {
+      const c = session.counts();
+      out();
+      out(paint("bold", `Queue done: ${c.labelled} of ${c.total} labelled, ${c.skipped} skipped. b goes back, g N goes to item N, q quits.`));
+    } else {
+      const v = session.view(index);
+      show(v);
+      out(paint("bold", `→ ${safeTerminalText(v.rubricQuestion)}`));
+    }
+    io.output.write("y/n [note], s skip, b/f back/forward, v judge, q quit, ? help > ");
+  };
+
+  const rl = createInterface({ input: io.input, terminal: false, crlfDelay: Infinity });
+  prompt();
+  try {
+    for await (const raw of rl) {
+      const line = raw.trim();
+      const cmd = line.slice(0, 1).toLowerCase();
+      const rest = line.slice(1).trim();
+      const atItem = index < session.total;
+      try {
+        if ((cmd === "y" || cmd === "n") && atItem && (rest === "" || /^\s/.test(line.slice(1)))) {
+          const v = session.view(index);
+          session.answer(index, v.inputHash, cmd === "y" ? "yes" : "no", rest || undefined);
+          out(paint("green", `Saved "${cmd === "y" ? "yes" : "no"}" for item ${index + 1}.`));
+          index = nextAfter(index);
+        } else if (cmd === "s" && rest === "" && atItem) {
+          session.skip(index, session.view(index).inputHash);
+          index = nextAfter(index);
+        } else if (cmd === "b" && rest === "") index = Math.max(0, index - 1);
+        else if (cmd === "f" && rest === "") index = Math.min(session.total, index + 1);
+        else if (cmd === "g" && /^\d+$/.test(rest)) index = Math.min(session.total, Math.max(0, Number(rest) - 1));
+        else if (cmd === "v" && rest === "" && atItem) {
+          reveal(index);
+          io.output.write("> ");
+          continue;
+        } else if (cmd === "q" && rest === "") break;
+        else {
+          if (line !== "") out(line === "?" ? HELP : `Not a command: ${JSON.stringify(safeTerminalText(line))}\n${HELP}`);
+          io.output.write("> ");
+          continue;
+        }
+      } catch (e) {
+        if (!(e instanceof ReviewRequestError)) throw e;
+        out(paint("red", e.message));
+        io.output.write("> ");
+        continue;
+      }
+      prompt();
+    }
+  } finally {
+    rl.close();
+  }
+  const c = session.counts();
+  out();
+  out(`${c.labelled} of ${c.total} labelled, ${c.skipped} skipped, ${c.open} to go. Labels are in the labels folder; run the same command to resume.`);
+}

@@ -1,0 +1,131 @@
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../src/cli/program.js";
+import { CalibrationRecord } from "../../src/calibration/record.js";
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/calibration", import.meta.url));
+
+let dir: string;
+let out: string;
+let err: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "ragjudge-calibrate-"));
+  cpSync(FIXTURE, dir, { recursive: true });
+  out = "";
+  err = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+});
+afterEach(() => vi.restoreAllMocks());
+
+const run = (...args: string[]) => runCli(["calibrate", "--config", join(dir, "ragjudge.config.json"), "--judgments", join(dir, "judgments.jsonl"), "--reps", "500", ...args]);
+const record = (name: string) => CalibrationRecord.parse(JSON.parse(readFileSync(join(dir, "labels", "calibration", name), "utf8")));
+
+describe("ragjudge calibrate", () => {
+  it("reports each rubric and fingerprint with the gate's state and writes one record per labelled judge", async () => {
+    expect(await run()).toBe(0);
+    expect(out).toMatch(/faithfulness · llm m1 served as m1-2026-01 · fingerprint f1f1f1f1f1f1/);
+    expect(out).toMatch(/UNTRUSTED kappa too low \(0\.74, 95% CI \[0\.58, 0\.90\]; lower bound must be >= 0\.60, n = 70\)/);
+    expect(out).toMatch(/UNTRUSTED too few labels \(12 random, 8 yes \/ 4 no; need 50 with 10 of each\)/);
+    expect(out).toMatch(/UNTRUSTED no calibration for this judge/);
+    expect(readdirSync(join(dir, "labels", "calibration")).sort()).toEqual(["correctness.56778204a02d.json", "faithfulness.f1f1f1f1f1f1.json"]);
+    const r = record("faithfulness.f1f1f1f1f1f1.json");
+    // Gate table [[36, 5], [4, 25]] (two judge errors counted as disagreements): kappa = 1760/2390.
+    expect(r.figures.confusion).toEqual({ tp: 36, fp: 5, fn: 4, tn: 25 });
+    expect(r.figures).toMatchObject({ n: 70, labelYes: 40, labelNo: 30, judgeErrors: 2, weighted: false });
+    expect(r.figures.kappa).toBeCloseTo(1760 / 2390, 14);
+    expect(r.figures.agreement).toBeCloseTo(61 / 70, 14);
+    expect(r.figures.tpr).toBeCloseTo(36 / 40, 14);
+    expect(r.figures.tnr).toBeCloseTo(25 / 30, 14);
+    expect(r.figures.pabak).toBeCloseTo(2 * 61 / 70 - 1, 14);
+    expect(r.excluded).toEqual({ nonRandom: 10, notHeldout: 0, ties: 0 });
+    expect(r.gate).toMatchObject({ trusted: false, reason: "kappa-too-low" });
+    expect(r.servedModels).toEqual(["m1-2026-01"]);
+    expect(r.labels.files.map((f) => f.name)).toEqual(["asha.jsonl", "ben.jsonl", "lead.jsonl"]);
+  });
+
+  it("reports human-human agreement, the error-analysis table, stale and unknown labels, and rule verdicts left out", async () => {
+    expect(await run()).toBe(0);
+    expect(out).toMatch(/asha, ben overlap on 20 item\(s\)/);
+    expect(out).toMatch(/frame disagreement\s+10\s+0\.40/);
+    expect(out).toMatch(/3 rule verdict\(s\) left out/);
+    expect(out).toMatch(/1 stale label\(s\)/);
+    expect(out).toMatch(/asha\.jsonl:81: bm25\/q01\/faithfulness\/answer: stale/);
+    expect(out).toMatch(/1 label\(s\) for items the judgments do not cover/);
+    expect(out).not.toMatch(/NaN/);
+  });
+
+  it("is reproducible: the same seed gives the same figures", async () => {
+    await run("--format", "json", "--no-write");
+    const a = JSON.parse(out);
+    out = "";
+    await run("--format", "json", "--no-write");
+    const b = JSON.parse(out);
+    expect(b.rubrics[1].gate).toEqual(a.rubrics[1].gate);
+    expect(b.rubrics[1].passRates).toEqual(a.rubrics[1].passRates);
+  });
+
+  it("prints JSON with every figure and the unpaired labels, and --no-write writes nothing", async () => {
+    expect(await run("--format", "json", "--no-write")).toBe(0);
+    const j = JSON.parse(out);
+    expect(j.rubrics.map((r: { group: { rubric: string; fingerprint: string } }) => `${r.group.rubric}/${r.group.fingerprint.slice(0, 4)}`)).toEqual(["correctness/base", "faithfulness/f1f1", "faithfulness/f3f3"]);
+    const f = j.rubrics[1];
+    expect(f.gate.kappa.kappa).toBeCloseTo(1760 / 2390, 14);
+    expect(f.gate.bootstrap.ci.lo).toBeLessThan(f.gate.kappa.kappa);
+    expect(f.humans.cohen.kappa).toBeGreaterThan(0.5);
+    expect(f.breakdowns.find((b: { value: string }) => b.value === "policy").figures.kappa.reasons.kappa).toMatch(/undefined/);
+    expect(f.passRates.raw.value).toBeCloseTo(45 / 78, 14);
+    expect(j.unpaired.stale).toHaveLength(1);
+    expect(j.unpaired.unknownItem[0]).toMatchObject({ variant: "dense", question: "q01" });
+    expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
+  });
+
+  it("prints Markdown tables", async () => {
+    expect(await run("--format", "md", "--no-write")).toBe(0);
+    expect(out).toMatch(/^# Calibration/);
+    expect(out).toMatch(/\| judge yes \| 36 \| 5 \|/);
+  });
+
+  it("applies per-rubric thresholds from the config and --require-trusted fails CI while any rubric is untrusted", async () => {
+    const cfg = JSON.parse(readFileSync(join(dir, "ragjudge.config.json"), "utf8"));
+    cfg.trust = { perRubric: { faithfulness: { kappaLower: 0.5 } } };
+    writeFileSync(join(dir, "ragjudge.config.json"), JSON.stringify(cfg));
+    expect(await run("--require-trusted")).toBe(1);
+    expect(out).toMatch(/TRUSTED kappa 0\.74, 95% CI \[0\.58, 0\.90\], n = 70/);
+    expect(record("faithfulness.f1f1f1f1f1f1.json").thresholds.kappaLower).toBe(0.5);
+  });
+
+  it("--strict turns stale and unjudged labels into errors, naming file and line, and writes nothing", async () => {
+    expect(await run("--strict")).toBe(2);
+    expect(err).toMatch(/asha\.jsonl:81: inputHash: stale label/);
+    expect(err).toMatch(/asha\.jsonl:82: inputHash: label for an item no judgment covers/);
+    expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
+  });
+
+  it("rejects a label for an unknown rubric with file, line and field", async () => {
+    const line = readFileSync(join(dir, "labels", "asha.jsonl"), "utf8").split("\n")[0]!;
+    appendFileSync(join(dir, "labels", "asha.jsonl"), line.replace('"rubric":"faithfulness"', '"rubric":"faithfulnes"') + "\n");
+    expect(await run()).toBe(2);
+    expect(err).toBe(`ragjudge: error: ${join(dir, "labels", "asha.jsonl")}:95: rubric: unknown rubric "faithfulnes" (known: citation, correctness, faithfulness)\n`);
+    expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
+  });
+
+  it("rejects a label other than yes/no in one line", async () => {
+    const line = readFileSync(join(dir, "labels", "ben.jsonl"), "utf8").split("\n")[0]!;
+    appendFileSync(join(dir, "labels", "ben.jsonl"), line.replace(/"label":"(yes|no)"/, '"label":"maybe"') + "\n");
+    expect(await run()).toBe(2);
+    expect(err.trim().split("\n")).toHaveLength(1);
+    expect(err).toMatch(/ben\.jsonl:21: label: Invalid option: expected one of "yes"\|"no"/);
+  });
+
+  it("says so when the judgments file is missing, and validates its options", async () => {
+    expect(await runCli(["calibrate", "--config", join(dir, "ragjudge.config.json")])).toBe(2);
+    expect(err).toMatch(/\.ragjudge\/judgments\.jsonl: judgments file not found \(run ragjudge judge first, or pass --judgments FILE\)/);
+    err = "";
+    expect(await run("--reps", "ten")).toBe(2);
+    expect(err).toMatch(/--reps must be an integer >= 100/);
+  });
+});

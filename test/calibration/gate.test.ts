@@ -1,0 +1,127 @@
+import { cpSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { assessJudgments } from "../../src/calibration/assess.js";
+import { gateDecision, thresholdsFor, trustStates } from "../../src/calibration/gate.js";
+import { appendLabel } from "../../src/calibration/labels.js";
+import { loadRecords, type CalibrationRecord, type LoadedRecord } from "../../src/calibration/record.js";
+import { InputErrors } from "../../src/golden/errors.js";
+import { loadJsonl } from "../../src/golden/jsonl.js";
+import { Judgment } from "../../src/golden/schema/items.js";
+import { runCli } from "../../src/cli/program.js";
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/calibration", import.meta.url));
+afterEach(() => vi.restoreAllMocks());
+
+const fig = (over: Partial<CalibrationRecord["figures"]> = {}) => ({
+  n: 80, labelYes: 45, labelNo: 35, kappa: 0.8, kappaCi: { lo: 0.66, hi: 0.94 }, reasons: {}, level: 0.95, ...over,
+});
+const none = { nonRandom: 0, notHeldout: 0, ties: 0 };
+const T = { minLabels: 50, minPerClass: 10, kappaLower: 0.6 };
+
+describe("gateDecision", () => {
+  it("trusts only with enough labels of each class and a lower bound at or above the threshold", () => {
+    expect(gateDecision(fig(), none, T)).toEqual({ trusted: true, message: "trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80" });
+    expect(gateDecision(fig({ kappaCi: { lo: 0.6, hi: 0.9 } }), none, T).trusted).toBe(true);
+    expect(gateDecision(fig({ kappaCi: { lo: 0.59, hi: 0.9 } }), none, T).reason).toBe("kappa-too-low");
+    expect(gateDecision(fig({ n: 49 }), none, T).reason).toBe("too-few-labels");
+    expect(gateDecision(fig({ labelNo: 9 }), none, T).reason).toBe("too-few-labels");
+    expect(gateDecision(fig({ kappa: null, kappaCi: null, reasons: { kappa: "both raters gave the same single label" } }), none, T).message).toMatch(/kappa undefined \(both raters/);
+  });
+  it("says the labels are not from random frames when none count but others exist", () => {
+    const d = gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaCi: null }), { nonRandom: 30, notHeldout: 0, ties: 0 }, T);
+    expect(d).toMatchObject({ trusted: false, reason: "labels-not-random" });
+    expect(d.message).toMatch(/30 labels come from disagreement, balanced or manual frames/);
+  });
+});
+
+describe("thresholdsFor", () => {
+  it("overrides the defaults per rubric", () => {
+    const trust = { minLabels: 50, minPerClass: 10, kappaLower: 0.6, perRubric: { faithfulness: { minLabels: 100 } } };
+    expect(thresholdsFor(trust, "faithfulness")).toEqual({ minLabels: 100, minPerClass: 10, kappaLower: 0.6 });
+    expect(thresholdsFor(trust, "correctness")).toEqual(T);
+    expect(thresholdsFor(undefined, "x")).toEqual(T);
+  });
+});
+
+function calibrated(): string {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-gate-"));
+  cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+async function calibrateQuietly(dir: string, extra: string[] = []) {
+  vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  const code = await runCli(["calibrate", "--config", join(dir, "ragjudge.config.json"), "--judgments", join(dir, "judgments.jsonl"), "--reps", "200", ...extra]);
+  vi.restoreAllMocks();
+  expect(code).toBe(0);
+}
+
+describe("trust states from records", () => {
+  it("uses only the exact fingerprint's record and lists records of other fingerprints", async () => {
+    const dir = calibrated();
+    await calibrateQuietly(dir);
+    const judgments = loadJsonl(join(dir, "judgments.jsonl"), Judgment).map((r) => r.value);
+    const records = loadRecords(join(dir, "labels"));
+    const states = trustStates(judgments, records, { minLabels: 50, minPerClass: 10, kappaLower: 0.5, perRubric: {} });
+    expect(states.map((s) => [s.rubric, s.fingerprint.slice(0, 4), s.trusted, s.reason ?? "trusted"])).toEqual([
+      ["correctness", "base", false, "too-few-labels"],
+      ["faithfulness", "f1f1", true, "trusted"],
+      ["faithfulness", "f3f3", false, "no-calibration"],
+    ]);
+    const f3 = states[2]!;
+    expect(f3.otherFingerprints.map((o) => o.fingerprint.slice(0, 4))).toEqual(["f1f1"]);
+    expect(f3.message).toMatch(/1 record\(s\) exist for other fingerprints of faithfulness \(prompt or model changed\), not used/);
+    expect(states[1]!.kappa).toBeCloseTo(1760 / 2390, 12);
+    expect(states[1]!.record).toMatch(/faithfulness\.f1f1f1f1f1f1\.json$/);
+  });
+
+  it("notes when labels changed after calibration", async () => {
+    const dir = calibrated();
+    await calibrateQuietly(dir);
+    appendLabel(join(dir, "labels"), { variant: "bm25", question: "q80", rubric: "faithfulness", unit: "answer", inputHash: "d".repeat(64), label: "yes", annotator: "asha", provenance: "human", frame: "manual", time: "2026-12-01T00:00:00Z" });
+    const judgments = loadJsonl(join(dir, "judgments.jsonl"), Judgment).map((r) => r.value);
+    const { rubrics, ruleVerdicts } = assessJudgments({ judgments, labelsDir: join(dir, "labels"), bootstrap: { reps: 200 } });
+    expect(ruleVerdicts).toBe(3);
+    const f1 = rubrics.find((r) => r.fingerprint.startsWith("f1"))!;
+    expect(f1.trust.notes[0]).toMatch(/labels changed since this calibration/);
+    expect(f1.passRates.raw.value).toBeCloseTo(45 / 78, 14);
+    expect(f1.passRates.labelled).toBe(68);
+    expect(f1.passRates.roganGladen.estimate).not.toBeNull();
+    expect(f1.passRates.ppi.ci).not.toBeNull();
+  });
+
+  it("refuses a record whose file name names another fingerprint", async () => {
+    const dir = calibrated();
+    await calibrateQuietly(dir);
+    const cal = join(dir, "labels", "calibration");
+    renameSync(join(cal, "faithfulness.f1f1f1f1f1f1.json"), join(cal, "faithfulness.f3f3f3f3f3f3.json"));
+    try {
+      loadRecords(join(dir, "labels"));
+      throw new Error("expected an error");
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputErrors);
+      expect((e as InputErrors).problems[0]!.message).toMatch(/faithfulness\.f3f3f3f3f3f3\.json: fingerprint: record is for rubric "faithfulness" and fingerprint f1f1f1f1f1f1…, so its file must be named faithfulness\.f1f1f1f1f1f1\.json/);
+    }
+  });
+
+  it("reports a malformed record with file and field", () => {
+    const dir = calibrated();
+    const cal = join(dir, "labels", "calibration");
+    mkdirSync(cal, { recursive: true });
+    writeFileSync(join(cal, "faithfulness.f1f1f1f1f1f1.json"), JSON.stringify({ schema: "ragjudge.calibration/1", rubric: "faithfulness" }));
+    expect(() => loadRecords(join(dir, "labels"))).toThrow(/faithfulness\.f1f1f1f1f1f1\.json: fingerprint: missing/);
+  });
+
+  it("treats judgments with no records as uncalibrated and never lists rule verdicts", () => {
+    const states = trustStates([
+      { rubric: "a", fingerprint: "x", judge: "llm" },
+      { rubric: "a", fingerprint: "x", judge: "llm" },
+      { rubric: "citation", fingerprint: "rules", judge: "rule" },
+    ], [] as LoadedRecord[], undefined);
+    expect(states).toHaveLength(1);
+    expect(states[0]).toMatchObject({ rubric: "a", trusted: false, reason: "no-calibration" });
+  });
+});

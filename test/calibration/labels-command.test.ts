@@ -1,0 +1,100 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../src/cli/program.js";
+import { loadLabels } from "../../src/calibration/labels.js";
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/calibration", import.meta.url));
+const H = "e".repeat(64);
+let dir: string;
+let out: string;
+let err: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "ragjudge-labels-cmd-"));
+  cpSync(FIXTURE, dir, { recursive: true });
+  out = "";
+  err = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+});
+afterEach(() => vi.restoreAllMocks());
+
+const cfg = () => ["--config", join(dir, "ragjudge.config.json")];
+function csv(text: string): string {
+  const f = join(dir, "in.csv");
+  writeFileSync(f, text);
+  return f;
+}
+
+describe("ragjudge labels import", () => {
+  it("appends validated rows to labels/<annotator>.jsonl and skips rows already present", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,2026-12-01T00:00:00Z\nbm25,q02,correctness,answer,${H},no,2026-12-01T00:00:00Z\n`);
+    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", "--inclusion-probability", "0.2", ...cfg()];
+    expect(await runCli(args)).toBe(0);
+    expect(out).toMatch(/imported 2 label\(s\) into .*chen\.jsonl/);
+    const written = readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(written[0]).toMatchObject({ question: "q01", annotator: "chen", frame: "random", inclusionProbability: 0.2, label: "yes" });
+    out = "";
+    expect(await runCli(args)).toBe(0);
+    expect(out).toMatch(/imported 0 label\(s\); 2 already present, skipped/);
+  });
+
+  it("skips untimed rows that repeat the annotator's current label, and keeps a changed one", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
+    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()];
+    expect(await runCli(args)).toBe(0);
+    expect(await runCli(args)).toBe(0);
+    expect(out).toMatch(/imported 0 label\(s\); 1 already present, skipped/);
+    csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},no\n`);
+    expect(await runCli(args)).toBe(0);
+    expect(readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
+  });
+
+  it("fails with one line naming file, line and column for a missing column, writing nothing", async () => {
+    const f = csv(`variant,question,rubric,unit,label\nbm25,q01,faithfulness,answer,yes\n`);
+    expect(await runCli(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()])).toBe(2);
+    expect(err).toBe(`ragjudge: error: ${f}:1: inputHash: missing column (the header needs variant, question, rubric, unit, inputHash, label)\n`);
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+  });
+
+  it("rejects unknown rubrics and bad labels with their CSV lines, writing nothing", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},maybe\n`);
+    expect(await runCli(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()])).toBe(2);
+    expect(err).toMatch(/in\.csv:3: label: expected yes or no, got "maybe"/);
+    err = "";
+    const g = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\n`);
+    expect(await runCli(["labels", "import", g, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()])).toBe(2);
+    expect(err).toMatch(/in\.csv:2: rubric: unknown rubric "faithfulnes" \(known: citation, correctness, faithfulness\)/);
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+  });
+
+  it("rejects a bad --frame or --provenance before reading anything", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
+    expect(await runCli(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "convenience", ...cfg()])).toBe(2);
+    expect(await runCli(["labels", "import", f, "--annotator", "chen", "--provenance", "import", "--frame", "random", ...cfg()])).toBe(2);
+    expect(err).toMatch(/source: imported labels \(--provenance import\) need --source NAME or a source column/);
+  });
+});
+
+describe("ragjudge labels export", () => {
+  it("writes effective labels (or the history) as CSV that imports back unchanged", async () => {
+    const out1 = join(dir, "out.csv");
+    expect(await runCli(["labels", "export", "--out", out1, ...cfg()])).toBe(0);
+    const book = loadLabels(join(dir, "labels"));
+    // 93 effective asha labels (one per evidence), 20 ben, 2 adjudications.
+    expect(out).toMatch(new RegExp(`exported ${book.effective.length + 2} label\\(s\\)`));
+    const header = readFileSync(out1, "utf8").split("\n")[0];
+    expect(header).toBe("variant,question,rubric,unit,inputHash,label,annotator,provenance,source,frame,inclusionProbability,split,adjudication,note,time");
+    expect(await runCli(["labels", "export", "--history", "--out", join(dir, "all.csv"), ...cfg()])).toBe(0);
+    expect(readFileSync(join(dir, "all.csv"), "utf8").trim().split("\n")).toHaveLength(book.history.length + 1);
+    // Import into an empty labels folder: the same effective labels come back.
+    const fresh = mkdtempSync(join(tmpdir(), "ragjudge-labels-rt-"));
+    expect(await runCli(["labels", "import", out1, "--labels", fresh])).toBe(0);
+    const back = loadLabels(fresh);
+    const norm = (b: typeof book) => [...b.effective.map((l) => l.value), ...[...b.items.values()].flatMap((i) => (i.adjudication ? [i.adjudication.value] : []))]
+      .map((v) => JSON.stringify(Object.entries(v).sort())).sort();
+    expect(norm(back)).toEqual(norm(book));
+  });
+});

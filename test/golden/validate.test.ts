@@ -1,0 +1,157 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../src/cli/program.js";
+import { indexChunks } from "../../src/golden/relevance.js";
+import { documentText, validateInputs } from "../../src/golden/validate.js";
+
+const fx = join(import.meta.dirname, "..", "fixtures", "retrieval");
+
+function bad(): { golden: string; chunks: string; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-validate-"));
+  const w = (name: string, lines: string[]) => {
+    writeFileSync(join(dir, name), lines.join("\n") + "\n");
+    return join(dir, name);
+  };
+  return {
+    golden: w("g.jsonl", [
+      '{"id":"q1","question":"a?","anchor":{"doc":"hr","text":"the rule applies"}}',
+      '{"id":"q1","question":"dup","relevant":["c1"]}',
+      '{"id":"q3","question":"?","relevant":["nope"]}',
+      '{"id":"q4","question":"?"}',
+      '{"id":"q5","question":"?","answerable":false,"relevant":["c1"]}',
+      '{"id":"q6","question":"?","anchor":{"doc":"hr","text":"split across the boundary"}}',
+      '{"id":"q7","question":"?","anchor":{"doc":"ghost","text":"x y z"}}',
+      '{"id":"q8","question":"?","anchor":{"doc":"ov","text":"Delta  epsilon"}}',
+      '{"id":"q9","question":"?","answerable":false,"anchor":{"doc":"ov","text":"alpha"}}',
+    ]),
+    chunks: w("c.jsonl", [
+      '{"id":"c1","doc":"hr","text":"The rule applies to all staff. The rule applies twice here. split across"}',
+      '{"id":"c2","doc":"hr","text":"the boundary of chunks."}',
+      '{"id":"c3","doc":"it","text":"Reset the password in the portal."}',
+      '{"id":"c1","doc":"hr","text":"again"}',
+      '{"id":"c4","doc":"ov","text":"alpha beta gamma delta epsilon"}',
+      '{"id":"c5","doc":"ov","text":"delta epsilon zeta eta"}',
+    ]),
+    output: w("o.jsonl", [
+      '{"id":"q1","retrieved":["c1","c9"],"answer":"Yes [2]. Also [c3]."}',
+      '{"id":"zz","retrieved":[]}',
+      '{"id":"q3","retrieved":["c1","c1"]}',
+      '{"id":"q6","retrieved":["c2"],"context":["c2","c7"],"citations":[{"sentence":"x","chunks":["c8","c3"]}]}',
+      '{"id":"q8","retrieved":["c4"],"answer":"See [3]."}',
+      '{"id":"q8","retrieved":["c5"]}',
+    ]),
+  };
+}
+
+describe("validateInputs", () => {
+  it("reports every problem at once, by file and line", () => {
+    const f = bad();
+    const report = validateInputs({ golden: f.golden, variants: [{ name: "v", chunks: f.chunks, output: f.output, contextK: 5 }] });
+    expect(report.problems.map((p) => p.message)).toEqual([
+      `${f.golden}:1: anchor.text: occurs 2 times in document "hr"; an anchor must occur exactly once, or it marks chunks that do not answer`,
+      `${f.golden}:2: id: duplicate question id "q1" (first on line 1)`,
+      `${f.golden}:3: relevant[0]: chunk id "nope" is not in the chunks file ${f.chunks}`,
+      `${f.golden}:4: relevant: an answerable question needs relevant chunk ids or an anchor`,
+      `${f.golden}:5: relevant: an unanswerable question (answerable: false) must have no relevant chunks`,
+      `${f.golden}:6: anchor.text: lies whole inside no chunk of document "hr" in ${f.chunks} (not verbatim, or split by a chunk boundary), so recall can never reach 1`,
+      `${f.golden}:7: anchor.doc: document "ghost" has no chunk in ${f.chunks}`,
+      `${f.golden}:9: anchor: an unanswerable question (answerable: false) must have no anchor`,
+      `${f.chunks}:4: id: duplicate chunk id "c1" (first on line 1)`,
+      `${f.output}:1: retrieved[1]: unknown chunk id "c9" (not in ${f.chunks})`,
+      `${f.output}:1: answer: sentence 2 cites chunk "c3", which is not in the context given to the generator`,
+      `${f.output}:2: id: question "zz" is not in the golden set ${f.golden}`,
+      `${f.output}:3: retrieved[1]: chunk id "c1" appears twice in the ranked list`,
+      `${f.output}:4: context[1]: unknown chunk id "c7" (not in ${f.chunks})`,
+      `${f.output}:4: citations: sentence 1 cites "c8", which names no chunk in ${f.chunks}`,
+      `${f.output}:4: citations: sentence 1 cites chunk "c3", which is not in the context given to the generator`,
+      `${f.output}:5: answer: sentence 1 cites "3", which names no chunk (the context has 1)`,
+      `${f.output}:6: id: duplicate output id "q8" (first on line 5)`,
+    ]);
+  });
+
+  it("passes the clean fixture and notes questions without output", () => {
+    const report = validateInputs({ golden: join(fx, "golden.jsonl"), variants: [{ name: "bm25", chunks: join(fx, "chunks.jsonl"), output: join(fx, "bm25.output.jsonl"), contextK: 5 }] });
+    expect(report.problems).toEqual([]);
+    expect(report).toMatchObject({ questions: 5, answerable: 4, unanswerable: 1 });
+    expect(report.notes).toEqual([`variant bm25: 1 golden question has no output line in ${join(fx, "bm25.output.jsonl")} (they score 0)`]);
+  });
+
+  it("rebuilds a document from overlapping chunks, so an anchor in the overlap counts once", () => {
+    const index = indexChunks([
+      { id: "a", doc: "d", text: "One two three four" },
+      { id: "b", doc: "d", text: "three  FOUR five" },
+      { id: "c", doc: "d", text: "six" },
+    ]);
+    expect(documentText(index, "d")).toBe("one two three four five six");
+  });
+
+  it("turns a missing file into a problem instead of a crash", () => {
+    const report = validateInputs({ golden: join(fx, "nope.jsonl"), variants: [{ name: "v", chunks: join(fx, "chunks.jsonl"), output: join(fx, "bm25.output.jsonl"), contextK: 5 }] });
+    expect(report.problems.map((p) => p.message)).toEqual([`${join(fx, "nope.jsonl")}: file not found`]);
+  });
+});
+
+describe("ragjudge validate", () => {
+  afterEach(() => {
+    process.exitCode = undefined;
+  });
+  async function run(args: string[]) {
+    let out = "";
+    let err = "";
+    const o = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+    const e = vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
+    try {
+      return { code: await runCli(args), out, err };
+    } finally {
+      o.mockRestore();
+      e.mockRestore();
+    }
+  }
+
+  it("exits 2 with one file:line: field: message line per problem", async () => {
+    const f = bad();
+    const r = await run(["validate", "--golden", f.golden, "--chunks", f.chunks, "--output", f.output]);
+    expect(r.code).toBe(2);
+    const lines = r.err.trimEnd().split("\n");
+    expect(lines).toHaveLength(19);
+    expect(lines[0]).toBe(`${f.golden}:1: anchor.text: occurs 2 times in document "hr"; an anchor must occur exactly once, or it marks chunks that do not answer`);
+    expect(lines.at(-1)).toBe("ragjudge: validate: 18 problems found");
+    expect(r.out).toBe("");
+  });
+
+  it("exits 0 with a short summary on good inputs (config or explicit)", async () => {
+    const r = await run(["validate", "--config", join(fx, "ragjudge.config.json")]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("ok: ");
+    expect(r.out).toContain("5 questions (4 answerable, 1 unanswerable)");
+    expect(r.out).toContain("ok: variant bm25: 7 chunks, 4 output lines");
+    expect(r.out).toContain("ok: variant dense: 7 chunks, 4 output lines");
+    const e = await run(["validate", "--golden", join(fx, "golden.jsonl"), "--chunks", join(fx, "chunks.jsonl"), "--output", join(fx, "dense.output.jsonl")]);
+    expect(e.code).toBe(0);
+    expect(e.out).toContain("ok: variant dense:");
+  });
+
+  it("--citations warn reports citation problems as warnings that do not fail", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-cite-"));
+    const out = join(dir, "o.jsonl");
+    writeFileSync(out, '{"id":"q01","retrieved":["hr-leave#1"],"context":["hr-leave#1"],"answer":"No [2]. See [travel#0]."}\n');
+    const args = ["validate", "--golden", join(fx, "golden.jsonl"), "--chunks", join(fx, "chunks.jsonl"), "--output", out];
+    const strict = await run(args);
+    expect(strict.code).toBe(2);
+    const lenient = await run([...args, "--citations", "warn"]);
+    expect(lenient.code).toBe(0);
+    expect(lenient.err.trimEnd().split("\n")).toEqual([
+      `warning: ${out}:1: answer: sentence 1 cites "2", which names no chunk (the context has 1)`,
+      `warning: ${out}:1: answer: sentence 2 cites chunk "travel#0", which is not in the context given to the generator`,
+    ]);
+    expect(lenient.out).toContain("note: 2 citation warnings (on stderr)");
+  });
+
+  it("refuses half-given explicit inputs", async () => {
+    const r = await run(["validate", "--golden", join(fx, "golden.jsonl")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("need all three");
+  });
+});

@@ -1,0 +1,183 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { parseJsonl } from "../../src/golden/jsonl.js";
+import { Judgment } from "../../src/golden/schema/items.js";
+import { runCli } from "../../src/cli/program.js";
+import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
+import { FIXTURE, tempDir } from "./helpers.js";
+
+const CONFIG = join(FIXTURE, "ragjudge.config.json");
+
+async function cli(args: string[], env: Record<string, string | undefined> = {}) {
+  let out = "";
+  let err = "";
+  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  try {
+    const code = await runCli(["judge", "--config", CONFIG, "--no-progress", ...args]);
+    return { code, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+function readJudgments(file: string) {
+  const { rows, problems } = parseJsonl(readFileSync(file, "utf8"), file, Judgment);
+  expect(problems).toEqual([]);
+  return rows.map((r) => r.value);
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const NO_KEY = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined };
+
+describe("ragjudge judge", () => {
+  it("explains how to configure a judge when none is configured (exit 2)", async () => {
+    const r = await cli(["--cache-dir", tempDir()], NO_KEY);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no judge configured");
+    expect(r.err).toContain("--judge baseline");
+    expect(r.out).toBe("");
+  });
+
+  it("runs the offline baseline, labelled as such, and writes valid judgments", async () => {
+    const dir = tempDir();
+    const r = await cli(["--judge", "baseline", "--cache-dir", dir], NO_KEY);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("[baseline judge (lexical, no model)");
+    const js = readJudgments(join(dir, "judgments.jsonl"));
+    expect(js.length).toBe(42);
+    expect(new Set(js.map((j) => j.judge))).toEqual(new Set(["baseline", "rule"]));
+    expect(readdirSync(dir)).toEqual(["judgments.jsonl"]);
+  });
+
+  it("judges against an OpenAI-compatible server, then reruns from the cache with zero requests", async () => {
+    server = await startOpenAIServer({ script: (q) => ({ verdict: /gym/.test(q.user) ? "no" : "yes" }) });
+    const dir = tempDir();
+    const out = join(dir, "out", "j.jsonl");
+    const args = ["--base-url", server.baseURL, "--model", "judge-model", "--cache-dir", dir, "--out", out, "--concurrency", "3"];
+    const first = await cli(args, NO_KEY);
+    expect(first.code).toBe(0);
+    expect(server.count).toBe(37);
+    expect(first.out).toMatch(/not-found\s+\[LLM judge judge-model; served served-judge-model, fingerprint [0-9a-f]{12}\]/);
+    expect(first.out).toContain("tokens this run");
+    const js = readJudgments(out);
+    expect(js).toHaveLength(42);
+
+    server.resetCount();
+    const again = await cli(args, NO_KEY);
+    expect(again.code).toBe(0);
+    expect(server.count).toBe(0);
+    expect(again.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
+    expect(readJudgments(out).map((j) => j.verdict)).toEqual(js.map((j) => j.verdict));
+  });
+
+  it("falls back to JSON in text on a server without structured outputs, and remembers it so the rerun makes zero requests", async () => {
+    server = await startOpenAIServer({ jsonSchema: false, script: () => ({ verdict: "no" }) });
+    const dir = tempDir();
+    const args = ["--base-url", server.baseURL, "--model", "judge-model", "--cache-dir", dir, "--concurrency", "3", "--rubrics", "not-found", "--by", "none"];
+    const first = await cli(args, NO_KEY);
+    expect(first.code).toBe(0);
+    expect(first.err).toContain("the server rejects structured outputs");
+    const rejected = server.requests.filter((r) => r.info.jsonSchema).length;
+    expect(rejected).toBeGreaterThanOrEqual(1);
+    expect(rejected).toBeLessThanOrEqual(3);
+    expect(server.count - rejected).toBe(11);
+    expect(first.out).not.toContain("kind ");
+    const js = readJudgments(join(dir, "judgments.jsonl")).filter((j) => j.judge === "llm");
+    expect(js.every((j) => j.verdict === "no")).toBe(true);
+    server.resetCount();
+    const again = await cli(args, NO_KEY);
+    expect(again.code).toBe(0);
+    expect(server.count).toBe(0);
+    expect(again.err).toContain("(JSON in text)");
+    expect(readJudgments(join(dir, "judgments.jsonl")).filter((j) => j.judge === "llm").map((j) => j.fingerprint)).toEqual(js.map((j) => j.fingerprint));
+  });
+
+  it("sends temperature 0 and seed 0 by default, and omits them with --no-temperature --no-seed (a new fingerprint)", async () => {
+    server = await startOpenAIServer();
+    const dir = tempDir();
+    const base = ["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--rubrics", "correctness", "--variant", "bm25"];
+    expect((await cli(base, NO_KEY)).code).toBe(0);
+    expect(server.requests[0]!.info.body).toMatchObject({ model: "m", temperature: 0, seed: 0, max_tokens: 512 });
+    const fp1 = readJudgments(join(dir, "judgments.jsonl"))[0]!.fingerprint;
+    server.resetCount();
+    expect((await cli([...base, "--no-temperature", "--no-seed"], NO_KEY)).code).toBe(0);
+    expect(server.count).toBe(4);
+    const body = server.requests[0]!.info.body;
+    expect("temperature" in body || "seed" in body).toBe(false);
+    expect(readJudgments(join(dir, "judgments.jsonl"))[0]!.fingerprint).not.toBe(fp1);
+  });
+
+  it("--dry-run counts calls, tokens and cost and sends nothing", async () => {
+    server = await startOpenAIServer();
+    const r = await cli(["--base-url", server.baseURL, "--model", "judge-model", "--cache-dir", tempDir(), "--dry-run", "--rubrics", "faithfulness,not-found"], NO_KEY);
+    expect(r.code).toBe(0);
+    expect(server.count).toBe(0);
+    expect(r.out).toMatch(/faithfulness: 9 verdicts \(0 sharing identical evidence\), 0 cached, 9 calls, ~\d+ prompt/);
+    expect(r.out).toMatch(/total: 20 calls/);
+    expect(r.out).toMatch(/estimated cost: \$0\.00\d+ \(at most \$0\.\d+\)/);
+  });
+
+  it("exits 1 when error verdicts remain, 0 with --allow-errors, and writes them as errors", async () => {
+    server = await startOpenAIServer({ script: (q) => (/gym/.test(q.user) ? { status: 500 } : { verdict: "yes" }) });
+    const dir = tempDir();
+    const args = ["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--rubrics", "not-found", "--max-retries", "0"];
+    const r = await cli(args, NO_KEY);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("2 items ended as error verdicts");
+    const errs = readJudgments(join(dir, "judgments.jsonl")).filter((j) => j.verdict === "error");
+    expect(errs.map((j) => `${j.variant}/${j.question}`)).toEqual(["bm25/q3", "hybrid/q3"]);
+    expect(errs[0]!.error).toMatch(/^http-500/);
+    expect((await cli([...args, "--allow-errors"], NO_KEY)).code).toBe(0);
+  });
+
+  it("stops with exit 2 on a refused key and never writes the key anywhere", async () => {
+    const key = "sk-proj-VERYSECRET-abcdef0123456789";
+    server = await startOpenAIServer({ script: (q) => (q.index < 2 ? { verdict: "yes" } : { status: 401, message: `Incorrect API key provided: ${key}. Authorization: Bearer ${key}` }) });
+    const dir = tempDir();
+    const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--concurrency", "1"], { OPENAI_API_KEY: key });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("the judge stopped: http-401");
+    expect(server.requests[0]!.authorization).toBe(`Bearer ${key}`);
+    expect(r.err + r.out).not.toContain("VERYSECRET");
+    for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).toString("latin1")).not.toContain("VERYSECRET");
+  });
+
+  it("names bad flags and unknown rubrics or variants (exit 2)", async () => {
+    const dir = tempDir();
+    const unknownRubric = await cli(["--judge", "baseline", "--cache-dir", dir, "--rubrics", "faithfulnes"], NO_KEY);
+    expect(unknownRubric.code).toBe(2);
+    expect(unknownRubric.err).toMatch(/rubrics: no rubric named "faithfulnes" \(have: anchor-ambiguity, citation-accuracy/);
+    const unknownVariant = await cli(["--judge", "baseline", "--cache-dir", dir, "--variant", "bm26"], NO_KEY);
+    expect(unknownVariant.code).toBe(2);
+    expect(unknownVariant.err).toContain('variants: no variant named "bm26" (have: bm25, hybrid)');
+    expect((await cli(["--judge", "baseline", "--concurrency", "0"], NO_KEY)).code).toBe(2);
+    const noKey = await cli(["--model", "m", "--base-url", "https://example.invalid/v1", "--cache-dir", dir], NO_KEY);
+    expect(noKey.code).toBe(2);
+    expect(noKey.err).toContain("no API key: set the environment variable OPENAI_API_KEY");
+  });
+
+  it("judges only the chosen variant and rubrics", async () => {
+    const dir = tempDir();
+    const r = await cli(["--judge", "baseline", "--cache-dir", dir, "--variant", "hybrid", "--rubrics", "correctness"], NO_KEY);
+    expect(r.code).toBe(0);
+    const js = readJudgments(join(dir, "judgments.jsonl"));
+    expect(new Set(js.map((j) => `${j.variant}/${j.rubric}`))).toEqual(new Set(["hybrid/correctness"]));
+  });
+});

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../../src/cli/program.js";
+import { at, CHUNKS, fill, place, q, unanswerable } from "./build.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ragjudge-diag-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+
+write(
+  "golden.jsonl",
+  jsonl([
+    q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual"),
+    q("q-fin", "fin", "receipts must be attached to every single claim", "factual"),
+    q("q-it", "it", "hardware tokens expire after ninety days", "lexical"),
+    unanswerable("q-no"),
+  ]),
+);
+write("chunks.jsonl", jsonl(CHUNKS));
+const lists = {
+  "q-hr": { bm25: place({ "hr#0": 1 }), vector: fill(60), fused: place({ "hr#0": 2 }), reranked: place({ "hr#0": 2 }) },
+  "q-fin": { bm25: fill(60), vector: fill(60), fused: fill(60), reranked: fill(60) },
+  "q-it": { bm25: at("it#1", 3), vector: fill(60), fused: at("it#1", 5), reranked: at("it#1", 14) },
+  "q-no": { bm25: fill(60), vector: fill(60), fused: fill(60), reranked: fill(60) },
+};
+write("hybrid.output.jsonl", jsonl(Object.entries(lists).map(([id, l]) => ({ id, retrieved: l.reranked, stages: l }))));
+write("small.output.jsonl", jsonl(Object.entries(lists).map(([id, l]) => ({ id, retrieved: l.bm25, stages: { bm25: l.bm25 } }))));
+// The second line lacks the declared "fused" list.
+write(
+  "broken.output.jsonl",
+  jsonl(Object.entries(lists).map(([id, l], i) => ({ id, retrieved: l.reranked, stages: i === 1 ? { bm25: l.bm25, vector: l.vector, reranked: l.reranked } : l }))),
+);
+const HYBRID = { first: ["bm25", "vector"], fused: "fused", reranked: "reranked" };
+const config = (variants: unknown[]) =>
+  write(`config-${Math.random().toString(36).slice(2)}.json`, JSON.stringify({ golden: "golden.jsonl", variants, k: [1, 5, 10], poolDepth: 50 }));
+const BOTH = config([
+  { name: "bm25-small", output: "small.output.jsonl", chunks: "chunks.jsonl", stages: { first: ["bm25"], pool: "bm25" } },
+  { name: "hybrid-rerank", output: "hybrid.output.jsonl", chunks: "chunks.jsonl", stages: HYBRID },
+]);
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  const code = await runCli(args);
+  vi.restoreAllMocks();
+  return { code, out, err };
+}
+afterEach(() => vi.restoreAllMocks());
+
+describe("ragjudge retrieval with diagnostics", () => {
+  it("shows pool recall, the precision ceiling and failure kinds for every variant, split by kind", async () => {
+    const r = await run(["retrieval", "--config", BOTH]);
+    expect(r.code).toBe(0);
+    for (const v of ["bm25-small", "hybrid-rerank"]) {
+      expect(r.out).toContain(`Pool recall: ${v} (`);
+      expect(r.out).toContain(`Precision ceiling: ${v}`);
+      expect(r.out).toContain(`Failure kinds: ${v} (misses at top 10)`);
+    }
+    expect(r.out).not.toContain("Misses:");
+    expect(r.out).toMatch(/^conceptual +1 +0\.0000 +0\.0000 +1 +0$/m);
+    expect(r.out).toContain("note: P@10 can reach at most 0.100 here");
+  });
+
+  it("--misses adds the table with ranks per stage, failure kind and fix", async () => {
+    const r = await run(["retrieval", "--config", BOTH, "--misses"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^q-it +lexical +hardware tokens expire after ninety days +3 +— +5 +14 +14 +reranker-demotion +hybrid-weights$/m);
+    const small = r.out.slice(r.out.indexOf("Misses: bm25-small"), r.out.indexOf("Pool recall: hybrid-rerank"));
+    expect(small).toMatch(/^q-hr +conceptual .* chunk-boundary/m);
+    expect(small).not.toMatch(/^q-it /m); // bm25 has it at 3: a hit for bm25-small
+    expect(r.out).toMatch(/^q-hr +conceptual .* chunk-boundary +contextual-chunk-headers$/m);
+    expect(r.out).toMatch(/^q-fin +factual .* vocabulary-gap +better-embedder$/m);
+  });
+
+  it("--pool-depth overrides the config and is checked", async () => {
+    const r = await run(["retrieval", "--config", BOTH, "--variant", "hybrid-rerank", "--misses", "--pool-depth", "4"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("Pool recall: hybrid-rerank (fused@4 beside final R@10)");
+    // it#1 is at 5 in fused: beyond depth 4; bm25 has it at 3, so fusion dropped it from the pool.
+    expect(r.out).toMatch(/^q-it +lexical .* 3 +— +>4 +>4 +>4 +reranker-demotion/m);
+    const bad = await run(["retrieval", "--config", BOTH, "--pool-depth", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('ragjudge: error: --pool-depth: expected a whole number >= 1, got "0"\n');
+  });
+
+  it("--format json carries the diagnostics", async () => {
+    const r = await run(["retrieval", "--config", BOTH, "--format", "json"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as { diagnostics: { variant: string; misses: { question: string; failure: string; fix: string | null }[] }[] };
+    expect(j.diagnostics.map((d) => d.variant)).toEqual(["bm25-small", "hybrid-rerank"]);
+    expect(j.diagnostics[1]!.misses.map((m) => [m.question, m.failure, m.fix])).toEqual([
+      ["q-hr", "chunk-boundary", "contextual-chunk-headers"],
+      ["q-fin", "vocabulary-gap", "better-embedder"],
+      ["q-it", "reranker-demotion", "hybrid-weights"],
+    ]);
+  });
+
+  it("--format md appends Markdown sections", async () => {
+    const r = await run(["retrieval", "--config", BOTH, "--format", "md", "--misses"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^### Misses: hybrid-rerank/m);
+    expect(r.out).toContain("| q-it | lexical | hardware tokens expire after ninety days | 3 | — | 5 | 14 | 14 | reranker-demotion | hybrid-weights |");
+  });
+
+  it("--format trec stays trec_eval's output only, and refuses --misses", async () => {
+    const r = await run(["retrieval", "--config", BOTH, "--variant", "bm25-small", "--format", "trec"]);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toMatch(/Pool recall|Failure kinds/);
+    const bad = await run(["retrieval", "--config", BOTH, "--variant", "bm25-small", "--format", "trec", "--misses"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--misses does not apply to --format trec/);
+  });
+
+  it("a declared stage list missing from an output line is exit 2 naming file, line and field", async () => {
+    const cfg = config([{ name: "hybrid-rerank", output: "broken.output.jsonl", chunks: "chunks.jsonl", stages: HYBRID }]);
+    const r = await run(["retrieval", "--config", cfg]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toBe(`ragjudge: error: ${join(dir, "broken.output.jsonl")}:2: stages.fused: missing: variant "hybrid-rerank" declares "fused" as its fused list (stages in ragjudge.config.json)\n`);
+  });
+
+  it("explicit inputs have no declared stages: pool recall is unavailable, not faked", async () => {
+    const r = await run(["retrieval", "--golden", join(dir, "golden.jsonl"), "--chunks", join(dir, "chunks.jsonl"), "--output", join(dir, "hybrid.output.jsonl"), "--misses"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("pool recall unavailable: no declared pool");
+    expect(r.out).toMatch(/^q-fin +factual .* undecided +—$/m);
+  });
+
+  it("--misses does not apply to TREC runs", async () => {
+    const qrels = write("x.qrels", "q1 0 d1 1\n");
+    const runf = write("x.run", "q1 Q0 d1 1 1.0 t\n");
+    const r = await run(["retrieval", "--qrels", qrels, "--trec-run", runf, "--misses"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--misses and --pool-depth diagnose golden-set inputs/);
+  });
+});

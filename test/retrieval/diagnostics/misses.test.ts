@@ -1,0 +1,284 @@
+import { describe, expect, it } from "vitest";
+import { relevantSet } from "../../../src/golden/relevance.js";
+import type { StageRoles } from "../../../src/golden/schema/config.js";
+import type { GoldenQuestion } from "../../../src/golden/schema/golden.js";
+import type { Verdict } from "../../../src/golden/schema/items.js";
+import type { PipelineOutput } from "../../../src/golden/schema/pipeline.js";
+import { analyseMisses, isRetrievalMiss, missCandidates, type MissRow } from "../../../src/retrieval/diagnostics/misses.js";
+import { FIX_TABLE } from "../../../src/retrieval/diagnostics/taxonomy.js";
+import { at, fill, HYBRID, out, place, q, unanswerable, variant } from "./build.js";
+
+const K = 10;
+const DEPTH = 50;
+
+/** q-hr's anchor is in hr#1 only; hr#0 is its sibling (same document, no anchor). */
+const QHR = q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual");
+const QFIN = q("q-fin", "fin", "receipts must be attached to every single claim", "factual");
+
+function analyse(questions: GoldenQuestion[], outputs: PipelineOutput[], stages: Partial<StageRoles>, ambiguity?: Map<string, Verdict>): MissRow[] {
+  const v = variant(outputs, stages);
+  const rel = new Map(questions.filter((x) => x.answerable).map((x) => [x.id, relevantSet(x, v.chunks)]));
+  return analyseMisses(questions, rel, v, { k: K, poolDepth: DEPTH, ...(ambiguity ? { ambiguity } : {}) });
+}
+
+/** One hybrid miss of q-hr from its four stage lists; `retrieved` is the reranked list. */
+function hybrid(lists: { bm25: string[]; vector: string[]; fused: string[]; reranked: string[] }, ambiguity?: Map<string, Verdict>): MissRow {
+  const rows = analyse([QHR], [out("q-hr", lists.reranked, lists)], HYBRID, ambiguity);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+describe("isRetrievalMiss and missCandidates", () => {
+  const list = ["a", "b", "c"].map((id) => ({ id }));
+  it("is a miss only when no relevant chunk is in the top k", () => {
+    expect(isRetrievalMiss(new Set(["c"]), list, 2)).toBe(true);
+    expect(isRetrievalMiss(new Set(["c"]), list, 3)).toBe(false);
+    expect(isRetrievalMiss(new Set(["x", "b"]), list, 2)).toBe(false);
+    expect(isRetrievalMiss(new Set(), list, 3)).toBe(true);
+  });
+  it("candidates are the top-k ids without the relevant ones, in rank order", () => {
+    expect(missCandidates(list, new Set(["b"]), 3)).toEqual(["a", "c"]);
+    expect(missCandidates(list, new Set(["b"]), 1)).toEqual(["a"]);
+  });
+});
+
+describe("each failure kind on a constructed case", () => {
+  it("reranker-demotion: fused had it at 3, the reranker put it at 12", () => {
+    const m = hybrid({ bm25: at("hr#1", 4), vector: at("hr#1", 9), fused: at("hr#1", 3), reranked: at("hr#1", 12) });
+    expect(m.failure).toBe("reranker-demotion");
+    expect(m.fix).toBe("hybrid-weights");
+    expect(m.why).toBe("fused had hr#1 at rank 3 (top 10); reranked ranks it at 12");
+    expect(m.ranks.map((r) => [r.name, r.role, r.status === "absent" ? null : r.rank])).toEqual([
+      ["bm25", "first", 4],
+      ["vector", "first", 9],
+      ["fused", "fused", 3],
+      ["reranked", "reranked", 12],
+      ["retrieved", "retrieved", 12],
+    ]);
+  });
+
+  it("ranking: in the fused pool at 23, below the top 10, no sibling high", () => {
+    const m = hybrid({ bm25: at("hr#1", 18), vector: at("hr#1", 0), fused: at("hr#1", 23), reranked: at("hr#1", 25) });
+    expect(m.failure).toBe("ranking");
+    expect(m.fix).toBe("hybrid-weights");
+    expect(m.why).toBe("in fused at rank 23 (within depth 50) but below the top 10; bm25 18, vector absent");
+  });
+
+  it("ranking: a first-stage list had it within depth and fusion dropped it from the pool", () => {
+    const m = hybrid({ bm25: at("hr#1", 0), vector: at("hr#1", 30), fused: at("hr#1", 0, 40), reranked: at("hr#1", 0, 40) });
+    expect(m.failure).toBe("ranking");
+    expect(m.why).toBe("vector had it at rank 30 (within depth 50) but fused ranks it nowhere (absent)");
+  });
+
+  it("chunk-boundary: the sibling hr#0 (heading 'Casual leave') ranks 1 in bm25, hr#1 is nowhere", () => {
+    const m = hybrid({ bm25: place({ "hr#0": 1 }), vector: fill(60), fused: place({ "hr#0": 2 }), reranked: place({ "hr#0": 4 }) });
+    expect(m.failure).toBe("chunk-boundary");
+    expect(m.fix).toBe("contextual-chunk-headers");
+    expect(m.boundary).toEqual({ chunk: "hr#0", doc: "hr", relation: "adjacent", list: "bm25", rank: 1 });
+    expect(m.why).toBe(
+      "hr#0 (next to the anchor's chunk in hr, without the anchor) ranks 1 in bm25, while the anchor's chunk is in no list's top 10 (absent from every list)",
+    );
+  });
+
+  it("vocabulary-gap: absent from bm25 and vector within depth, no sibling in any top 10", () => {
+    const m = hybrid({ bm25: place({ "hr#0": 14 }), vector: fill(60), fused: place({ "hr#0": 20 }), reranked: fill(60) });
+    expect(m.failure).toBe("vocabulary-gap");
+    expect(m.fix).toBe("better-embedder");
+    expect(m.boundary).toBeNull();
+    expect(m.why).toBe("absent from bm25 and vector within depth 50; no other chunk of hr ranks in the top 10");
+  });
+
+  it("vocabulary-gap: beyond the pool depth counts as not reached, and the rank is kept", () => {
+    const m = hybrid({ bm25: at("hr#1", 73, 80), vector: fill(60), fused: fill(60), reranked: fill(60) });
+    expect(m.failure).toBe("vocabulary-gap");
+    expect(m.why).toBe("not in bm25 or vector within depth 50 (bm25 >50 (73)); no other chunk of hr ranks in the top 10");
+    expect(m.ranks[0]).toEqual({ name: "bm25", role: "first", status: "beyond-depth", rank: 73, chunk: "hr#1" });
+  });
+
+  it("anchor-ambiguity: decided only by a supplied 'yes' verdict", () => {
+    const lists = { bm25: fill(60), vector: fill(60), fused: fill(60), reranked: fill(60) };
+    expect(hybrid(lists).failure).toBe("vocabulary-gap");
+    const m = hybrid(lists, new Map([["q-hr", "yes"]]));
+    expect(m.failure).toBe("anchor-ambiguity");
+    expect(m.fix).toBeNull();
+    expect(m.ambiguity).toBe("yes");
+    expect(m.why).toMatch(/^the anchor-ambiguity judge says a top-10 chunk without the anchor answers the question/);
+  });
+});
+
+describe("precedence", () => {
+  it("anchor-ambiguity beats reranker-demotion (a top-k chunk answers: retrieval did not fail)", () => {
+    const lists = { bm25: at("hr#1", 4), vector: at("hr#1", 9), fused: at("hr#1", 3), reranked: at("hr#1", 12) };
+    expect(hybrid(lists, new Map([["q-hr", "yes"]])).failure).toBe("anchor-ambiguity");
+  });
+
+  it("a 'no' or 'error' verdict falls through to the rank rules", () => {
+    const lists = { bm25: at("hr#1", 4), vector: at("hr#1", 9), fused: at("hr#1", 3), reranked: at("hr#1", 12) };
+    expect(hybrid(lists, new Map([["q-hr", "no"]])).failure).toBe("reranker-demotion");
+    const e = hybrid(lists, new Map([["q-hr", "error"]]));
+    expect(e.failure).toBe("reranker-demotion");
+    expect(e.ambiguity).toBe("error");
+  });
+
+  it("reranker-demotion beats chunk-boundary (the loss is pinned to the last stage)", () => {
+    const m = hybrid({ bm25: place({ "hr#0": 1, "hr#1": 5 }), vector: fill(60), fused: place({ "hr#0": 1, "hr#1": 6 }), reranked: place({ "hr#0": 1, "hr#1": 11 }) });
+    expect(m.failure).toBe("reranker-demotion");
+    expect(m.boundary).toBeNull();
+  });
+
+  it("chunk-boundary beats ranking when the anchor's chunk is in no list's top k", () => {
+    const m = hybrid({ bm25: place({ "hr#0": 1, "hr#1": 14 }), vector: fill(60), fused: place({ "hr#0": 1, "hr#1": 20 }), reranked: place({ "hr#0": 2, "hr#1": 22 }) });
+    expect(m.failure).toBe("chunk-boundary");
+    expect(m.why).toMatch(/in no list's top 10 \(best: bm25 14\)$/);
+  });
+
+  it("no chunk-boundary when the anchor's chunk is in a first-stage top k: the words matched, fusion lost it", () => {
+    const m = hybrid({ bm25: place({ "hr#0": 1, "hr#1": 5 }), vector: fill(60), fused: place({ "hr#0": 1, "hr#1": 15 }), reranked: place({ "hr#0": 1, "hr#1": 16 }) });
+    expect(m.failure).toBe("ranking");
+  });
+
+  it("chunk-boundary beats vocabulary-gap (a boundary miss also looks like a gap)", () => {
+    const m = hybrid({ bm25: fill(60), vector: place({ "hr#0": 7 }), fused: fill(60), reranked: fill(60) });
+    expect(m.failure).toBe("chunk-boundary");
+    expect(m.boundary).toEqual({ chunk: "hr#0", doc: "hr", relation: "adjacent", list: "vector", rank: 7 });
+  });
+
+  it("a sibling just outside the top k is not boundary evidence", () => {
+    const m = hybrid({ bm25: place({ "hr#0": 11 }), vector: fill(60), fused: place({ "hr#0": 11 }), reranked: place({ "hr#0": 11 }) });
+    expect(m.failure).toBe("vocabulary-gap");
+  });
+
+  it("every miss gets exactly one kind with its table fix", () => {
+    const rows = analyse(
+      [QHR, QFIN],
+      [
+        out("q-hr", at("hr#1", 12), { bm25: at("hr#1", 4), vector: fill(60), fused: at("hr#1", 3), reranked: at("hr#1", 12) }),
+        out("q-fin", fill(60), { bm25: fill(60), vector: fill(60), fused: fill(60), reranked: fill(60) }),
+      ],
+      HYBRID,
+    );
+    expect(rows.map((r) => [r.question, r.failure, r.fix])).toEqual([
+      ["q-hr", "reranker-demotion", FIX_TABLE["reranker-demotion"].fix],
+      ["q-fin", "vocabulary-gap", FIX_TABLE["vocabulary-gap"].fix],
+    ]);
+  });
+});
+
+describe("chunk-boundary needs a sibling across a cut, not any chunk of the document", () => {
+  const QPOL = q("q-pol", "pol", "you may carry over at most five days into the following year", "conceptual");
+  const pol = (bm25: string[]) => analyse([QPOL], [out("q-pol", bm25, { bm25 })], { first: ["bm25"] })[0]!;
+
+  it("an adjacent chunk (previous or next in the chunks file) is boundary evidence", () => {
+    expect(pol(place({ "pol#1": 3 })).boundary).toMatchObject({ chunk: "pol#1", relation: "adjacent" });
+    expect(pol(place({ "pol#3": 3 })).boundary).toMatchObject({ chunk: "pol#3", relation: "adjacent" });
+  });
+
+  it("a chunk under the same heading is boundary evidence", () => {
+    const m = pol(place({ "pol#0": 2 }));
+    expect(m.failure).toBe("chunk-boundary");
+    expect(m.boundary).toEqual({ chunk: "pol#0", doc: "pol", relation: "same-heading", list: "bm25", rank: 2 });
+    expect(m.why).toMatch(/^pol#0 \(same section as the anchor's chunk in pol, without the anchor\) ranks 2 in bm25/);
+  });
+
+  it("a far chunk of the same document is not: the query matched the topic, and the reason says so", () => {
+    const m = pol(place({ "pol#4": 1 }));
+    expect(m.failure).toBe("vocabulary-gap");
+    expect(m.boundary).toBeNull();
+    expect(m.why).toBe(
+      "absent from bm25 within depth 50; pol#4 of the same document ranks 1 in bm25 but is not next to the anchor's chunk (the query matches the document, not the passage)",
+    );
+  });
+
+  it("the best-ranked boundary sibling wins over a better-ranked far one", () => {
+    const m = pol(place({ "pol#4": 1, "pol#3": 6 }));
+    expect(m.failure).toBe("chunk-boundary");
+    expect(m.boundary).toMatchObject({ chunk: "pol#3", rank: 6 });
+  });
+});
+
+describe("which questions are analysed", () => {
+  it("leaves out hits and unanswerable questions, keeps golden order", () => {
+    const rows = analyse(
+      [QFIN, unanswerable("q-none"), QHR],
+      [out("q-fin", fill(60)), out("q-none", fill(60)), out("q-hr", at("hr#1", 10))],
+      {},
+    );
+    expect(rows.map((r) => r.question)).toEqual(["q-fin"]);
+  });
+
+  it("a question without an output line is an undecided miss, never a vocabulary gap", () => {
+    const rows = analyse([QHR], [], HYBRID);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.failure).toBe("undecided");
+    expect(rows[0]!.missingOutput).toBe(true);
+    expect(rows[0]!.why).toMatch(/no pipeline output line/);
+  });
+
+  it("an anchor no chunk contains is undecided and says so", () => {
+    const bad = q("q-bad", "hr", "this phrase is in no chunk of the document", "factual");
+    const rows = analyse([bad], [out("q-bad", fill(60), { bm25: fill(60) })], { first: ["bm25"] });
+    expect(rows[0]!.failure).toBe("undecided");
+    expect(rows[0]!.why).toBe("no chunk of hr contains the anchor in this chunks file (ragjudge validate reports it)");
+  });
+
+  it("with several relevant chunks, each list shows its best-ranked one", () => {
+    const two = q("q-sec", "sec", "badges must be worn visibly at all times inside the building", "lexical");
+    const rows = analyse([two], [out("q-sec", place({ "sec#1": 12, "sec#0": 30 }), { bm25: place({ "sec#0": 20, "sec#1": 40 }) })], { first: ["bm25"] });
+    expect(rows[0]!.relevant.sort()).toEqual(["sec#0", "sec#1"]);
+    expect(rows[0]!.ranks).toEqual([
+      { name: "bm25", role: "first", status: "ranked", rank: 20, chunk: "sec#0" },
+      { name: "retrieved", role: "retrieved", status: "ranked", rank: 12, chunk: "sec#1" },
+    ]);
+  });
+});
+
+describe("single first-stage list, no fused list (bm25-small)", () => {
+  const BM25 = { first: ["bm25"] };
+  const one = (list: string[]) => analyse([QHR], [out("q-hr", list, { bm25: list })], BM25)[0]!;
+
+  it("found within depth but below k: undecided, and says a vocabulary gap is ruled out", () => {
+    const m = one(at("hr#1", 15));
+    expect(m.failure).toBe("undecided");
+    expect(m.fix).toBeNull();
+    expect(m.why).toBe(
+      "bm25 has it at rank 15 (within depth 50), so not a vocabulary gap; ranking and reranker-demotion need a fused list (stages.fused), which this variant does not declare",
+    );
+  });
+
+  it("absent within depth: vocabulary-gap", () => {
+    expect(one(fill(60)).failure).toBe("vocabulary-gap");
+  });
+
+  it("sibling in the top k: chunk-boundary, even when the anchor's chunk is in the list below k", () => {
+    const m = one(place({ "hr#0": 2, "hr#1": 15 }));
+    expect(m.failure).toBe("chunk-boundary");
+    expect(m.boundary?.rank).toBe(2);
+  });
+});
+
+describe("no declared stages", () => {
+  it("only chunk-boundary (and anchor-ambiguity) can be decided", () => {
+    const none = analyse([QHR], [out("q-hr", fill(60))], {})[0]!;
+    expect(none.failure).toBe("undecided");
+    expect(none.why).toMatch(/^no first-stage list is declared/);
+    expect(none.ranks.map((r) => r.name)).toEqual(["retrieved"]);
+    const sib = analyse([QHR], [out("q-hr", place({ "hr#0": 3 }))], {})[0]!;
+    expect(sib.failure).toBe("chunk-boundary");
+    expect(sib.boundary?.list).toBe("retrieved");
+  });
+
+  it("stage lists present in the output but not declared are not read", () => {
+    const m = analyse([QHR], [out("q-hr", fill(60), { fused: at("hr#1", 2) })], {})[0]!;
+    expect(m.failure).toBe("undecided");
+  });
+});
+
+describe("a pool depth below k", () => {
+  it("top-k membership does not depend on the depth", () => {
+    const v = variant([out("q-hr", at("hr#1", 12), { bm25: at("hr#1", 4), vector: fill(60), fused: at("hr#1", 6), reranked: at("hr#1", 12) })], HYBRID);
+    const rel = new Map([["q-hr", relevantSet(QHR, v.chunks)]]);
+    const m = analyseMisses([QHR], rel, v, { k: 10, poolDepth: 3 })[0]!;
+    expect(m.ranks.find((r) => r.name === "fused")).toMatchObject({ status: "beyond-depth", rank: 6 });
+    expect(m.failure).toBe("reranker-demotion");
+  });
+});

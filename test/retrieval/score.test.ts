@@ -1,0 +1,113 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadChunks, loadGolden, loadPipelineOutput } from "../../src/golden/dataset.js";
+import { InputErrors } from "../../src/golden/errors.js";
+import { checkFloors, parseFloors } from "../../src/retrieval/floors.js";
+import { overallValue, scoreRetrieval, scoreRetrievalFiles } from "../../src/retrieval/score.js";
+import { evaluateTrecFiles } from "../../src/retrieval/trec/evaluate.js";
+import { NO_RELEVANT_PLACEHOLDER, goldenToQrels, pipelineToRun } from "../../src/retrieval/trec/export.js";
+import { formatTrecEval } from "../../src/retrieval/trec/write.js";
+
+const fx = join(import.meta.dirname, "..", "fixtures", "retrieval");
+const files = { golden: join(fx, "golden.jsonl"), chunks: join(fx, "chunks.jsonl"), output: join(fx, "bm25.output.jsonl") };
+
+describe("scoreRetrieval (golden-set mode)", () => {
+  const s = scoreRetrievalFiles(files, { measures: ["R@5", "RR", "nDCG@5", "Hit@1", "num_rel"], by: ["kind", "tags"] });
+  const v = (label: string, values: Float64Array) => values[s.measures.findIndex((m) => m.label === label)];
+
+  it("names the variant after the output file and scores answerable questions only", () => {
+    expect(s.variant).toBe("bm25");
+    expect(s.questions.map((q) => q.id)).toEqual(["q01", "q02", "q03", "q05"]);
+    expect(s.unanswerable).toEqual(["q04"]);
+  });
+
+  it("finds relevant chunks through anchors (normalised) and ids; list order is the ranking", () => {
+    const [q01, q02, q03] = s.questions;
+    expect(q01!.firstRelevantRank).toBe(1); // anchor with doubled spaces still matches hr-leave#1
+    expect(q02!.firstRelevantRank).toBe(3);
+    expect(q03!.firstRelevantRank).toBeNull();
+    expect(v("RR", q02!.values)).toBeCloseTo(1 / 3, 15);
+    expect(v("nDCG@5", q02!.values)).toBeCloseTo(0.5, 15);
+  });
+
+  it("scores a question without output 0 and counts it in every mean", () => {
+    expect(s.missing).toEqual(["q05"]);
+    expect(s.questions[3]!.missing).toBe(true);
+    expect(s.overall.n).toBe(4);
+    expect(overallValue(s, "RR")).toBeCloseTo((1 + 1 / 3) / 4, 15);
+    expect(overallValue(s, "R@5")).toBe(0.5);
+    expect(overallValue(s, "num_rel")).toBe(4);
+  });
+
+  it("means by kind and by each tag", () => {
+    const g = (by: string, key: string) => s.groups.find((x) => x.by === by && x.key === key)!;
+    expect(g("kind", "factual").n).toBe(2);
+    expect(v("RR", g("kind", "factual").values)).toBe(0.5);
+    expect(g("tags", "policy").n).toBe(3);
+    expect(v("R@5", g("tags", "policy").values)).toBeCloseTo(2 / 3, 15);
+    expect(g("tags", "it").n).toBe(1);
+  });
+
+  it("exported run and qrels give the same numbers through the trec_eval path", () => {
+    const golden = loadGolden(files.golden);
+    const chunks = loadChunks(files.chunks);
+    const { outputs, lineOf } = loadPipelineOutput(files.output, golden);
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-export-"));
+    const runFile = join(dir, "run.txt");
+    const qrelsFile = join(dir, "qrels.txt");
+    writeFileSync(runFile, pipelineToRun(outputs, "bm25", { file: files.output, lineOf }));
+    writeFileSync(qrelsFile, goldenToQrels(golden, chunks));
+    const score = scoreRetrieval(golden, { name: "bm25", chunks, outputs }, { k: [1, 5, 10] });
+    const viaTrec = evaluateTrecFiles(qrelsFile, runFile, { measures: score.measures });
+    expect(formatTrecEval(viaTrec, { fullPrecision: true })).toBe(formatTrecEval(score.evaluation, { fullPrecision: true }));
+  });
+
+  it("keeps an answerable question whose anchor matches no chunk, at 0, and exports a placeholder for it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-norel-"));
+    const g = join(dir, "g.jsonl");
+    writeFileSync(g, '{"id":"a","question":"?","anchor":{"doc":"it","text":"no such words anywhere"}}\n{"id":"b","question":"?","relevant":["it#0"]}\n');
+    const golden = loadGolden(g);
+    const chunks = loadChunks(files.chunks);
+    const sc = scoreRetrieval(golden, { name: "x", chunks, outputs: new Map() }, { measures: ["R@5"] });
+    expect(sc.noRelevant).toEqual(["a"]);
+    expect(sc.groups).toEqual([]); // no question has a kind: no "(no kind)" row repeating the overall one
+    expect(sc.overall.n).toBe(2);
+    expect(goldenToQrels(golden, chunks)).toBe(`a 0 ${NO_RELEVANT_PLACEHOLDER} 0\nb 0 it#0 1\n`);
+  });
+
+  it("refuses to export ids with white space", () => {
+    const outputs = new Map([["q 1", { id: "q 1", retrieved: [{ id: "a b" }] }]]);
+    expect(() => pipelineToRun(outputs, "v", { file: "out.jsonl", lineOf: new Map([["q 1", 3]]) })).toThrow(InputErrors);
+    try {
+      pipelineToRun(outputs, "v", { file: "out.jsonl", lineOf: new Map([["q 1", 3]]) });
+    } catch (e) {
+      expect((e as InputErrors).problems.map((p) => p.message)).toEqual([
+        'out.jsonl:3: id: "q 1" contains white space, which a TREC file cannot hold',
+        'out.jsonl:3: retrieved[0]: "a b" contains white space, which a TREC file cannot hold',
+      ]);
+    }
+  });
+
+  it("writes strictly decreasing scores so trec_eval keeps the list order", () => {
+    const run = pipelineToRun(new Map([["q", { id: "q", retrieved: [{ id: "z", score: 1 }, { id: "a", score: 1 }, { id: "m", score: 5 }] }]]), "t");
+    expect(run).toBe("q Q0 z 1 3 t\nq Q0 a 2 2 t\nq Q0 m 3 1 t\n");
+  });
+});
+
+describe("floors", () => {
+  it("parses --fail-under, lets the flag override the config, and names misses", () => {
+    const floors = parseFloors("R@10=0.70, RR=0.5", { "R@10": 0.9, "nDCG@5": 0.2 });
+    expect(floors.map((f) => [f.measure.label, f.min])).toEqual([["R@10", 0.7], ["nDCG@5", 0.2], ["RR", 0.5]]);
+    const values: Record<string, number> = { "R@10": 0.65, RR: 0.5, "nDCG@5": 0.3 };
+    expect(checkFloors(floors, (l) => values[l])).toEqual([{ label: "R@10", value: 0.65, min: 0.7 }]);
+  });
+
+  it("refuses malformed floors", () => {
+    expect(() => parseFloors("R@10")).toThrow(/MEASURE=NUMBER/);
+    expect(() => parseFloors("R@10=high")).toThrow(/MEASURE=NUMBER/);
+    expect(() => parseFloors("P=0.5")).toThrow(/one measure/);
+    expect(() => parseFloors("F1@3=0.5")).toThrow(/unknown measure/);
+  });
+});

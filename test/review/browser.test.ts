@@ -1,0 +1,257 @@
+/**
+ * End-to-end tests of the review page in headless Chromium (Debian's
+ * `chromium` through playwright-core). Where /usr/bin/chromium is missing they
+ * skip with a one-line reason, unless CI is set: then they fail.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Label } from "../../src/golden/schema/items.js";
+import { entry, judgmentOf, workspace } from "./helpers.js";
+
+/** Debian's Chromium; RAGJUDGE_CHROMIUM overrides it (and lets the skip path be checked). */
+const CHROMIUM = process.env.RAGJUDGE_CHROMIUM ?? "/usr/bin/chromium";
+const ROOT = resolve(import.meta.dirname, "../..");
+const HAVE = existsSync(CHROMIUM);
+const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync"];
+
+if (!HAVE && CI) {
+  describe("review page in Chromium", () => {
+    it("needs Chromium", () => {
+      throw new Error(`${CHROMIUM} not found and CI is set: install it (apt-get install -y chromium)`);
+    });
+  });
+} else if (!HAVE) {
+  console.warn(`review browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium; with CI set they fail instead)`);
+  describe.skip(`review page in Chromium (skipped: ${CHROMIUM} not found; apt-get install -y chromium)`, () => {
+    it("needs Chromium", () => {});
+  });
+} else {
+  describe("review page in Chromium", browserTests);
+}
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `ragjudge review` as a real child process and waits for its URL. */
+function serve(w: ReturnType<typeof workspace>, annotator = "asha"): Promise<Served> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--annotator", annotator, "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  return new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL from ragjudge review within 20 s:\n${out}`)), 20_000);
+    const onData = (c: Buffer) => {
+      out += c.toString("utf8");
+      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl({ child, url: m[1]!, output: () => out });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`ragjudge review exited ${code}:\n${out}`));
+    });
+  });
+}
+
+function killHard(s: Served): Promise<void> {
+  return new Promise((done) => {
+    s.child.removeAllListeners("exit");
+    s.child.once("exit", () => done());
+    s.child.kill("SIGKILL");
+  });
+}
+
+/** The little of the DOM the tests read (the project's TypeScript has no DOM types). */
+interface PageDocument {
+  getElementById(id: string): { textContent: string | null; disabled?: boolean } | null;
+  querySelectorAll(selector: string): { length: number };
+}
+
+/** Waits until the page shows item `n` (1-based) of `total`. */
+async function atItem(page: Page, n: number, total: number): Promise<void> {
+  // Runs in the page. (A string expression would be refused: the page's CSP forbids eval.)
+  await page.waitForFunction(
+    ([n, total]) => {
+      const doc = (globalThis as unknown as { document: PageDocument }).document;
+      return doc.getElementById("where")?.textContent === `item ${n} of ${total}` && !doc.getElementById("yes")?.disabled;
+    },
+    [n, total] as const,
+  );
+}
+
+function browserTests(): void {
+  let ctx: BrowserContext;
+  const consoleMessages: string[] = [];
+  const pageErrors: string[] = [];
+  const children: Served[] = [];
+
+  beforeAll(async () => {
+    const userDataDir = mkdtempSync(join(tmpdir(), "ragjudge-chromium-"));
+    ctx = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
+  });
+  afterAll(async () => {
+    for (const c of children) if (c.child.exitCode === null) c.child.kill("SIGKILL");
+    await ctx?.close();
+  });
+
+  async function newPage(): Promise<Page> {
+    const page = await ctx.newPage();
+    page.on("console", (m) => consoleMessages.push(m.text()));
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    return page;
+  }
+
+  it("labels three items by keyboard, survives kill -9 and resumes at the first open item", async () => {
+    const es = [entry("q1", "One [2]."), entry("q2", "Two."), entry("q3", "Three."), entry("q4", "Four."), entry("q5", "Five.")];
+    const w = workspace(es, [judgmentOf(es[0]!, "no", "REASON-ONE: claim not in the context")]);
+    const first = await serve(w);
+    children.push(first);
+    const page = await newPage();
+    await page.goto(first.url);
+    await atItem(page, 1, 5);
+    // No anchoring: the judge's reason is nowhere on the page before answering.
+    expect(await page.textContent("body")).not.toContain("REASON-ONE");
+    expect(await page.isVisible("#reveal-box")).toBe(false);
+
+    await page.keyboard.press("y");
+    await atItem(page, 2, 5);
+    await page.fill("#note", "figure is wrong");
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("n");
+    await atItem(page, 3, 5);
+    await page.keyboard.press("s");
+    await atItem(page, 4, 5);
+    await page.keyboard.press("y");
+    await atItem(page, 5, 5);
+    expect(await page.textContent("#progress-text")).toBe("3 labelled, 1 skipped, 1 to go (of 5)");
+
+    // Back to item 1 with the arrow keys: the label shows, and the judge can now be revealed.
+    for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowLeft");
+    await atItem(page, 1, 5);
+    expect(await page.textContent("#your-label")).toContain("Your label: yes");
+    await page.keyboard.press("v");
+    await page.waitForSelector("#judge .verdict");
+    expect(await page.textContent("#judge")).toContain("REASON-ONE");
+    await page.keyboard.press("ArrowRight");
+    await atItem(page, 2, 5);
+    expect(await page.inputValue("#note")).toBe("figure is wrong");
+
+    const file = join(w.labels, "asha.jsonl");
+    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => Label.parse(JSON.parse(l)));
+    expect(lines.map((l) => [l.question, l.label, l.note])).toEqual([["q1", "yes", undefined], ["q2", "no", "figure is wrong"], ["q4", "yes", undefined]]);
+    expect(lines.every((l) => l.annotator === "asha" && l.provenance === "human" && l.frame === "random" && l.inclusionProbability === 0.25)).toBe(true);
+
+    // Kill the server hard. An answer now is refused on the page, and nothing is lost or half-written.
+    await killHard(first);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("y");
+    await page.waitForSelector("#status .error");
+    expect(await page.textContent("#status")).toContain("NOT saved");
+    expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(3);
+    expect(readFileSync(file, "utf8").endsWith("\n")).toBe(true);
+
+    const second = await serve(w);
+    children.push(second);
+    await page.goto(second.url);
+    await atItem(page, 5, 5);
+    expect(await page.textContent("#progress-text")).toBe("3 labelled, 1 skipped, 1 to go (of 5)");
+    await page.keyboard.press("n");
+    await page.waitForSelector("#done:not([hidden])");
+    expect(await page.textContent("#done-text")).toContain("4 of 5 items labelled, 1 skipped");
+    await page.click("#first-skipped");
+    await atItem(page, 3, 5);
+    await page.keyboard.press("y");
+    await page.waitForSelector("#done:not([hidden])");
+    await page.click("#finish");
+    await page.waitForSelector("#finished:not([hidden])");
+    await new Promise<void>((r) => (second.child.exitCode !== null ? r() : second.child.once("exit", () => r())));
+    expect(second.child.exitCode).toBe(0);
+    expect(second.output()).toContain("Stopped: 5 of 5 labelled, 0 skipped, 0 to go.");
+    await page.close();
+  });
+
+  it("shows HTML and script in item text as text; nothing runs", async () => {
+    const payload = (tag: string) =>
+      `<script>window.__pwned="${tag}";console.log("PWNED-${tag}")</script><img src=x onerror="window.__pwned='${tag}-img';console.log('PWNED-${tag}-img')"><b onmouseover="console.log('PWNED')">bold</b>`;
+    const e = entry("x1", `Answer ${payload("answer")} [1].`, {
+      question: `Question ${payload("question")}?`,
+      reference: `Reference ${payload("reference")}`,
+      chunks: [
+        { id: "x-doc#0", text: `Chunk ${payload("chunk")} unused casual leave cannot be carried forward`, heading: `Heading ${payload("heading")}` },
+        { id: `x-doc#1<img src=x onerror=console.log('PWNED-id')>`, text: "plain" },
+      ],
+    });
+    const w = workspace([e], [judgmentOf(e, "yes", `Reason ${payload("reason")}`)]);
+    const s = await serve(w);
+    children.push(s);
+    const page = await newPage();
+    consoleMessages.length = 0;
+    pageErrors.length = 0;
+    const response = await page.goto(s.url);
+    expect(response!.headers()["content-security-policy"]).toContain("script-src 'self'");
+    await atItem(page, 1, 1);
+    await page.hover("#answer");
+    // Answer, then reveal the judge (whose reason also carries the payload).
+    await page.keyboard.press("y");
+    await page.waitForSelector("#done:not([hidden])");
+    await page.keyboard.press("ArrowLeft");
+    await atItem(page, 1, 1);
+    await page.keyboard.press("v");
+    await page.waitForSelector("#judge .verdict");
+    await page.waitForTimeout(300);
+
+    expect(await page.evaluate(() => typeof (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBe("undefined");
+    expect(consoleMessages.filter((m) => m.includes("PWNED"))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as unknown as { document: PageDocument }).document.querySelectorAll("img, script:not([src]), [onerror], [onmouseover]").length)).toBe(0);
+    // The markup is there as visible text.
+    expect(await page.textContent("#answer")).toContain('<script>window.__pwned="answer"');
+    expect(await page.textContent("#question")).toContain("<img src=x onerror=");
+    expect(await page.textContent("#reference")).toContain("<script>");
+    expect(await page.textContent("#context")).toContain("Heading <script>");
+    expect(await page.textContent("#context")).toContain("x-doc#1<img src=x onerror=console.log('PWNED-id')>");
+    expect(await page.textContent("#judge")).toContain("Reason <script>");
+    await killHard(s);
+    await page.close();
+  });
+
+  it("saves a screenshot of the page (docs/review-screenshot.png with RAGJUDGE_SCREENSHOT=1)", async () => {
+    const chunks = [
+      { id: "hr-leave#0", heading: "Annual leave", text: "Employees earn 1.5 days of annual leave per month of service. Annual leave may be carried forward up to a maximum of 10 days." },
+      { id: "hr-leave#1", heading: "Casual leave", text: "Casual leave is granted for short personal needs, up to 8 days a year. Unused casual leave cannot be carried forward to the next year and lapses on 31 December." },
+      { id: "hr-holidays#2", heading: "Restricted holidays", text: "Two restricted holidays may be chosen from the published list each year." },
+    ];
+    const e = entry("hr-07", "No. Unused casual leave lapses at the end of the year [2]. You can, however, carry forward up to 10 days of annual leave [1].", {
+      question: "Can I carry forward unused casual leave?",
+      reference: "No. Unused casual leave cannot be carried to the next year.",
+      chunks,
+      over: { citedIds: ["hr-leave#1", "hr-leave#0"], anchor: { doc: "hr-leave", text: "Unused casual leave cannot be carried forward to the next year" }, kind: "factual", tags: ["policy", "english"] },
+    });
+    const w = workspace([entry("hr-01", "Yes [1]."), e, entry("hr-09", "Twelve days [1].")]);
+    const s = await serve(w);
+    children.push(s);
+    const page = await newPage();
+    await page.setViewportSize({ width: 1280, height: 820 });
+    await page.goto(s.url);
+    await atItem(page, 1, 3);
+    await page.keyboard.press("y");
+    await atItem(page, 2, 3);
+    expect(await page.textContent("#status")).toBe("Saved \u201cyes\u201d for item 1.");
+    const target = process.env.RAGJUDGE_SCREENSHOT ? join(ROOT, "docs", "review-screenshot.png") : join(mkdtempSync(join(tmpdir(), "ragjudge-shot-")), "review.png");
+    mkdirSync(resolve(target, ".."), { recursive: true });
+    await page.screenshot({ path: target });
+    expect(readFileSync(target).subarray(1, 4).toString()).toBe("PNG");
+    await killHard(s);
+    await page.close();
+  });
+}

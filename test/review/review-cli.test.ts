@@ -1,0 +1,55 @@
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { runCli } from "../../src/cli/program.js";
+import { entry, workspace } from "./helpers.js";
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  try {
+    return { code: await runCli(args), out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+describe("ragjudge review: bad input", () => {
+  const w = workspace([entry("q1", "A.")]);
+  const base = ["review", w.queue, "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments];
+
+  it("exits 2 with one line for a bad annotator, a missing queue, a bad port or provenance", async () => {
+    const cases: [string[], RegExp][] = [
+      [[...base, "--annotator", "../x"], /cannot name a labels file/],
+      [["review", join(w.dir, "missing.jsonl"), "--rubrics-dir", w.rubrics, "--labels", w.labels, "--annotator", "asha"], /missing\.jsonl: file not found/],
+      [[...base, "--annotator", "asha", "--port", "http"], /--port: expected a port number/],
+      [[...base, "--annotator", "asha", "--provenance", "import"], /--provenance/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await cli(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      // One line (commander adds its usual "(run with --help for usage)" hint to its own errors).
+      expect(r.err.trim().split("\n").filter((l) => !l.startsWith("(run with --help")), r.err).toHaveLength(1);
+      expect(r.err).toMatch(re);
+    }
+    const r = await cli(["review", w.queue, "--rubrics-dir", w.rubrics, "--labels", w.labels]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--annotator/);
+  });
+
+  it("exits 2 when the requested port is taken", async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", () => r()));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await cli([...base, "--annotator", "asha", "--port", String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(new RegExp(`--port ${port}: cannot listen on 127\\.0\\.0\\.1 \\(already in use\\)`));
+    } finally {
+      blocker.close();
+    }
+  });
+});

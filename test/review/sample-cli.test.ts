@@ -1,0 +1,152 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { loadLabels } from "../../src/calibration/labels.js";
+import { runCli } from "../../src/cli/program.js";
+import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
+import { loadConfig } from "../../src/golden/config.js";
+import { candidatesFromRun } from "../../src/review/candidates.js";
+import { loadQueue } from "../../src/review/queue.js";
+import { ReviewSession } from "../../src/review/session.js";
+import { judge, project, writeJudgments } from "./dataset.js";
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  try {
+    const code = await runCli(args);
+    return { code, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+describe("candidatesFromRun", () => {
+  it("leaves out rule verdicts, errors on any repeat, stale judgments and older fingerprints", () => {
+    const p = project();
+    const model = p.items.filter((i) => !i.rule);
+    const faith = model.filter((i) => i.key.rubric === "faithfulness");
+    const js = p.items.map((i) => judge(i, "yes"));
+    js.push({ ...judge(faith[0]!, "error"), repeat: 1 }); // errored repeat
+    js.push({ ...judge(faith[1]!, "no"), repeat: 1 }); // yes + no: tie
+    js.push({ ...judge(faith[2]!, "no"), repeat: 1 }, { ...judge(faith[2]!, "no"), repeat: 2 }); // majority no
+    js.push({ ...judge(faith[3]!, "yes"), inputHash: "1".repeat(64) }); // stale
+    js.push({ ...judge(faith[4]!, "no"), fingerprint: "fp-0", time: "2025-01-01T00:00:00.000Z" }); // older prompt
+    const cfg = loadConfig(p.config);
+    const golden = loadGolden(cfg.path("questions.jsonl"));
+    const variants = cfg.config.variants.map((v) => loadVariant(v, golden, cfg.path));
+    const { candidates, notes } = candidatesFromRun(p.items, js, golden, variants);
+    const f = notes.find((n) => n.rubric === "faithfulness")!;
+    expect(f).toMatchObject({ fingerprint: "fp-1", otherFingerprints: ["fp-0"], errors: 1, stale: 1, judged: faith.length - 1 });
+    const byQ = new Map(candidates.filter((c) => c.key.rubric === "faithfulness").map((c) => [c.key.question, c]));
+    expect(byQ.has(faith[0]!.key.question)).toBe(false);
+    expect(byQ.get(faith[1]!.key.question)!.verdict).toBe("tie");
+    expect(byQ.get(faith[2]!.key.question)!.verdict).toBe("no");
+    expect(byQ.get(faith[4]!.key.question)!.verdict).toBe("yes");
+    const c = byQ.get("q03")!;
+    expect(c).toMatchObject({ split: "dev", kind: "factual", tags: ["policy"], citedIds: ["doc-q03#1", "doc-q03#0"], anchor: { doc: "doc-q03" } });
+    expect(candidates.some((x) => p.items.find((i) => i.inputHash === x.inputHash)?.rule)).toBe(false);
+    expect(notes.find((n) => n.rubric === "citation-accuracy")!.judged).toBeGreaterThan(0);
+  });
+});
+
+describe("ragjudge sample", () => {
+  it("writes a queue the review reads; labelled items are never drawn again; calibration reads the labels", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 3 ? "yes" : "no")));
+    const out = join(p.dir, "queue.jsonl");
+    const r = await cli(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/faithfulness: 11 judged items \(left out: 1 decided by rule\); 0 already labelled by you; random 4 of 11 \(inclusion probability 0\.364\) -> 4 queued/);
+    const first = readFileSync(out, "utf8");
+    const queue = loadQueue(out).map((l) => l.value);
+    expect(queue).toHaveLength(4);
+    expect(queue.every((e) => e.frame === "random" && e.inclusionProbability === 4 / 11 && e.rubric === "faithfulness")).toBe(true);
+
+    // Same seed, same queue (byte for byte).
+    await cli(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
+    expect(readFileSync(out, "utf8")).toBe(first);
+
+    // Label two, then sample again: those two never come back for asha.
+    const s = new ReviewSession({ queueFile: out, rubricsDir: join(p.dir, "rubrics"), labelsDir: p.labels, annotator: "asha" });
+    s.answer(0, queue[0]!.inputHash, "yes");
+    s.answer(1, queue[1]!.inputHash, "no");
+    const r2 = await cli(["sample", "--config", p.config, "--random", "10", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
+    expect(r2.out).toMatch(/2 already labelled by you; random 9 of 9 \(inclusion probability 0\.818\)/);
+    const again = loadQueue(out).map((l) => l.value.question);
+    expect(again).not.toContain(queue[0]!.question);
+    expect(again).not.toContain(queue[1]!.question);
+
+    // What calibration reads: the labels with their frame and inclusion probability.
+    const book = loadLabels(p.labels);
+    expect([...book.items.values()].map((i) => [i.label, i.random?.value.frame, i.random?.value.inclusionProbability])).toEqual([
+      ["yes", "random", 4 / 11],
+      ["no", "random", 4 / 11],
+    ]);
+
+    // Disagreements for another annotator: the "no" label differs wherever the judge said yes.
+    const r3 = await cli(["sample", "--config", p.config, "--disagreements", "--annotator", "ravi", "--out", out]);
+    expect(r3.code).toBe(0);
+    const dis = loadQueue(out).map((l) => l.value);
+    const judged = new Map(p.items.map((i, k) => [i.inputHash, k % 3 ? "yes" : "no"]));
+    const expected = [queue[0]!, queue[1]!].filter((e, n) => judged.get(e.inputHash) !== (n === 0 ? "yes" : "no")).length;
+    expect(dis).toHaveLength(expected);
+    expect(dis.every((e) => e.frame === "disagreement" && e.inclusionProbability === 1)).toBe(true);
+  });
+
+  it("--split samples only the named split, π over that split's items", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.map((i) => judge(i, "yes")));
+    const out = join(p.dir, "queue.jsonl");
+    const r = await cli(["sample", "--config", p.config, "--random", "2", "--rubrics", "faithfulness", "--split", "test", "--annotator", "asha", "--out", out]);
+    expect(r.code).toBe(0);
+    // Split "test" holds q09..q12; q12 has an empty answer (rule): 3 judged.
+    expect(r.out).toMatch(/split test\):\n {2}faithfulness: 3 judged items/);
+    const q = loadQueue(out).map((l) => l.value);
+    expect(q.every((e) => e.split === "test" && e.inclusionProbability === 2 / 3)).toBe(true);
+    const bad = await cli(["sample", "--config", p.config, "--random", "2", "--split", "nope", "--annotator", "asha", "--out", out]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/no question has split "nope" \(have: dev, test\)/);
+  });
+
+  it("reports errors left out and rejects bad flags with exit 2 and one line", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k === 0 ? "error" : "yes")));
+    const ok = await cli(["sample", "--config", p.config, "--random", "2", "--annotator", "asha"]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/with an error verdict/);
+    expect(ok.out).toMatch(/decided by rule/);
+    expect(existsSync(join(p.dir, "cache", "review-queue.jsonl"))).toBe(true);
+
+    const cases: [string[], RegExp][] = [
+      [["--annotator", "asha"], /choose what to sample/],
+      [["--random", "0", "--annotator", "asha"], /--random: expected a positive whole number/],
+      [["--random", "2", "--annotator", "../x"], /cannot name a labels file/],
+      [["--random", "2", "--annotator", "asha", "--variant", "nope"], /no variant named "nope"/],
+      [["--random", "2", "--annotator", "asha", "--rubrics", "nope"], /no rubric named "nope"/],
+      [["--random", "2", "--annotator", "asha", "--judgments", join(p.dir, "missing.jsonl")], /judgments file not found/],
+      [["--random", "2", "--annotator", "asha", "--seed", "-1"], /--seed/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await cli(["sample", "--config", p.config, ...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err.trim().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(r.err, args.join(" ")).toMatch(re);
+    }
+  });
+
+  it("review on an empty queue says so and exits 0", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.filter((i) => i.rule).map((i) => judge(i, "yes")));
+    const out = join(p.dir, "q.jsonl");
+    const r = await cli(["sample", "--config", p.config, "--random", "3", "--annotator", "asha", "--out", out]);
+    expect(r.out).toMatch(/Nothing to review/);
+    const rv = await cli(["review", out, "--config", p.config, "--annotator", "asha", "--tty"]);
+    expect(rv.code).toBe(0);
+    expect(rv.out).toMatch(/is empty: nothing to review/);
+  });
+});

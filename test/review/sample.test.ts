@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { hashJson } from "../../src/golden/hash.js";
+import type { ItemKey } from "../../src/golden/schema/items.js";
+import { sampleQueue, type Candidate, type ExistingLabels } from "../../src/review/sample.js";
+
+function cand(rubric: string, q: number, verdict: Candidate["verdict"], answer = `answer ${q}`): Candidate {
+  const evidence = { question: `question ${q}`, answer };
+  return { key: { variant: "v", question: `q${String(q).padStart(3, "0")}`, rubric, unit: "answer" }, inputHash: hashJson(evidence), evidence, verdict, tags: [], citedIds: [] };
+}
+
+const pop = (rubric: string, n: number, verdict: (i: number) => Candidate["verdict"] = (i) => (i % 4 === 0 ? "no" : "yes")) => Array.from({ length: n }, (_, i) => cand(rubric, i, verdict(i)));
+const labelled = (c: Candidate, annotator: string, label: "yes" | "no"): ExistingLabels => ({ key: c.key, inputHash: c.inputHash, labels: [{ annotator, label }] });
+const ids = (es: { question: string; rubric: string }[]) => es.map((e) => `${e.rubric}/${e.question}`);
+
+describe("sampleQueue --random", () => {
+  const cands = [...pop("faithfulness", 40), ...pop("correctness", 10)];
+
+  it("draws n per rubric with inclusion probability n/population, grouped by rubric", () => {
+    const { entries, rubrics } = sampleQueue(cands, [], { annotator: "asha", seed: 7, random: 8 });
+    expect(entries.map((e) => e.rubric)).toEqual([...Array(8).fill("correctness"), ...Array(8).fill("faithfulness")]);
+    expect(entries.filter((e) => e.rubric === "faithfulness").every((e) => e.frame === "random" && e.inclusionProbability === 8 / 40)).toBe(true);
+    expect(entries.filter((e) => e.rubric === "correctness").every((e) => e.inclusionProbability === 8 / 10)).toBe(true);
+    expect(new Set(ids(entries)).size).toBe(16);
+    expect(rubrics.find((r) => r.rubric === "faithfulness")).toMatchObject({ population: 40, eligible: 40, random: { drawn: 8, inclusionProbability: 0.2 }, queued: 8 });
+  });
+
+  it("is deterministic for a seed, whatever the input order, and changes with the seed", () => {
+    const a = sampleQueue(cands, [], { annotator: "asha", seed: 7, random: 8 }).entries;
+    const b = sampleQueue(cands.slice().reverse(), [], { annotator: "asha", seed: 7, random: 8 }).entries;
+    const c = sampleQueue(cands, [], { annotator: "asha", seed: 8, random: 8 }).entries;
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(ids(c)).not.toEqual(ids(a));
+  });
+
+  it("gives each rubric its own stream: adding a rubric leaves another's sample unchanged", () => {
+    const only = sampleQueue(pop("faithfulness", 40), [], { annotator: "asha", seed: 3, random: 5 }).entries;
+    const both = sampleQueue(cands, [], { annotator: "asha", seed: 3, random: 5 }).entries.filter((e) => e.rubric === "faithfulness");
+    expect(ids(both)).toEqual(ids(only));
+  });
+
+  it("is uniform: over many seeds every item is drawn about n/N of the time", () => {
+    const ten = pop("faithfulness", 10);
+    const hits = new Map<string, number>();
+    const runs = 3000;
+    for (let seed = 0; seed < runs; seed++) {
+      for (const e of sampleQueue(ten, [], { annotator: "asha", seed, random: 3 }).entries) hits.set(e.question, (hits.get(e.question) ?? 0) + 1);
+    }
+    expect(hits.size).toBe(10);
+    // Binomial(3000, 0.3): sd ≈ 25; allow ±4.5 sd.
+    for (const n of hits.values()) expect(Math.abs(n - 900)).toBeLessThan(115);
+  });
+
+  it("never resamples an item the annotator labelled with the same input hash; π over what is left", () => {
+    const f = pop("faithfulness", 10);
+    const existing = [labelled(f[0]!, "asha", "yes"), labelled(f[1]!, "asha", "no"), labelled(f[2]!, "ravi", "yes")];
+    // A label on another text of the same item does not count.
+    const other = { ...f[3]!, inputHash: hashJson({ question: "old text" }) };
+    existing.push(labelled(other, "asha", "yes"));
+    for (let seed = 0; seed < 50; seed++) {
+      const { entries, rubrics } = sampleQueue(f, existing, { annotator: "asha", seed, random: 8 });
+      expect(ids(entries)).not.toContain("faithfulness/q000");
+      expect(ids(entries)).not.toContain("faithfulness/q001");
+      // π is the round's marginal probability: 8 drawn from a population of 10.
+      expect(entries.every((e) => e.inclusionProbability === 8 / 10)).toBe(true);
+      expect(rubrics[0]).toMatchObject({ population: 10, labelledByAnnotator: 2, eligible: 8 });
+    }
+    const earlier: { key: ItemKey; inputHash: string }[] = [{ key: f[5]!.key, inputHash: f[5]!.inputHash }];
+    const { entries } = sampleQueue(f, [], { annotator: "asha", seed: 1, random: 10 }, earlier);
+    expect(ids(entries)).not.toContain("faithfulness/q005");
+    expect(entries).toHaveLength(9);
+  });
+
+  it("successive rounds from what is left form one uniform sample; their probabilities add up", () => {
+    const ten = pop("faithfulness", 10);
+    const hits = new Map<string, number>();
+    const runs = 2000;
+    for (let seed = 0; seed < runs; seed++) {
+      const r1 = sampleQueue(ten, [], { annotator: "asha", seed, random: 3 }).entries;
+      const done = r1.map((e) => ({ key: { variant: e.variant, question: e.question, rubric: e.rubric, unit: e.unit }, inputHash: e.inputHash }));
+      const r2 = sampleQueue(ten, [], { annotator: "asha", seed: seed + 100_000, random: 3 }, done).entries;
+      expect(new Set([...r1, ...r2].map((e) => e.question)).size).toBe(6);
+      expect(r1[0]!.inclusionProbability! + r2[0]!.inclusionProbability!).toBeCloseTo(0.6);
+      for (const e of [...r1, ...r2]) hits.set(e.question, (hits.get(e.question) ?? 0) + 1);
+    }
+    // Binomial(2000, 0.6): sd ≈ 22; allow ±4.5 sd.
+    for (const n of hits.values()) expect(Math.abs(n - 1200)).toBeLessThan(100);
+  });
+
+  it("copies the evidence and display fields into each entry", () => {
+    const c: Candidate = { ...cand("faithfulness", 1, "yes"), split: "dev", kind: "factual", tags: ["t"], citedIds: ["d#1"], anchor: { doc: "d", text: "a phrase" } };
+    const [e] = sampleQueue([c], [], { annotator: "asha", seed: 1, random: 1 }).entries;
+    expect(e).toEqual({ ...c.key, inputHash: c.inputHash, frame: "random", inclusionProbability: 1, split: "dev", kind: "factual", tags: ["t"], evidence: c.evidence, citedIds: ["d#1"], anchor: c.anchor });
+  });
+});
+
+describe("sampleQueue --balanced and --disagreements", () => {
+  it("balances between the judge's yes and no, stratum = verdict, π per stratum; ties in neither", () => {
+    const f = pop("faithfulness", 40, (i) => (i < 30 ? "yes" : i < 36 ? "no" : "tie"));
+    const { entries, rubrics } = sampleQueue(f, [], { annotator: "asha", seed: 2, balanced: 10 });
+    const yes = entries.filter((e) => e.stratum === "yes");
+    const no = entries.filter((e) => e.stratum === "no");
+    expect(yes).toHaveLength(5);
+    expect(no).toHaveLength(5);
+    expect(yes.every((e) => e.frame === "balanced" && e.inclusionProbability === 5 / 30)).toBe(true);
+    expect(no.every((e) => e.inclusionProbability === 5 / 6)).toBe(true);
+    expect(rubrics[0]!.balanced).toEqual({ yes: { drawn: 5, of: 30 }, no: { drawn: 5, of: 6 } });
+    const small = sampleQueue(f, [], { annotator: "asha", seed: 2, balanced: 20 });
+    expect(small.rubrics[0]!.balanced).toEqual({ yes: { drawn: 10, of: 30 }, no: { drawn: 6, of: 6 } });
+    expect(small.entries.filter((e) => e.stratum === "no").every((e) => e.inclusionProbability === 1)).toBe(true);
+  });
+
+  it("mixes frames and strata in the queue order (no positional hint of the verdict)", () => {
+    const f = pop("faithfulness", 60, (i) => (i < 30 ? "yes" : "no"));
+    const strata = sampleQueue(f, [], { annotator: "asha", seed: 4, balanced: 20 }).entries.map((e) => e.stratum);
+    expect(strata.slice(0, 10)).not.toEqual(Array(10).fill("yes"));
+    expect(strata).toContain("no");
+  });
+
+  it("queues every item where another person's label differs from the judge, π = 1, own labels left out", () => {
+    const f = pop("faithfulness", 8, (i) => (i < 4 ? "yes" : "no"));
+    const existing = [
+      labelled(f[0]!, "ravi", "no"), // differs
+      labelled(f[1]!, "ravi", "yes"), // agrees
+      labelled(f[4]!, "ravi", "yes"), // differs
+      labelled(f[5]!, "asha", "yes"), // differs, but asha's own
+      { key: f[6]!.key, inputHash: f[6]!.inputHash, labels: [{ annotator: "ravi", label: "no" as const }, { annotator: "mia", label: "yes" as const }] }, // one differs
+    ];
+    const { entries, rubrics } = sampleQueue(f, existing, { annotator: "asha", seed: 1, disagreements: true });
+    expect(ids(entries).sort()).toEqual(["faithfulness/q000", "faithfulness/q004", "faithfulness/q006"]);
+    expect(entries.every((e) => e.frame === "disagreement" && e.inclusionProbability === 1)).toBe(true);
+    expect(entries.find((e) => e.question === "q000")!.stratum).toBe("yes");
+    expect(rubrics[0]!.disagreements).toEqual({ found: 4, queued: 3, labelledByAnnotator: 1 });
+  });
+
+  it("keeps an item drawn by two frames once, under the first (random)", () => {
+    const f = pop("faithfulness", 6, (i) => (i < 3 ? "yes" : "no"));
+    const { entries, rubrics } = sampleQueue(f, [], { annotator: "asha", seed: 5, random: 6, balanced: 6 });
+    expect(entries).toHaveLength(6);
+    expect(entries.every((e) => e.frame === "random")).toBe(true);
+    expect(rubrics[0]!.duplicates).toBe(6);
+  });
+});

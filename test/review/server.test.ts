@@ -1,0 +1,161 @@
+import { request } from "node:http";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Label } from "../../src/golden/schema/items.js";
+import { startReviewServer, type ReviewServer } from "../../src/review/server.js";
+import { ReviewSession } from "../../src/review/session.js";
+import { CLIENT_JS } from "../../src/review/page/client.js";
+import { entry, judgmentOf, workspace } from "./helpers.js";
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json: any;
+}
+
+/** A raw HTTP request with full control of headers (fetch forbids setting Host). */
+function call(port: number, method: string, path: string, opts: { headers?: Record<string, string>; body?: string | Buffer; chunks?: Buffer[] } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, method, path, headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on("data", (c: Buffer) => parts.push(c));
+      res.on("end", () => {
+        const body = Buffer.concat(parts).toString("utf8");
+        let json: unknown = null;
+        try {
+          json = JSON.parse(body);
+        } catch {
+          /* not JSON */
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json });
+      });
+    });
+    req.on("error", reject);
+    if (opts.chunks) {
+      for (const c of opts.chunks) req.write(c);
+      req.end();
+    } else req.end(opts.body);
+  });
+}
+
+const es = [entry("q1", "A [2]."), entry("q2", "B."), entry("q3", "C.")];
+let server: ReviewServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start() {
+  const w = workspace(es, [judgmentOf(es[0]!, "no", "the judge's secret reason")]);
+  const session = new ReviewSession({ queueFile: w.queue, rubricsDir: w.rubrics, judgmentsFile: w.judgments, labelsDir: w.labels, annotator: "asha" });
+  server = await startReviewServer(session);
+  const s = server;
+  const json = (body: unknown, token = s.token, extra: Record<string, string> = {}) => ({ headers: { "content-type": "application/json", "x-ragjudge-token": token, ...extra }, body: JSON.stringify(body) });
+  const labelsFile = join(w.labels, "asha.jsonl");
+  const lines = () => (existsSync(labelsFile) ? readFileSync(labelsFile, "utf8").trim().split("\n").filter(Boolean) : []);
+  return { w, s, json, lines };
+}
+
+describe("review server", () => {
+  it("listens on 127.0.0.1 and serves the page with a strict CSP and no inline script", async () => {
+    const { s } = await start();
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const page = await call(s.port, "GET", "/");
+    expect(page.status).toBe(200);
+    const csp = String(page.headers["content-security-policy"]);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    expect(page.body).toContain(`content="${s.token}"`);
+    expect(page.headers["x-content-type-options"]).toBe("nosniff");
+    const js = await call(s.port, "GET", "/app.js");
+    expect(js.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(js.body).toBe(CLIENT_JS);
+  });
+
+  it("answers 403 to API calls without the token or with a wrong one, and writes nothing", async () => {
+    const { s, json, lines } = await start();
+    expect((await call(s.port, "GET", "/api/item?i=0")).status).toBe(403);
+    expect((await call(s.port, "GET", "/api/item?i=0", { headers: { "x-ragjudge-token": "nope" } })).status).toBe(403);
+    const body = { index: 0, inputHash: es[0]!.inputHash, label: "yes" };
+    const noToken = await call(s.port, "POST", "/api/label", { headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect(noToken.status).toBe(403);
+    expect((await call(s.port, "POST", "/api/label", json(body, s.token.slice(0, -1) + "x"))).status).toBe(403);
+    expect(lines()).toEqual([]);
+    expect((await call(s.port, "POST", "/api/label", json(body))).status).toBe(200);
+    expect(lines()).toHaveLength(1);
+  });
+
+  it("refuses a foreign Host (DNS rebinding) and a cross-origin write even with the token", async () => {
+    const { s, json, lines } = await start();
+    expect((await call(s.port, "GET", "/", { headers: { host: "evil.example:80" } })).status).toBe(421);
+    const body = { index: 0, inputHash: es[0]!.inputHash, label: "yes" };
+    expect((await call(s.port, "POST", "/api/label", json(body, s.token, { origin: "http://evil.example" }))).status).toBe(403);
+    expect((await call(s.port, "POST", "/api/label", json(body, s.token, { "sec-fetch-site": "cross-site" }))).status).toBe(403);
+    expect((await call(s.port, "POST", "/api/label", json(body, s.token, { origin: `http://127.0.0.1:${s.port}` }))).status).toBe(200);
+    expect(lines()).toHaveLength(1);
+  });
+
+  it("limits the body size: 413 by declared length and by streamed length", async () => {
+    const { s, lines } = await start();
+    const big = JSON.stringify({ index: 0, inputHash: es[0]!.inputHash, label: "yes", note: "x".repeat(20_000) });
+    const declared = await call(s.port, "POST", "/api/label", { headers: { "content-type": "application/json", "x-ragjudge-token": s.token }, body: big });
+    expect(declared.status).toBe(413);
+    const chunks = Array.from({ length: 20 }, () => Buffer.from("x".repeat(1024)));
+    const streamed = await call(s.port, "POST", "/api/label", { headers: { "content-type": "application/json", "x-ragjudge-token": s.token, "transfer-encoding": "chunked" }, chunks });
+    expect(streamed.status).toBe(413);
+    expect(lines()).toEqual([]);
+  });
+
+  it("validates bodies with zod: 400 naming the field; 415 for a non-JSON content type", async () => {
+    const { s, json, lines } = await start();
+    const h = es[0]!.inputHash;
+    const bad = async (body: unknown) => call(s.port, "POST", "/api/label", json(body));
+    expect((await bad({ index: 0, inputHash: h, label: "maybe" })).json.error).toMatch(/^label: /);
+    expect((await bad({ index: 0, inputHash: h, label: "yes", extra: 1 })).status).toBe(400);
+    expect((await bad({ index: -1, inputHash: h, label: "yes" })).status).toBe(400);
+    expect((await bad({ index: 0, inputHash: "abc", label: "yes" })).json.error).toMatch(/^inputHash: /);
+    expect((await bad({ index: 0, inputHash: h, label: "yes", note: "n".repeat(2001) })).json.error).toMatch(/^note: /);
+    expect((await call(s.port, "POST", "/api/label", { headers: { "content-type": "application/json", "x-ragjudge-token": s.token }, body: "{not json" })).status).toBe(400);
+    expect((await call(s.port, "POST", "/api/label", { headers: { "content-type": "text/plain", "x-ragjudge-token": s.token }, body: JSON.stringify({ index: 0, inputHash: h, label: "yes" }) })).status).toBe(415);
+    expect((await bad({ index: 0, inputHash: es[1]!.inputHash, label: "yes" })).status).toBe(409);
+    expect((await bad({ index: 7, inputHash: h, label: "yes" })).status).toBe(404);
+    expect(lines()).toEqual([]);
+  });
+
+  it("a label is on disk when the POST returns; the judge stays hidden until then", async () => {
+    const { s, json, lines } = await start();
+    const get = (p: string) => call(s.port, "GET", p, { headers: { "x-ragjudge-token": s.token } });
+    const item = await get("/api/item?i=0");
+    expect(item.body).not.toContain("secret reason");
+    expect((await get("/api/reveal?i=0")).status).toBe(403);
+    const r = await call(s.port, "POST", "/api/label", json({ index: 0, inputHash: es[0]!.inputHash, label: "yes", note: "ok" }));
+    expect(r.status).toBe(200);
+    expect(r.json.next).toBe(1);
+    const written = lines().map((l) => Label.parse(JSON.parse(l)));
+    expect(written).toEqual([r.json.saved]);
+    const reveal = await get("/api/reveal?i=0");
+    expect(reveal.json.judgments[0]).toMatchObject({ verdict: "no", reason: "the judge's secret reason" });
+    const skip = await call(s.port, "POST", "/api/skip", json({ index: 1, inputHash: es[1]!.inputHash }));
+    expect(skip.json).toMatchObject({ next: 2, state: { resumeAt: 2, firstSkipped: 1, counts: { labelled: 1, skipped: 1, open: 1 } } });
+    expect((await get("/api/item?i=x")).status).toBe(400);
+  });
+
+  it("Finish stops the server", async () => {
+    const { s, json } = await start();
+    const r = await call(s.port, "POST", "/api/finish", json({}));
+    expect(r.status).toBe(200);
+    await s.closed;
+    await expect(call(s.port, "GET", "/")).rejects.toThrow();
+  });
+});
+
+describe("page script", () => {
+  it("parses as JavaScript and never assigns markup from data", () => {
+    expect(() => new Function(CLIENT_JS)).not.toThrow();
+    expect(CLIENT_JS).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+  });
+});

@@ -1,0 +1,75 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { ReviewSession } from "../../src/review/session.js";
+import { runTtyReview, safeTerminalText } from "../../src/review/tty.js";
+import { entry, judgmentOf, workspace } from "./helpers.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+async function run(w: ReturnType<typeof workspace>, input: string): Promise<string> {
+  const session = new ReviewSession({ queueFile: w.queue, rubricsDir: w.rubrics, judgmentsFile: w.judgments, labelsDir: w.labels, annotator: "asha" });
+  const output = new PassThrough();
+  let text = "";
+  output.on("data", (c: Buffer) => (text += c.toString("utf8")));
+  await runTtyReview(session, { input: Readable.from([input]), output, color: false });
+  return text;
+}
+
+const labels = (w: ReturnType<typeof workspace>) =>
+  readFileSync(join(w.labels, "asha.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { question: string; label: string; note?: string });
+
+describe("terminal review", () => {
+  const es = [
+    entry("q1", "Leave lapses [2].\u001b]0;owned\u0007", { reference: "No." }),
+    entry("q2", "B."),
+    entry("q3", "C."),
+    entry("q4", "D."),
+  ];
+
+  it("labels from typed lines, notes included, and resumes at the first open item", async () => {
+    const w = workspace(es, [judgmentOf(es[0]!, "no", "the judge's reason")]);
+    const out = await run(w, "v\ny\nn wrong figure\ns\n");
+    expect(out).toContain("RUBRIC: Is every claim of the answer supported by the context?");
+    expect(out).toContain("answer the item first");
+    expect(out).not.toContain("the judge's reason");
+    expect(out).toMatch(/\[2\] q1-doc#1 · Casual leave \*cited\* \*anchor\*/);
+    expect(out).toContain("»Unused casual leave cannot be carried forward«");
+    expect(labels(w)).toEqual([
+      expect.objectContaining({ question: "q1", label: "yes" }),
+      expect.objectContaining({ question: "q2", label: "no", note: "wrong figure" }),
+    ]);
+    const again = await run(w, "q\n");
+    expect(again).toContain("item 4 of 4");
+    expect(again).toContain("2 of 4 labelled, 1 skipped, 1 to go");
+  });
+
+  it("never prints control characters from item text", async () => {
+    const w = workspace(es);
+    const out = await run(w, "q\n");
+    expect(out).not.toContain("\u001b");
+    expect(out).toContain("<U+001B>]0;owned<U+0007>");
+    expect(safeTerminalText("a\u202eb\tc\nd")).toBe("a<U+202E>b\tc\nd");
+  });
+
+  it("reveals the judge after going back to a labelled item; unknown commands print help", async () => {
+    const w = workspace(es, [judgmentOf(es[0]!, "no", "the judge's reason")]);
+    const out = await run(w, "y\nb\nv\nmaybe\nq\n");
+    expect(out).toContain('You labelled this "yes"');
+    expect(out).toContain("Judge (llm test-model): no — the judge's reason");
+    expect(out).toContain('Not a command: "maybe"');
+    expect(labels(w)).toHaveLength(1);
+  });
+
+  it("runs as `ragjudge review --tty` reading stdin", () => {
+    const w = workspace(es);
+    const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "asha", "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments], { cwd: ROOT, input: "y\ny\n", encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Reviewing 4 items as asha");
+    expect(r.stdout).toContain("2 of 4 labelled, 0 skipped, 2 to go");
+    expect(labels(w).map((l) => l.question)).toEqual(["q1", "q2"]);
+  });
+});

@@ -1,0 +1,234 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/**
+ * A scriptable OpenAI-compatible chat-completions server on 127.0.0.1, for
+ * tests and benchmarks. It implements `POST /v1/chat/completions` (with or
+ * without structured-output support), counts requests, and lets each test
+ * script what every request gets: a verdict, a delay, a 429 with
+ * Retry-After, a 500, malformed JSON, a missing field, a hang, a body that
+ * stalls half-way, a reset.
+ *
+ * @example
+ * const server = await startOpenAIServer({ script: () => ({ verdict: "yes" }) });
+ * // ... new OpenAI({ baseURL: server.baseURL, apiKey: "test" }) ...
+ * expect(server.count).toBe(1);
+ * await server.close();
+ */
+
+/** What one request gets. `delayMs` applies before any other behaviour. */
+export type Behaviour = { delayMs?: number } & (
+  | { verdict: "yes" | "no"; reason?: string }
+  /** The message content verbatim (for malformed JSON, prose, missing fields). */
+  | { content: string; finishReason?: string }
+  /** A whole custom 200 body, sent as given (a string is sent raw with a JSON content type). */
+  | { body: unknown }
+  /** An HTTP error with an OpenAI-style error body unless `body` is given. */
+  | { status: number; headers?: Record<string, string>; message?: string; body?: unknown }
+  /** Never answer (until the server closes). */
+  | { hang: true }
+  /** Send the status line, headers and this start of a body, then stall (until the server closes). */
+  | { stallBody: string }
+  /** Destroy the connection without answering. */
+  | { reset: true }
+);
+
+/** What a script sees of one request. */
+export interface RequestInfo {
+  /** 0-based index over all requests this server received. */
+  index: number;
+  body: Record<string, unknown>;
+  system: string;
+  user: string;
+  /** Whether the request asked for structured outputs. */
+  jsonSchema: boolean;
+}
+
+export interface ServerOptions {
+  /** Chooses each request's behaviour; default: always `{ verdict: "yes" }`. */
+  script?: (req: RequestInfo) => Behaviour;
+  /** Added to every request before its behaviour (simulated model latency). */
+  latencyMs?: number;
+  /** false: a request with `response_format: json_schema` gets a 400, like servers without structured outputs. */
+  jsonSchema?: boolean;
+  /** The model name the server reports (default `served-<requested>`). */
+  servedModel?: string;
+  /** Keep every request body in `requests` (off for benchmarks). */
+  keepBodies?: boolean;
+  port?: number;
+}
+
+export interface TestServer {
+  /** Base URL including `/v1`, as the SDK expects. */
+  baseURL: string;
+  /** Requests received on the completions route. */
+  readonly count: number;
+  /** Most requests that were open at the same time. */
+  readonly maxInFlight: number;
+  /** Request bodies (when `keepBodies`) and their behaviour kind, in arrival order. */
+  readonly requests: { info: RequestInfo; kind: string; authorization?: string; at: number }[];
+  setScript(script: (req: RequestInfo) => Behaviour): void;
+  resetCount(): void;
+  close(): Promise<void>;
+}
+
+function messageText(body: Record<string, unknown>, role: string): string {
+  const msgs = Array.isArray(body.messages) ? (body.messages as { role?: string; content?: unknown }[]) : [];
+  return msgs.filter((m) => m.role === role).map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
+}
+
+function completion(model: string, content: string, finishReason: string, promptChars: number): Record<string, unknown> {
+  const prompt = Math.ceil(promptChars / 4);
+  const completionTokens = Math.ceil(content.length / 4);
+  return {
+    id: "chatcmpl-test",
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: finishReason, logprobs: null }],
+    usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
+  };
+}
+
+function kindOf(b: Behaviour): string {
+  if ("verdict" in b) return `verdict:${b.verdict}`;
+  if ("content" in b) return "content";
+  if ("body" in b) return "body";
+  if ("status" in b) return `status:${b.status}`;
+  if ("hang" in b) return "hang";
+  if ("stallBody" in b) return "stall";
+  return "reset";
+}
+
+/** Starts the server on 127.0.0.1 (an ephemeral port unless `port` is given). */
+export async function startOpenAIServer(opts: ServerOptions = {}): Promise<TestServer> {
+  let script = opts.script ?? (() => ({ verdict: "yes" as const }));
+  let count = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const requests: TestServer["requests"] = [];
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const send = (res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) => {
+    const text = typeof payload === "string" ? payload : JSON.stringify(payload);
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+    res.end(text);
+  };
+
+  const act = (req: IncomingMessage, res: ServerResponse, info: RequestInfo, b: Behaviour, requested: unknown) => {
+    if ("hang" in b) {
+      hanging.add(res);
+      res.on("close", () => hanging.delete(res));
+      return;
+    }
+    if ("reset" in b) {
+      req.socket.destroy();
+      return;
+    }
+    if ("stallBody" in b) {
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(b.stallBody) + 1000 });
+      res.write(b.stallBody);
+      hanging.add(res);
+      res.on("close", () => hanging.delete(res));
+      return;
+    }
+    if ("status" in b) {
+      const body = b.body ?? { error: { message: b.message ?? `scripted ${b.status}`, type: b.status === 429 ? "rate_limit_error" : "server_error", param: null, code: null } };
+      send(res, b.status, body, b.headers);
+      return;
+    }
+    const model = opts.servedModel ?? `served-${String(requested ?? "model")}`;
+    if ("body" in b) {
+      send(res, 200, b.body);
+      return;
+    }
+    const promptChars = info.system.length + info.user.length;
+    if ("content" in b) {
+      send(res, 200, completion(model, b.content, b.finishReason ?? "stop", promptChars));
+      return;
+    }
+    const reason = b.reason ?? `Scripted verdict ${b.verdict}.`;
+    const json = JSON.stringify({ reason, verdict: b.verdict });
+    const content = info.jsonSchema ? json : `Let me check the material.\n${json}`;
+    send(res, 200, completion(model, content, "stop", promptChars));
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const path = (req.url ?? "").split("?")[0];
+      if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/chat/completions")) {
+        send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error" } });
+        return;
+      }
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+      } catch {
+        send(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
+        return;
+      }
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      res.on("close", () => inFlight--);
+      const rf = body.response_format as { type?: string } | undefined;
+      const info: RequestInfo = {
+        index: count++,
+        body: opts.keepBodies === false ? {} : body,
+        system: messageText(body, "system"),
+        user: messageText(body, "user"),
+        jsonSchema: rf?.type === "json_schema",
+      };
+      let b: Behaviour;
+      if (info.jsonSchema && opts.jsonSchema === false) {
+        b = { status: 400, body: { error: { message: "response_format type json_schema is not supported by this server", type: "invalid_request_error", param: "response_format", code: null } } };
+      } else {
+        b = script(info);
+      }
+      if (opts.keepBodies !== false) requests.push({ info, kind: kindOf(b), authorization: req.headers.authorization, at: Date.now() });
+      const delay = (opts.latencyMs ?? 0) + (b.delayMs ?? 0);
+      if (delay > 0) {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          act(req, res, info, b, body.model);
+        }, delay);
+        timers.add(t);
+      } else act(req, res, info, b, body.model);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.on("connection", (s: Socket) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    get count() {
+      return count;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    requests,
+    setScript(s) {
+      script = s;
+    },
+    resetCount() {
+      count = 0;
+      maxInFlight = inFlight;
+      requests.length = 0;
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      for (const res of hanging) res.destroy();
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
