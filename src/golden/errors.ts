@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from "node:path";
 import type { z } from "zod";
 
 /**
@@ -25,8 +26,18 @@ export class InputErrors extends Error {
   }
 }
 
+/**
+ * A path as the user wants to read it: relative to the working directory when
+ * it lies inside it, absolute otherwise.
+ */
+export function displayPath(file: string): string {
+  if (!isAbsolute(file)) return file;
+  const rel = relative(process.cwd(), file);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
+}
+
 function formatLocation(file: string, line: number | undefined, field: string | undefined): string {
-  let s = file;
+  let s = displayPath(file);
   if (line !== undefined) s += `:${line}`;
   s += ": ";
   if (field) s += `${field}: `;

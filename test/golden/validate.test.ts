@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/cli/program.js";
+import { displayPath } from "../../src/golden/errors.js";
 import { indexChunks } from "../../src/golden/relevance.js";
 import { documentText, validateInputs } from "../../src/golden/validate.js";
 
@@ -89,7 +90,7 @@ describe("validateInputs", () => {
 
   it("turns a missing file into a problem instead of a crash", () => {
     const report = validateInputs({ golden: join(fx, "nope.jsonl"), variants: [{ name: "v", chunks: join(fx, "chunks.jsonl"), output: join(fx, "bm25.output.jsonl"), contextK: 5 }] });
-    expect(report.problems.map((p) => p.message)).toEqual([`${join(fx, "nope.jsonl")}: file not found`]);
+    expect(report.problems.map((p) => p.message)).toEqual([`${displayPath(join(fx, "nope.jsonl"))}: file not found`]);
   });
 });
 
@@ -112,11 +113,11 @@ describe("ragjudge validate", () => {
 
   it("exits 2 with one file:line: field: message line per problem", async () => {
     const f = bad();
-    const r = await run(["validate", "--golden", f.golden, "--chunks", f.chunks, "--output", f.output]);
+    const r = await run(["validate", "--golden", f.golden, "--chunks", f.chunks, "--output", f.output, "--citations", "error"]);
     expect(r.code).toBe(2);
     const lines = r.err.trimEnd().split("\n");
     expect(lines).toHaveLength(19);
-    expect(lines[0]).toBe(`${f.golden}:1: anchor.text: occurs 2 times in document "hr"; an anchor must occur exactly once, or it marks chunks that do not answer`);
+    expect(lines[0]).toBe(`${displayPath(f.golden)}:1: anchor.text: occurs 2 times in document "hr"; an anchor must occur exactly once, or it marks chunks that do not answer`);
     expect(lines.at(-1)).toBe("ragjudge: validate: 18 problems found");
     expect(r.out).toBe("");
   });
@@ -133,18 +134,18 @@ describe("ragjudge validate", () => {
     expect(e.out).toContain("ok: variant dense:");
   });
 
-  it("--citations warn reports citation problems as warnings that do not fail", async () => {
+  it("citation problems are warnings by default and errors with --citations error", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ragjudge-cite-"));
     const out = join(dir, "o.jsonl");
     writeFileSync(out, '{"id":"q01","retrieved":["hr-leave#1"],"context":["hr-leave#1"],"answer":"No [2]. See [travel#0]."}\n');
     const args = ["validate", "--golden", join(fx, "golden.jsonl"), "--chunks", join(fx, "chunks.jsonl"), "--output", out];
-    const strict = await run(args);
+    const strict = await run([...args, "--citations", "error"]);
     expect(strict.code).toBe(2);
-    const lenient = await run([...args, "--citations", "warn"]);
+    const lenient = await run(args);
     expect(lenient.code).toBe(0);
     expect(lenient.err.trimEnd().split("\n")).toEqual([
-      `warning: ${out}:1: answer: sentence 1 cites "2", which names no chunk (the context has 1)`,
-      `warning: ${out}:1: answer: sentence 2 cites chunk "travel#0", which is not in the context given to the generator`,
+      `warning: ${displayPath(out)}:1: answer: sentence 1 cites "2", which names no chunk (the context has 1)`,
+      `warning: ${displayPath(out)}:1: answer: sentence 2 cites chunk "travel#0", which is not in the context given to the generator`,
     ]);
     expect(lenient.out).toContain("note: 2 citation warnings (on stderr)");
   });

@@ -1,6 +1,7 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterAll } from "vitest";
 import { loadConfig, type ResolvedConfig } from "../../src/golden/config.js";
 import { loadJudgeInputs, type JudgeInputs } from "../../src/judge/inputs.js";
 import { loadRubrics, type Rubric } from "../../src/judge/rubric.js";
@@ -24,6 +25,15 @@ export function fixtureInputs(rubrics?: string[]): JudgeInputs {
   return loadJudgeInputs(fixtureConfig(), { rubrics });
 }
 
+const made: string[] = [];
+// Test files are isolated, so this registers once per file that imports the helpers.
+afterAll(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed after the test file's tests. */
 export function tempDir(prefix = "ragjudge-judge-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
 }

@@ -4,6 +4,7 @@ import { loadConfig } from "../../golden/config.js";
 import { variantNameFromFile } from "../../golden/dataset.js";
 import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
 import { EXIT, UsageError } from "../errors.js";
+import { displayPath } from "../../golden/errors.js";
 
 interface ValidateFlags {
   config?: string;
@@ -47,14 +48,14 @@ function inputsFrom(flags: ValidateFlags): ValidateInputs {
 export function registerValidate(program: Command): void {
   program
     .command("validate")
-    .description("Check the golden set, chunks files and pipeline outputs and report every problem at once (file:line: field: message), exit 2 when there is any: malformed lines, duplicate or unknown ids, anchors in no chunk or repeated in their document, unanswerable questions with relevance, citations outside the context.")
+    .description("Check the golden set, chunks files and pipeline outputs and report every problem at once (file:line: field: message), exit 2 when there is any: malformed lines, duplicate or unknown ids, anchors in no chunk or repeated in their document, unanswerable questions with relevance, and (as warnings) citations outside the context.")
     .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
     .option("--golden <file>", "golden set JSONL (explicit inputs; with --chunks and --output)")
     .option("--chunks <file>", "chunks JSONL")
     .option("--output <file>", "pipeline output JSONL")
     .option("--variant <name>", "check one variant of the config (or name the explicit one)")
     .option("--context-k <n>", "explicit inputs: context size when an output line has no `context` (default 5)")
-    .addOption(new Option("--citations <level>", "citation problems (a marker naming no chunk, a chunk outside the context) are errors, or warnings that do not fail").choices(["error", "warn"]).default("error"))
+    .addOption(new Option("--citations <level>", "citation problems (a marker naming no chunk, a chunk outside the context): warnings by default, since they are answer failures the judge flags by rule; `error` makes them fail validation").choices(["error", "warn"]).default("warn"))
     .action(async (flags: ValidateFlags) => {
       const inputs = inputsFrom(flags);
       const report = validateInputs(inputs);
@@ -66,7 +67,7 @@ export function registerValidate(program: Command): void {
         return;
       }
       const lines = [
-        `ok: ${inputs.golden}: ${report.questions} questions (${report.answerable} answerable, ${report.unanswerable} unanswerable)`,
+        `ok: ${displayPath(inputs.golden)}: ${report.questions} questions (${report.answerable} answerable, ${report.unanswerable} unanswerable)`,
         ...report.variants.map((v) => `ok: variant ${v.name}: ${v.chunks} chunks, ${v.outputs} output lines`),
         ...report.notes.map((n) => `note: ${n}`),
         ...(report.warnings.length ? [`note: ${report.warnings.length} citation warning${report.warnings.length === 1 ? "" : "s"} (on stderr)`] : []),
