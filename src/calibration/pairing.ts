@@ -53,9 +53,12 @@ export interface UnpairedLabels {
  *   and every correction);
  * - when any gate label carries a split, only `heldout` items stay in the
  *   gate (prompts are tuned on the rest);
- * - stratified random frames: when every gate label has an inclusion
- *   probability, each item is weighted by its inverse; when only some have
- *   one, items stay unweighted with a warning.
+ * - stratified random frames (labels carrying a `stratum`): when every gate
+ *   label has an inclusion probability, each item is weighted by its
+ *   inverse; when only some have one, items stay unweighted with a warning.
+ *   Unstratified random labels are never weighted: rounds of `sample --random`
+ *   with different sizes draw uniformly from what is still unlabelled, so
+ *   together they are one uniform sample whatever each round's probability.
  *
  * @example
  * const pairing = pairGroup(group, loadLabels("labels"));
@@ -87,11 +90,12 @@ export function pairGroup(group: JudgeGroup, book: LabelBook): GroupPairing {
       else other.push({ ...p, excluded: `split ${split ?? "(none)"}` });
     }
   }
+  const stratified = gate.some((p) => p.labelled.random!.value.stratum !== undefined);
   const withP = gate.filter((p) => p.labelled.random!.value.inclusionProbability !== undefined).length;
-  const weighted = withP > 0 && withP === gate.length && new Set(gate.map((p) => p.labelled.random!.value.inclusionProbability)).size > 1;
+  const weighted = stratified && withP > 0 && withP === gate.length && new Set(gate.map((p) => p.labelled.random!.value.inclusionProbability)).size > 1;
   if (weighted) {
     for (const p of gate) p.weight = 1 / p.labelled.random!.value.inclusionProbability!;
-  } else if (withP > 0 && withP < gate.length) {
+  } else if (stratified && withP > 0 && withP < gate.length) {
     warnings.push(`${gate.length - withP} of ${gate.length} random-frame labels have no inclusion probability: the gate treats all as one uniform sample (unweighted)`);
   }
   return { group, gate, other, ties, heldoutOnly, weighted, warnings };

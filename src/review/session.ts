@@ -175,6 +175,7 @@ export class ReviewSession {
       provenance: this.provenance,
       frame: e.frame,
       ...(e.inclusionProbability !== undefined ? { inclusionProbability: e.inclusionProbability } : {}),
+      ...(e.stratum !== undefined ? { stratum: e.stratum } : {}),
       ...(e.split ? { split: e.split } : {}),
       ...(trimmed ? { note: trimmed } : {}),
       time: this.now().toISOString(),

@@ -56,8 +56,8 @@ describe("pairGroup", () => {
   it("weights a stratified random frame by inverse inclusion probability, with Kish's effective n", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no")]);
     const p = pairGroup(groups[0]!, book([
-      l(1, "yes", { inclusionProbability: 0.5 }), l(2, "no", { inclusionProbability: 0.5 }),
-      l(3, "no", { inclusionProbability: 0.1 }), l(4, "no", { inclusionProbability: 0.1 }),
+      l(1, "yes", { inclusionProbability: 0.5, stratum: "a" }), l(2, "no", { inclusionProbability: 0.5, stratum: "a" }),
+      l(3, "no", { inclusionProbability: 0.1, stratum: "b" }), l(4, "no", { inclusionProbability: 0.1, stratum: "b" }),
     ]));
     expect(p.weighted).toBe(true);
     expect(p.gate.map((x) => x.weight)).toEqual([2, 2, 10, 10]);
@@ -70,7 +70,9 @@ describe("pairGroup", () => {
   it("does not weight a uniform frame, and warns when only some labels have an inclusion probability", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "no")]);
     expect(pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.2 }), l(2, "no", { inclusionProbability: 0.2 })])).weighted).toBe(false);
-    const mixed = pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.2 }), l(2, "no")]));
+    // Two uniform rounds of different sizes are one uniform sample: never weighted.
+    expect(pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.2 }), l(2, "no", { inclusionProbability: 0.05 })])).weighted).toBe(false);
+    const mixed = pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.2, stratum: "s" }), l(2, "no", { stratum: "s" })]));
     expect(mixed.weighted).toBe(false);
     expect(mixed.warnings[0]).toMatch(/1 of 2 random-frame labels have no inclusion probability/);
   });

@@ -85,8 +85,9 @@ export type Frame = z.infer<typeof Frame>;
  * - `provenance`: `human`; `author` for labels the project's authors wrote for
  *   the example (not evidence about any judge); `import` with its `source`.
  * - `frame`: the sampling frame that put the item in front of the labeller,
- *   with its `inclusionProbability` when known. Only uniform `random` frames
- *   (weighted by inverse inclusion probability when stratified) feed the gate.
+ *   with its `inclusionProbability` when known and its `stratum` when the
+ *   frame was stratified. Only `random` frames feed the gate (weighted by
+ *   inverse inclusion probability when stratified).
  * - `adjudication`: an explicit tie-breaking label among several annotators.
  *
  * @example
@@ -101,6 +102,13 @@ export const Label = ItemKey.extend({
   source: z.string().min(1).optional(),
   frame: Frame,
   inclusionProbability: z.number().gt(0).lte(1).optional(),
+  /**
+   * The stratum of a stratified frame (copied from the queue entry). Random
+   * labels are weighted by inverse inclusion probability only when they carry
+   * a stratum: successive uniform rounds with different sizes still form one
+   * uniform sample, and weighting them would distort every figure.
+   */
+  stratum: z.string().min(1).optional(),
   split: z.string().min(1).optional(),
   adjudication: z.boolean().optional(),
   note: z.string().optional(),
