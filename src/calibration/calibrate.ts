@@ -2,6 +2,7 @@ import { InputError, InputErrors } from "../golden/errors.js";
 import type { RagjudgeConfig } from "../golden/schema/config.js";
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Judgment } from "../golden/schema/items.js";
+import { labelBasis, type LabelBasis } from "./basis.js";
 import { correctedPassRates, type PassRates } from "./corrected.js";
 import { agreementFigures, breakdowns, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
 import { gateDecision, thresholdsFor, trustState, type TrustState } from "./gate.js";
@@ -55,8 +56,11 @@ export interface RubricCalibration {
   gate: AgreementFigures;
   heldoutOnly: boolean;
   weighted: boolean;
+  /** Whose labels the gate's figures rest on: human, author (never called human) or imported. */
+  basis: LabelBasis;
   perAnnotator: AnnotatorFigures[];
-  humans: HumanAgreement | null;
+  /** Agreement among annotators (human-human only when every label is human; see `basis`). */
+  annotatorAgreement: HumanAgreement | null;
   breakdowns: Breakdown[];
   errorAnalysis: ErrorAnalysisRow[];
   disagreements: Disagreement[];
@@ -146,7 +150,8 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
   };
   const thresholds = thresholdsFor(input.trust, group.rubric);
   const figures = recordFigures(gate, pairing.weighted, level, seed, reps);
-  const decision = gateDecision(figures, excluded, thresholds);
+  const basis = labelBasis(pairing.gate.map((p) => p.labelled));
+  const decision = gateDecision(figures, excluded, thresholds, basis);
   const record = CalibrationRecord.parse({
     schema: "ragjudge.calibration/1",
     rubric: group.rubric,
@@ -160,6 +165,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
     labels: { hash: input.book.hash, files: input.book.files.map((f) => ({ name: f.name, sha256: f.sha256, labels: f.labels })) },
     judgments: { file: input.judgmentsFile.file, sha256: input.judgmentsFile.sha256, items: group.items.length },
     figures,
+    basis,
     excluded,
     gate: decision,
   });
@@ -174,8 +180,9 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
     gate,
     heldoutOnly: pairing.heldoutOnly,
     weighted: pairing.weighted,
+    basis,
     perAnnotator: perAnnotator(pairing.gate),
-    humans: humanAgreement(pairing.gate.map((p) => p.labelled)),
+    annotatorAgreement: humanAgreement(pairing.gate.map((p) => p.labelled)),
     breakdowns: input.questions ? breakdowns(pairing.gate, input.questions) : [],
     errorAnalysis,
     disagreements: pairing.gate.filter((p) => p.judged.verdict !== p.label).map(disagreementOf),

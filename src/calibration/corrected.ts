@@ -50,7 +50,8 @@ export function correctedPassRates(pairing: GroupPairing, options: BootstrapOpti
   const labelled: LabelledVerdict[] = [];
   for (const p of pairing.gate) {
     if (p.judged.verdict === "error") continue;
-    labelled.push({ judge: p.judged.verdict === "yes" ? 1 : 0, label: p.label === "yes" ? 1 : 0, weight: p.weight });
+    const stratum = pairing.weighted ? p.labelled.random?.value.stratum : undefined;
+    labelled.push({ judge: p.judged.verdict === "yes" ? 1 : 0, label: p.label === "yes" ? 1 : 0, weight: p.weight, ...(stratum !== undefined ? { stratum } : {}) });
   }
   const level = options.level ?? 0.95;
   return {
@@ -61,6 +62,6 @@ export function correctedPassRates(pairing: GroupPairing, options: BootstrapOpti
     raw: { value: verdicts.length ? yes / verdicts.length : null, ci: wilsonInterval(yes, verdicts.length, level) },
     labelled: labelled.length,
     roganGladen: roganGladenBootstrap(verdicts, labelled, options),
-    ppi: ppiMean(verdicts, labelled.map((l) => ({ prediction: l.judge, label: l.label, weight: l.weight })), { level }),
+    ppi: ppiMean(verdicts, labelled.map((l) => ({ prediction: l.judge, label: l.label, weight: l.weight, ...(l.stratum !== undefined ? { stratum: l.stratum } : {}) })), { level }),
   };
 }

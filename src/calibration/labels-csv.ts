@@ -14,7 +14,7 @@ import type { LabelBook } from "./labels.js";
 /** Every column, in export order. */
 export const CSV_COLUMNS = [
   "variant", "question", "rubric", "unit", "inputHash", "label", "annotator", "provenance", "source",
-  "frame", "inclusionProbability", "split", "adjudication", "note", "time",
+  "frame", "inclusionProbability", "stratum", "split", "adjudication", "note", "time",
 ] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 
@@ -123,7 +123,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     };
     const obj: Record<string, unknown> = {};
     const rowProblems: InputError[] = [];
-    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "split"] as const) {
+    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "stratum", "split"] as const) {
       const v = cell(col) ?? (col === "source" || col === "split" ? defaults[col] : undefined);
       if (v !== undefined) obj[col] = col === "inputHash" ? v.toLowerCase() : v;
     }

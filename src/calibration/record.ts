@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { InputError, InputErrors } from "../golden/errors.js";
-import { writeFileAtomic } from "../golden/files.js";
+import { writeOutputFile } from "./output.js";
 import { sha256 } from "../golden/hash.js";
 import { loadJson } from "../golden/jsonl.js";
 import { Id, Sha256, Time } from "../golden/schema/common.js";
@@ -53,6 +53,7 @@ export const RecordFigures = z.strictObject({
   /** Why each null figure is null. */
   reasons: z.record(z.string(), z.string()).default({}),
 });
+/** The stored figures (see {@link RecordFigures}). */
 export type RecordFigures = z.infer<typeof RecordFigures>;
 
 /** Labels left out of the gate's figures, by why. */
@@ -65,6 +66,20 @@ export const RecordExcluded = z.strictObject({
   ties: Count,
 });
 
+/** Whose labels the gate's figures rest on (items by provenance; see `labelBasis`). */
+export const RecordBasis = z.strictObject({
+  human: Count,
+  author: Count,
+  import: Count,
+  mixed: Count,
+  sources: z.array(z.string()),
+});
+
+/**
+ * One calibration record (`<labels>/calibration/<rubric>.<fingerprint prefix>.json`):
+ * the exact judge, the labels and judgments measured (by content hash), the
+ * gate's figures, whose labels they rest on, and the gate's verdict then.
+ */
 export const CalibrationRecord = z.strictObject({
   schema: z.literal("ragjudge.calibration/1"),
   rubric: Id,
@@ -82,10 +97,13 @@ export const CalibrationRecord = z.strictObject({
   }),
   judgments: z.strictObject({ file: z.string(), sha256: Sha256, items: Count }),
   figures: RecordFigures,
+  /** Whose labels these are (absent in records written before it was added). */
+  basis: RecordBasis.optional(),
   excluded: RecordExcluded,
   /** The gate's verdict under `thresholds` when the record was written. */
   gate: z.strictObject({ trusted: z.boolean(), reason: z.string().optional(), message: z.string() }),
 });
+/** A calibration record as stored (see {@link CalibrationRecord}). */
 export type CalibrationRecord = z.infer<typeof CalibrationRecord>;
 
 /** A record as loaded, with its file. */
@@ -113,7 +131,7 @@ export function recordPath(labelsDir: string, rubric: string, fingerprint: strin
 export function writeRecord(labelsDir: string, record: CalibrationRecord): string {
   const checked = CalibrationRecord.parse(record);
   const file = recordPath(labelsDir, checked.rubric, checked.fingerprint);
-  writeFileAtomic(file, JSON.stringify(checked, null, 2) + "\n");
+  writeOutputFile(file, JSON.stringify(checked, null, 2) + "\n");
   return file;
 }
 

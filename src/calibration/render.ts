@@ -1,3 +1,4 @@
+import { basisNoun } from "./basis.js";
 import type { CalibrationReport, RubricCalibration } from "./calibrate.js";
 import type { AgreementFigures } from "./figures.js";
 import type { LabelledItem } from "./labels.js";
@@ -70,7 +71,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     ? `kappa      undefined: ${g.kappa.reasons.kappa}`
     : `kappa      ${num(g.kappa.kappa)}  ${pct}% CI ${ci(g.kappa.ci)} asymptotic${g.kappa.ci ? "" : ` (${g.kappa.reasons.ci})`}, ${bootText}; z ${num(g.kappa.z)}, p ${pval(g.kappa.p)}`;
   out.push({
-    title: "agreement with people",
+    title: `agreement with ${basisNoun(r.basis)}`,
     lines: [
       ...sample,
       `agreement  ${num(g.rates.agreement)}   TPR ${num(g.rates.tpr)}   TNR ${num(g.rates.tnr)}`,
@@ -95,17 +96,18 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
         : `PPI           ${num(pr.ppi.estimate, 3)} ${pr.ppi.ci ? ci(pr.ppi.ci, 3) : `(interval n/a: ${pr.ppi.reasons.ci})`} (${pr.labelled} labelled)`,
     ],
   });
-  if (r.perAnnotator.length > 1 || (r.perAnnotator.length === 1 && r.humans)) {
+  if (r.perAnnotator.length > 1 || (r.perAnnotator.length === 1 && r.annotatorAgreement)) {
     out.push({ title: "judge against each annotator", rows: figureRows("annotator", r.perAnnotator.map((a) => ({ name: a.annotator, f: a.figures }))) });
   }
-  if (r.humans) {
-    const h = r.humans;
+  if (r.annotatorAgreement) {
+    const h = r.annotatorAgreement;
     const lines = [`${h.annotators.join(", ")} overlap on ${h.overlap} item(s); raw agreement ${num(h.agreement)}`];
     if (h.cohen) lines.push(`Cohen's kappa ${h.cohen.kappa === null ? `undefined (${h.cohen.reasons.kappa})` : `${num(h.cohen.kappa)} ${ci(h.cohen.ci)}`}`);
     if (h.fleiss) lines.push(`Fleiss' kappa ${h.fleiss.kappa === null ? `undefined (${h.fleiss.reasons.kappa})` : num(h.fleiss.kappa)}`);
     lines.push(`Krippendorff's alpha ${h.krippendorff.alpha === null ? `undefined (${h.krippendorff.reasons.alpha})` : num(h.krippendorff.alpha)}`);
-    lines.push(`(the judge's kappa ${num(g.kappa.kappa)} beside the people's: the ceiling it can reach)`);
-    out.push({ title: "human-human agreement", lines });
+    lines.push(`(the judge's kappa ${num(g.kappa.kappa)} beside the annotators': the ceiling it can reach)`);
+    const allHuman = r.basis.human > 0 && r.basis.human === g.n;
+    out.push({ title: allHuman ? "human-human agreement" : `agreement among annotators (${basisNoun(r.basis)})`, lines });
   }
   if (r.breakdowns.length) {
     out.push({ title: "by kind and tag (gate labels)", rows: figureRows("group", r.breakdowns.map((b) => ({ name: `${b.by} ${b.value}`, f: b.figures }))) });

@@ -85,16 +85,32 @@ export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeG
   return { groups: out, counts };
 }
 
+/**
+ * The verdict of one item over its repeats, the one rule calibration and
+ * sampling share: the majority of the yes/no verdicts (a failed repeat is
+ * not a vote), `tie` when yes and no are equally many, and `error` only when
+ * every repeat failed.
+ *
+ * @example
+ * majorityVerdict(["yes", "error", "yes", "no"]) // "yes"
+ * majorityVerdict(["error", "error"])            // "error"
+ */
+export function majorityVerdict(verdicts: readonly Verdict[]): "yes" | "no" | "tie" | "error" {
+  let yes = 0;
+  let no = 0;
+  for (const v of verdicts) {
+    if (v === "yes") yes++;
+    else if (v === "no") no++;
+  }
+  return yes > no ? "yes" : no > yes ? "no" : yes === 0 ? "error" : "tie";
+}
+
 function finalVerdict(reps: Judgment[]): JudgedItem {
   const first = reps[0]!;
-  const yes = reps.filter((r) => r.verdict === "yes").length;
-  const no = reps.filter((r) => r.verdict === "no").length;
   const errors = reps.filter((r) => r.verdict === "error").map((r) => r.error ?? "error");
-  let verdict: Verdict;
-  if (yes > no) verdict = "yes";
-  else if (no > yes) verdict = "no";
-  else if (yes === 0) verdict = "error";
-  else verdict = reps.find((r) => r.verdict !== "error")!.verdict;
+  const majority = majorityVerdict(reps.map((r) => r.verdict));
+  // A tie takes the verdict of the lowest repeat that has one.
+  const verdict: Verdict = majority === "tie" ? reps.find((r) => r.verdict !== "error")!.verdict : majority;
   const chosen = reps.find((r) => r.verdict === verdict) ?? first;
   return {
     key: { variant: first.variant, question: first.question, rubric: first.rubric, unit: first.unit },

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { InputError } from "./errors.js";
 import { loadJson } from "./jsonl.js";
-import { RagjudgeConfig } from "./schema/config.js";
+import { RagjudgeConfig, type VariantConfig } from "./schema/config.js";
 
 /** The config file name looked up in the working directory. */
 export const CONFIG_FILE = "ragjudge.config.json";
@@ -48,4 +49,19 @@ export function loadConfig(explicit?: string, cwd = process.cwd()): ResolvedConf
     isShippedExample: isShippedExample || file === resolve(packageRoot(), CONFIG_FILE),
     path: (p: string) => (isAbsolute(p) ? p : resolve(root, p)),
   };
+}
+
+/**
+ * The config's variants, or only the one named by `--variant`; an unknown
+ * name is an {@link InputError} naming the config and the variants it has.
+ *
+ * @example
+ * chooseVariants(loadConfig(), "bm25").map((v) => v.name) // ["bm25"]
+ */
+export function chooseVariants(cfg: Pick<ResolvedConfig, "config" | "file">, name: string | undefined): VariantConfig[] {
+  const all = cfg.config.variants;
+  if (name === undefined) return all;
+  const chosen = all.filter((v) => v.name === name);
+  if (chosen.length === 0) throw new InputError(cfg.file, undefined, "variants", `no variant ${JSON.stringify(name)} (it has ${all.map((v) => v.name).join(", ")})`);
+  return chosen;
 }

@@ -27,47 +27,68 @@ export interface VariantData {
   stages: StageRoles;
 }
 
-/** Loads a golden set; duplicate question ids are errors. */
-export function loadGolden(file: string): GoldenSet {
-  const rows = loadJsonl(file, GoldenQuestion);
-  const problems: InputError[] = [];
-  const byId = new Map<string, GoldenQuestion>();
-  const lineOf = new Map<string, number>();
-  for (const { line, value } of rows) {
-    const first = lineOf.get(value.id);
+const q = JSON.stringify;
+
+/**
+ * The first row of each id, in file order; every later row with the same id
+ * becomes a problem at its own line (`duplicate question id "q1" (first on
+ * line 3)`). `what` words the message for one id. Shared by the loaders and
+ * `validate`, so both word duplicates alike.
+ */
+export function firstById<T extends { id: string }>(rows: readonly Located<T>[], file: string, what: (id: string) => string, problems: InputError[]): Located<T>[] {
+  const seen = new Map<string, number>();
+  const out: Located<T>[] = [];
+  for (const r of rows) {
+    const first = seen.get(r.value.id);
     if (first !== undefined) {
-      problems.push(new InputError(file, line, "id", `duplicate question id ${JSON.stringify(value.id)} (first on line ${first})`));
+      problems.push(new InputError(file, r.line, "id", `${what(r.value.id)} (first on line ${first})`));
       continue;
     }
-    byId.set(value.id, value);
-    lineOf.set(value.id, line);
+    seen.set(r.value.id, r.line);
+    out.push(r);
   }
+  return out;
+}
+
+/** Duplicate-id wording per file kind. */
+export const DUPLICATE = {
+  question: (id: string) => `duplicate question id ${q(id)}`,
+  chunk: (id: string) => `duplicate chunk id ${q(id)}`,
+  output: (id: string) => `duplicate output for question ${q(id)}`,
+} as const;
+
+/**
+ * A chunk id listed twice in one ranked list is a problem at `field[i]`, the
+ * second occurrence (trec_eval refuses duplicate documents too).
+ */
+export function duplicatesInList(list: readonly { id: string }[], where: { file: string; line: number; field: string }, problems: InputError[]): void {
+  const seen = new Set<string>();
+  list.forEach(({ id }, i) => {
+    if (seen.has(id)) problems.push(new InputError(where.file, where.line, `${where.field}[${i}]`, `chunk id ${q(id)} appears twice in the ranked list`));
+    seen.add(id);
+  });
+}
+
+/** The ranked lists of one output line with their field names: `retrieved`, then `stages.<name>`. */
+export function rankedLists(out: Pick<PipelineOutput, "retrieved" | "stages">): [string, { id: string }[]][] {
+  return [["retrieved", out.retrieved], ...Object.entries(out.stages ?? {}).map(([name, list]): [string, { id: string }[]] => [`stages.${name}`, list])];
+}
+
+/** Loads a golden set; duplicate question ids are errors. */
+export function loadGolden(file: string): GoldenSet {
+  const problems: InputError[] = [];
+  const rows = firstById(loadJsonl(file, GoldenQuestion), file, DUPLICATE.question, problems);
   if (problems.length) throw new InputErrors(problems);
-  return { file, questions: [...byId.values()], byId, lineOf };
+  const questions = rows.map((r) => r.value);
+  return { file, questions, byId: new Map(questions.map((x) => [x.id, x])), lineOf: new Map(rows.map((r) => [r.value.id, r.line])) };
 }
 
 /** Loads a chunks file; duplicate chunk ids are errors. */
 export function loadChunks(file: string): ChunkIndex {
-  const rows = loadJsonl(file, Chunk);
   const problems: InputError[] = [];
-  const seen = new Map<string, number>();
-  for (const { line, value } of rows) {
-    const first = seen.get(value.id);
-    if (first !== undefined) problems.push(new InputError(file, line, "id", `duplicate chunk id ${JSON.stringify(value.id)} (first on line ${first})`));
-    else seen.set(value.id, line);
-  }
+  const rows = firstById(loadJsonl(file, Chunk), file, DUPLICATE.chunk, problems);
   if (problems.length) throw new InputErrors(problems);
   return indexChunks(rows.map((r) => r.value));
-}
-
-/** Reports a chunk id listed twice in one ranked list (trec_eval refuses these too). */
-function duplicateInList(list: { id: string }[]): string | undefined {
-  const seen = new Set<string>();
-  for (const { id } of list) {
-    if (seen.has(id)) return id;
-    seen.add(id);
-  }
-  return undefined;
 }
 
 /**
@@ -78,30 +99,20 @@ export function loadPipelineOutput(
   file: string,
   golden: GoldenSet,
 ): { outputs: Map<string, PipelineOutput>; lineOf: Map<string, number> } {
-  const rows: Located<PipelineOutput>[] = loadJsonl(file, PipelineOutput);
   const problems: InputError[] = [];
+  const rows = firstById(loadJsonl(file, PipelineOutput), file, DUPLICATE.output, problems);
   const outputs = new Map<string, PipelineOutput>();
   const lineOf = new Map<string, number>();
   for (const { line, value } of rows) {
-    const first = lineOf.get(value.id);
-    if (first !== undefined) {
-      problems.push(new InputError(file, line, "id", `duplicate output for question ${JSON.stringify(value.id)} (first on line ${first})`));
-      continue;
-    }
     if (!golden.byId.has(value.id)) {
-      problems.push(new InputError(file, line, "id", `question ${JSON.stringify(value.id)} is not in the golden set ${basename(golden.file)}`));
+      problems.push(new InputError(file, line, "id", `question ${q(value.id)} is not in the golden set ${basename(golden.file)}`));
       continue;
     }
-    const dup = duplicateInList(value.retrieved);
-    if (dup) problems.push(new InputError(file, line, "retrieved", `chunk id ${JSON.stringify(dup)} appears twice in the ranked list`));
-    for (const [name, list] of Object.entries(value.stages ?? {})) {
-      const d = duplicateInList(list);
-      if (d) problems.push(new InputError(file, line, `stages.${name}`, `chunk id ${JSON.stringify(d)} appears twice in the ranked list`));
-    }
+    for (const [field, list] of rankedLists(value)) duplicatesInList(list, { file, line, field }, problems);
     outputs.set(value.id, value);
     lineOf.set(value.id, line);
   }
-  if (problems.length) throw new InputErrors(problems);
+  if (problems.length) throw new InputErrors(problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return { outputs, lineOf };
 }
 

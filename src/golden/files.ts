@@ -12,12 +12,28 @@ export function readText(file: string): string {
   try {
     raw = readFileSync(file, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a file" : `cannot read (${code ?? String(e)})`;
-    throw new InputError(file, undefined, undefined, why);
+    throw unreadable(file, e);
   }
   if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
   return raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
+}
+
+/**
+ * A file-system error on reading `file` as the input problem a user can act
+ * on ("file not found", "is a directory, expected a file", "permission
+ * denied"), never an errno stack trace. Used by every reader.
+ *
+ * @example
+ * try { readFileSync(f) } catch (e) { throw unreadable(f, e) }
+ */
+export function unreadable(file: string, e: unknown): InputError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why =
+    code === "ENOENT" ? "file not found"
+    : code === "EISDIR" ? "is a directory, expected a file"
+    : code === "EACCES" || code === "EPERM" ? "permission denied"
+    : `cannot read (${code ?? String(e)})`;
+  return new InputError(file, undefined, undefined, why);
 }
 
 /**
@@ -39,6 +55,7 @@ export function writeFileAtomic(file: string, text: string | Uint8Array): void {
   }
   closeSync(fd);
   renameSync(tmp, file);
+  fsyncDir(dirname(file));
 }
 
 /**
@@ -48,12 +65,28 @@ export function writeFileAtomic(file: string, text: string | Uint8Array): void {
  */
 export function appendLineDurable(file: string, line: string): void {
   mkdirSync(dirname(file), { recursive: true });
+  const created = !existsSync(file);
   const fd = openSync(file, "a");
   try {
     writeSync(fd, Buffer.from(line.endsWith("\n") ? line : line + "\n", "utf8"));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+  // A brand-new file is only durable once its directory entry is too.
+  if (created) fsyncDir(dirname(file));
+}
+
+/** Flushes a directory's entries (new or renamed files) to disk; a no-op where unsupported. */
+function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Some platforms (Windows) cannot open or fsync a directory.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

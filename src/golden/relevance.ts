@@ -23,11 +23,13 @@ export function indexChunks(chunks: Iterable<Chunk>): ChunkIndex {
 /**
  * Ids of the chunks that contain the anchor: chunks of the anchor's document
  * whose normalised text contains the normalised anchor (seed 000). Recomputed
- * for every chunks file, so re-chunking needs no new labels.
+ * for every chunks file, so re-chunking needs no new labels. An anchor that
+ * normalises to nothing marks no chunk (the schema rejects it on load).
  */
 export function anchorChunks(anchor: { doc: string; text: string }, index: ChunkIndex): string[] {
   const needle = normalise(anchor.text);
   const out: string[] = [];
+  if (needle === "") return out; // "" is in every text: an empty anchor marks nothing, not everything
   for (const { chunk, norm } of index.byDoc.get(anchor.doc) ?? []) {
     if (norm.includes(needle)) out.push(chunk.id);
   }

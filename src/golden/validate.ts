@@ -1,17 +1,20 @@
 import { readCitations } from "./citations.js";
-import { contextOf } from "./dataset.js";
+import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
 import { InputError, InputErrors } from "./errors.js";
 import { readText } from "./files.js";
 import { parseJsonl, type Located } from "./jsonl.js";
-import { countOccurrences, normalise } from "./normalise.js";
+import { countOccurrences } from "./normalise.js";
 import { anchorChunks, indexChunks, type ChunkIndex } from "./relevance.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
+import type { StageRoles } from "./schema/config.js";
 import { PipelineOutput } from "./schema/pipeline.js";
+import { missingStages } from "./stages.js";
 
 /** What `ragjudge validate` checks: a golden set and each variant's chunks and pipeline output. */
 export interface ValidateInputs {
   golden: string;
-  variants: { name: string; chunks: string; output: string; contextK: number }[];
+  /** `stages`: the roles the config declares; every output line must carry those lists. */
+  variants: { name: string; chunks: string; output: string; contextK: number; stages?: StageRoles }[];
   /**
    * Citation problems (a marker naming no chunk, a chunk outside the context)
    * describe what the pipeline did rather than broken files; "warn" reports
@@ -48,22 +51,6 @@ function parseFile<T>(file: string, schema: Parameters<typeof parseJsonl>[2], pr
   const parsed = parseJsonl(text, file, schema);
   problems.push(...parsed.problems);
   return parsed.rows as Located<T>[];
-}
-
-/** First occurrences by id; later ones are duplicate problems. */
-function firstById<T extends { id: string }>(rows: Located<T>[], file: string, what: string, problems: InputError[]): Located<T>[] {
-  const seen = new Map<string, number>();
-  const out: Located<T>[] = [];
-  for (const r of rows) {
-    const first = seen.get(r.value.id);
-    if (first !== undefined) {
-      problems.push(new InputError(file, r.line, "id", `duplicate ${what} id ${JSON.stringify(r.value.id)} (first on line ${first})`));
-      continue;
-    }
-    seen.set(r.value.id, r.line);
-    out.push(r);
-  }
-  return out;
 }
 
 /** Longest suffix of `a` that is a prefix of `b` (prefix function of b + sep + tail of a). */
@@ -107,8 +94,9 @@ const q = JSON.stringify;
  * with neither relevant ids nor an anchor, an anchor that lies whole inside no
  * chunk or occurs more than once in its document, an unanswerable question
  * with relevant chunks or an anchor, a chunk id twice in one ranked list, an
- * output line for a question the golden set lacks, and a citation of a chunk
- * outside the context given to the generator.
+ * output line for a question the golden set lacks, an output line without a
+ * stage list its variant declares, and a citation of a chunk outside the
+ * context given to the generator.
  *
  * @example
  * const report = validateInputs({ golden: "golden/questions.jsonl", variants: [{ name: "bm25", chunks: "c.jsonl", output: "o.jsonl", contextK: 5 }] });
@@ -118,14 +106,14 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
   const problems: InputError[] = [];
   const warnings: InputError[] = [];
   const notes: string[] = [];
-  const goldenRows = firstById(parseFile<GoldenQuestion>(inputs.golden, GoldenQuestion, problems), inputs.golden, "question", problems);
+  const goldenRows = firstById(parseFile<GoldenQuestion>(inputs.golden, GoldenQuestion, problems), inputs.golden, DUPLICATE.question, problems);
   const goldenIds = new Set(goldenRows.map((r) => r.value.id));
 
   // Each distinct chunks file once, with golden relevance checked against it.
   const chunkIndexes = new Map<string, ChunkIndex>();
   for (const v of inputs.variants) {
     if (chunkIndexes.has(v.chunks)) continue;
-    const rows = firstById(parseFile<Chunk>(v.chunks, Chunk, problems), v.chunks, "chunk", problems);
+    const rows = firstById(parseFile<Chunk>(v.chunks, Chunk, problems), v.chunks, DUPLICATE.chunk, problems);
     const index = indexChunks(rows.map((r) => r.value));
     chunkIndexes.set(v.chunks, index);
     if (rows.length === 0) continue;
@@ -139,10 +127,6 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
       if (!a) continue;
       if (!index.byDoc.has(a.doc)) {
         problems.push(new InputError(inputs.golden, line, "anchor.doc", `document ${q(a.doc)} has no chunk in ${v.chunks}`));
-        continue;
-      }
-      if (normalise(a.text) === "") {
-        problems.push(new InputError(inputs.golden, line, "anchor.text", "is empty after normalisation"));
         continue;
       }
       if (anchorChunks(a, index).length === 0) {
@@ -159,7 +143,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
   for (const v of inputs.variants) {
     const index = chunkIndexes.get(v.chunks)!;
     const known = (id: string) => index.byId.has(id);
-    const rows = firstById(parseFile<PipelineOutput>(v.output, PipelineOutput, problems), v.output, "output", problems);
+    const rows = firstById(parseFile<PipelineOutput>(v.output, PipelineOutput, problems), v.output, DUPLICATE.output, problems);
     const seenQ = new Set<string>();
     for (const { line, value: out } of rows) {
       if (goldenRows.length > 0 && !goldenIds.has(out.id)) {
@@ -167,12 +151,10 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
         continue;
       }
       seenQ.add(out.id);
-      const lists: [string, { id: string }[]][] = [["retrieved", out.retrieved], ...Object.entries(out.stages ?? {}).map(([k, l]) => [`stages.${k}`, l] as [string, { id: string }[]])];
-      for (const [field, list] of lists) {
-        const seen = new Set<string>();
+      if (v.stages) problems.push(...missingStages(out, v.stages, { file: v.output, line, variant: v.name }));
+      for (const [field, list] of rankedLists(out)) {
+        duplicatesInList(list, { file: v.output, line, field }, problems);
         list.forEach((e, i) => {
-          if (seen.has(e.id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, `chunk id ${q(e.id)} appears twice in the ranked list`));
-          seen.add(e.id);
           if (index.byId.size > 0 && !known(e.id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, `unknown chunk id ${q(e.id)} (not in ${v.chunks})`));
         });
       }

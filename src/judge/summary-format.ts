@@ -31,16 +31,35 @@ function judgeLine(f: RubricFigures): string {
   return `LLM judge ${f.model ?? "?"}${served}, fingerprint ${fp}`;
 }
 
-/** Which breakdowns to print: by `kind`, by `tags` (both by default). */
-export interface FormatOptions {
-  by?: readonly ("kind" | "tags")[];
+/** A rubric's trust state as the summary shows it (see src/calibration/gate.ts `TrustState`). */
+export interface TrustLine {
+  trusted: boolean;
+  /** "trusted: kappa 0.78, 95% CI [0.66, 0.90], n = 80 human labels" or why not. */
+  message: string;
 }
 
-function rubricRows(f: RubricFigures, s: Summary, by: readonly string[]): string[][] {
+/** The key of {@link FormatOptions.trust}: rubric and judge fingerprint. */
+export function trustKey(rubric: string, fingerprint: string): string {
+  return `${rubric}\u0000${fingerprint}`;
+}
+
+/** Which breakdowns to print: by `kind`, by `tags` (both by default); and each rubric's trust state. */
+export interface FormatOptions {
+  by?: readonly ("kind" | "tags")[];
+  /**
+   * Trust states by {@link trustKey}. When given, every rubric judged by a
+   * judge (not only by rule) shows its state under its heading and before
+   * its pass rate; a rubric without an entry shows as untrusted.
+   */
+  trust?: ReadonlyMap<string, TrustLine>;
+}
+
+function rubricRows(f: RubricFigures, s: Summary, by: readonly string[], trust?: TrustLine): string[][] {
   const vs = f.variants;
   const rows: string[][] = [["", ...vs.map((v) => v.variant)]];
   const row = (label: string, cell: (v: VariantFigures) => string) => rows.push([label, ...vs.map(cell)]);
-  const label = f.unit === "citation" ? "answers, all citations supported" : "pass rate";
+  const state = trust ? ` (${trust.trusted ? "trusted" : "untrusted"})` : "";
+  const label = (f.unit === "citation" ? "answers, all citations supported" : "pass rate") + state;
   row(label, (v) => rateCell(v.overall));
   if (vs.some((v) => v.notFound)) {
     row('correct "not found" (unanswerable)', (v) => rateCell(v.notFound?.correctNotFound));
@@ -78,8 +97,13 @@ export function formatSummary(s: Summary, opts: FormatOptions = {}): string {
   const out: string[] = [];
   for (const f of s.figures) {
     out.push(`${f.rubric}  [${judgeLine(f)}]`);
+    let trust: TrustLine | undefined;
+    if (opts.trust && f.judge !== "rule") {
+      trust = opts.trust.get(trustKey(f.rubric, f.fingerprint)) ?? { trusted: false, message: "untrusted: trust state unknown" };
+      out.push(`  ${trust.trusted ? "TRUSTED" : "UNTRUSTED"}: ${trust.message.replace(/^(un)?trusted: /, "")}`);
+    }
     if (f.servedModels.length > 1) out.push(`  warning: the server reported ${f.servedModels.length} different models under one fingerprint`);
-    out.push(f.variants.length ? table(rubricRows(f, s, by)) : "  (no items)");
+    out.push(f.variants.length ? table(rubricRows(f, s, by, trust)) : "  (no items)");
     if (f.selfDisagreement) {
       const d = f.selfDisagreement;
       out.push(`  self-disagreement across repeats: ${d.disagreeing}/${d.items} items (${pct(d.rate)})`);

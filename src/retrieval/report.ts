@@ -1,6 +1,7 @@
 import type { Measure } from "./measures/types.js";
 import type { RetrievalScore } from "./score.js";
 import type { TrecEvaluation } from "./trec/evaluate.js";
+import { renderTable as textTable, type Column, type TextFormat } from "./diagnostics/table.js";
 import { formatFixed4 } from "./trec/numbers.js";
 
 /** One block of a report: a variant on a golden set, or a TREC run on qrels. */
@@ -30,6 +31,7 @@ export function goldenView(s: RetrievalScore): RetrievalView {
   const notes: string[] = [];
   notes.push(`${s.questions.length} answerable question${s.questions.length === 1 ? "" : "s"} scored; ${s.unanswerable.length} unanswerable left out of every mean`);
   if (s.missing.length) notes.push(listNote(["answerable question has no pipeline output line", "answerable questions have no pipeline output line"], s.missing, "; scored 0 and counted in every mean"));
+  if (s.unknownRelevant.length) notes.push(listNote(["answerable question lists relevant ids this chunks file lacks", "answerable questions list relevant ids this chunks file lacks"], s.unknownRelevant, "; they count in R, so recall cannot reach 1 (ragjudge validate names them)"));
   if (s.noRelevant.length) notes.push(listNote(["answerable question has no relevant chunk in this chunks file (anchor in no chunk?)", "answerable questions have no relevant chunk in this chunks file (anchor in no chunk?)"], s.noRelevant, "; scored 0 (check with ragjudge validate)"));
   return {
     mode: "golden",
@@ -43,7 +45,7 @@ export function goldenView(s: RetrievalScore): RetrievalView {
       values: q.values,
     })),
     notes,
-    lists: { unanswerable: s.unanswerable, missing: s.missing, noRelevant: s.noRelevant },
+    lists: { unanswerable: s.unanswerable, missing: s.missing, noRelevant: s.noRelevant, unknownRelevant: s.unknownRelevant },
   };
 }
 
@@ -77,53 +79,50 @@ function infoCell(v: string | number | string[] | null | undefined): string {
   return Array.isArray(v) ? v.join(",") || "-" : String(v);
 }
 
-function align(rows: string[][], rightFrom: number): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c >= rightFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd()).join("\n");
+/** Per-query info columns as headed in the tables (JSON keeps the keys). */
+const INFO_HEADER: Record<string, string> = { firstRelevant: "first rel" };
+
+/** The summary table (overall, then groups) and, when asked, the per-query table of one view. */
+function viewTables(v: RetrievalView, options: { perQuery?: boolean; fullPrecision?: boolean }, format: TextFormat): { summary: string; perQuery?: string } {
+  const full = options.fullPrecision ?? false;
+  const cols = meanMeasures(v);
+  const values = (vals: Float64Array) => cols.map(({ i }) => fmt(vals[i]!, full));
+  const measureColumns: Column[] = cols.map(({ m }) => ({ header: m.label, align: "right" }));
+  const summary = textTable(
+    [{ header: v.mode === "golden" ? "group" : "run" }, { header: "n", align: "right" }, ...measureColumns],
+    v.summary.map((g) => [groupLabel(g), String(g.n), ...values(g.values)]),
+    format,
+  );
+  if (!options.perQuery) return { summary };
+  const infoKeys = Object.keys(v.queries[0]?.info ?? {});
+  const numeric = (k: string) => v.queries.every((q) => q.info[k] === null || typeof q.info[k] === "number");
+  const perQuery = textTable(
+    [{ header: "query" }, ...infoKeys.map((k): Column => ({ header: INFO_HEADER[k] ?? k, align: numeric(k) ? "right" : "left" })), ...measureColumns],
+    v.queries.map((q) => [q.id + (q.missing ? " (no output)" : ""), ...infoKeys.map((k) => infoCell(q.info[k])), ...values(q.values)]),
+    format,
+  );
+  return { summary, perQuery };
 }
 
 /** A plain-text table per view: summary rows, notes, and per-query rows when asked. */
 export function renderTable(views: readonly RetrievalView[], options: { perQuery?: boolean; fullPrecision?: boolean } = {}): string {
-  const full = options.fullPrecision ?? false;
   const blocks: string[] = [];
   for (const v of views) {
-    const cols = meanMeasures(v);
-    const head = [v.mode === "golden" ? "group" : "run", "n", ...cols.map(({ m }) => m.label)];
-    const rows = v.summary.map((g) => [groupLabel(g), String(g.n), ...cols.map(({ i }) => fmt(g.values[i]!, full))]);
-    let block = `${v.mode === "golden" ? "variant" : "run"} ${v.name}\n${align([head, ...rows], 1)}\n${v.notes.map((n) => `  ${n}`).join("\n")}\n`;
-    if (options.perQuery) {
-      const infoKeys = Object.keys(v.queries[0]?.info ?? {});
-      const qhead = ["query", ...infoKeys, ...cols.map(({ m }) => m.label)];
-      const qrows = v.queries.map((q) => [q.id + (q.missing ? " (no output)" : ""), ...infoKeys.map((k) => infoCell(q.info[k])), ...cols.map(({ i }) => fmt(q.values[i]!, full))]);
-      block += `\nper query (${v.name})\n${align([qhead, ...qrows], 1 + infoKeys.length)}\n`;
-    }
+    const t = viewTables(v, options, "terminal");
+    let block = `${v.mode === "golden" ? "variant" : "run"} ${v.name}\n${t.summary}\n${v.notes.map((n) => `  ${n}`).join("\n")}\n`;
+    if (t.perQuery) block += `\nper query (${v.name})\n${t.perQuery}\n`;
     blocks.push(block);
   }
   return blocks.join("\n");
 }
 
-function mdRow(cells: string[]): string {
-  return `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
-}
-
 /** GitHub-flavoured Markdown tables, for a pull-request comment or a CI summary. */
 export function renderMarkdown(views: readonly RetrievalView[], options: { perQuery?: boolean; fullPrecision?: boolean } = {}): string {
-  const full = options.fullPrecision ?? false;
   const out: string[] = [];
   for (const v of views) {
-    const cols = meanMeasures(v);
-    out.push(`### Retrieval: ${v.mode === "golden" ? "variant" : "run"} \`${v.name}\``, "");
-    out.push(mdRow([v.mode === "golden" ? "group" : "run", "n", ...cols.map(({ m }) => m.label)]));
-    out.push(mdRow(["---", "---:", ...cols.map(() => "---:")]));
-    for (const g of v.summary) out.push(mdRow([groupLabel(g), String(g.n), ...cols.map(({ i }) => fmt(g.values[i]!, full))]));
-    out.push("", ...v.notes.map((n) => `- ${n}`), "");
-    if (options.perQuery) {
-      const infoKeys = Object.keys(v.queries[0]?.info ?? {});
-      out.push(mdRow(["query", ...infoKeys, ...cols.map(({ m }) => m.label)]));
-      out.push(mdRow(["---", ...infoKeys.map(() => "---"), ...cols.map(() => "---:")]));
-      for (const q of v.queries) out.push(mdRow([q.id + (q.missing ? " (no output)" : ""), ...infoKeys.map((k) => infoCell(q.info[k])), ...cols.map(({ i }) => fmt(q.values[i]!, full))]));
-      out.push("");
-    }
+    const t = viewTables(v, options, "markdown");
+    out.push(`### Retrieval: ${v.mode === "golden" ? "variant" : "run"} \`${v.name}\``, "", t.summary, "", ...v.notes.map((n) => `- ${n}`), "");
+    if (t.perQuery) out.push(t.perQuery, "");
   }
   return out.join("\n");
 }

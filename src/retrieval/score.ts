@@ -61,6 +61,11 @@ export interface RetrievalScore {
   missing: string[];
   /** Answerable questions with no relevant chunk in this chunks file (anchor in no chunk): scored 0 and counted. */
   noRelevant: string[];
+  /**
+   * Answerable questions listing `relevant` ids this chunks file lacks (ids of
+   * another chunking?): those ids count in R, so recall cannot reach 1.
+   */
+  unknownRelevant: string[];
   /** The same figures shaped as trec_eval's (queries by id in byte order), for `--format trec`. */
   evaluation: Evaluation;
 }
@@ -101,6 +106,7 @@ export function scoreRetrieval(
   const unanswerable: string[] = [];
   const missing: string[] = [];
   const noRelevant: string[] = [];
+  const unknownRelevant: string[] = [];
   for (const q of golden.questions) {
     if (!q.answerable) {
       unanswerable.push(q.id);
@@ -112,6 +118,7 @@ export function scoreRetrieval(
     const judged = judgeList(ranked, rel);
     if (!out) missing.push(q.id);
     if (rel.size === 0) noRelevant.push(q.id);
+    if (q.relevant?.some((id) => !variant.chunks.byId.has(id))) unknownRelevant.push(q.id);
     questions.push({
       id: q.id,
       kind: q.kind,
@@ -152,6 +159,7 @@ export function scoreRetrieval(
     unanswerable,
     missing,
     noRelevant,
+    unknownRelevant,
     evaluation: { measures, queries: rows(sorted), summary: overall.values },
   };
 }

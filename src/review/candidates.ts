@@ -1,6 +1,7 @@
 import { readCitations } from "../golden/citations.js";
 import { contextOf, type GoldenSet, type VariantData } from "../golden/dataset.js";
 import type { Judgment } from "../golden/schema/items.js";
+import { majorityVerdict } from "../calibration/verdicts.js";
 import type { Item } from "../judge/items.js";
 import { itemId } from "./keys.js";
 import type { Candidate } from "./sample.js";
@@ -12,9 +13,14 @@ export interface RubricRunNotes {
   fingerprint?: string;
   /** Other fingerprints found and ignored. */
   otherFingerprints: string[];
-  /** Items judged by the judge with a yes/no (or tied) verdict: the sampling population. */
+  /** Items judged by the judge (not a rule), errors included: the random frame's population. */
   judged: number;
-  /** Items with an error verdict on any repeat: never sampled (re-run `ragjudge judge` to retry them). */
+  /**
+   * Of those, items whose every repeat failed (verdict `error`). They stay in
+   * the random frame, because calibration counts a judge error as a
+   * disagreement (re-judging keeps the input hash, so their labels pair with
+   * the new verdict); balanced and disagreement frames skip them.
+   */
   errors: number;
   /** Rule verdicts (no model call): never sampled for calibration. */
   rules: number;
@@ -22,14 +28,6 @@ export interface RubricRunNotes {
   stale: number;
   /** Items of the data that have no judgment under the chosen fingerprint. */
   unjudged: number;
-}
-
-/** The verdict of one item under one fingerprint: majority of its repeats, or error. */
-function settle(repeats: Judgment[]): "yes" | "no" | "tie" | "error" {
-  if (repeats.some((j) => j.verdict === "error")) return "error";
-  const yes = repeats.filter((j) => j.verdict === "yes").length;
-  const no = repeats.length - yes;
-  return yes > no ? "yes" : no > yes ? "no" : "tie";
 }
 
 /** Keeps the latest line per (item, input hash, fingerprint, repeat): a judgments file may have been appended to. */
@@ -47,13 +45,14 @@ function latestPerRepeat(judgments: readonly Judgment[]): Judgment[] {
  * Joins the run's judgments to the current items (on key *and* input hash)
  * and turns each judged item into a sampling candidate carrying its
  * evidence and what the page shows (cited chunk ids, anchor, kind, tags,
- * split). Left out, and counted per rubric: rule verdicts (never
- * calibrated), items with an error verdict on any repeat (the judge said
- * nothing; sampling them would put items in front of people that can never
- * be paired with a verdict, so they are retried, not labelled), judgments
- * that match no current item (stale), and verdicts of older fingerprints
- * (when the file mixes prompts, the latest fingerprint is used: verdicts of
- * different fingerprints never mix).
+ * split). Each item's verdict over its repeats follows calibration's rule
+ * ({@link majorityVerdict}): an item whose every repeat failed is a
+ * candidate with verdict `error` (calibration counts it as a disagreement,
+ * so leaving it out of the random frame would hide the judge's failures from
+ * the gate). Left out, and counted per rubric: rule verdicts (never
+ * calibrated), judgments that match no current item (stale), and verdicts of
+ * older fingerprints (when the file mixes prompts, the latest fingerprint is
+ * used: verdicts of different fingerprints never mix).
  */
 export function candidatesFromRun(
   items: readonly Item[],
@@ -116,11 +115,8 @@ export function candidatesFromRun(
       n.unjudged++;
       continue;
     }
-    const verdict = settle(js);
-    if (verdict === "error") {
-      n.errors++;
-      continue;
-    }
+    const verdict = majorityVerdict(js.map((j) => j.verdict));
+    if (verdict === "error") n.errors++;
     n.judged++;
     const q = golden.byId.get(item.key.question);
     const v = variantByName.get(item.key.variant);

@@ -7,6 +7,9 @@ import type { ItemKey } from "../golden/schema/items.js";
  *
  * @example
  * itemId({ variant: "bm25", question: "q1", rubric: "faithfulness", unit: "answer" }, "3f…")
+ *
+ * Its string form also fixes the canonical order `sample` draws from, so it
+ * must not change: the same seed must keep giving the same queue.
  */
 export function itemId(key: ItemKey, inputHash: string): string {
   return [key.variant, key.question, key.rubric, key.unit, inputHash].join("\u0000");
@@ -15,9 +18,4 @@ export function itemId(key: ItemKey, inputHash: string): string {
 /** The bare ItemKey of a record that carries more fields (a judgment, a label, a queue entry). */
 export function keyOf(r: ItemKey): ItemKey {
   return { variant: r.variant, question: r.question, rubric: r.rubric, unit: r.unit };
-}
-
-/** A short human-readable name for an item in messages: `bm25/q07/faithfulness/answer`. */
-export function itemLabel(key: ItemKey): string {
-  return `${key.variant}/${key.question}/${key.rubric}/${key.unit}`;
 }

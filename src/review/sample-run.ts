@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { loadLabels } from "../calibration/labels.js";
+import { loadLabels, type LocatedLabel } from "../calibration/labels.js";
 import type { ResolvedConfig } from "../golden/config.js";
 import { loadGolden, loadVariant } from "../golden/dataset.js";
 import { InputError } from "../golden/errors.js";
@@ -8,7 +8,8 @@ import { Judgment, type QueueEntry } from "../golden/schema/items.js";
 import { buildItems } from "../judge/items.js";
 import { loadRubrics } from "../judge/rubric.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
-import { sampleQueue, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
+import { itemId } from "./keys.js";
+import { sampleQueue, type Candidate, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
 import { checkAnnotator } from "./store.js";
 
 /** Inputs of one `ragjudge sample` run beyond the config. */
@@ -24,12 +25,37 @@ export interface SampleRunOptions extends SampleOptions {
 }
 
 /**
+ * Per rubric, the candidates this annotator labelled only in non-random
+ * frames (never in a random one). Their own random draws can never reach
+ * them, so the random sample is uniform only over the rest: worth a warning
+ * when a random round is drawn.
+ */
+function nonRandomOwn(candidates: readonly Candidate[], own: readonly LocatedLabel[]): Map<string, number> {
+  const frames = new Map<string, Set<string>>();
+  for (const l of own) {
+    const id = itemId(l.value, l.value.inputHash);
+    const f = frames.get(id) ?? new Set<string>();
+    f.add(l.value.frame);
+    frames.set(id, f);
+  }
+  const out = new Map<string, number>();
+  for (const c of candidates) {
+    const f = frames.get(itemId(c.key, c.inputHash));
+    if (f && !f.has("random")) out.set(c.key.rubric, (out.get(c.key.rubric) ?? 0) + 1);
+  }
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
  * Loads the data, the run's judgments and the labels folder, and samples a
  * review queue (see {@link sampleQueue}). The items and their evidence come
  * from the same builder the judge uses, so each entry's input hash is the
  * one its verdict and its label join on.
  */
-export function sampleFromRun(cfg: ResolvedConfig, opts: SampleRunOptions): { entries: QueueEntry[]; rubrics: RubricSample[]; notes: RubricRunNotes[] } {
+export function sampleFromRun(
+  cfg: ResolvedConfig,
+  opts: SampleRunOptions,
+): { entries: QueueEntry[]; rubrics: RubricSample[]; notes: RubricRunNotes[]; nonRandomOwn: Map<string, number> } {
   checkAnnotator(opts.annotator);
   const c = cfg.config;
   const known = c.variants.map((v) => v.name);
@@ -66,5 +92,5 @@ export function sampleFromRun(cfg: ResolvedConfig, opts: SampleRunOptions): { en
   // A superseded label of this annotator still means "already labelled": use the whole history.
   const earlier = book.history.filter((l) => l.value.annotator === opts.annotator).map((l) => ({ key: l.value, inputHash: l.value.inputHash }));
   const { entries, rubrics: sampled } = sampleQueue(candidates, existing, opts, earlier);
-  return { entries, rubrics: sampled, notes };
+  return { entries, rubrics: sampled, notes, nonRandomOwn: nonRandomOwn(candidates, book.history.filter((l) => l.value.annotator === opts.annotator)) };
 }

@@ -2,13 +2,17 @@ import type { Evidence, ItemKey, QueueEntry } from "../golden/schema/items.js";
 import { itemId } from "./keys.js";
 import { sampleWithoutReplacement, shuffle, streamFor } from "./rng.js";
 
-/** One item of the run that may be sampled: judged by the judge (not a rule), without an error. */
+/** One item of the run that may be sampled: judged by the judge (not a rule). */
 export interface Candidate {
   key: ItemKey;
   inputHash: string;
   evidence: Evidence;
-  /** The judge's verdict (majority over repeats); `tie` when repeats split evenly. */
-  verdict: "yes" | "no" | "tie";
+  /**
+   * The judge's verdict (majority over repeats); `tie` when repeats split
+   * evenly; `error` when every repeat failed (random frame only: calibration
+   * counts it as a disagreement).
+   */
+  verdict: "yes" | "no" | "tie" | "error";
   split?: string;
   kind?: string;
   tags: string[];
@@ -23,6 +27,7 @@ export interface ExistingLabels {
   labels: { annotator: string; label: "yes" | "no" }[];
 }
 
+/** What to draw, for whom, with which seed. */
 export interface SampleOptions {
   /** Who will label the queue: items they already labelled (same input hash) are never sampled. */
   annotator: string;
@@ -38,7 +43,7 @@ export interface SampleOptions {
 /** What one rubric's sampling found and drew, for the command's summary. */
 export interface RubricSample {
   rubric: string;
-  /** Items of the run with a yes/no (or tied) judge verdict. */
+  /** Items of the run the judge judged (yes, no, tied or error verdicts). */
   population: number;
   /** Of those, already labelled by the annotator (never resampled). */
   labelledByAnnotator: number;
@@ -76,13 +81,14 @@ function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProbability:
  * - `random N`: a uniform sample without replacement of n = min(N,
  *   eligible) items, where eligible = the rubric's judged items this
  *   annotator has not labelled; inclusion probability n / population
- *   (population = the rubric's judged items). On a first round that is
+ *   (population = the rubric's judged items, error verdicts included: the
+ *   gate counts a judge error as a disagreement). On a first round that is
  *   N / population; on a later round it is the round's marginal inclusion
  *   probability: successive rounds drawn from what is left form one uniform
  *   sample, and their probabilities add up. This is the trust gate's frame.
  * - `balanced N`: ceil(N/2) from the judge's yes verdicts and floor(N/2) from
  *   its no verdicts (all that is left of a stratum when it is smaller; tied
- *   items belong to neither); stratum = the verdict, inclusion probability
+ *   and error items belong to neither); stratum = the verdict, inclusion probability
  *   n_s / (the stratum's size in the population).
  * - `disagreements`: every item where some annotator's current label (or an
  *   adjudication) differs from the judge's verdict, except items this
@@ -153,7 +159,7 @@ export function sampleQueue(
       let found = 0;
       let ownCount = 0;
       for (const c of population) {
-        if (c.verdict === "tie") continue;
+        if (c.verdict === "tie" || c.verdict === "error") continue;
         const labels = labelsOf.get(itemId(c.key, c.inputHash)) ?? [];
         if (!labels.some((l) => l.label !== c.verdict)) continue;
         found++;

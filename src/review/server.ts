@@ -7,7 +7,7 @@ import { HttpError, hostAllowed, originAllowed, parseBody, readBody, sameSecret,
 import { CLIENT_JS } from "./page/client.js";
 import { pageHtml } from "./page/html.js";
 import { PAGE_CSS } from "./page/style.js";
-import { ReviewRequestError, type ReviewSession } from "./session.js";
+import { provenanceNote, ReviewRequestError, type ReviewSession } from "./session.js";
 
 /** Longest note kept with a label. */
 export const MAX_NOTE = 2000;
@@ -28,6 +28,7 @@ export interface ReviewServer {
   close(): Promise<void>;
 }
 
+/** Where to listen and which token to require. */
 export interface ServeOptions {
   /** 0 (default) picks a free port. */
   port?: number;
@@ -41,18 +42,13 @@ function stateOf(session: ReviewSession) {
   for (let i = 0; i < session.total && firstSkipped === undefined; i++) if (session.state(i) === "skipped") firstSkipped = i;
   return {
     annotator: session.annotator,
+    provenance: session.provenance,
     total: session.total,
     counts: session.counts(),
     resumeAt: session.resumeIndex(),
     ...(firstSkipped !== undefined ? { firstSkipped } : {}),
     hasJudgments: session.hasJudgments,
   };
-}
-
-/** After answering item `i`: the next open item after it, else the first open one, else the end. */
-function nextAfter(session: ReviewSession, i: number): number {
-  for (let k = i + 1; k < session.total; k++) if (session.state(k) === "open") return k;
-  return session.resumeIndex();
 }
 
 function queryIndex(url: URL): number {
@@ -86,7 +82,7 @@ export async function startReviewServer(session: ReviewSession, opts: ServeOptio
     const method = req.method ?? "GET";
     if (!url.pathname.startsWith("/api/")) {
       if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "method not allowed");
-      if (url.pathname === "/") return sendText(res, 200, "text/html; charset=utf-8", pageHtml(token, session.annotator));
+      if (url.pathname === "/") return sendText(res, 200, "text/html; charset=utf-8", pageHtml(token, session.annotator, provenanceNote(session.provenance)));
       if (url.pathname === "/app.js") return sendText(res, 200, "text/javascript; charset=utf-8", CLIENT_JS);
       if (url.pathname === "/app.css") return sendText(res, 200, "text/css; charset=utf-8", PAGE_CSS);
       throw new HttpError(404, "not found");
@@ -106,12 +102,12 @@ export async function startReviewServer(session: ReviewSession, opts: ServeOptio
     if (url.pathname === "/api/label") {
       const b = parseBody(text, LabelBody);
       const saved = session.answer(b.index, b.inputHash, b.label, b.note);
-      return sendJson(res, 200, { saved, next: nextAfter(session, b.index), state: stateOf(session) });
+      return sendJson(res, 200, { saved, next: session.nextOpenAfter(b.index), state: stateOf(session) });
     }
     if (url.pathname === "/api/skip") {
       const b = parseBody(text, SkipBody);
       session.skip(b.index, b.inputHash);
-      return sendJson(res, 200, { next: nextAfter(session, b.index), state: stateOf(session) });
+      return sendJson(res, 200, { next: session.nextOpenAfter(b.index), state: stateOf(session) });
     }
     if (url.pathname === "/api/finish") {
       parseBody(text, FinishBody);

@@ -48,6 +48,7 @@ export interface RevealView {
   inclusionProbability?: number;
 }
 
+/** Where an item stands for this person: a skip is a queue state, never a label. */
 export type ItemState = "labelled" | "skipped" | "open";
 
 /**
@@ -78,7 +79,8 @@ export class ReviewSession {
   private readonly judgments = new Map<string, Judgment[]>();
   private readonly labels: Map<string, Label>;
   private readonly skips: Set<string>;
-  private readonly provenance: "human" | "author";
+  /** The provenance every label of this session is saved with: `human`, or `author` (never shown as human). */
+  readonly provenance: "human" | "author";
   private readonly now: () => Date;
 
   constructor(private readonly opts: ReviewOptions) {
@@ -130,6 +132,7 @@ export class ReviewSession {
     return e;
   }
 
+  /** Whether this person labelled, skipped or has yet to answer item `index`. */
   state(index: number): ItemState {
     const id = this.id(index);
     return this.labels.has(id) ? "labelled" : this.skips.has(id) ? "skipped" : "open";
@@ -141,6 +144,13 @@ export class ReviewSession {
     return this.total;
   }
 
+  /** After answering item `i`: the next open item after it, else the first open one, else `total` (the end). */
+  nextOpenAfter(i: number): number {
+    for (let k = i + 1; k < this.total; k++) if (this.state(k) === "open") return k;
+    return this.resumeIndex();
+  }
+
+  /** How many items are labelled, skipped and still open. */
   counts(): { total: number; labelled: number; skipped: number; open: number } {
     const c = { total: this.total, labelled: 0, skipped: 0, open: 0 };
     for (let i = 0; i < this.total; i++) c[this.state(i)]++;
@@ -217,4 +227,15 @@ export class ReviewSession {
       ...(e.inclusionProbability !== undefined ? { inclusionProbability: e.inclusionProbability } : {}),
     };
   }
+}
+
+/**
+ * How a session's labels are described to the person labelling: `author`
+ * labels are the project's own example labels and are never called human.
+ *
+ * @example
+ * provenanceNote("author") // "provenance author: the project's own labels, not human evidence"
+ */
+export function provenanceNote(provenance: "human" | "author"): string {
+  return provenance === "author" ? "provenance author: the project's own labels, not human evidence" : "provenance human";
 }

@@ -109,11 +109,6 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
     out(paint("dim", `Sampled by frame "${r.frame}"${r.stratum ? `, stratum ${safeTerminalText(r.stratum)}` : ""}${r.inclusionProbability ? `, inclusion probability ${r.inclusionProbability.toPrecision(3)}` : ""}.`));
   };
 
-  const nextAfter = (i: number) => {
-    for (let k = i + 1; k < session.total; k++) if (session.state(k) === "open") return k;
-    return session.resumeIndex();
-  };
-
   let index = session.resumeIndex();
   const prompt = () => {
     if (index >= session.total) {
@@ -141,10 +136,10 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
           const v = session.view(index);
           session.answer(index, v.inputHash, cmd === "y" ? "yes" : "no", rest || undefined);
           out(paint("green", `Saved "${cmd === "y" ? "yes" : "no"}" for item ${index + 1}.`));
-          index = nextAfter(index);
+          index = session.nextOpenAfter(index);
         } else if (cmd === "s" && rest === "" && atItem) {
           session.skip(index, session.view(index).inputHash);
-          index = nextAfter(index);
+          index = session.nextOpenAfter(index);
         } else if (cmd === "b" && rest === "") index = Math.max(0, index - 1);
         else if (cmd === "f" && rest === "") index = Math.min(session.total, index + 1);
         else if (cmd === "g" && /^\d+$/.test(rest)) index = Math.min(session.total, Math.max(0, Number(rest) - 1));

@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,8 +28,8 @@ describe("ragjudge calibrate", () => {
   it("reports each rubric and fingerprint with the gate's state and writes one record per labelled judge", async () => {
     expect(await run()).toBe(0);
     expect(out).toMatch(/faithfulness · llm m1 served as m1-2026-01 · fingerprint f1f1f1f1f1f1/);
-    expect(out).toMatch(/UNTRUSTED kappa too low \(0\.74, 95% CI \[0\.58, 0\.90\]; lower bound must be >= 0\.60, n = 70\)/);
-    expect(out).toMatch(/UNTRUSTED too few labels \(12 random, 8 yes \/ 4 no; need 50 with 10 of each\)/);
+    expect(out).toMatch(/UNTRUSTED kappa too low \(0\.74, 95% CI \[0\.58, 0\.90\]; lower bound must be >= 0\.60, n = 70 human labels\)/);
+    expect(out).toMatch(/UNTRUSTED too few labels \(12 human labels from random frames, 8 yes \/ 4 no; need 50 with 10 of each\)/);
     expect(out).toMatch(/UNTRUSTED no calibration for this judge/);
     expect(readdirSync(join(dir, "labels", "calibration")).sort()).toEqual(["correctness.56778204a02d.json", "faithfulness.f1f1f1f1f1f1.json"]);
     const r = record("faithfulness.f1f1f1f1f1f1.json");
@@ -45,6 +45,22 @@ describe("ragjudge calibrate", () => {
     expect(r.gate).toMatchObject({ trusted: false, reason: "kappa-too-low" });
     expect(r.servedModels).toEqual(["m1-2026-01"]);
     expect(r.labels.files.map((f) => f.name)).toEqual(["asha.jsonl", "ben.jsonl", "lead.jsonl"]);
+    expect(r.basis).toEqual({ human: 70, author: 0, import: 0, mixed: 0, sources: [] });
+  });
+
+  it("never calls author labels human: tables, trust line and record say what the calibration rests on", async () => {
+    for (const f of readdirSync(join(dir, "labels")).filter((n) => n.endsWith(".jsonl"))) {
+      const file = join(dir, "labels", f);
+      writeFileSync(file, readFileSync(file, "utf8").replaceAll('"provenance":"human"', '"provenance":"author"'));
+    }
+    expect(await run()).toBe(0);
+    expect(out).not.toMatch(/human-human|human labels|agreement with people|people's/);
+    expect(out).toMatch(/agreement with author labels \(the project's own labels, not human evidence\)/);
+    expect(out).toMatch(/UNTRUSTED kappa too low \(0\.74, 95% CI \[0\.58, 0\.90\]; lower bound must be >= 0\.60, n = 70 author labels \(the project's own labels, not human evidence\)\)/);
+    expect(out).toMatch(/agreement among annotators \(author labels/);
+    const r = record("faithfulness.f1f1f1f1f1f1.json");
+    expect(r.basis).toEqual({ human: 0, author: 70, import: 0, mixed: 0, sources: [] });
+    expect(r.gate.message).not.toMatch(/human labels/);
   });
 
   it("reports human-human agreement, the error-analysis table, stale and unknown labels, and rule verdicts left out", async () => {
@@ -75,7 +91,7 @@ describe("ragjudge calibrate", () => {
     const f = j.rubrics[1];
     expect(f.gate.kappa.kappa).toBeCloseTo(1760 / 2390, 14);
     expect(f.gate.bootstrap.ci.lo).toBeLessThan(f.gate.kappa.kappa);
-    expect(f.humans.cohen.kappa).toBeGreaterThan(0.5);
+    expect(f.annotatorAgreement.cohen.kappa).toBeGreaterThan(0.5);
     expect(f.breakdowns.find((b: { value: string }) => b.value === "policy").figures.kappa.reasons.kappa).toMatch(/undefined/);
     expect(f.passRates.raw.value).toBeCloseTo(45 / 78, 14);
     expect(j.unpaired.stale).toHaveLength(1);
@@ -101,8 +117,18 @@ describe("ragjudge calibrate", () => {
   it("--strict turns stale and unjudged labels into errors, naming file and line, and writes nothing", async () => {
     expect(await run("--strict")).toBe(2);
     expect(err).toMatch(/asha\.jsonl:81: inputHash: stale label/);
-    expect(err).toMatch(/asha\.jsonl:82: inputHash: label for an item no judgment covers/);
+    expect(err).toMatch(/asha\.jsonl:82: question: label for an item no judgment covers/);
     expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
+  });
+
+  it("refuses to run over a record renamed to another fingerprint, in one line", async () => {
+    expect(await run()).toBe(0);
+    const cal = join(dir, "labels", "calibration");
+    renameSync(join(cal, "faithfulness.f1f1f1f1f1f1.json"), join(cal, "faithfulness.f3f3f3f3f3f3.json"));
+    err = "";
+    expect(await run()).toBe(2);
+    expect(err.trim().split("\n")).toHaveLength(1);
+    expect(err).toMatch(/faithfulness\.f3f3f3f3f3f3\.json: fingerprint: record is for rubric "faithfulness" and fingerprint f1f1f1f1f1f1…, so its file must be named faithfulness\.f1f1f1f1f1f1\.json/);
   });
 
   it("rejects a label for an unknown rubric with file, line and field", async () => {

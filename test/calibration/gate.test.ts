@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assessJudgments } from "../../src/calibration/assess.js";
-import { gateDecision, thresholdsFor, trustStates } from "../../src/calibration/gate.js";
+import type { LabelBasis } from "../../src/calibration/basis.js";
+import { gateDecision, gateInterval, thresholdsFor, trustStates } from "../../src/calibration/gate.js";
+import { RagjudgeConfig } from "../../src/golden/schema/config.js";
 import { appendLabel } from "../../src/calibration/labels.js";
 import { loadRecords, type CalibrationRecord, type LoadedRecord } from "../../src/calibration/record.js";
 import { InputErrors } from "../../src/golden/errors.js";
@@ -15,23 +17,48 @@ import { runCli } from "../../src/cli/program.js";
 const FIXTURE = fileURLToPath(new URL("../fixtures/calibration", import.meta.url));
 afterEach(() => vi.restoreAllMocks());
 
-const fig = (over: Partial<CalibrationRecord["figures"]> = {}) => ({
-  n: 80, labelYes: 45, labelNo: 35, kappa: 0.8, kappaCi: { lo: 0.66, hi: 0.94 }, reasons: {}, level: 0.95, ...over,
-});
+const Z95 = 1.959963984540054;
+/** Figures of a record: kappa with its non-null SE; the stored interval is the 95% one unless overridden. */
+const fig = (over: Partial<CalibrationRecord["figures"]> = {}) => {
+  const kappa = over.kappa === undefined ? 0.8 : over.kappa;
+  const kappaSe = over.kappaSe === undefined ? 0.07 : over.kappaSe;
+  const kappaCi = kappa === null || kappaSe === null ? null : { lo: kappa - Z95 * kappaSe, hi: Math.min(1, kappa + Z95 * kappaSe) };
+  return { n: 80, labelYes: 45, labelNo: 35, reasons: {}, level: 0.95, kappaCi, ...over, kappa, kappaSe };
+};
 const none = { nonRandom: 0, notHeldout: 0, ties: 0 };
 const T = { minLabels: 50, minPerClass: 10, kappaLower: 0.6 };
+const basis = (over: Partial<LabelBasis>): LabelBasis => ({ human: 0, author: 0, import: 0, mixed: 0, sources: [], ...over });
 
 describe("gateDecision", () => {
   it("trusts only with enough labels of each class and a lower bound at or above the threshold", () => {
     expect(gateDecision(fig(), none, T)).toEqual({ trusted: true, message: "trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80" });
-    expect(gateDecision(fig({ kappaCi: { lo: 0.6, hi: 0.9 } }), none, T).trusted).toBe(true);
-    expect(gateDecision(fig({ kappaCi: { lo: 0.59, hi: 0.9 } }), none, T).reason).toBe("kappa-too-low");
+    expect(gateDecision(fig({ kappa: 0.6, kappaSe: 0 }), none, T).trusted).toBe(true);
+    expect(gateDecision(fig({ kappa: 0.75, kappaSe: 0.08 }), none, T).reason).toBe("kappa-too-low"); // lo = 0.593
     expect(gateDecision(fig({ n: 49 }), none, T).reason).toBe("too-few-labels");
     expect(gateDecision(fig({ labelNo: 9 }), none, T).reason).toBe("too-few-labels");
-    expect(gateDecision(fig({ kappa: null, kappaCi: null, reasons: { kappa: "both raters gave the same single label" } }), none, T).message).toMatch(/kappa undefined \(both raters/);
+    expect(gateDecision(fig({ kappa: null, kappaSe: null, reasons: { kappa: "both raters gave the same single label" } }), none, T).message).toMatch(/kappa undefined \(both raters/);
   });
+
+  it("checks the 95% asymptotic bound even when the record printed another level", () => {
+    // Stored at 90%: [0.80 - 1.645·0.128, ...] = [0.59, ...] would pass at 0.55; the 95% bound 0.549 must not.
+    const at90 = fig({ kappa: 0.8, kappaSe: 0.128, level: 0.9, kappaCi: { lo: 0.8 - 1.6448536269514722 * 0.128, hi: 1 } });
+    const d = gateDecision(at90, none, { ...T, kappaLower: 0.55 });
+    expect(d.reason).toBe("kappa-too-low");
+    expect(d.message).toMatch(/95% CI \[0\.55, 1\.00\]/);
+    expect(gateInterval(at90)!.lo).toBeCloseTo(0.8 - Z95 * 0.128, 12);
+  });
+
+  it("names whose labels the figures rest on, never calling author labels human", () => {
+    const author = gateDecision(fig(), none, T, basis({ author: 80 })).message;
+    expect(author).toBe("trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80 author labels (the project's own labels, not human evidence)");
+    expect(gateDecision(fig(), none, T, basis({ human: 80 })).message).toMatch(/n = 80 human labels$/);
+    expect(gateDecision(fig(), none, T, basis({ import: 80, sources: ["attribution-dev"] })).message).toMatch(/n = 80 imported labels \(source attribution-dev\)$/);
+    expect(gateDecision(fig(), none, T, basis({ human: 70, author: 10 })).message).toMatch(/n = 80 labels: 70 human, 10 author \(the project's own labels, not human evidence\)$/);
+    expect(gateDecision(fig({ n: 20 }), none, T, basis({ author: 20 })).message).toMatch(/too few labels \(20 author labels \(the project's own labels, not human evidence\) from random frames/);
+  });
+
   it("says the labels are not from random frames when none count but others exist", () => {
-    const d = gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaCi: null }), { nonRandom: 30, notHeldout: 0, ties: 0 }, T);
+    const d = gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaSe: null }), { nonRandom: 30, notHeldout: 0, ties: 0 }, T);
     expect(d).toMatchObject({ trusted: false, reason: "labels-not-random" });
     expect(d.message).toMatch(/30 labels come from disagreement, balanced or manual frames/);
   });
@@ -43,6 +70,15 @@ describe("thresholdsFor", () => {
     expect(thresholdsFor(trust, "faithfulness")).toEqual({ minLabels: 100, minPerClass: 10, kappaLower: 0.6 });
     expect(thresholdsFor(trust, "correctness")).toEqual(T);
     expect(thresholdsFor(undefined, "x")).toEqual(T);
+  });
+
+  it("keeps the config's own thresholds for the fields a rubric does not override (parsed config)", () => {
+    const config = RagjudgeConfig.parse({
+      golden: "g.jsonl", variants: [{ name: "v", output: "o.jsonl", chunks: "c.jsonl" }],
+      trust: { minLabels: 120, minPerClass: 25, kappaLower: 0.5, perRubric: { faithfulness: { kappaLower: 0.7 } } },
+    });
+    expect(thresholdsFor(config.trust, "faithfulness")).toEqual({ minLabels: 120, minPerClass: 25, kappaLower: 0.7 });
+    expect(thresholdsFor(config.trust, "correctness")).toEqual({ minLabels: 120, minPerClass: 25, kappaLower: 0.5 });
   });
 });
 

@@ -86,7 +86,7 @@ describe("ragjudge labels export", () => {
     // 93 effective asha labels (one per evidence), 20 ben, 2 adjudications.
     expect(out).toMatch(new RegExp(`exported ${book.effective.length + 2} label\\(s\\)`));
     const header = readFileSync(out1, "utf8").split("\n")[0];
-    expect(header).toBe("variant,question,rubric,unit,inputHash,label,annotator,provenance,source,frame,inclusionProbability,split,adjudication,note,time");
+    expect(header).toBe("variant,question,rubric,unit,inputHash,label,annotator,provenance,source,frame,inclusionProbability,stratum,split,adjudication,note,time");
     expect(await runCli(["labels", "export", "--history", "--out", join(dir, "all.csv"), ...cfg()])).toBe(0);
     expect(readFileSync(join(dir, "all.csv"), "utf8").trim().split("\n")).toHaveLength(book.history.length + 1);
     // Import into an empty labels folder: the same effective labels come back.
@@ -96,5 +96,13 @@ describe("ragjudge labels export", () => {
     const norm = (b: typeof book) => [...b.effective.map((l) => l.value), ...[...b.items.values()].flatMap((i) => (i.adjudication ? [i.adjudication.value] : []))]
       .map((v) => JSON.stringify(Object.entries(v).sort())).sort();
     expect(norm(back)).toEqual(norm(book));
+  });
+
+  it("says in one line, exit 2, when --out is a folder or under a file", async () => {
+    expect(await runCli(["labels", "export", "--out", join(dir, "labels"), ...cfg()])).toBe(2);
+    expect(err).toBe(`ragjudge: error: ${join(dir, "labels")}: is a folder: give a file name to write\n`);
+    err = "";
+    expect(await runCli(["labels", "export", "--out", join(dir, "ragjudge.config.json", "x.csv"), ...cfg()])).toBe(2);
+    expect(err).toMatch(/x\.csv: part of the path is a file, not a folder\n$/);
   });
 });

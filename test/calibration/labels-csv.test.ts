@@ -71,7 +71,7 @@ describe("readLabelsCsv", () => {
   it("round-trips through export", () => {
     const labelsDir = mkdtempSync(join(tmpdir(), "ragjudge-csv-labels-"));
     appendLabels(labelsDir, [
-      { variant: "bm25", question: "q1", rubric: "faithfulness", unit: "s1:doc#2", inputHash: H, label: "no", annotator: "asha", provenance: "human", frame: "random", inclusionProbability: 0.25, split: "heldout", note: "cites, \"quoted\"\nand a new line", time: "2026-01-01T00:00:00.000Z" },
+      { variant: "bm25", question: "q1", rubric: "faithfulness", unit: "s1:doc#2", inputHash: H, label: "no", annotator: "asha", provenance: "human", frame: "random", inclusionProbability: 0.25, stratum: "long answers", split: "heldout", note: "cites, \"quoted\"\nand a new line", time: "2026-01-01T00:00:00.000Z" },
       { variant: "bm25", question: "q1", rubric: "faithfulness", unit: "s1:doc#2", inputHash: H, label: "yes", annotator: "lead", provenance: "human", frame: "manual", adjudication: true, time: "2026-01-02T00:00:00.000Z" },
     ]);
     const book = loadLabels(labelsDir);
@@ -80,5 +80,7 @@ describe("readLabelsCsv", () => {
     const original = book.history.map((l) => l.value);
     expect(back).toEqual(expect.arrayContaining(original));
     expect(back).toHaveLength(2);
+    // The stratum survives the spreadsheet: it decides whether the gate weights a random label.
+    expect(back.find((l) => l.annotator === "asha")!.stratum).toBe("long answers");
   });
 });

@@ -68,7 +68,7 @@ describe("validateInputs", () => {
       `${f.output}:4: citations: sentence 1 cites "c8", which names no chunk in ${f.chunks}`,
       `${f.output}:4: citations: sentence 1 cites chunk "c3", which is not in the context given to the generator`,
       `${f.output}:5: answer: sentence 1 cites "3", which names no chunk (the context has 1)`,
-      `${f.output}:6: id: duplicate output id "q8" (first on line 5)`,
+      `${f.output}:6: id: duplicate output for question "q8" (first on line 5)`,
     ]);
   });
 
@@ -148,6 +148,22 @@ describe("ragjudge validate", () => {
       `warning: ${displayPath(out)}:1: answer: sentence 2 cites chunk "travel#0", which is not in the context given to the generator`,
     ]);
     expect(lenient.out).toContain("note: 2 citation warnings (on stderr)");
+  });
+
+  it("reports output lines that lack a stage list the config declares (as retrieval would, later)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-stages-"));
+    writeFileSync(join(dir, "o.jsonl"), '{"id":"q01","retrieved":["hr-leave#1"],"stages":{"bm25":["hr-leave#1"]}}\n{"id":"q02","retrieved":["travel#0"]}\n');
+    const config = join(dir, "ragjudge.config.json");
+    writeFileSync(config, JSON.stringify({ golden: join(fx, "golden.jsonl"), variants: [{ name: "v", output: "o.jsonl", chunks: join(fx, "chunks.jsonl"), stages: { first: ["bm25"], fused: "fused" } }] }));
+    const r = await run(["validate", "--config", config]);
+    expect(r.code).toBe(2);
+    const o = displayPath(join(dir, "o.jsonl"));
+    expect(r.err.trimEnd().split("\n")).toEqual([
+      `${o}:1: stages.fused: missing: variant "v" declares "fused" as its fused list (the config's stages)`,
+      `${o}:2: stages.bm25: missing: variant "v" declares "bm25" as its first-stage list (the config's stages)`,
+      `${o}:2: stages.fused: missing: variant "v" declares "fused" as its fused list (the config's stages)`,
+      "ragjudge: validate: 3 problems found",
+    ]);
   });
 
   it("refuses half-given explicit inputs", async () => {

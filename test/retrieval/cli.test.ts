@@ -39,6 +39,18 @@ describe("ragjudge retrieval (golden-set mode)", () => {
     expect(r.out).toContain("1 answerable question has no pipeline output line: q05");
   });
 
+  it("a person gets the headline measures by default, a program every trec_eval measure", async () => {
+    const t = await run(["retrieval", ...explicit]);
+    expect(t.code).toBe(0);
+    expect(t.out.split("\n")[1]!.split(/\s+/)).toEqual(["group", "n", "RR", "R@1", "R@5", "R@10", "nDCG@10", "Hit@10"]);
+    expect(t.out).toContain("(more measures (AP, R-Prec, P@k, RR@k, counts): -m all; definitions: --list-measures)");
+    const all = await run(["retrieval", ...explicit, "-m", "all", "-k", "5"]);
+    expect(all.out.split("\n")[1]!.split(/\s+/)).toEqual(["group", "n", "AP", "R-Prec", "RR", "RR@5", "P@5", "R@5", "nDCG@5", "Hit@5"]);
+    expect(all.out).not.toContain("more measures");
+    const j = JSON.parse((await run(["retrieval", ...explicit, "--format", "json"])).out);
+    expect(Object.keys(j.overall.values)).toEqual(["num_q", "num_ret", "num_rel", "num_rel_ret", "AP", "R-Prec", "RR", "P@1", "P@5", "P@10", "R@1", "R@5", "R@10", "nDCG@1", "nDCG@5", "nDCG@10", "Hit@1", "Hit@5", "Hit@10"]);
+  });
+
   it("takes explicit inputs, naming the variant after the output file", async () => {
     const r = await run(["retrieval", ...explicit, "--format", "json", "-m", "RR", "--per-query", "--by", "tags"]);
     expect(r.code).toBe(0);
@@ -103,7 +115,7 @@ describe("ragjudge retrieval (golden-set mode)", () => {
     writeFileSync(out, '{"id":"q01","retrieved":["a","a"]}\n{"id":"zz","retrieved":[]}\n');
     const r = await run(["retrieval", "--golden", join(fx, "golden.jsonl"), "--chunks", join(fx, "chunks.jsonl"), "--output", out]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${out}:1: retrieved: chunk id "a" appears twice in the ranked list`);
+    expect(r.err).toContain(`${out}:1: retrieved[1]: chunk id "a" appears twice in the ranked list`);
     expect(r.err).toContain(`${out}:2: id: question "zz" is not in the golden set golden.jsonl`);
     const empty = join(dir, "empty.jsonl");
     writeFileSync(empty, "");

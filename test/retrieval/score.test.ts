@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadChunks, loadGolden, loadPipelineOutput } from "../../src/golden/dataset.js";
 import { InputErrors } from "../../src/golden/errors.js";
-import { checkFloors, parseFloors } from "../../src/retrieval/floors.js";
+import { goldenView } from "../../src/retrieval/report.js";
 import { overallValue, scoreRetrieval, scoreRetrievalFiles } from "../../src/retrieval/score.js";
 import { evaluateTrecFiles } from "../../src/retrieval/trec/evaluate.js";
 import { NO_RELEVANT_PLACEHOLDER, goldenToQrels, pipelineToRun } from "../../src/retrieval/trec/export.js";
@@ -77,6 +77,18 @@ describe("scoreRetrieval (golden-set mode)", () => {
     expect(goldenToQrels(golden, chunks)).toBe(`a 0 ${NO_RELEVANT_PLACEHOLDER} 0\nb 0 it#0 1\n`);
   });
 
+  it("lists questions whose relevant ids this chunks file lacks, and says so in the report notes", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-unknown-"));
+    const g = join(dir, "g.jsonl");
+    writeFileSync(g, '{"id":"a","question":"?","relevant":["it#0","other-chunking#7"]}\n{"id":"b","question":"?","relevant":["it#0"]}\n');
+    const golden = loadGolden(g);
+    const chunks = loadChunks(files.chunks);
+    const sc = scoreRetrieval(golden, { name: "x", chunks, outputs: new Map([["a", { id: "a", retrieved: [{ id: "it#0" }] }]]) }, { measures: ["R@5"] });
+    expect(sc.unknownRelevant).toEqual(["a"]);
+    expect(sc.questions[0]!.values[0]).toBe(0.5); // the unknown id still counts in R
+    expect(goldenView(sc).notes).toContain("1 answerable question lists relevant ids this chunks file lacks: a; they count in R, so recall cannot reach 1 (ragjudge validate names them)");
+  });
+
   it("refuses to export ids with white space", () => {
     const outputs = new Map([["q 1", { id: "q 1", retrieved: [{ id: "a b" }] }]]);
     expect(() => pipelineToRun(outputs, "v", { file: "out.jsonl", lineOf: new Map([["q 1", 3]]) })).toThrow(InputErrors);
@@ -93,21 +105,5 @@ describe("scoreRetrieval (golden-set mode)", () => {
   it("writes strictly decreasing scores so trec_eval keeps the list order", () => {
     const run = pipelineToRun(new Map([["q", { id: "q", retrieved: [{ id: "z", score: 1 }, { id: "a", score: 1 }, { id: "m", score: 5 }] }]]), "t");
     expect(run).toBe("q Q0 z 1 3 t\nq Q0 a 2 2 t\nq Q0 m 3 1 t\n");
-  });
-});
-
-describe("floors", () => {
-  it("parses --fail-under, lets the flag override the config, and names misses", () => {
-    const floors = parseFloors("R@10=0.70, RR=0.5", { "R@10": 0.9, "nDCG@5": 0.2 });
-    expect(floors.map((f) => [f.measure.label, f.min])).toEqual([["R@10", 0.7], ["nDCG@5", 0.2], ["RR", 0.5]]);
-    const values: Record<string, number> = { "R@10": 0.65, RR: 0.5, "nDCG@5": 0.3 };
-    expect(checkFloors(floors, (l) => values[l])).toEqual([{ label: "R@10", value: 0.65, min: 0.7 }]);
-  });
-
-  it("refuses malformed floors", () => {
-    expect(() => parseFloors("R@10")).toThrow(/MEASURE=NUMBER/);
-    expect(() => parseFloors("R@10=high")).toThrow(/MEASURE=NUMBER/);
-    expect(() => parseFloors("P=0.5")).toThrow(/one measure/);
-    expect(() => parseFloors("F1@3=0.5")).toThrow(/unknown measure/);
   });
 });

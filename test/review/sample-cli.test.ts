@@ -25,24 +25,27 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
 }
 
 describe("candidatesFromRun", () => {
-  it("leaves out rule verdicts, errors on any repeat, stale judgments and older fingerprints", () => {
+  it("leaves out rule verdicts, stale judgments and older fingerprints; settles repeats as calibration does", () => {
     const p = project();
     const model = p.items.filter((i) => !i.rule);
     const faith = model.filter((i) => i.key.rubric === "faithfulness");
     const js = p.items.map((i) => judge(i, "yes"));
-    js.push({ ...judge(faith[0]!, "error"), repeat: 1 }); // errored repeat
+    js.push({ ...judge(faith[0]!, "error"), repeat: 1 }); // yes + errored repeat: yes (a failure is not a vote)
     js.push({ ...judge(faith[1]!, "no"), repeat: 1 }); // yes + no: tie
     js.push({ ...judge(faith[2]!, "no"), repeat: 1 }, { ...judge(faith[2]!, "no"), repeat: 2 }); // majority no
     js.push({ ...judge(faith[3]!, "yes"), inputHash: "1".repeat(64) }); // stale
     js.push({ ...judge(faith[4]!, "no"), fingerprint: "fp-0", time: "2025-01-01T00:00:00.000Z" }); // older prompt
+    const allFailed = js.findIndex((x) => x.inputHash === faith[5]!.inputHash && x.fingerprint === "fp-1");
+    js[allFailed] = judge(faith[5]!, "error"); // every repeat failed: a candidate with verdict error
     const cfg = loadConfig(p.config);
     const golden = loadGolden(cfg.path("questions.jsonl"));
     const variants = cfg.config.variants.map((v) => loadVariant(v, golden, cfg.path));
     const { candidates, notes } = candidatesFromRun(p.items, js, golden, variants);
     const f = notes.find((n) => n.rubric === "faithfulness")!;
-    expect(f).toMatchObject({ fingerprint: "fp-1", otherFingerprints: ["fp-0"], errors: 1, stale: 1, judged: faith.length - 1 });
+    expect(f).toMatchObject({ fingerprint: "fp-1", otherFingerprints: ["fp-0"], errors: 1, stale: 1, judged: faith.length });
     const byQ = new Map(candidates.filter((c) => c.key.rubric === "faithfulness").map((c) => [c.key.question, c]));
-    expect(byQ.has(faith[0]!.key.question)).toBe(false);
+    expect(byQ.get(faith[0]!.key.question)!.verdict).toBe("yes");
+    expect(byQ.get(faith[5]!.key.question)!.verdict).toBe("error");
     expect(byQ.get(faith[1]!.key.question)!.verdict).toBe("tie");
     expect(byQ.get(faith[2]!.key.question)!.verdict).toBe("no");
     expect(byQ.get(faith[4]!.key.question)!.verdict).toBe("yes");
@@ -113,12 +116,16 @@ describe("ragjudge sample", () => {
     expect(bad.err).toMatch(/no question has split "nope" \(have: dev, test\)/);
   });
 
-  it("reports errors left out and rejects bad flags with exit 2 and one line", async () => {
+  it("keeps error verdicts in the random frame and says so; rejects bad flags with exit 2 and one line", async () => {
     const p = project();
-    writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k === 0 ? "error" : "yes")));
-    const ok = await cli(["sample", "--config", p.config, "--random", "2", "--annotator", "asha"]);
+    const first = p.items.find((i) => !i.rule && i.key.rubric === "faithfulness")!;
+    writeJudgments(p.judgments, p.items.map((i) => judge(i, i === first ? "error" : "yes")));
+    const ok = await cli(["sample", "--config", p.config, "--random", "20", "--rubrics", "faithfulness", "--annotator", "asha"]);
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/with an error verdict/);
+    expect(ok.out).toMatch(/faithfulness: 11 judged items, 1 with an error verdict \(random frame only\)/);
+    expect(ok.out).toMatch(/the trust gate counts a judge error as a disagreement/);
+    const drawn = loadQueue(join(p.dir, "cache", "review-queue.jsonl")).map((l) => l.value.inputHash);
+    expect(drawn).toContain(first.inputHash);
     expect(ok.out).toMatch(/decided by rule/);
     expect(existsSync(join(p.dir, "cache", "review-queue.jsonl"))).toBe(true);
 
@@ -130,6 +137,7 @@ describe("ragjudge sample", () => {
       [["--random", "2", "--annotator", "asha", "--rubrics", "nope"], /no rubric named "nope"/],
       [["--random", "2", "--annotator", "asha", "--judgments", join(p.dir, "missing.jsonl")], /judgments file not found/],
       [["--random", "2", "--annotator", "asha", "--seed", "-1"], /--seed/],
+      [["--random", "2", "--annotator", "asha", "--out", p.dir], /is a folder: give a file name to write/],
     ];
     for (const [args, re] of cases) {
       const r = await cli(["sample", "--config", p.config, ...args]);
@@ -137,6 +145,21 @@ describe("ragjudge sample", () => {
       expect(r.err.trim().split("\n"), args.join(" ")).toHaveLength(1);
       expect(r.err, args.join(" ")).toMatch(re);
     }
+  });
+
+  it("warns that a random draw cannot reach items the annotator labelled in other frames", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 2 ? "yes" : "no")));
+    const out = join(p.dir, "q.jsonl");
+    await cli(["sample", "--config", p.config, "--balanced", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
+    const s = new ReviewSession({ queueFile: out, rubricsDir: join(p.dir, "rubrics"), labelsDir: p.labels, annotator: "asha" });
+    for (let i = 0; i < s.total; i++) s.answer(i, s.entries[i]!.value.inputHash, "yes");
+    const r = await cli(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
+    expect(s.total).toBeGreaterThan(0);
+    expect(r.out).toContain(`note: faithfulness: ${s.total} item(s) you labelled in disagreement, balanced or manual frames are outside your random draws`);
+    expect(r.out).toMatch(/note: faithfulness: \d+ item\(s\) you labelled in disagreement, balanced or manual frames are outside your random draws/);
+    const none = await cli(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--annotator", "ravi", "--out", out]);
+    expect(none.out).not.toMatch(/outside your random draws/);
   });
 
   it("review on an empty queue says so and exits 0", async () => {

@@ -32,6 +32,19 @@ describe("sampleQueue --random", () => {
     expect(ids(c)).not.toEqual(ids(a));
   });
 
+  it("keeps giving the same queue for a seed across versions (canonical order and streams are pinned)", () => {
+    // Names chosen so that another key encoding (a separator other than \u0000) would reorder them.
+    const pinned: Candidate[] = Array.from({ length: 30 }, (_, q) => {
+      const evidence = { question: `question ${q}`, answer: `answer ${q}` };
+      return { key: { variant: q % 2 ? "bm25 small" : "bm25", question: `q-${q}`, rubric: "faithfulness", unit: "answer" }, inputHash: hashJson(evidence), evidence, verdict: q % 3 ? "yes" : "no", tags: [], citedIds: [] };
+    });
+    const got = sampleQueue(pinned, [], { annotator: "asha", seed: 42, random: 5, balanced: 4 }).entries.map((e) => `${e.frame}:${e.variant}/${e.question}`);
+    expect(got).toEqual([
+      "balanced:bm25 small/q-25", "balanced:bm25 small/q-15", "random:bm25/q-8", "random:bm25 small/q-3", "balanced:bm25/q-0",
+      "random:bm25/q-12", "balanced:bm25 small/q-17", "random:bm25/q-22", "random:bm25 small/q-13",
+    ]);
+  });
+
   it("gives each rubric its own stream: adding a rubric leaves another's sample unchanged", () => {
     const only = sampleQueue(pop("faithfulness", 40), [], { annotator: "asha", seed: 3, random: 5 }).entries;
     const both = sampleQueue(cands, [], { annotator: "asha", seed: 3, random: 5 }).entries.filter((e) => e.rubric === "faithfulness");
@@ -130,6 +143,19 @@ describe("sampleQueue --balanced and --disagreements", () => {
     expect(entries.every((e) => e.frame === "disagreement" && e.inclusionProbability === 1)).toBe(true);
     expect(entries.find((e) => e.question === "q000")!.stratum).toBe("yes");
     expect(rubrics[0]!.disagreements).toEqual({ found: 4, queued: 3, labelledByAnnotator: 1 });
+  });
+
+  it("draws error verdicts into the random frame only (the gate counts them as disagreements)", () => {
+    const f = pop("faithfulness", 12, (i) => (i < 4 ? "error" : i < 8 ? "yes" : "no"));
+    const all = sampleQueue(f, [], { annotator: "asha", seed: 3, random: 12 });
+    expect(all.entries).toHaveLength(12);
+    expect(all.rubrics[0]).toMatchObject({ population: 12, random: { drawn: 12, inclusionProbability: 1 } });
+    const existing = f.map((c) => labelled(c, "ravi", "yes"));
+    const balanced = sampleQueue(f, existing, { annotator: "asha", seed: 3, balanced: 12 }).entries;
+    expect(balanced).toHaveLength(8);
+    expect(balanced.some((e) => Number(e.question.slice(1)) < 4)).toBe(false);
+    const dis = sampleQueue(f, existing, { annotator: "asha", seed: 3, disagreements: true }).entries;
+    expect(dis.map((e) => e.question).sort()).toEqual(["q008", "q009", "q010", "q011"]); // the judge's "no" items only
   });
 
   it("keeps an item drawn by two frames once, under the first (random)", () => {

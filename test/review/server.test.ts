@@ -47,9 +47,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start() {
+async function start(provenance: "human" | "author" = "human") {
   const w = workspace(es, [judgmentOf(es[0]!, "no", "the judge's secret reason")]);
-  const session = new ReviewSession({ queueFile: w.queue, rubricsDir: w.rubrics, judgmentsFile: w.judgments, labelsDir: w.labels, annotator: "asha" });
+  const session = new ReviewSession({ queueFile: w.queue, rubricsDir: w.rubrics, judgmentsFile: w.judgments, labelsDir: w.labels, annotator: "asha", provenance });
   server = await startReviewServer(session);
   const s = server;
   const json = (body: unknown, token = s.token, extra: Record<string, string> = {}) => ({ headers: { "content-type": "application/json", "x-ragjudge-token": token, ...extra }, body: JSON.stringify(body) });
@@ -142,6 +142,19 @@ describe("review server", () => {
     const skip = await call(s.port, "POST", "/api/skip", json({ index: 1, inputHash: es[1]!.inputHash }));
     expect(skip.json).toMatchObject({ next: 2, state: { resumeAt: 2, firstSkipped: 1, counts: { labelled: 1, skipped: 1, open: 1 } } });
     expect((await get("/api/item?i=x")).status).toBe(400);
+  });
+
+  it("says on the page and in the state whose labels these are: author labels are not called human", async () => {
+    const { s, json, lines } = await start("author");
+    const page = await call(s.port, "GET", "/");
+    expect(page.body).toContain("(provenance author: the project&#39;s own labels, not human evidence)");
+    const state = await call(s.port, "GET", "/api/state", { headers: { "x-ragjudge-token": s.token } });
+    expect(state.json.provenance).toBe("author");
+    await call(s.port, "POST", "/api/label", json({ index: 0, inputHash: es[0]!.inputHash, label: "yes" }));
+    expect(Label.parse(JSON.parse(lines()[0]!)).provenance).toBe("author");
+    await s.close();
+    const human = await start("human");
+    expect((await call(human.s.port, "GET", "/")).body).toContain("(provenance human)");
   });
 
   it("Finish stops the server", async () => {

@@ -71,5 +71,9 @@ describe("terminal review", () => {
     expect(r.stdout).toContain("Reviewing 4 items as asha");
     expect(r.stdout).toContain("2 of 4 labelled, 0 skipped, 2 to go");
     expect(labels(w).map((l) => l.question)).toEqual(["q1", "q2"]);
+    expect(r.stdout).toContain("(provenance human)");
+    const a = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "author1", "--provenance", "author", "--rubrics-dir", w.rubrics, "--labels", w.labels], { cwd: ROOT, input: "q\n", encoding: "utf8" });
+    expect(a.status).toBe(0);
+    expect(a.stdout).toContain("(provenance author: the project's own labels, not human evidence)");
   });
 });

@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { createBatchApi, type BatchApi, type BatchPlan, type LineAnswer } from "./batch-api.js";
+
+export type { BatchApi, BatchPlan } from "./batch-api.js";
 
 /**
  * A scriptable OpenAI-compatible chat-completions server on 127.0.0.1, for
@@ -7,7 +10,9 @@ import type { AddressInfo, Socket } from "node:net";
  * without structured-output support), counts requests, and lets each test
  * script what every request gets: a verdict, a delay, a 429 with
  * Retry-After, a 500, malformed JSON, a missing field, a hang, a body that
- * stalls half-way, a reset.
+ * stalls half-way, a reset. It also offers `/v1/files` and `/v1/batches`
+ * (batch-api.ts): batch request lines are answered by the same script but
+ * not counted in `count`, which stays the number of online requests.
  *
  * @example
  * const server = await startOpenAIServer({ script: () => ({ verdict: "yes" }) });
@@ -53,6 +58,8 @@ export interface ServerOptions {
   jsonSchema?: boolean;
   /** The model name the server reports (default `served-<requested>`). */
   servedModel?: string;
+  /** How each batch goes (default: completed after one in-progress poll). */
+  batchPlan?: (batch: { id: string; metadata: Record<string, string> | null; requests: number }) => BatchPlan;
   /** Keep every request body in `requests` (off for benchmarks). */
   keepBodies?: boolean;
   port?: number;
@@ -66,7 +73,9 @@ export interface TestServer {
   /** Most requests that were open at the same time. */
   readonly maxInFlight: number;
   /** Request bodies (when `keepBodies`) and their behaviour kind, in arrival order. */
-  readonly requests: { info: RequestInfo; kind: string; authorization?: string; at: number }[];
+  readonly requests: { info: RequestInfo; kind: string; authorization?: string; at: number; /** The body's bytes as received. */ raw: string }[];
+  /** The Files and Batches endpoints: uploaded files, created batches, counters, the batch plan. */
+  readonly batch: BatchApi;
   setScript(script: (req: RequestInfo) => Behaviour): void;
   resetCount(): void;
   close(): Promise<void>;
@@ -155,18 +164,44 @@ export async function startOpenAIServer(opts: ServerOptions = {}): Promise<TestS
     send(res, 200, completion(model, content, "stop", promptChars));
   };
 
+  /** One batch request line, answered by the script like an online request (but not counted as one). */
+  const answerLine = (body: Record<string, unknown>): LineAnswer => {
+    const rf = body.response_format as { type?: string } | undefined;
+    const info: RequestInfo = { index: -1, body, system: messageText(body, "system"), user: messageText(body, "user"), jsonSchema: rf?.type === "json_schema" };
+    if (info.jsonSchema && opts.jsonSchema === false) {
+      return { status: 400, body: { error: { message: "response_format type json_schema is not supported by this server", type: "invalid_request_error", param: "response_format", code: null } } };
+    }
+    const b: Behaviour = script(info);
+    if ("status" in b) return { status: b.status, body: b.body ?? { error: { message: b.message ?? `scripted ${b.status}`, type: "server_error", param: null, code: null } } };
+    if ("hang" in b || "stallBody" in b || "reset" in b) return { error: { code: "server_error", message: "The request failed on the server." } };
+    const model = opts.servedModel ?? `served-${String(body.model ?? "model")}`;
+    if ("body" in b) return { status: 200, body: b.body };
+    const promptChars = info.system.length + info.user.length;
+    if ("content" in b) return { status: 200, body: completion(model, b.content, b.finishReason ?? "stop", promptChars) };
+    return { status: 200, body: completion(model, JSON.stringify({ reason: b.reason ?? `Scripted verdict ${b.verdict}.`, verdict: b.verdict }), "stop", promptChars) };
+  };
+  const batchApi = createBatchApi({ answer: answerLine, plan: opts.batchPlan });
+
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = (req.url ?? "").split("?")[0];
+      if (/^\/v1\/(files|batches)(\/|$)/.test(path ?? "")) {
+        batchApi.handle(req, res, Buffer.concat(chunks)).catch((e: unknown) => {
+          if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: { message: `test server: ${(e as Error).message}`, type: "server_error" } }));
+        });
+        return;
+      }
       if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/chat/completions")) {
         send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error" } });
         return;
       }
       let body: Record<string, unknown>;
+      const rawBody = Buffer.concat(chunks).toString("utf8");
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+        body = JSON.parse(rawBody) as Record<string, unknown>;
       } catch {
         send(res, 400, { error: { message: "request body is not JSON", type: "invalid_request_error" } });
         return;
@@ -188,7 +223,7 @@ export async function startOpenAIServer(opts: ServerOptions = {}): Promise<TestS
       } else {
         b = script(info);
       }
-      if (opts.keepBodies !== false) requests.push({ info, kind: kindOf(b), authorization: req.headers.authorization, at: Date.now() });
+      if (opts.keepBodies !== false) requests.push({ info, kind: kindOf(b), authorization: req.headers.authorization, at: Date.now(), raw: rawBody });
       const delay = (opts.latencyMs ?? 0) + (b.delayMs ?? 0);
       if (delay > 0) {
         const t = setTimeout(() => {
@@ -216,6 +251,7 @@ export async function startOpenAIServer(opts: ServerOptions = {}): Promise<TestS
       return maxInFlight;
     },
     requests,
+    batch: batchApi,
     setScript(s) {
       script = s;
     },

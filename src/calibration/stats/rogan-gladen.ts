@@ -48,11 +48,28 @@ export function roganGladenKnownSe(apparent: number, n: number, tpr: number, tnr
   return Math.sqrt((apparent * (1 - apparent)) / n) / youden;
 }
 
-/** One labelled item for the correction: judge verdict and label as 1 (yes) / 0 (no), with a weight. */
+/** One labelled item for the correction: judge verdict and label as 1 (yes) / 0 (no), with a weight and its stratum. */
 export interface LabelledVerdict {
   judge: 0 | 1;
   label: 0 | 1;
   weight?: number;
+  /** Stratum of a stratified frame: the bootstrap resamples within strata. */
+  stratum?: string;
+}
+
+/**
+ * One bootstrap draw of the labelled items: n with replacement, or, when the
+ * items carry strata, n_h within each stratum h (the design drew a fixed
+ * number per stratum, so a resample must too).
+ */
+function resampleLabelled(rng: ReturnType<typeof seededRng>, strata: readonly number[][] | null, n: number): Uint32Array {
+  if (!strata) return resampleIndices(rng, n);
+  const out = new Uint32Array(n);
+  let k = 0;
+  for (const members of strata) {
+    for (const i of resampleIndices(rng, members.length)) out[k++] = members[i]!;
+  }
+  return out;
 }
 
 /** Rogan-Gladen from data, with the bootstrap interval. */
@@ -85,7 +102,8 @@ function tprTnr(labelled: readonly LabelledVerdict[], idx?: Uint32Array): { tpr:
  * judged items (`verdicts`, 1 = yes), TPR and TNR from the labelled ones
  * (weighted by inverse inclusion probability when given), and a seeded
  * percentile bootstrap interval that resamples both the labelled and the
- * unlabelled items in every replicate, so the interval carries the
+ * unlabelled items in every replicate (the labelled ones within their
+ * strata when a stratified frame drew them), so the interval carries the
  * uncertainty of TPR and TNR too. Replicates where TPR + TNR <= 1 (or a
  * class is missing) are dropped and counted.
  *
@@ -111,12 +129,21 @@ export function roganGladenBootstrap(
     return { estimate: null, unclipped: null, clipped: false, youden: null, reason, apparent, tpr, tnr, bootstrap: noBoot(reason) };
   }
   const point = roganGladen(apparent, tpr, tnr);
+  let strata: number[][] | null = null;
+  if (labelled.some((l) => l.stratum !== undefined)) {
+    const by = new Map<string, number[]>();
+    labelled.forEach((l, i) => {
+      const h = l.stratum ?? "";
+      by.set(h, [...(by.get(h) ?? []), i]);
+    });
+    strata = [...by.keys()].sort().map((h) => by.get(h)!);
+  }
   const rng = seededRng(seed);
   const values: number[] = [];
   for (let r = 0; r < reps; r++) {
     let y = 0;
     for (const i of resampleIndices(rng, N)) y += verdicts[i]!;
-    const rates = tprTnr(labelled, resampleIndices(rng, labelled.length));
+    const rates = tprTnr(labelled, resampleLabelled(rng, strata, labelled.length));
     if (rates.tpr === null || rates.tnr === null) continue;
     const rg = roganGladen(y / N, rates.tpr, rates.tnr);
     if (rg.estimate !== null) values.push(rg.estimate);

@@ -4,7 +4,7 @@ import { relative, resolve } from "node:path";
 import { calibrate } from "../../calibration/calibrate.js";
 import { knownRubricNames } from "../../calibration/context.js";
 import { loadLabels } from "../../calibration/labels.js";
-import { writeRecord } from "../../calibration/record.js";
+import { loadRecords, writeRecord } from "../../calibration/record.js";
 import { renderJson, renderMarkdown, renderTable, type Format } from "../../calibration/render.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../../calibration/stats/index.js";
 import { loadConfig } from "../../golden/config.js";
@@ -33,11 +33,11 @@ function intOption(name: string, value: string, min: number): number {
   return n;
 }
 
-/** `ragjudge calibrate`: agreement of each rubric's judge with people, the calibration records, and the trust gate. */
+/** `ragjudge calibrate`: agreement of each rubric's judge with labels (human, author or imported), the calibration records, and the trust gate. */
 export function registerCalibrate(program: Command): void {
   program
     .command("calibrate")
-    .description("Compare each rubric's judge verdicts with human labels, write calibration records, and mark each rubric trusted or not")
+    .description("Compare each rubric's judge verdicts with labels (human, the project's own author labels, or imported), write calibration records, and mark each rubric trusted or not")
     .option("--judgments <file>", "judgments JSONL (default: <cacheDir>/judgments.jsonl)")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
     .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
@@ -59,6 +59,8 @@ export function registerCalibrate(program: Command): void {
       const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
       const labelsDir = opts.labels ?? resolved.path(config.labels);
       const book = loadLabels(labelsDir);
+      // Existing records must be sound: a broken or renamed one (it could be taken for another judge's) is an error, not overwritten in silence.
+      loadRecords(labelsDir);
       const goldenFile = resolved.path(config.golden);
       const warnings: string[] = [];
       let questions;
@@ -78,12 +80,12 @@ export function registerCalibrate(program: Command): void {
       report.warnings.unshift(...warnings);
       if (opts.strict) {
         const problems = [
-          ...report.unpaired.stale.map((i) => [i, "stale label: the judged evidence changed since labelling (input hash differs)"] as const),
-          ...report.unpaired.unknownItem.map((i) => [i, "label for an item no judgment covers"] as const),
-          ...report.unpaired.unknownRubric.map((i) => [i, "label for a rubric no judgment covers"] as const),
-        ].map(([i, why]) => {
+          ...report.unpaired.stale.map((i) => [i, "inputHash", "stale label: the judged evidence changed since labelling (input hash differs)"] as const),
+          ...report.unpaired.unknownItem.map((i) => [i, "question", "label for an item no judgment covers (no verdict for this variant, question and unit)"] as const),
+          ...report.unpaired.unknownRubric.map((i) => [i, "rubric", "label for a rubric no judgment covers"] as const),
+        ].map(([i, field, why]) => {
           const l = (i.byAnnotator[0] ?? i.adjudication)!;
-          return new InputError(l.file, l.line, "inputHash", why);
+          return new InputError(l.file, l.line, field, why);
         });
         if (problems.length) throw new InputErrors(problems);
       }

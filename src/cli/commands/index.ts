@@ -6,8 +6,11 @@ import { registerValidate } from "./validate.js";
 import { registerJudge } from "./judge.js";
 import { registerCalibrate } from "./calibrate.js";
 import { registerLabels } from "./labels.js";
+import { registerBatch } from "./batch.js";
+import { registerRun } from "./run.js";
+import { registerCompare } from "./compare.js";
 
 /** Each command module registers itself on the program; main.ts wires them in this order. */
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [registerValidate, registerRetrieval, registerJudge, registerSample, registerReview, registerCalibrate, registerLabels];
+export const commands: Register[] = [registerValidate, registerRetrieval, registerJudge, registerSample, registerReview, registerCalibrate, registerLabels, registerBatch, registerRun, registerCompare];

@@ -6,6 +6,9 @@ import { baselineBackend, baselineUnsupported, FatalJudgeError, openAIBackend, t
 import { JudgeCache } from "../../judge/cache.js";
 import { JudgeClient } from "../../judge/client.js";
 import { estimateRun, formatEstimate } from "../../judge/estimate.js";
+import { exportBatch } from "../../judge/batch/export.js";
+import { BATCH_LIMITS } from "../../judge/batch/format.js";
+import { formatExport } from "../../judge/batch/report.js";
 import { loadJudgeInputs } from "../../judge/inputs.js";
 import { progressReporter } from "../../judge/progress.js";
 import { redact } from "../../judge/redact.js";
@@ -13,6 +16,7 @@ import { runJudge } from "../../judge/run.js";
 import { JudgeSetupError, resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/settings.js";
 import { summarise } from "../../judge/summary.js";
 import { formatSummary } from "../../judge/summary-format.js";
+import { summaryTrust } from "../../judge/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
 
 interface Flags extends JudgeFlags {
@@ -26,6 +30,9 @@ interface Flags extends JudgeFlags {
   progress?: boolean;
   json?: boolean;
   by?: string;
+  batchExport?: string;
+  batchMaxRequests?: number;
+  batchMaxBytes?: number;
 }
 
 function int(min: number, name: string) {
@@ -107,6 +114,9 @@ export function registerJudge(program: Command): void {
     .option("--no-progress", "no progress display on stderr")
     .option("--by <list>", "break pass rates down by kind, tags (comma list), or none", "kind,tags")
     .option("--json", "print the summary as JSON instead of tables")
+    .option("--batch-export <file>", "judge nothing: write the pending calls (not in the cache) as Batch API JSONL for  ragjudge batch submit  or vLLM's run_batch; split into <file>, <name>.2.jsonl, ... at the per-file limits")
+    .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS.maxRequests}, the OpenAI Batch API's limit)`, int(1, "--batch-max-requests"))
+    .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS.maxBytes})`, int(1, "--batch-max-bytes"))
     .action(async (flags: Flags) => {
       const log = (s: string) => process.stderr.write(s);
       const by = parseBy(flags.by ?? "kind,tags");
@@ -117,6 +127,21 @@ export function registerJudge(program: Command): void {
       const { itemSet, rubrics } = inputs;
       const cacheDir = flags.cacheDir ? resolve(flags.cacheDir) : resolved.path(resolved.config.cacheDir);
       const out = flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl");
+
+      if (flags.batchExport !== undefined) {
+        if (settings.kind !== "openai") throw new UsageError("--batch-export needs the LLM judge (--judge openai --model NAME); the baseline makes no calls");
+        if (flags.dryRun) throw new UsageError("--batch-export and --dry-run do not combine");
+        const limits = { maxRequests: flags.batchMaxRequests ?? BATCH_LIMITS.maxRequests, maxBytes: flags.batchMaxBytes ?? BATCH_LIMITS.maxBytes };
+        const cache = JudgeCache.open(cacheDir);
+        try {
+          const { plan, result } = exportBatch({ items: itemSet.items, backend: makeBackend(settings, cache, log), cache, repeats: settings.repeats, file: resolve(flags.batchExport), limits });
+          process.stdout.write(formatExport(plan, result, settings.model));
+        } finally {
+          cache.close();
+        }
+        return;
+      }
+      if (flags.batchMaxRequests !== undefined || flags.batchMaxBytes !== undefined) throw new UsageError("--batch-max-requests and --batch-max-bytes go with --batch-export");
 
       if (settings.kind === "baseline") {
         const unsupported = baselineUnsupported(rubrics);
@@ -174,7 +199,9 @@ export function registerJudge(program: Command): void {
       progress?.finish(result.progress);
       writeFileAtomic(out, result.judgments.map((j) => JSON.stringify(j)).join("\n") + (result.judgments.length ? "\n" : ""));
       const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
-      process.stdout.write(flags.json ? JSON.stringify(summary, null, 2) + "\n" : formatSummary(summary, { by }));
+      const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust);
+      if (trust.problem) log(`judge: ${trust.problem}\n`);
+      process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }));
       log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
       const errors = result.judgments.filter((j) => j.verdict === "error").length;
       if (errors && !flags.allowErrors) {

@@ -5,7 +5,7 @@ import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
 import { appendLabels, loadLabels } from "../../calibration/labels.js";
 import { loadConfig } from "../../golden/config.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
-import { writeFileAtomic } from "../../golden/files.js";
+import { writeOutputFile } from "../../calibration/output.js";
 import { canonicalJson } from "../../golden/hash.js";
 import { Frame, Provenance } from "../../golden/schema/items.js";
 import { UsageError } from "../errors.js";
@@ -81,7 +81,7 @@ export function registerLabels(program: Command): void {
     .action((opts: Common & { out: string; history?: boolean }) => {
       const { dir } = context(opts);
       const book = loadLabels(dir);
-      writeFileAtomic(opts.out, labelsToCsv(book, { history: opts.history }));
+      writeOutputFile(opts.out, labelsToCsv(book, { history: opts.history }));
       const adjudications = [...book.items.values()].filter((i) => i.adjudication).length;
       const count = opts.history ? book.history.length : book.effective.length + adjudications;
       process.stdout.write(`exported ${count} label(s) to ${opts.out}\n`);

@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import { Option } from "commander";
 import { basename } from "node:path";
-import { loadConfig } from "../../golden/config.js";
+import { chooseVariants, loadConfig } from "../../golden/config.js";
 import { loadChunks, loadGolden, loadPipelineOutput, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
 import { writeFileAtomic } from "../../golden/files.js";
-import { checkFloors, parseFloors, type Floor, type FloorMiss } from "../../retrieval/floors.js";
+import { checkFloors, formatMissedValue, parseFloors, type Floor, type FloorMiss } from "../../retrieval/floors.js";
 import { measureHelp } from "../../retrieval/measures/help.js";
-import { MeasureSpecError, defaultMeasures, parseCutoffs, parseMeasures, sortMeasures } from "../../retrieval/measures/parse.js";
+import { MeasureSpecError, defaultMeasures, headlineMeasures, parseCutoffs, parseMeasures, sortMeasures } from "../../retrieval/measures/parse.js";
 import type { Measure } from "../../retrieval/measures/types.js";
 import { goldenView, renderMarkdown, renderTable, trecView, viewJson, type RetrievalView } from "../../retrieval/report.js";
 import { GROUP_BY, scoreRetrieval, type GroupBy } from "../../retrieval/score.js";
@@ -65,25 +65,38 @@ function parseBy(text: string): GroupBy[] {
   return out;
 }
 
+/** Whether the output is read by a person (table, md), who gets the headline measures by default. */
+const forPeople = (flags: RetrievalFlags) => flags.format === "table" || flags.format === "md";
+
 /**
- * Measures to show (from -m, or the defaults) and to compute: the shown ones
- * plus any measure a floor names, which is checked but not printed.
+ * Measures to show and to compute. Shown: `-m`, else the headline measures
+ * for a person (table, md) and every trec_eval measure for a program (json,
+ * trec). Computed: the shown ones plus any measure a floor names, which is
+ * checked but not printed.
  */
 function measuresFor(flags: RetrievalFlags, ks: number[], floors: Floor[]): { shown: Measure[]; all: Measure[] } {
-  const shown = flags.measure.length ? parseMeasures(flags.measure, ks) : defaultMeasures(ks, true);
+  const shown = flags.measure.length ? parseMeasures(flags.measure, ks) : forPeople(flags) ? headlineMeasures(ks) : defaultMeasures(ks, true);
   return { shown, all: sortMeasures([...shown, ...floors.map((f) => f.measure)]) };
 }
 
-/** Keeps only the shown measures' columns of an evaluation (floors may have added others). */
+/** The hint under a table of headline measures: where the others are. */
+const MORE_MEASURES = "more measures (AP, R-Prec, P@k, RR@k, counts): -m all; definitions: --list-measures";
+
+/** Picks the `shown` measures' values out of values computed for `from` (floors may have added measures). */
+function picker(from: readonly Measure[], shown: readonly Measure[]): (v: Float64Array) => Float64Array {
+  const idx = shown.map((m) => from.findIndex((x) => x.label === m.label));
+  return (v) => Float64Array.from(idx, (i) => v[i]!);
+}
+
+/** An evaluation with only the shown measures' columns. */
 function project<E extends Evaluation>(ev: E, shown: Measure[]): E {
-  const idx = shown.map((m) => ev.measures.findIndex((x) => x.label === m.label));
-  const pick = (v: Float64Array) => Float64Array.from(idx, (i) => v[i]!);
+  const pick = picker(ev.measures, shown);
   return { ...ev, measures: shown, summary: pick(ev.summary), queries: ev.queries.map((q) => ({ ...q, values: pick(q.values) })) };
 }
 
+/** A report view with only the shown measures' columns. */
 function projectView(v: RetrievalView, shown: Measure[]): RetrievalView {
-  const idx = shown.map((m) => v.measures.findIndex((x) => x.label === m.label));
-  const pick = (a: Float64Array) => Float64Array.from(idx, (i) => a[i]!);
+  const pick = picker(v.measures, shown);
   return { ...v, measures: shown, summary: v.summary.map((g) => ({ ...g, values: pick(g.values) })), queries: v.queries.map((q) => ({ ...q, values: pick(q.values) })) };
 }
 
@@ -120,7 +133,9 @@ interface GoldenInputs {
   golden: GoldenSet;
   variants: VariantData[];
   ks: number[];
+  /** The config's floors and the file they came from (for messages). */
   configFloors: Record<string, number>;
+  configFile: string | undefined;
   poolDepth: number;
 }
 
@@ -134,16 +149,12 @@ function loadGoldenInputs(flags: RetrievalFlags): GoldenInputs {
     const { outputs, lineOf } = loadPipelineOutput(flags.output, golden);
     const name = flags.variant ?? variantNameFromFile(flags.output);
     const variant: VariantData = { name, outputFile: flags.output, chunksFile: flags.chunks, chunks, outputs, lineOf, contextK: 5, stages: { first: [] } };
-    return { golden, variants: [variant], ks: [1, 5, 10], configFloors: {}, poolDepth: 50 };
+    return { golden, variants: [variant], ks: [1, 5, 10], configFloors: {}, configFile: undefined, poolDepth: 50 };
   }
   const cfg = loadConfig(flags.config);
+  const chosen = chooseVariants(cfg, flags.variant);
   const golden = loadGolden(cfg.path(cfg.config.golden));
-  let chosen = cfg.config.variants;
-  if (flags.variant) {
-    chosen = chosen.filter((v) => v.name === flags.variant);
-    if (chosen.length === 0) throw new UsageError(`--variant: no variant ${JSON.stringify(flags.variant)} in ${cfg.file} (it has ${cfg.config.variants.map((v) => v.name).join(", ")})`);
-  }
-  return { golden, variants: chosen.map((v) => loadVariant(v, golden, cfg.path)), ks: cfg.config.k, configFloors: cfg.config.floors, poolDepth: cfg.config.poolDepth };
+  return { golden, variants: chosen.map((v) => loadVariant(v, golden, cfg.path)), ks: cfg.config.k, configFloors: cfg.config.floors, configFile: cfg.file, poolDepth: cfg.config.poolDepth };
 }
 
 function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): { scored: Scored[]; floors: Floor[]; diagnostics: VariantDiagnostics[] } {
@@ -151,7 +162,7 @@ function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): { s
   if (!flags.complete) throw new UsageError("--no-complete applies to --qrels/--trec-run; in golden-set mode a question without output always scores 0");
   const inputs = loadGoldenInputs(flags);
   const ks = ksFlag ?? inputs.ks;
-  const floors = usage(() => parseFloors(flags.failUnder, inputs.configFloors));
+  const floors = usage(() => parseFloors(flags.failUnder, inputs.configFloors, inputs.configFile));
   const { shown, all } = usage(() => measuresFor(flags, ks, floors));
   const by = parseBy(flags.by);
   const single = (what: string) => {
@@ -187,10 +198,14 @@ function render(flags: RetrievalFlags, scored: Scored[], misses: { name: string;
       return usage(() => formatTrecEval(scored[0]!.evaluation, { fullPrecision: opts.fullPrecision }));
     case "json":
       return `${JSON.stringify({ ...(scored.length === 1 ? viewJson(scored[0]!.view, opts) : { results: scored.map((s) => viewJson(s.view, opts)) }), floorsMissed: misses.map((m) => ({ name: m.name, ...m.miss })), ...(diagnostics.length ? { diagnostics } : {}) }, null, 2)}\n`;
-    case "md":
-      return renderMarkdown(scored.map((s) => s.view), opts) + (diagnostics.length ? `\n${renderDiagnosticsSection(diagnostics, "markdown", flags.misses ?? false)}` : "");
-    default:
-      return renderTable(scored.map((s) => s.view), opts) + (diagnostics.length ? `\n${renderDiagnosticsSection(diagnostics, "terminal", flags.misses ?? false)}` : "");
+    case "md": {
+      const hint = flags.measure.length ? "" : `\n_${MORE_MEASURES}_\n`; // a blank line first, or it joins the notes list
+      return renderMarkdown(scored.map((s) => s.view), opts) + hint + (diagnostics.length ? `\n${renderDiagnosticsSection(diagnostics, "markdown", flags.misses ?? false)}` : "");
+    }
+    default: {
+      const hint = flags.measure.length ? "" : `(${MORE_MEASURES})\n`;
+      return renderTable(scored.map((s) => s.view), opts) + hint + (diagnostics.length ? `\n${renderDiagnosticsSection(diagnostics, "terminal", flags.misses ?? false)}` : "");
+    }
   }
 }
 
@@ -204,7 +219,7 @@ export function registerRetrieval(program: Command): void {
     .command("retrieval")
     .description("Score retrieval: did search find the right chunks? Golden set + pipeline output (from the config, or --golden/--chunks/--output), or a TREC run + qrels (--qrels/--trec-run), with numbers equal to trec_eval's.")
     .option("-k, --cutoffs <list>", "cutoffs for P@k, R@k, nDCG@k, Hit@k (default: the config's k, else 1,5,10)")
-    .option("-m, --measure <names>", "measures to compute, repeatable: R@10,RR,nDCG@5 or trec_eval's -m form P.1,5,10 (default: AP, R-Prec, RR and P/R/nDCG/Hit at every k, with counts)", collect, [])
+    .option("-m, --measure <names>", "measures to compute, repeatable: R@10,RR,nDCG@5, trec_eval's -m form P.1,5,10, or all (default: RR, R@k at every k, nDCG@k and Hit@k at the largest k for table and md; every trec_eval measure with counts for json and trec)", collect, [])
     .option("--by <list>", "group golden-set means by kind, tags, split (comma list), or none", "kind")
     .option("--per-query", "also print each question's scores")
     .addOption(new Option("--format <format>", "output format; trec is byte-identical to trec_eval -q -c").choices(["table", "json", "md", "trec"]).default("table"))
@@ -241,7 +256,7 @@ export function registerRetrieval(program: Command): void {
       const misses = scored.flatMap((s) => checkFloors(floors, s.valueOf).map((miss) => ({ name: s.view.name, miss })));
       process.stdout.write(render(flags, scored, misses, diagnostics));
       for (const { name, miss } of misses) {
-        process.stderr.write(`ragjudge: floor missed: ${name}: ${miss.label} = ${miss.value.toFixed(4)}, below its floor ${miss.min}\n`);
+        process.stderr.write(`ragjudge: floor missed: ${name}: ${miss.label} = ${formatMissedValue(miss)}, below its floor ${miss.min}\n`);
       }
       if (misses.length) process.exitCode = EXIT.failed;
     });

@@ -3,7 +3,7 @@ import { Option } from "commander";
 import { relative } from "node:path";
 import { loadConfig, type ResolvedConfig } from "../../golden/config.js";
 import { startReviewServer } from "../../review/server.js";
-import { ReviewSession } from "../../review/session.js";
+import { provenanceNote, ReviewSession } from "../../review/session.js";
 import { labelsFileOf } from "../../review/store.js";
 import { runTtyReview } from "../../review/tty.js";
 import { UsageError } from "../errors.js";
@@ -63,7 +63,7 @@ export function registerReview(program: Command): void {
       const labelsFile = labelsFileOf(labelsDir, session.annotator);
       const rel = relative(process.cwd(), labelsFile);
       const where = rel && !rel.startsWith("..") ? rel : labelsFile;
-      process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${where}\n`);
+      process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${where} (${provenanceNote(session.provenance)})\n`);
       if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");
 
       if (flags.tty) {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { relative } from "node:path";
 import { loadConfig } from "../../golden/config.js";
-import { writeFileAtomic } from "../../golden/files.js";
+import { writeOutputFile } from "../../calibration/output.js";
 import { sampleFromRun } from "../../review/sample-run.js";
 import type { RubricSample } from "../../review/sample.js";
 import type { RubricRunNotes } from "../../review/candidates.js";
@@ -45,12 +45,12 @@ function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, ru
   const parts: string[] = [];
   const left: string[] = [];
   if (n) {
-    if (n.errors) left.push(`${n.errors} with an error verdict`);
     if (n.rules) left.push(`${n.rules} decided by rule`);
     if (n.stale) left.push(`${n.stale} judgments not matching the current data`);
     if (n.unjudged) left.push(`${n.unjudged} not judged`);
   }
-  parts.push(`${s?.population ?? 0} judged items${left.length ? ` (left out: ${left.join(", ")})` : ""}`);
+  const errors = n?.errors ? `, ${n.errors} with an error verdict (random frame only)` : "";
+  parts.push(`${s?.population ?? 0} judged items${errors}${left.length ? ` (left out: ${left.join(", ")})` : ""}`);
   if (s) {
     parts.push(`${s.labelledByAnnotator} already labelled by you`);
     if (s.random) parts.push(`random ${s.random.drawn} of ${s.eligible}${s.random.drawn ? ` (inclusion probability ${s.random.inclusionProbability.toPrecision(3)})` : ""}`);
@@ -69,7 +69,7 @@ function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, ru
 export function registerSample(program: Command): void {
   program
     .command("sample")
-    .description("Build a review queue from the judge's verdicts and the existing labels: a seeded random sample (the trust gate's frame), disagreements with people, or a batch balanced between the judge's yes and no.")
+    .description("Build a review queue from the judge's verdicts and the existing labels: a seeded random sample (the trust gate's frame), disagreements with existing labels, or a batch balanced between the judge's yes and no.")
     .option("--random <n>", "a seeded uniform sample of n items per rubric (the frame the trust gate uses)")
     .option("--disagreements", "every item where an existing label differs from the judge")
     .option("--balanced <n>", "n items per rubric, half the judge said yes to and half no (for a rubric with too few labels of one class)")
@@ -107,7 +107,7 @@ export function registerSample(program: Command): void {
         ...(variants ? { variants } : {}),
         ...(splits ? { splits } : {}),
       });
-      writeFileAtomic(out, result.entries.map((e) => JSON.stringify(e) + "\n").join(""));
+      writeOutputFile(out, result.entries.map((e) => JSON.stringify(e) + "\n").join(""));
 
       const names = [...new Set([...result.notes.map((n) => n.rubric), ...result.rubrics.map((r) => r.rubric)])].sort();
       const lines = [`Review queue for ${flags.annotator} (seed ${flags.seed}${splits ? `, split ${splits.join(", ")}` : ""}):`];
@@ -115,7 +115,12 @@ export function registerSample(program: Command): void {
       for (const n of result.notes) {
         if (n.otherFingerprints.length) lines.push(`  note: ${n.rubric} has verdicts of ${n.otherFingerprints.length + 1} judge fingerprints; sampled the latest (${n.fingerprint!.slice(0, 12)}…)`);
       }
-      if (result.notes.some((n) => n.errors)) lines.push("  note: items with an error verdict are never sampled; re-run `ragjudge judge` to retry them.");
+      if (result.notes.some((n) => n.errors)) lines.push("  note: items with an error verdict stay in the random frame (the trust gate counts a judge error as a disagreement); re-run `ragjudge judge` to retry them, and their labels pair with the new verdict.");
+      if (random !== undefined) {
+        for (const [rubric, k] of result.nonRandomOwn) {
+          lines.push(`  note: ${rubric}: ${k} item(s) you labelled in disagreement, balanced or manual frames are outside your random draws (never relabelled), so your random sample is not uniform over them; let another annotator draw the random sample if they are many`);
+        }
+      }
       const labelsOpt = (flags.config ? ` --config ${flags.config}` : "") + (flags.labels ? ` --labels ${flags.labels}` : "");
       if (result.entries.length === 0) lines.push(`Nothing to review: wrote an empty queue to ${shortPath(out)}.`);
       else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shortPath(out) + " " : ""}--annotator ${flags.annotator}${labelsOpt}`);

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { Option } from "commander";
-import { loadConfig } from "../../golden/config.js";
+import { chooseVariants, loadConfig } from "../../golden/config.js";
 import { variantNameFromFile } from "../../golden/dataset.js";
 import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
 import { EXIT, UsageError } from "../errors.js";
@@ -28,14 +28,10 @@ function inputsFrom(flags: ValidateFlags): ValidateInputs {
     return { golden: flags.golden, variants: [{ name: flags.variant ?? variantNameFromFile(flags.output), chunks: flags.chunks, output: flags.output, contextK }], citations: flags.citations };
   }
   const cfg = loadConfig(flags.config);
-  let variants = cfg.config.variants;
-  if (flags.variant) {
-    variants = variants.filter((v) => v.name === flags.variant);
-    if (variants.length === 0) throw new UsageError(`--variant: no variant ${JSON.stringify(flags.variant)} in ${cfg.file} (it has ${cfg.config.variants.map((v) => v.name).join(", ")})`);
-  }
+  const variants = chooseVariants(cfg, flags.variant);
   return {
     golden: cfg.path(cfg.config.golden),
-    variants: variants.map((v) => ({ name: v.name, chunks: cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK })),
+    variants: variants.map((v) => ({ name: v.name, chunks: cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK, stages: v.stages })),
     citations: flags.citations,
   };
 }

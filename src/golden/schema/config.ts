@@ -66,6 +66,18 @@ export const TrustThresholds = z.strictObject({
 export type TrustThresholds = z.infer<typeof TrustThresholds>;
 
 /**
+ * A per-rubric override of the trust thresholds: only the fields given.
+ * Deliberately without defaults, so overriding one threshold for a rubric
+ * keeps the config's own values (not the built-in ones) for the others.
+ */
+export const TrustOverride = z.strictObject({
+  minLabels: z.number().int().positive().optional(),
+  minPerClass: z.number().int().min(0).optional(),
+  kappaLower: z.number().min(-1).max(1).optional(),
+});
+export type TrustOverride = z.infer<typeof TrustOverride>;
+
+/**
  * `ragjudge.config.json`. Paths are relative to the config file's folder.
  *
  * @example
@@ -89,7 +101,7 @@ export const RagjudgeConfig = z.strictObject({
   /** Retrieval floors, `{"R@10": 0.7, "RR": 0.5}`: a missed floor fails `run` and `retrieval`. */
   floors: z.record(z.string(), z.number()).default({}),
   trust: TrustThresholds.extend({
-    perRubric: z.record(z.string(), TrustThresholds.partial()).default({}),
+    perRubric: z.record(z.string(), TrustOverride).default({}),
   }).default({ minLabels: 50, minPerClass: 10, kappaLower: 0.6, perRubric: {} }),
   /** USD per million tokens, by model name, for `--dry-run` and cost lines. */
   prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })).default({}),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { normalise } from "../normalise.js";
 import { Id, Meta } from "./common.js";
 
 /**
@@ -9,7 +10,8 @@ import { Id, Meta } from "./common.js";
  */
 export const Anchor = z.strictObject({
   doc: Id,
-  text: z.string().min(1, "must not be empty"),
+  // White space alone would normalise to "", which every chunk "contains".
+  text: z.string().refine((t) => normalise(t) !== "", "must not be empty or only white space"),
 });
 export type Anchor = z.infer<typeof Anchor>;
 

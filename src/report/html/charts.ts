@@ -9,6 +9,19 @@ import { escapeHtml as esc } from "./escape.js";
 const FONT = `font-family="system-ui, sans-serif" font-size="12"`;
 const PALETTE = ["#2563eb", "#16a34a", "#d97706", "#dc2626", "#7c3aed", "#0891b2", "#64748b"];
 
+/**
+ * Approximate width in pixels of a label at the charts' 12px font (about
+ * 7px a character), so margins fit the longest label instead of clipping it.
+ */
+function textWidth(text: string, size = 12): number {
+  return Math.ceil([...text].length * size * 0.58);
+}
+
+/** The left margin that fits every label, within [min, 320]. */
+function labelMargin(labels: readonly string[], min: number): number {
+  return Math.min(320, Math.max(min, ...labels.map((l) => textWidth(l) + 16)));
+}
+
 /** A value in [0, 1] rendered with 3 decimals, or "n/a". */
 function fmt(v: number | null): string {
   return v === null || !Number.isFinite(v) ? "n/a" : v.toFixed(3);
@@ -27,16 +40,17 @@ export interface BarGroup {
 export function groupedBars(title: string, series: string[], groups: BarGroup[], id: string): string {
   const barH = 14;
   const gap = 10;
-  const left = 150;
+  const left = labelMargin(groups.map((g) => g.label), 90);
   const width = 420;
   const groupH = series.length * barH + gap;
+  const legendStep = Math.max(110, ...series.map((s) => textWidth(s) + 36));
   const legendH = 24;
   const height = legendH + groups.length * groupH + 24;
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + 70} ${height}" width="${left + width + 70}" height="${height}" ${FONT}>`);
   parts.push(`<title>${esc(title)}</title>`);
   series.forEach((s, i) => {
-    const x = left + i * 130;
+    const x = left + i * legendStep;
     parts.push(`<rect x="${x}" y="4" width="12" height="12" fill="${PALETTE[i % PALETTE.length]}"/><text x="${x + 16}" y="14">${esc(s)}</text>`);
   });
   groups.forEach((g, gi) => {
@@ -64,7 +78,7 @@ export function groupedBars(title: string, series: string[], groups: BarGroup[],
  */
 export function confusionMatrix(title: string, m: { tp: number; fn: number; fp: number; tn: number }, id: string): string {
   const cell = 70;
-  const left = 90;
+  const left = 110;
   const top = 40;
   const max = Math.max(1, m.tp, m.fn, m.fp, m.tn);
   const cells: [number, number, number, string][] = [
@@ -78,7 +92,7 @@ export function confusionMatrix(title: string, m: { tp: number; fn: number; fp: 
   parts.push(`<title>${esc(title)}</title>`);
   parts.push(`<text x="${left + cell}" y="14" text-anchor="middle">judge</text>`);
   parts.push(`<text x="${left + cell / 2}" y="32" text-anchor="middle">yes</text><text x="${left + 1.5 * cell}" y="32" text-anchor="middle">no</text>`);
-  parts.push(`<text x="${left - 50}" y="${top + cell / 2 + 4}" text-anchor="end">people</text>`);
+  parts.push(`<text x="${left - 38}" y="${top + cell + 4}" text-anchor="end">people</text>`);
   parts.push(`<text x="${left - 8}" y="${top + cell / 2 + 4}" text-anchor="end">yes</text><text x="${left - 8}" y="${top + 1.5 * cell + 4}" text-anchor="end">no</text>`);
   for (const [r, c, v, label] of cells) {
     const agree = r === c;
@@ -98,6 +112,8 @@ export interface IntervalRow {
   high: number | null;
   /** A threshold line drawn for this row (the gate's kappa lower bound). */
   threshold?: number;
+  /** Text shown at the right instead of the figures (for example "no labels"). */
+  text?: string;
 }
 
 /**
@@ -105,15 +121,16 @@ export interface IntervalRow {
  * interval against the gate threshold; paired differences in a comparison).
  */
 export function intervals(title: string, rows: IntervalRow[], domain: [number, number], id: string): string {
-  const left = 170;
+  const left = labelMargin(rows.map((r) => r.label), 110);
   const width = 380;
   const rowH = 26;
+  const right = Math.max(90, ...rows.map((r) => textWidth(r.text ?? "0.000 [0.000, 0.000]", 10) + 12));
   const top = 10;
   const height = top + rows.length * rowH + 28;
   const [lo, hi] = domain;
   const x = (v: number) => left + ((Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo)) * width;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + 90} ${height}" width="${left + width + 90}" height="${height}" ${FONT}>`);
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + right} ${height}" width="${left + width + right}" height="${height}" ${FONT}>`);
   parts.push(`<title>${esc(title)}</title>`);
   if (lo < 0 && hi > 0) parts.push(`<line x1="${x(0)}" y1="${top}" x2="${x(0)}" y2="${height - 24}" stroke="#94a3b8" stroke-dasharray="3,3"/>`);
   rows.forEach((r, i) => {
@@ -122,7 +139,7 @@ export function intervals(title: string, rows: IntervalRow[], domain: [number, n
     if (r.threshold !== undefined) parts.push(`<line x1="${x(r.threshold)}" y1="${y - 10}" x2="${x(r.threshold)}" y2="${y + 10}" stroke="#d97706" stroke-width="2"><title>threshold ${r.threshold}</title></line>`);
     if (r.low !== null && r.high !== null) parts.push(`<line class="interval" x1="${x(r.low)}" y1="${y}" x2="${x(r.high)}" y2="${y}" stroke="#2563eb" stroke-width="3"/>`);
     if (r.estimate !== null) parts.push(`<circle cx="${x(r.estimate)}" cy="${y}" r="5" fill="#1e3a8a"><title>${esc(`${r.label}: ${fmt(r.estimate)} [${fmt(r.low)}, ${fmt(r.high)}]`)}</title></circle>`);
-    const text = r.estimate === null ? "undefined" : `${fmt(r.estimate)} [${fmt(r.low)}, ${fmt(r.high)}]`;
+    const text = r.text ?? (r.estimate === null ? "undefined" : `${fmt(r.estimate)} [${fmt(r.low)}, ${fmt(r.high)}]`);
     parts.push(`<text x="${left + width + 6}" y="${y + 4}" font-size="10">${esc(text)}</text>`);
   });
   const axisY = height - 22;
@@ -135,21 +152,27 @@ export function intervals(title: string, rows: IntervalRow[], domain: [number, n
   return parts.join("");
 }
 
-/** A stacked 100% bar per group (the search-or-answering cross-tab). */
-export function stackedShares(title: string, categories: string[], groups: { label: string; counts: number[] }[], id: string): string {
-  const left = 150;
+/**
+ * A stacked 100% bar per group (the search-or-answering cross-tab, failure
+ * kinds). `colors` gives each category its colour (default: the palette in
+ * order), so a failure reads red wherever it appears.
+ */
+export function stackedShares(title: string, categories: string[], groups: { label: string; counts: number[] }[], id: string, colors: readonly string[] = PALETTE): string {
+  const left = labelMargin(groups.map((g) => `${g.label} (n=${g.counts.reduce((a, b) => a + b, 0)})`), 90);
   const width = 420;
   const barH = 18;
-  const legendRows = Math.ceil(categories.length / 3);
+  const legendStep = Math.max(120, ...categories.map((c) => textWidth(c) + 24));
+  const perRow = Math.max(1, Math.floor((width + 10) / legendStep));
+  const legendRows = Math.ceil(categories.length / perRow);
   const top = 8 + legendRows * 18;
   const height = top + groups.length * (barH + 8) + 10;
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + 20} ${height}" width="${left + width + 20}" height="${height}" ${FONT}>`);
   parts.push(`<title>${esc(title)}</title>`);
   categories.forEach((c, i) => {
-    const x = left + (i % 3) * 150;
-    const y = 4 + Math.floor(i / 3) * 18;
-    parts.push(`<rect x="${x}" y="${y}" width="12" height="12" fill="${PALETTE[i % PALETTE.length]}"/><text x="${x + 16}" y="${y + 10}">${esc(c)}</text>`);
+    const x = left + (i % perRow) * legendStep;
+    const y = 4 + Math.floor(i / perRow) * 18;
+    parts.push(`<rect x="${x}" y="${y}" width="12" height="12" fill="${colors[i % colors.length]}"/><text x="${x + 16}" y="${y + 10}">${esc(c)}</text>`);
   });
   groups.forEach((g, gi) => {
     const y = top + gi * (barH + 8);
@@ -159,7 +182,7 @@ export function stackedShares(title: string, categories: string[], groups: { lab
     g.counts.forEach((c, ci) => {
       if (c === 0 || total === 0) return;
       const w = (c / total) * width;
-      parts.push(`<rect class="bar" x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${PALETTE[ci % PALETTE.length]}"><title>${esc(`${g.label}: ${categories[ci]} ${c}`)}</title></rect>`);
+      parts.push(`<rect class="bar" x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${colors[ci % colors.length]}"><title>${esc(`${g.label}: ${categories[ci]} ${c}`)}</title></rect>`);
       if (w > 18) parts.push(`<text x="${(x + w / 2).toFixed(1)}" y="${y + barH - 5}" text-anchor="middle" fill="#fff" font-size="10">${c}</text>`);
       x += w;
     });

@@ -25,7 +25,7 @@ export interface PrecisionCapReport {
   ks: number[];
   overall: PrecisionCapRow | null;
   byKind: PrecisionCapRow[];
-  /** One sentence per k whose ceiling is below 1 (seed 000's precision pitfall). */
+  /** One sentence naming every k whose ceiling is below 1 (seed 000's precision pitfall); empty when none is. */
   notes: string[];
 }
 
@@ -52,18 +52,24 @@ function fmt(x: number): string {
   return x.toFixed(3);
 }
 
+/** "a", "a and b", "a, b and c". */
+function joinAnd(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
 /**
  * Seed 000's precision ceiling: with one anchor per question, one or two
  * chunks are relevant, so P@10 cannot exceed about 0.1-0.2 however good the
  * ranking. This computes, for each k, the measured mean P@k beside the
- * maximum achievable mean, mean(min(R, k) / k), overall and by kind, and a
- * note for every k whose ceiling is below 1. Unanswerable questions are left
+ * maximum achievable mean, mean(min(R, k) / k), overall and by kind, and one
+ * note naming every k whose ceiling is below 1. Unanswerable questions are left
  * out; an answerable one with no relevant chunk, or with no output line,
  * scores 0 (as in the score table, so P@k here equals P@k there).
  *
  * @example
  * precisionCap(questions, relevant, outputs, [1, 5, 10]).notes[0]
- * // "P@5 can reach at most 0.200 here (mean of min(R, 5)/5), measured 0.138: 48 of 48 questions have one or two relevant chunks; read R@5 and RR for single-answer questions."
+ * // "P@5 and P@10 are capped: at most 0.200 and 0.100 here (the mean of min(R, k)/k), measured 0.125 and 0.065;
+ * //  48 of 48 questions have one or two relevant chunks, so read R@k and RR rather than P@k."
  */
 export function precisionCap(
   questions: readonly GoldenQuestion[],
@@ -82,17 +88,16 @@ export function precisionCap(
   }
   const overall = qs.length ? row(OVERALL, qs, sorted) : null;
   const notes: string[] = [];
-  if (overall) {
-    for (const c of overall.cells) {
-      if (c.maxPrecision >= 1) continue;
-      const head = `P@${c.k} can reach at most ${fmt(c.maxPrecision)} here (mean of min(R, ${c.k})/${c.k}), measured ${fmt(c.precision)}: `;
-      const fewerThanK = qs.filter((q) => q.r < c.k).length;
-      notes.push(
-        overall.fewRelevant > 0
-          ? head + `${overall.fewRelevant} of ${overall.questions} questions have one or two relevant chunks; read R@${c.k} and RR for single-answer questions.`
-          : head + `${fewerThanK} of ${overall.questions} questions have fewer than ${c.k} relevant chunks.`,
-      );
-    }
+  const capped = overall ? overall.cells.filter((c) => c.maxPrecision < 1) : [];
+  if (overall && capped.length) {
+    const list = (f: (c: PrecisionCapCell) => string) => joinAnd(capped.map(f));
+    const why =
+      overall.fewRelevant > 0
+        ? `${overall.fewRelevant} of ${overall.questions} questions have one or two relevant chunks, so read R@k and RR rather than P@k.`
+        : `${qs.filter((q) => q.r < capped[0]!.k).length} of ${overall.questions} questions have fewer than ${capped[0]!.k} relevant chunks.`;
+    notes.push(
+      `${list((c) => `P@${c.k}`)} ${capped.length === 1 ? "is" : "are"} capped: at most ${list((c) => fmt(c.maxPrecision))} here (the mean of min(R, k)/k), measured ${list((c) => fmt(c.precision))}; ${why}`,
+    );
   }
   return { ks: sorted, overall, byKind: groupByKind(qs).map(([kind, group]) => row(kind, group, sorted)), notes };
 }

@@ -23,8 +23,9 @@ function heading(text: string, format: TextFormat): string {
   return format === "markdown" ? `### ${text}` : `${text}\n${"=".repeat(Math.min(text.length, 78))}`;
 }
 
+/** A note under a table: `note: ...` in the terminal, a list item in Markdown (consecutive `>` lines would merge into one paragraph). */
 function note(text: string, format: TextFormat): string {
-  return format === "markdown" ? `> ${text}` : `note: ${text}`;
+  return format === "markdown" ? `- ${text}` : `note: ${text}`;
 }
 
 /**
@@ -63,12 +64,11 @@ export function renderPoolRecall(p: PoolRecallReport, variant: string, format: T
     format,
   );
   const lines = [heading(title, format), "", table, ""];
-  lines.push(
-    note(
-      `pool@${p.depth} is the ceiling any reranker can reach: "not in pool" questions were never found by the first stage; "in pool, not top ${p.k}" ones were found and then ranked out.`,
-      format,
-    ),
-  );
+  const ceiling =
+    p.depth >= p.k
+      ? `pool@${p.depth} is the ceiling any reranker can reach`
+      : `the pool is read at depth ${p.depth}, above the cutoff ${p.k}, so pool@${p.depth} is not a ceiling for R@${p.k} (use a pool depth of at least ${p.k})`;
+  lines.push(note(`${ceiling}: "not in pool" questions were never found by the first stage; "in pool, not top ${p.k}" ones were found and then ranked out.`, format));
   const ex: string[] = [];
   if (p.unanswerable) ex.push(`${p.unanswerable} unanswerable question${p.unanswerable === 1 ? "" : "s"} left out`);
   if (p.noRelevant.length) ex.push(`no chunk holds the anchor (counted as recall 0; see ragjudge validate): ${p.noRelevant.join(", ")}`);
@@ -78,15 +78,14 @@ export function renderPoolRecall(p: PoolRecallReport, variant: string, format: T
   return lines.join("\n");
 }
 
-/** P@k beside its ceiling mean(min(R, k)/k), overall then by kind, with the seed's precision notes. */
-export function renderPrecisionCap(p: PrecisionCapReport, variant: string, format: TextFormat): string {
-  if (!p.overall) return `${heading(`Precision ceiling: ${variant}`, format)}\n\nno answerable question with a relevant chunk.`;
-  const columns = [{ header: "kind" }, { header: "n", align: "right" as const }];
-  for (const k of p.ks) columns.push({ header: `P@${k}`, align: "right" }, { header: `max P@${k}`, align: "right" });
-  const rows = [p.overall, ...p.byKind].map((r) => [r.kind, String(r.questions), ...r.cells.flatMap((c) => [num(c.precision), num(c.maxPrecision)])]);
-  const lines = [heading(`Precision ceiling: ${variant}`, format), "", renderTable(columns, rows, format)];
-  if (p.notes.length) lines.push("", ...p.notes.map((n) => note(n, format)));
-  return lines.join("\n");
+/**
+ * The precision ceiling as a note (seed 000's pitfall: with one or two
+ * relevant chunks per question P@10 cannot pass 0.1-0.2). The per-kind
+ * figures stay in the JSON; a table of them would repeat P@k for nothing.
+ * Empty when no cutoff is capped.
+ */
+export function renderPrecisionCap(p: PrecisionCapReport, format: TextFormat): string {
+  return p.notes.map((n) => note(n, format)).join("\n");
 }
 
 function anchorCell(m: MissRow): string {
@@ -152,7 +151,7 @@ export function renderMissSummary(s: MissSummary, variant: string, format: TextF
     ...groups.map((g) => {
       if (undecidable.has(failure)) return "n/a";
       const c = g.counts.find((x) => x.failure === failure)!;
-      return g.misses ? `${c.count} (${pct(c.share)})` : "0";
+      return c.count ? `${c.count} (${pct(c.share)})` : "0";
     }),
   ]);
   rows.push(["misses", "", ...groups.map((g) => `${g.misses} of ${g.answerable}`)]);
@@ -172,11 +171,13 @@ export interface RenderOptions {
 
 /**
  * All diagnostics of one variant for the terminal or a Markdown report:
- * pool recall, the precision ceiling, the failure-kind summary and, with
+ * pool recall with the precision-ceiling note, the failure-kind summary and, with
  * `misses`, the misses table. Ends without a trailing newline.
  */
 export function renderDiagnostics(d: VariantDiagnostics, format: TextFormat, opts: RenderOptions = { misses: true }): string {
-  const sections = [renderPoolRecall(d.pool, d.variant, format), renderPrecisionCap(d.precision, d.variant, format), renderMissSummary(d.summary, d.variant, format)];
+  const precision = renderPrecisionCap(d.precision, format);
+  const pool = renderPoolRecall(d.pool, d.variant, format) + (precision ? `\n${precision}` : "");
+  const sections = [pool, renderMissSummary(d.summary, d.variant, format)];
   if (opts.misses) sections.push(renderMisses(d, format));
   return sections.join("\n\n");
 }

@@ -1,37 +1,10 @@
-import { InputError } from "../../golden/errors.js";
+import type { InputError } from "../../golden/errors.js";
+import { missingStages } from "../../golden/stages.js";
 import type { StageRoles } from "../../golden/schema/config.js";
 import type { RankedEntry } from "../../golden/schema/pipeline.js";
 import type { VariantData } from "../../golden/dataset.js";
 
-/** The role a ranked list plays in a variant's pipeline; `retrieved` is the final ranking. */
-export type StageRole = "first" | "fused" | "reranked" | "pool" | "retrieved";
-
-/** One ranked list of a pipeline output line, by name and role. */
-export interface StageList {
-  name: string;
-  role: StageRole;
-}
-
-/**
- * The stage lists a variant declares, in pipeline order (first-stage lists,
- * fused, reranked, then a separate pool list), each name once. Roles come
- * only from the config: a list called "rerank" is not assumed to be one.
- *
- * @example
- * declaredLists({ first: ["bm25", "vector"], fused: "fused", reranked: "reranked" })
- * // [{name:"bm25",role:"first"},{name:"vector",role:"first"},{name:"fused",role:"fused"},{name:"reranked",role:"reranked"}]
- */
-export function declaredLists(roles: StageRoles): StageList[] {
-  const out: StageList[] = [];
-  const add = (name: string | undefined, role: StageRole) => {
-    if (name !== undefined && !out.some((l) => l.name === name)) out.push({ name, role });
-  };
-  for (const name of roles.first) add(name, "first");
-  add(roles.fused, "fused");
-  add(roles.reranked, "reranked");
-  add(roles.pool, "pool");
-  return out;
-}
+export { declaredLists, type StageList, type StageRole } from "../../golden/stages.js";
 
 /** Which list pool recall is measured on, and why that one. */
 export type PoolChoice =
@@ -92,21 +65,9 @@ export function within(r: ListRank, n: number): boolean {
  * "the chunk is absent", which would turn into a false vocabulary gap.
  */
 export function checkDeclaredStages(variant: Pick<VariantData, "name" | "outputFile" | "outputs" | "lineOf" | "stages">): InputError[] {
-  const lists = declaredLists(variant.stages);
   const problems: InputError[] = [];
   for (const [id, out] of variant.outputs) {
-    for (const { name, role } of lists) {
-      if (out.stages?.[name] === undefined) {
-        problems.push(
-          new InputError(
-            variant.outputFile,
-            variant.lineOf.get(id),
-            `stages.${name}`,
-            `missing: variant ${JSON.stringify(variant.name)} declares ${JSON.stringify(name)} as its ${role === "first" ? "first-stage" : role} list (stages in ragjudge.config.json)`,
-          ),
-        );
-      }
-    }
+    problems.push(...missingStages(out, variant.stages, { file: variant.outputFile, line: variant.lineOf.get(id), variant: variant.name }));
   }
   return problems;
 }

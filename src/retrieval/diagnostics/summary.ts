@@ -63,10 +63,10 @@ export function decidability(roles: StageRoles, hasVerdicts: boolean): Decidabil
   const undecidable: Decidability["undecidable"] = [];
   if (!hasVerdicts) undecidable.push({ failure: "anchor-ambiguity", reason: "needs verdicts of the optional anchor-ambiguity rubric" });
   if (roles.fused === undefined) {
-    undecidable.push({ failure: "reranker-demotion", reason: "needs a fused list (stages.fused)" });
-    undecidable.push({ failure: "ranking", reason: "needs a fused list (stages.fused)" });
+    undecidable.push({ failure: "reranker-demotion", reason: "needs a fused list, stages.fused" });
+    undecidable.push({ failure: "ranking", reason: "needs a fused list, stages.fused" });
   }
-  if (roles.first.length === 0) undecidable.push({ failure: "vocabulary-gap", reason: "needs a first-stage list (stages.first)" });
+  if (roles.first.length === 0) undecidable.push({ failure: "vocabulary-gap", reason: "needs a first-stage list, stages.first" });
   const decidable = FAILURE_KINDS.filter((f) => f !== "undecided" && !undecidable.some((u) => u.failure === f));
   return { decidable, undecidable };
 }
@@ -83,7 +83,7 @@ export function recommend(overall: Distribution): string {
   if (overall.misses === 0) return "no misses: every answerable question has a relevant chunk in the top k";
   const decided = overall.counts.filter((c) => c.failure !== "undecided" && c.count > 0);
   const undecided = overall.counts.find((c) => c.failure === "undecided")!.count;
-  const tail = undecided > 0 ? ` ${undecided} of ${overall.misses} misses are undecided (see each row's reason).` : "";
+  const tail = undecided > 0 ? ` ${undecided} of ${overall.misses} misses ${undecided === 1 ? "is" : "are"} undecided (see each row's reason).` : "";
   if (decided.length === 0) return `no miss could be classified from the evidence: declare the stage lists (stages in ragjudge.config.json) or read the misses by hand.${tail}`;
   const top = Math.max(...decided.map((c) => c.count));
   const leaders = decided.filter((c) => c.count === top);

@@ -31,6 +31,7 @@ export function measureHelp(width = 100): string {
     ...rows,
     "",
     "Names are case-insensitive; trec_eval's names (P_5, recall_10, ndcg_cut_10, success_1, recip_rank,",
-    "map, Rprec) and its -m form (-m P.1,5,10) are accepted too, as are MRR, MAP, Recall@k, Success@k.",
+    "map, Rprec) and its -m form (-m P.1,5,10) are accepted too, as are MRR, MAP, Recall@k, Success@k;",
+    "-m all asks for every measure above at every k.",
   ].join("\n");
 }

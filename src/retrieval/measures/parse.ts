@@ -34,9 +34,11 @@ function familyOf(word: string, withCutoff: boolean): MeasureDef | undefined {
   return fam === undefined ? undefined : MEASURE_BY_FAMILY.get(fam);
 }
 
-function parseCutoff(text: string, whole: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new MeasureSpecError(`bad cutoff in measure "${whole}": expected a positive whole number`);
-  return Number(text);
+/** A cutoff: a whole number from 1 up; `where` names what held it in the message. */
+function parseCutoff(text: string, where: string): number {
+  const k = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(k) || k < 1) throw new MeasureSpecError(`bad cutoff ${JSON.stringify(text)} in ${where}: expected a positive whole number`);
+  return k;
 }
 
 const KNOWN = () => MEASURES.map((m) => m.name).join(", ");
@@ -45,8 +47,9 @@ const KNOWN = () => MEASURES.map((m) => m.name).join(", ");
  * Parses one measure name as a user may write it: IR style (`P@5`, `R@10`,
  * `nDCG@10`, `Hit@1`, `RR`, `RR@10`, `AP`, `MAP`, `MRR`, `R-Prec`), trec_eval
  * style (`P_5`, `recall_10`, `ndcg_cut_10`, `success_1`, `recip_rank`, `map`,
- * `Rprec`, `num_rel`), or a cutoff family without its cutoff (`P`, `nDCG`),
- * which expands to every k in `ks`. Case-insensitive.
+ * `Rprec`, `num_rel`), a cutoff family without its cutoff (`P`, `nDCG`),
+ * which expands to every k in `ks`, or `all` ({@link allMeasures}).
+ * Case-insensitive.
  *
  * @example
  * parseMeasure("ndcg_cut_10", [5]) // [nDCG@10]
@@ -54,14 +57,15 @@ const KNOWN = () => MEASURES.map((m) => m.name).join(", ");
  */
 export function parseMeasure(word: string, ks: readonly number[]): Measure[] {
   const w = word.trim();
+  if (w.toLowerCase() === "all") return allMeasures(ks);
   let m = /^(.+?)@(.*)$/.exec(w);
   if (m) {
     const def = familyOf(m[1]!, true);
     if (!def || !def.cutoff) throw new MeasureSpecError(`unknown measure "${w}" (known: ${KNOWN()})`);
-    return [instantiate(def, parseCutoff(m[2]!, w))];
+    return [instantiate(def, parseCutoff(m[2]!, `measure "${w}"`))];
   }
   m = /^(P|recall|ndcg_cut|success)_(\d+)$/i.exec(w);
-  if (m) return [instantiate(familyOf(m[1]!, false)!, parseCutoff(m[2]!, w))];
+  if (m) return [instantiate(familyOf(m[1]!, false)!, parseCutoff(m[2]!, `measure "${w}"`))];
   const def = familyOf(w, false);
   if (!def) throw new MeasureSpecError(`unknown measure "${w}" (known: ${KNOWN()})`);
   if (!def.cutoff) return [instantiate(def)];
@@ -84,7 +88,7 @@ export function parseMeasures(specs: readonly string[], ks: readonly number[]): 
     if (dotted) {
       const def = familyOf(dotted[1]!, true);
       if (!def || !def.cutoff) throw new MeasureSpecError(`unknown measure "${spec}": the NAME.CUTOFFS form needs a measure with a cutoff (P, recall, ndcg_cut, success, RR)`);
-      for (const c of dotted[2]!.split(",")) out.push(instantiate(def, parseCutoff(c.trim(), spec)));
+      for (const c of dotted[2]!.split(",")) out.push(instantiate(def, parseCutoff(c.trim(), `measure "${spec}"`)));
       continue;
     }
     for (const word of spec.split(",")) {
@@ -117,6 +121,27 @@ export function defaultMeasures(ks: readonly number[], counts: boolean): Measure
   return sortMeasures(out);
 }
 
+/** Every registered measure, cutoff families at every k in `ks` (what `-m all` asks for). */
+export function allMeasures(ks: readonly number[]): Measure[] {
+  return sortMeasures(MEASURES.flatMap((def) => (def.cutoff ? ks.map((k) => instantiate(def, k)) : [instantiate(def)])));
+}
+
+/**
+ * The measures a person reads first (the terminal and Markdown tables'
+ * default): RR, R@k at every k, and nDCG and Hit at the largest k. Seed 000
+ * reads recall@k, MRR and nDCG@k; seed 002 adds hit@k. AP, R-Prec and P@k are
+ * left to `-m all`: with one or two relevant chunks per question AP repeats
+ * RR, R-Prec repeats P@1, and P@k is capped (the precision note says so).
+ *
+ * @example
+ * headlineMeasures([1, 5, 10]).map((m) => m.label) // ["RR", "R@1", "R@5", "R@10", "nDCG@10", "Hit@10"]
+ */
+export function headlineMeasures(ks: readonly number[]): Measure[] {
+  const top = ks.length ? Math.max(...ks) : 10;
+  const fam = (f: string) => MEASURE_BY_FAMILY.get(f)!;
+  return sortMeasures([instantiate(fam("RR")), ...ks.map((k) => instantiate(fam("R"), k)), instantiate(fam("nDCG"), top), instantiate(fam("Hit"), top)]);
+}
+
 /** The count measures trec_eval prints (num_q, num_ret, num_rel, num_rel_ret). */
 export function countMeasures(): Measure[] {
   return MEASURES.filter((d) => d.aggregation !== "mean").map((d) => instantiate(d));
@@ -129,5 +154,5 @@ export function countMeasures(): Measure[] {
 export function parseCutoffs(text: string): number[] {
   const ks = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (ks.length === 0) throw new MeasureSpecError(`-k needs at least one cutoff, such as 1,5,10`);
-  return [...new Set(ks.map((s) => parseCutoff(s, text)))].sort((a, b) => a - b);
+  return [...new Set(ks.map((s) => parseCutoff(s, `-k "${text}"`)))].sort((a, b) => a - b);
 }

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { InputError } from "../../golden/errors.js";
+import { unreadable } from "../../golden/files.js";
 
 /** C's isspace() as a table: space, \t, \n, \v, \f, \r separate TREC fields (so CRLF works). */
 export const WS = new Uint8Array(256);
@@ -23,8 +23,7 @@ export function streamLines(file: string, onLines: (buf: Uint8Array, start: numb
   try {
     fd = openSync(file, "r");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(file, undefined, undefined, code === "ENOENT" ? "file not found" : `cannot read (${code ?? String(e)})`);
+    throw unreadable(file, e);
   }
   let buf = Buffer.allocUnsafe(Math.max(2, chunkSize) + 1);
   let carry = 0; // bytes of an unfinished line kept at the start of buf
@@ -41,8 +40,7 @@ export function streamLines(file: string, onLines: (buf: Uint8Array, start: numb
       try {
         n = readSync(fd, buf, carry, buf.length - 1 - carry, null);
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        throw new InputError(file, undefined, undefined, code === "EISDIR" ? "is a directory, expected a file" : `cannot read (${code ?? String(e)})`);
+        throw unreadable(file, e); // a directory opens, then fails here with EISDIR
       }
       total += n;
       const eof = n === 0;

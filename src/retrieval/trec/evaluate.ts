@@ -68,7 +68,9 @@ export function evaluateTrec(qrels: Qrels, run: TrecRun, options: TrecEvalOption
     }
     rows.push({ id: q.qid, values: computeValues(measures, judged), missing: false });
   }
-  if (rows.length === 0) {
+  // trec_eval stops here even with -c: a run sharing no query with the qrels is
+  // almost always the wrong pair of files, not a run that scores 0.
+  if (missing.length === qrels.queries.length) {
     throw new InputError(run.file, undefined, undefined, `no query of the run is in the qrels ${qrels.file} (trec_eval: "No queries with both results and relevance info")`);
   }
   const summary = summarise(measures, rows, complete ? { divisor: qrels.queries.length, numRelSummary: qrels.positiveLines } : {});

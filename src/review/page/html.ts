@@ -4,11 +4,12 @@ function escapeHtml(s: string): string {
 }
 
 /**
- * The page shell. It holds no item text at all: the script fetches items as
+ * The page shell (the provenance note says whose labels these are: author
+ * labels are never presented as human). It holds no item text at all: the script fetches items as
  * JSON and builds the DOM with `textContent`, so no item text is ever parsed
  * as HTML. The session token travels in a meta tag the script reads.
  */
-export function pageHtml(token: string, annotator: string): string {
+export function pageHtml(token: string, annotator: string, provenanceNote: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -21,7 +22,7 @@ export function pageHtml(token: string, annotator: string): string {
 </head>
 <body>
 <header class="bar">
-  <div class="brand">ragjudge review <span class="who">as <b id="annotator">${escapeHtml(annotator)}</b></span></div>
+  <div class="brand">ragjudge review <span class="who">as <b id="annotator">${escapeHtml(annotator)}</b> <span id="provenance">(${escapeHtml(provenanceNote)})</span></span></div>
   <div class="progress"><progress id="progress" max="1" value="0"></progress><span id="progress-text">loading…</span></div>
   <div class="where" id="where"></div>
 </header>

@@ -107,6 +107,18 @@ describe("Rogan-Gladen", () => {
     // The labelled sample's uncertainty dominates: far wider than the apparent rate's own ±0.04.
     expect(a.bootstrap.ci!.hi - a.bootstrap.ci!.lo).toBeGreaterThan(0.15);
   });
+  it("resamples a stratified frame within its strata, so no replicate loses a stratum", () => {
+    const verdicts: (0 | 1)[] = [1, 1, 0, 0, 1, 0, 1, 0];
+    const labelled = [
+      { judge: 1 as const, label: 1 as const, weight: 2, stratum: "judge-yes" }, { judge: 1 as const, label: 1 as const, weight: 2, stratum: "judge-yes" },
+      { judge: 0 as const, label: 0 as const, weight: 2, stratum: "judge-no" }, { judge: 0 as const, label: 0 as const, weight: 2, stratum: "judge-no" },
+    ];
+    const stratified = roganGladenBootstrap(verdicts, labelled, { seed: 1, reps: 400 });
+    expect(stratified.bootstrap.undefinedReps).toBe(0);
+    // Pooled resampling loses a class in about 1/8 of replicates.
+    const pooled = roganGladenBootstrap(verdicts, labelled.map(({ stratum: _s, ...l }) => l), { seed: 1, reps: 400 });
+    expect(pooled.bootstrap.undefinedReps).toBeGreaterThan(20);
+  });
   it("says why when a class is missing from the labels", () => {
     const rg = roganGladenBootstrap([1, 0, 1], [{ judge: 1, label: 1 }], { reps: 10 });
     expect(rg.estimate).toBeNull();
@@ -139,6 +151,18 @@ describe("ppiMean", () => {
     expect(same.se).toBeCloseTo(plain.se!, 14);
     const tilted = ppiMean([1, 1, 0, 1, 0], lab.map((l, i) => ({ ...l, weight: i === 1 ? 5 : 1 })));
     expect(tilted.rectifier).toBeCloseTo(5 / 7, 14);
+  });
+  it("uses the stratified variance for a stratified frame weighted by inverse inclusion probability", () => {
+    // Stratum a: 20 items, 4 labelled, f - y = [1, 0, 0, 1]; stratum b: 80 items, 5 labelled, f - y = [0, 0, 0, 1, 0].
+    const item = (d: number, stratum: string, weight: number) => ({ prediction: 1, label: 1 - d, weight, stratum });
+    const lab = [...[1, 0, 0, 1].map((d) => item(d, "a", 20 / 4)), ...[0, 0, 0, 1, 0].map((d) => item(d, "b", 80 / 5))];
+    const predictions = [...Array(60).fill(1), ...Array(40).fill(0)];
+    const r = ppiMean(predictions, lab, { clip: false });
+    expect(r.rectifier).toBeCloseTo(0.2 * 0.5 + 0.8 * 0.2, 14);
+    // Cochran (1977) eq. 5.6 without the finite-population correction: Σ W_h² s_h² / n_h.
+    const stratifiedVar = 0.2 ** 2 * (1 / 3) / 4 + 0.8 ** 2 * 0.2 / 5;
+    const fVar = (60 * 0.4 ** 2 + 40 * 0.6 ** 2) / 99 / 100;
+    expect(r.se).toBeCloseTo(Math.sqrt(fVar + stratifiedVar), 12);
   });
   it("gives reasons instead of numbers when it cannot estimate", () => {
     expect(ppiMean([1, 0], []).reasons.estimate).toMatch(/no labelled items/);

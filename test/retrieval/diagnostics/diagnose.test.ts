@@ -75,7 +75,7 @@ describe("diagnoseVariant on files loaded like the CLI loads them (bm25-small sh
     ]);
     expect(d.summary.decidability.decidable).toEqual(["chunk-boundary", "vocabulary-gap"]);
     expect(d.summary.recommendation).toBe(
-      "chunk-boundary and vocabulary-gap tie (1 of 3 misses each): chunk-boundary: try contextual-chunk-headers (or smaller-chunks); vocabulary-gap: try better-embedder (or query-rewrite, contextual-chunk-headers). 1 of 3 misses are undecided (see each row's reason).",
+      "chunk-boundary and vocabulary-gap tie (1 of 3 misses each): chunk-boundary: try contextual-chunk-headers (or smaller-chunks); vocabulary-gap: try better-embedder (or query-rewrite, contextual-chunk-headers). 1 of 3 misses is undecided (see each row's reason).",
     );
   });
 
@@ -110,7 +110,7 @@ describe("declared stage lists must be present on every line", () => {
     const lines: string[] = [];
     expect(reportError(err, (s) => lines.push(s))).toBe(2);
     expect(lines).toEqual([
-      'ragjudge: error: hybrid-rerank.output.jsonl:2: stages.fused: missing: variant "hybrid-rerank" declares "fused" as its fused list (stages in ragjudge.config.json)\n',
+      "ragjudge: error: hybrid-rerank.output.jsonl:2: stages.fused: missing: variant \"hybrid-rerank\" declares \"fused\" as its fused list (the config's stages)\n",
     ]);
   });
 });

@@ -33,10 +33,9 @@ describe("precisionCap", () => {
     expect(r.overall!.fewRelevant).toBe(2);
   });
 
-  it("a note for each k whose ceiling is below 1, none for P@1", () => {
+  it("one note naming each k whose ceiling is below 1, not P@1", () => {
     expect(r.notes).toEqual([
-      "P@5 can reach at most 0.300 here (mean of min(R, 5)/5), measured 0.300: 2 of 2 questions have one or two relevant chunks; read R@5 and RR for single-answer questions.",
-      "P@10 can reach at most 0.150 here (mean of min(R, 10)/10), measured 0.150: 2 of 2 questions have one or two relevant chunks; read R@10 and RR for single-answer questions.",
+      "P@5 and P@10 are capped: at most 0.300 and 0.150 here (the mean of min(R, k)/k), measured 0.300 and 0.150; 2 of 2 questions have one or two relevant chunks, so read R@k and RR rather than P@k.",
     ]);
   });
 
@@ -63,6 +62,6 @@ describe("precisionCap with many relevant chunks", () => {
       [3, 1, 1],
       [5, 0.6, 0.6],
     ]);
-    expect(r.notes).toEqual(["P@5 can reach at most 0.600 here (mean of min(R, 5)/5), measured 0.600: 1 of 1 questions have fewer than 5 relevant chunks."]);
+    expect(r.notes).toEqual(["P@5 is capped: at most 0.600 here (the mean of min(R, k)/k), measured 0.600; 1 of 1 questions have fewer than 5 relevant chunks."]);
   });
 });

@@ -98,9 +98,9 @@ describe("the failure-kind summary", () => {
     const text = renderMissSummary(d.summary, d.variant, "terminal");
     expect(text).toMatch(/^ranking +hybrid-weights +n\/a +n\/a +n\/a +n\/a$/m);
     expect(text).toMatch(/^reranker-demotion +hybrid-weights +n\/a/m);
-    expect(text).toMatch(/^vocabulary-gap +better-embedder +1 \(33%\) +0 \(0%\) +1 \(100%\) +0 \(0%\)$/m);
+    expect(text).toMatch(/^vocabulary-gap +better-embedder +1 \(33%\) +0 +1 \(100%\) +0$/m);
     expect(text).toMatch(/^misses +3 of 4 +1 of 1 +1 of 1 +1 of 2$/m);
-    expect(text).toContain("note: not decidable here: anchor-ambiguity (needs verdicts of the optional anchor-ambiguity rubric); reranker-demotion (needs a fused list (stages.fused)); ranking (needs a fused list (stages.fused)).");
+    expect(text).toContain("note: not decidable here: anchor-ambiguity (needs verdicts of the optional anchor-ambiguity rubric); reranker-demotion (needs a fused list, stages.fused); ranking (needs a fused list, stages.fused).");
     expect(text).toMatch(/^note: recommendation: /m);
   });
 
@@ -137,14 +137,17 @@ describe("renderDiagnostics and JSON", () => {
     const d = hybrid();
     expect(renderDiagnostics(d, "terminal", { misses: false })).not.toContain("Misses:");
     const all = renderDiagnostics(d, "terminal");
-    for (const s of ["Pool recall:", "Precision ceiling:", "Failure kinds:", "Misses:"]) expect(all).toContain(s);
-    expect(all).toContain("note: P@10 can reach at most 0.125 here");
+    for (const s of ["Pool recall:", "Failure kinds:", "Misses:"]) expect(all).toContain(s);
+    // the precision ceiling is one note under pool recall, not a table repeating P@k
+    expect(all).toMatch(/^note: P@5 and P@10 are capped: at most 0\.\d{3} and 0\.125 here/m);
+    expect(all).not.toContain("max P@");
   });
 
-  it("markdown uses headings and quoted notes", () => {
+  it("markdown uses headings, and notes as list items so each stays its own line", () => {
     const md = renderDiagnostics(hybrid(), "markdown");
     expect(md).toMatch(/^### Pool recall: hybrid-rerank/m);
-    expect(md).toMatch(/^> recommendation: /m);
+    expect(md).toMatch(/^- recommendation: /m);
+    expect(md).toMatch(/^- not decidable here: /m);
   });
 
   it("the JSON structure round-trips", () => {

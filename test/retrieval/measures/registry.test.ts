@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { judgeList } from "../../../src/retrieval/judged.js";
 import { measureHelp } from "../../../src/retrieval/measures/help.js";
-import { MeasureSpecError, defaultMeasures, parseCutoffs, parseMeasure, parseMeasures } from "../../../src/retrieval/measures/parse.js";
+import { MeasureSpecError, allMeasures, defaultMeasures, headlineMeasures, parseCutoffs, parseMeasure, parseMeasures } from "../../../src/retrieval/measures/parse.js";
 import { MEASURES } from "../../../src/retrieval/measures/registry.js";
 import type { JudgedList } from "../../../src/retrieval/measures/types.js";
 
@@ -91,7 +91,21 @@ describe("measure names", () => {
     expect(() => parseMeasures(["P@0"], [])).toThrow(/positive whole/);
     expect(() => parseMeasures(["map.5"], [])).toThrow(/NAME.CUTOFFS/);
     expect(() => parseCutoffs("1,x")).toThrow(/positive whole/);
+    // the message names the -k option, not a measure, and the bad cutoff itself
+    expect(() => parseCutoffs("0")).toThrow('bad cutoff "0" in -k "0": expected a positive whole number');
+    expect(() => parseCutoffs("5,99999999999999999999")).toThrow(/bad cutoff "99999999999999999999" in -k/);
+    expect(() => parseMeasures(["P@0"], [])).toThrow('bad cutoff "0" in measure "P@0"');
     expect(parseCutoffs("10, 1,5,5")).toEqual([1, 5, 10]);
+  });
+
+  it("headline measures for people: RR, R@k at every k, nDCG and Hit at the largest k", () => {
+    expect(headlineMeasures([10, 1, 5]).map((m) => m.label)).toEqual(["RR", "R@1", "R@5", "R@10", "nDCG@10", "Hit@10"]);
+  });
+
+  it("-m all is every registered measure, RR@k included, at every k", () => {
+    const labels = parseMeasures(["all"], [1, 3]).map((m) => m.label);
+    expect(labels).toEqual(["num_q", "num_ret", "num_rel", "num_rel_ret", "AP", "R-Prec", "RR", "RR@1", "RR@3", "P@1", "P@3", "R@1", "R@3", "nDCG@1", "nDCG@3", "Hit@1", "Hit@3"]);
+    expect(allMeasures([5]).length).toBe(MEASURES.length);
   });
 
   it("defaults to every measure with a trec_eval name at every k", () => {

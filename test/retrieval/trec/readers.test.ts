@@ -100,10 +100,11 @@ describe("TREC run reader", () => {
     ]);
   });
 
-  it("says so when no run query is in the qrels (without -c)", () => {
+  it("stops when no run query is in the qrels, with -c too (trec_eval: the wrong pair of files, not a run scoring 0)", () => {
     const q = file(QRELS);
     const r = file("9 Q0 A 1 0.5 r\n");
     expect(messages(() => evaluateTrecFiles(q, r, { measures, complete: false }))[0]).toMatch(/no query of the run is in the qrels/);
+    expect(messages(() => evaluateTrecFiles(q, r, { measures }))[0]).toMatch(/no query of the run is in the qrels/);
   });
 });
 

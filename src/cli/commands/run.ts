@@ -1,0 +1,93 @@
+import { InvalidArgumentError, type Command } from "commander";
+import { displayPath } from "../../golden/errors.js";
+import { FatalJudgeError } from "../../judge/backend.js";
+import { progressReporter } from "../../judge/progress.js";
+import type { ProgressState } from "../../judge/run.js";
+import { JudgeSetupError } from "../../judge/settings.js";
+import { MeasureSpecError } from "../../retrieval/measures/parse.js";
+import { runEvaluation } from "../../report/evaluation.js";
+import { EXIT, UsageError } from "../errors.js";
+
+interface RunFlags {
+  config?: string;
+  name?: string;
+  evaluationsDir?: string;
+  cacheDir?: string;
+  requireTrusted?: boolean;
+  failUnder?: string;
+  judge?: string;
+  baseUrl?: string;
+  model?: string;
+  concurrency?: number;
+  quiet?: boolean;
+  progress?: boolean;
+}
+
+/** At most this many input warnings are printed; validation.json has them all. */
+const WARNINGS_SHOWN = 10;
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a whole number >= 1");
+  return n;
+}
+
+/**
+ * `ragjudge run`: the whole evaluation in one command (library:
+ * `runEvaluation`). Prints the terminal summary, writes the evaluation
+ * folder, exits 1 on a missed floor or, with --require-trusted, an untrusted
+ * rubric; 2 on bad input (nothing written).
+ */
+export function registerRun(program: Command): void {
+  program
+    .command("run")
+    .description("Run the whole evaluation: validate, score retrieval and diagnose misses, judge the answers, calibrate the judge against labels, join search with answering, and write evaluations/<time>-<name>/ with every artifact and report (terminal, Markdown, JSON, JUnit, HTML). With no config it runs the shipped example (offline baseline judge, no key).")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--name <name>", "evaluation name in the folder name (default: the config's name)")
+    .option("--evaluations-dir <dir>", "where evaluation folders go (default: the config's evaluationsDir, evaluations/)")
+    .option("--require-trusted", "exit 1 when any rubric's judge is untrusted (not calibrated, too few labels, kappa too low)")
+    .option("--fail-under <floors>", "retrieval floors added to the config's, e.g. 'R@10=0.70,RR=0.5': exit 1 when a variant is below one")
+    .option("--judge <kind>", "baseline (offline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
+    .option("--base-url <url>", "OpenAI-compatible endpoint including /v1 (default: config judge.baseUrl, else OPENAI_BASE_URL)")
+    .option("--model <name>", "judge model (default: config judge.model)")
+    .option("--concurrency <n>", "judge calls in flight at once (default: config judge.concurrency, 8)", positiveInt)
+    .option("--cache-dir <dir>", "the LLM judge's cache folder (default: config cacheDir, shared with ragjudge judge)")
+    .option("--no-progress", "no judge progress display on stderr")
+    .option("--quiet", "print only the evaluation folder (and failures on stderr)")
+    .action(async (flags: RunFlags) => {
+      const log = (s: string) => {
+        if (!flags.quiet) process.stderr.write(s);
+      };
+      const progress = flags.quiet || flags.progress === false ? undefined : progressReporter(process.stderr);
+      let last: Readonly<ProgressState> | undefined;
+      let result;
+      try {
+        result = await runEvaluation({
+          config: flags.config,
+          name: flags.name,
+          evaluationsDir: flags.evaluationsDir,
+          cacheDir: flags.cacheDir,
+          requireTrusted: flags.requireTrusted ?? false,
+          failUnder: flags.failUnder,
+          judge: { judge: flags.judge, baseUrl: flags.baseUrl, model: flags.model, concurrency: flags.concurrency },
+          log,
+          onProgress: progress ? (p) => {
+            last = p;
+            progress.update(p);
+          } : undefined,
+        });
+      } catch (e) {
+        if (e instanceof JudgeSetupError || e instanceof MeasureSpecError) throw new UsageError(e.message);
+        if (e instanceof FatalJudgeError) throw new UsageError(`the judge stopped: ${e.message}; verdicts already committed stay in the cache, and a rerun continues from there (nothing was written to the evaluations folder)`);
+        throw e;
+      }
+      if (progress && last) progress.finish(last);
+      if (!flags.quiet) {
+        for (const w of result.warnings.slice(0, WARNINGS_SHOWN)) process.stderr.write(`${w}\n`);
+        if (result.warnings.length > WARNINGS_SHOWN) process.stderr.write(`... and ${result.warnings.length - WARNINGS_SHOWN} more (validation.json)\n`);
+        process.stdout.write(result.summary);
+      } else process.stdout.write(`${displayPath(result.folder)}\n`);
+      for (const f of result.failures) process.stderr.write(`ragjudge: ${f}\n`);
+      if (result.failed) process.exitCode = EXIT.failed;
+    });
+}

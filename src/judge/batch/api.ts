@@ -1,0 +1,87 @@
+import OpenAI from "openai";
+import type { RagjudgeConfig } from "../../golden/schema/config.js";
+import { redact } from "../redact.js";
+import { isLoopback, JudgeSetupError, LOOPBACK_DUMMY_KEY } from "../settings.js";
+
+/** Where batches go: an OpenAI-compatible API with `/files` and `/batches`. The key is held in memory only. */
+export interface BatchEndpoint {
+  baseURL: string;
+  apiKey: string;
+  /** Where the key came from (a variable name), for messages. */
+  keySource: string;
+}
+
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/**
+ * The batch endpoint from `--base-url`, else the config's `judge.baseUrl`,
+ * else `OPENAI_BASE_URL`, else OpenAI; the key, as for the online judge,
+ * only from the environment (`OPENAI_API_KEY` or the variable
+ * `judge.apiKeyEnv` names), with a dummy key for a loopback server.
+ *
+ * @example
+ * resolveBatchEndpoint(config, { baseUrl: "http://127.0.0.1:8000/v1" })
+ */
+export function resolveBatchEndpoint(config: RagjudgeConfig, flags: { baseUrl?: string }, env: NodeJS.ProcessEnv = process.env): BatchEndpoint {
+  const judge = config.judge?.kind === "openai" ? config.judge : undefined;
+  const baseURL = (flags.baseUrl ?? judge?.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new JudgeSetupError(`the batch base URL ${JSON.stringify(baseURL)} is not a URL (expected like https://api.openai.com/v1)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new JudgeSetupError(`the batch base URL must be http or https, got ${JSON.stringify(baseURL)}`);
+  const keyVar = judge?.apiKeyEnv ?? "OPENAI_API_KEY";
+  const key = env[keyVar];
+  if (key) return { baseURL, apiKey: key, keySource: keyVar };
+  if (!isLoopback(baseURL)) throw new JudgeSetupError(`no API key: set the environment variable ${keyVar} (the key is read only from the environment and never written anywhere)`);
+  return { baseURL, apiKey: LOOPBACK_DUMMY_KEY, keySource: "none (loopback server)" };
+}
+
+/**
+ * The SDK client for batch calls. The SDK's own retries (2, with backoff)
+ * cover transient failures of these few calls; uploads of up to 200 MB get a
+ * generous deadline.
+ */
+export function batchClient(ep: BatchEndpoint, opts: { timeoutMs?: number; maxRetries?: number } = {}): OpenAI {
+  return new OpenAI({ apiKey: ep.apiKey, baseURL: ep.baseURL, timeout: opts.timeoutMs ?? 10 * 60_000, maxRetries: opts.maxRetries ?? 2 });
+}
+
+/** A batch API call that failed: its message names the step, has the key redacted, and says what to do. */
+export class BatchApiError extends Error {
+  override name = "BatchApiError";
+}
+
+/**
+ * Runs one API call, turning an SDK failure into a {@link BatchApiError}
+ * whose message names the step and the server's answer, never the key.
+ */
+export async function apiCall<T>(step: string, ep: BatchEndpoint, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    throw toBatchError(e, step, ep);
+  }
+}
+
+/** Whether an SDK error is a 404 (a file or batch that is gone). */
+export function isNotFound(e: unknown): boolean {
+  return e instanceof OpenAI.NotFoundError || (e instanceof BatchApiError && e.cause instanceof OpenAI.NotFoundError);
+}
+
+function toBatchError(e: unknown, step: string, ep: BatchEndpoint): BatchApiError {
+  let why: string;
+  if (e instanceof OpenAI.APIConnectionError) {
+    const c = (e as { cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } }).cause;
+    why = `cannot reach ${ep.baseURL} (${c?.code ?? c?.cause?.code ?? c?.cause?.message ?? c?.message ?? e.message})`;
+  } else if (e instanceof OpenAI.APIError) {
+    const msg = (e.error as { message?: string } | undefined)?.message ?? e.message;
+    why = `http-${e.status ?? "?"}: ${msg}`;
+    if (e.status === 401 || e.status === 403) why += ` (the endpoint refused the API key from ${ep.keySource})`;
+    if (e.status === 404 && /^(upload|create|list)/.test(step)) why += " (does the endpoint offer the Batch API? the base URL must end in /v1)";
+  } else {
+    why = (e as Error)?.message ?? String(e);
+  }
+  return new BatchApiError(redact(`${step}: ${why}`, [ep.apiKey]), { cause: e });
+}

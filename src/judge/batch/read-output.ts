@@ -1,0 +1,87 @@
+import { z } from "zod";
+import type { Usage } from "../client.js";
+import { parseReply, type VerdictReply } from "../parse.js";
+import type { BatchOutputLine } from "./format.js";
+
+/**
+ * What one output line means for its request:
+ * - `verdict`: a yes/no reply that passed the judge's schema;
+ * - `error`: the request ran and failed (HTTP error, refusal, truncation,
+ *   unreadable reply): an error verdict with its cause;
+ * - `pending`: the request never ran (the batch expired or was cancelled):
+ *   it goes back to pending, to be exported or judged online again.
+ */
+export type LineOutcome =
+  | { kind: "verdict"; reply: VerdictReply; servedModel?: string; usage?: Usage; raw: string }
+  | { kind: "error"; cause: string; servedModel?: string; usage?: Usage; raw?: string }
+  | { kind: "pending"; cause: string };
+
+/** Error codes the Batch API gives requests that were never run. */
+const NOT_RUN = new Set(["batch_expired", "batch_cancelled"]);
+
+const ChatBody = z.looseObject({
+  model: z.string().optional(),
+  choices: z
+    .array(
+      z.looseObject({
+        message: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish() }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+});
+
+function usageOf(body: unknown): Usage | undefined {
+  const u = (body as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
+  return u && typeof u.prompt_tokens === "number" && typeof u.completion_tokens === "number" ? { prompt: u.prompt_tokens, completion: u.completion_tokens } : undefined;
+}
+
+function clip(s: string, n = 300): string {
+  return s.length > n ? s.slice(0, n) + "…" : s;
+}
+
+/** A readable message from the shapes `error` takes: a string (vLLM), `{code, message}` (OpenAI), `{error: {...}}` (vLLM's ErrorResponse). */
+function errorText(e: unknown): { code?: string; message: string } | undefined {
+  if (e === null || e === undefined) return undefined;
+  if (typeof e === "string") return { message: clip(e) };
+  if (typeof e !== "object") return { message: clip(String(e)) };
+  const o = e as { code?: unknown; message?: unknown; error?: unknown };
+  if (o.error !== undefined && o.error !== null && typeof o.error === "object") return errorText(o.error);
+  const code = typeof o.code === "string" ? o.code : typeof o.code === "number" ? String(o.code) : undefined;
+  const message = typeof o.message === "string" ? clip(o.message) : clip(JSON.stringify(e));
+  return { code, message };
+}
+
+/**
+ * Reads one output line the way the online client reads a reply: a refusal
+ * or a reply cut off at max_tokens is an error, and the content must pass
+ * {@link parseReply} (the judge's zod schema, failing closed). Batch errors
+ * are prefixed `batch:` so a report tells them from online ones.
+ *
+ * @example
+ * interpretLine({ custom_id: id, response: { status_code: 200, body: completion }, error: null })
+ * // { kind: "verdict", reply: { reason: "…", verdict: "yes" }, … }
+ */
+export function interpretLine(line: BatchOutputLine): LineOutcome {
+  const err = errorText(line.error);
+  if (err?.code && NOT_RUN.has(err.code)) return { kind: "pending", cause: `batch: ${err.code}: ${err.message}` };
+  const res = line.response;
+  if (!res) return { kind: "error", cause: `batch: ${err?.code ? `${err.code}: ` : ""}${err?.message ?? "no response"}` };
+  const raw = res.body === undefined ? undefined : JSON.stringify(res.body);
+  if (res.status_code !== 200) {
+    const why = errorText(res.body) ?? err;
+    return { kind: "error", cause: `batch: http-${res.status_code}: ${why?.message ?? "no message"}`, raw };
+  }
+  if (err) return { kind: "error", cause: `batch: ${err.code ? `${err.code}: ` : ""}${err.message}`, raw };
+  const parsed = ChatBody.safeParse(res.body);
+  if (!parsed.success) return { kind: "error", cause: "batch: bad-response: no choices[0].message in the reply", raw };
+  const body = parsed.data;
+  const servedModel = body.model;
+  const usage = usageOf(res.body);
+  const choice = body.choices[0]!;
+  if (choice.message.refusal) return { kind: "error", cause: `batch: refusal: ${clip(choice.message.refusal, 200)}`, servedModel, usage, raw };
+  if (choice.finish_reason === "length") return { kind: "error", cause: "batch: truncated: the reply hit max_tokens (raise judge.maxTokens)", servedModel, usage, raw };
+  const reply = parseReply(choice.message.content);
+  if (!reply.ok) return { kind: "error", cause: `batch: ${reply.cause}`, servedModel, usage, raw };
+  return { kind: "verdict", reply: reply.reply, servedModel, usage, raw: raw! };
+}

@@ -1,0 +1,150 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { LabelBook } from "../../calibration/labels.js";
+import { packageRoot, type ResolvedConfig } from "../../golden/config.js";
+import type { GoldenSet, VariantData } from "../../golden/dataset.js";
+import { displayPath } from "../../golden/errors.js";
+import { sha256 } from "../../golden/hash.js";
+import type { Judgment } from "../../golden/schema/items.js";
+import type { JudgeBackend } from "../../judge/backend.js";
+import type { Rubric } from "../../judge/rubric.js";
+import type { RubricUsage } from "../../judge/run.js";
+import type { JudgeSettings } from "../../judge/settings.js";
+import type { RubricFigures } from "../../judge/summary.js";
+import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
+import type { FloorMiss } from "../../retrieval/floors.js";
+import type { RetrievalScore } from "../../retrieval/score.js";
+import { relPath } from "../folder.js";
+import { REPORT_SCHEMA, ReportJson, type FloorJson, type RubricJson, type SearchOrAnswerJson } from "../schema.js";
+import { failuresJson, missesJson, poolJson, retrievalJson } from "./retrieval.js";
+
+/** The package version, for report.json. */
+export function ragjudgeVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(resolve(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** A file as report.json names it: path relative to the config's folder, and its SHA-256. */
+export function fileHash(root: string, file: string): { path: string; sha256: string } {
+  return { path: relPath(root, file), sha256: sha256(readFileSync(file)) };
+}
+
+/** Everything a run computed, in memory, before any file is written. */
+export interface RunFindings {
+  resolved: ResolvedConfig;
+  name: string;
+  folder: string;
+  time: Date;
+  durationMs: number;
+  settings: JudgeSettings;
+  backend: JudgeBackend;
+  golden: GoldenSet;
+  variants: VariantData[];
+  rubrics: Rubric[];
+  judgments: Judgment[];
+  usage: ReadonlyMap<string, RubricUsage>;
+  figures: RubricFigures[];
+  scores: RetrievalScore[];
+  diagnostics: VariantDiagnostics[];
+  ambiguityJudged: boolean;
+  searchOrAnswer: SearchOrAnswerJson[];
+  rubricReports: RubricJson[];
+  book: LabelBook;
+  warnings: string[];
+  floors: { variant: string; label: string; min: number; value: number | undefined; miss: FloorMiss | undefined }[];
+  requireTrusted: boolean;
+  files: string[];
+}
+
+function costOf(f: RunFindings, prompt: number, completion: number): { cost: number | null; note: string } {
+  if (f.backend.kind === "baseline") return { cost: 0, note: "baseline judge: no model calls, no cost" };
+  const model = f.backend.model ?? "";
+  const price = f.resolved.config.prices[model];
+  if (!price) return { cost: null, note: `cost unknown: add "prices": {"${model}": {"input": USD_PER_MILLION, "output": USD_PER_MILLION}} to the config` };
+  const cost = (prompt * price.input + completion * price.output) / 1e6;
+  return { cost, note: `at $${price.input}/M input and $${price.output}/M output tokens (this run's calls; cache hits cost nothing)` };
+}
+
+/**
+ * Assembles report.json from a run's findings and validates it against its
+ * own schema (a failure here is a bug in ragjudge, not bad input).
+ */
+export function assembleReport(f: RunFindings): ReportJson {
+  const { config } = f.resolved;
+  const root = f.resolved.root;
+  let calls = 0;
+  let prompt = 0;
+  let completion = 0;
+  for (const u of f.backend.kind === "llm" ? f.usage.values() : []) {
+    calls += u.calls;
+    prompt += u.prompt;
+    completion += u.completion;
+  }
+  const { cost, note } = costOf(f, prompt, completion);
+  const causes = new Map<string, number>();
+  for (const fig of f.figures) for (const [c, n] of fig.errorCauses) causes.set(c, (causes.get(c) ?? 0) + n);
+  const floors: FloorJson[] = f.floors.map((x) => ({ variant: x.variant, measure: x.label, min: x.min, value: x.value ?? null, passed: x.value !== undefined && !x.miss }));
+  const untrusted = [...new Set(f.rubricReports.filter((r) => !r.trust.trusted).map((r) => r.rubric))];
+  const failures = floors.filter((x) => !x.passed).map((x) => `floor missed: ${x.variant}: ${x.measure} = ${x.value === null ? "n/a" : x.value.toFixed(4)}, below its floor ${x.min}`);
+  if (f.requireTrusted && untrusted.length) failures.push(`untrusted rubric${untrusted.length === 1 ? "" : "s"} under --require-trusted: ${untrusted.join(", ")}`);
+  const s = f.settings;
+  const report: ReportJson = {
+    schema: REPORT_SCHEMA,
+    name: f.name,
+    folder: f.folder,
+    time: f.time.toISOString(),
+    ragjudgeVersion: ragjudgeVersion(),
+    durationMs: f.durationMs,
+    config: {
+      file: displayPath(f.resolved.file),
+      shippedExample: f.resolved.isShippedExample,
+      k: [...config.k],
+      mainK: Math.max(...config.k),
+      poolDepth: config.poolDepth,
+      requireCitations: config.requireCitations,
+    },
+    inputs: {
+      config: fileHash(root, f.resolved.file),
+      golden: fileHash(root, f.golden.file),
+      variants: f.variants.map((v) => ({ name: v.name, output: fileHash(root, v.outputFile), chunks: fileHash(root, v.chunksFile) })),
+      rubrics: f.rubrics.map((r) => ({ name: r.name, file: fileHash(root, r.file) })),
+      labels: { dir: relPath(root, f.book.dir), hash: f.book.hash, files: f.book.files.map((x) => ({ name: x.name, sha256: x.sha256, labels: x.labels })) },
+    },
+    judge: {
+      kind: s.kind,
+      label: f.backend.label,
+      model: s.kind === "openai" ? s.model : null,
+      baseUrl: s.kind === "openai" ? s.baseURL : null,
+    },
+    questions: f.golden.questions.map((q) => ({ id: q.id, kind: q.kind ?? "(no kind)", tags: [...q.tags], answerable: q.answerable, split: q.split ?? null })),
+    warnings: [...f.warnings],
+    variants: f.variants.map((v, i) => ({
+      name: v.name,
+      contextK: v.contextK,
+      searchOrAnswer: f.searchOrAnswer[i]!,
+      retrieval: retrievalJson(f.scores[i]!, config.k),
+      pool: poolJson(f.diagnostics[i]!),
+      failures: failuresJson(f.diagnostics[i]!, f.ambiguityJudged),
+      misses: missesJson(f.diagnostics[i]!),
+    })),
+    rubrics: f.rubricReports,
+    judgeTotals: {
+      judgments: f.judgments.length,
+      errors: f.judgments.filter((j) => j.verdict === "error").length,
+      cached: f.judgments.filter((j) => j.cached).length,
+      rule: f.judgments.filter((j) => j.judge === "rule").length,
+      calls,
+      promptTokens: prompt,
+      completionTokens: completion,
+      cost,
+      costNote: note,
+      errorCauses: [...causes].sort((a, b) => b[1] - a[1]).slice(0, 5),
+    },
+    gate: { requireTrusted: f.requireTrusted, floors, untrusted, failures },
+    files: [...f.files],
+  };
+  return ReportJson.parse(report);
+}

@@ -1,0 +1,363 @@
+import { join } from "node:path";
+import { DEFAULT_REPS, DEFAULT_SEED, mcnemarCounts, MCNEMAR_EXACT_BELOW, pairedBootstrapMeanDifference, type Interval } from "../../calibration/stats/index.js";
+import { InputError } from "../../golden/errors.js";
+import { REPORT_FILE } from "../folder.js";
+import type { Outcome } from "../search-or-answer.js";
+import type { ReportJson, RubricJson } from "../schema.js";
+import type { CompareSide } from "./load.js";
+
+/** Options of {@link compareSides}. */
+export interface CompareOptions {
+  /** The headline retrieval metric (default "RR"). */
+  metric?: string;
+  /** Bootstrap seed and replicates (defaults: calibration's). */
+  seed?: number;
+  reps?: number;
+  /** Groups with fewer paired questions get no interval and are never flagged (default 5). */
+  minGroup?: number;
+}
+
+/** The paired difference B - A of one measure over the questions both sides scored. */
+export interface PairedDifference {
+  n: number;
+  meanA: number | null;
+  meanB: number | null;
+  /** mean(B - A); null with no pair. */
+  difference: number | null;
+  /** Seeded percentile bootstrap interval of the mean difference (95%), resampling questions. */
+  ci: Interval | null;
+  ciReason: string | null;
+  /** Where the interval lies: above zero (B better), below zero (B worse), or across it. */
+  direction: "better" | "worse" | "unclear";
+}
+
+/** McNemar's test on yes/no outcomes: b = yes in A and no in B, c = no in A and yes in B. */
+export interface McNemarResult {
+  b: number;
+  c: number;
+  test: "exact" | "chi-square (Edwards)";
+  p: number;
+}
+
+/** One retrieval metric compared question by question. */
+export interface MetricComparison extends PairedDifference {
+  metric: string;
+  /** Hit@k is yes/no per question, so McNemar's test applies. */
+  mcnemar: McNemarResult | null;
+}
+
+/** One rubric (or the answer outcome) compared question by question, or refused. */
+export interface VerdictComparison {
+  /** Rubric name, or "answer" for the search-or-answering outcome (answer ok or not). */
+  measure: string;
+  fingerprintA: string | null;
+  fingerprintB: string | null;
+  /** Why the comparison is refused (different judges, missing rubric); null when compared. */
+  refused: string | null;
+  trustedA: boolean | null;
+  trustedB: boolean | null;
+  paired: PairedDifference | null;
+  mcnemar: McNemarResult | null;
+}
+
+/** The paired difference of one measure within one kind or tag. */
+export interface GroupComparison {
+  measure: string;
+  by: "kind" | "tag";
+  group: string;
+  paired: PairedDifference;
+  /** Only when the interval lies wholly below zero. */
+  regressed: boolean;
+}
+
+/** A question whose outcome or headline metric changed. */
+export interface ChangedQuestion {
+  id: string;
+  kind: string;
+  outcomeA: Outcome | null;
+  outcomeB: Outcome | null;
+  /** -1 the answer went from right to wrong, +1 the reverse, 0 otherwise. */
+  answerChange: -1 | 0 | 1;
+  metricA: number | null;
+  metricB: number | null;
+  metricDelta: number | null;
+}
+
+/** Everything `ragjudge compare` reports for one pair of variants. */
+export interface Comparison {
+  a: { folder: string; evaluation: string; variant: string; time: string };
+  b: { folder: string; evaluation: string; variant: string; time: string };
+  golden: string;
+  metric: string;
+  seed: number;
+  reps: number;
+  minGroup: number;
+  headline: MetricComparison;
+  metrics: MetricComparison[];
+  answers: VerdictComparison;
+  rubrics: VerdictComparison[];
+  groups: GroupComparison[];
+  /** Worst first. */
+  changed: ChangedQuestion[];
+  /** What regressed (overall measures and groups whose interval lies below zero), one line each. */
+  regressions: string[];
+  /** The one-line verdict. */
+  verdict: string;
+}
+
+/** Outcome of an answer as 1 (right), 0 (wrong) or null (unjudged). */
+export function answerScore(o: Outcome): 0 | 1 | null {
+  if (o === "ok" || o === "ok-without-retrieval" || o === "correct-not-found") return 1;
+  if (o === "unjudged") return null;
+  return 0;
+}
+
+function paired(a: readonly number[], b: readonly number[], seed: number, reps: number, minN: number): PairedDifference {
+  const n = a.length;
+  const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
+  if (n === 0) return { n, meanA: null, meanB: null, difference: null, ci: null, ciReason: "no question scored on both sides", direction: "unclear" };
+  const d = pairedBootstrapMeanDifference(b, a, { seed, reps });
+  let ci = d.bootstrap.ci;
+  let ciReason = ci ? null : d.bootstrap.reason ?? "undefined";
+  if (n < minN) {
+    ci = null;
+    ciReason = `${n} question${n === 1 ? "" : "s"}: too few for an interval (fewer than ${minN})`;
+  }
+  const direction = ci && ci.lo > 0 ? "better" : ci && ci.hi < 0 ? "worse" : "unclear";
+  return { n, meanA: mean(a), meanB: mean(b), difference: d.meanDifference, ci, ciReason, direction };
+}
+
+function mcnemarOf(a: readonly number[], b: readonly number[]): McNemarResult {
+  let bc = 0;
+  let cb = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === 1 && b[i] === 0) bc++;
+    else if (a[i] === 0 && b[i] === 1) cb++;
+  }
+  const m = mcnemarCounts(bc, cb);
+  return { b: bc, c: cb, test: bc + cb < MCNEMAR_EXACT_BELOW ? "exact" : "chi-square (Edwards)", p: m.pRecommended };
+}
+
+const perQuery = (side: CompareSide, metric: string) => new Map(side.variant.retrieval.perQuery.map((q) => [q.id, q.values[metric]]));
+
+function metricComparison(a: CompareSide, b: CompareSide, metric: string, ids: readonly string[], seed: number, reps: number, minN: number): MetricComparison {
+  const va = perQuery(a, metric);
+  const vb = perQuery(b, metric);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const id of ids) {
+    const x = va.get(id);
+    const y = vb.get(id);
+    if (x === undefined || y === undefined) continue;
+    xs.push(x);
+    ys.push(y);
+  }
+  const binary = metric.startsWith("Hit@");
+  return { metric, ...paired(xs, ys, seed, reps, minN), mcnemar: binary ? mcnemarOf(xs, ys) : null };
+}
+
+/** Per question yes/no (1/0) of a rubric for one variant; null entries are not scored. */
+function rubricValues(r: RubricJson, variant: string): Map<string, 0 | 1> {
+  const out = new Map<string, 0 | 1>();
+  for (const v of r.verdicts) if (v.variant === variant && (v.verdict === "yes" || v.verdict === "no")) out.set(v.question, v.verdict === "yes" ? 1 : 0);
+  return out;
+}
+
+function answerValues(side: CompareSide): Map<string, 0 | 1> {
+  const out = new Map<string, 0 | 1>();
+  for (const q of side.variant.searchOrAnswer.questions) {
+    const s = answerScore(q.outcome);
+    if (s !== null) out.set(q.id, s);
+  }
+  return out;
+}
+
+function rubricOf(report: ReportJson, rubric: string, variant: string): RubricJson[] {
+  return report.rubrics.filter((r) => r.rubric === rubric && r.variants.some((v) => v.variant === variant));
+}
+
+interface VerdictSource {
+  comparison: VerdictComparison;
+  a: Map<string, 0 | 1>;
+  b: Map<string, 0 | 1>;
+}
+
+function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids: readonly string[], seed: number, reps: number, minN: number): VerdictSource {
+  const empty = new Map<string, 0 | 1>();
+  const base = { measure, fingerprintA: null, fingerprintB: null, trustedA: null, trustedB: null, paired: null, mcnemar: null };
+  const names = measure === "answer" ? [...new Set([...a.variant.searchOrAnswer.answerRubrics, ...b.variant.searchOrAnswer.answerRubrics, "not-found"])] : [measure];
+  const fa: string[] = [];
+  const fb: string[] = [];
+  let trustedA = true;
+  let trustedB = true;
+  for (const name of names) {
+    const ra = rubricOf(a.evaluation.report, name, a.variant.name);
+    const rb = rubricOf(b.evaluation.report, name, b.variant.name);
+    if (ra.length === 0 || rb.length === 0) {
+      if (measure === "answer" && ra.length === 0 && rb.length === 0) continue;
+      return { comparison: { ...base, refused: `${name} was judged in ${ra.length ? "A only" : rb.length ? "B only" : "neither evaluation"}` }, a: empty, b: empty };
+    }
+    if (ra.length > 1 || rb.length > 1) return { comparison: { ...base, refused: `${name} has verdicts of several judge fingerprints in one evaluation; they never mix` }, a: empty, b: empty };
+    fa.push(ra[0]!.fingerprint);
+    fb.push(rb[0]!.fingerprint);
+    trustedA &&= ra[0]!.trust.trusted;
+    trustedB &&= rb[0]!.trust.trusted;
+    if (ra[0]!.fingerprint !== rb[0]!.fingerprint) {
+      return {
+        comparison: {
+          ...base, fingerprintA: ra[0]!.fingerprint, fingerprintB: rb[0]!.fingerprint, trustedA, trustedB,
+          refused: `${name} was judged by different judges (fingerprint ${ra[0]!.fingerprint.slice(0, 12)} in A, ${rb[0]!.fingerprint.slice(0, 12)} in B: another prompt, model or setting); verdicts of different judges are never compared`,
+        },
+        a: empty, b: empty,
+      };
+    }
+  }
+  const va = measure === "answer" ? answerValues(a) : rubricValues(rubricOf(a.evaluation.report, measure, a.variant.name)[0]!, a.variant.name);
+  const vb = measure === "answer" ? answerValues(b) : rubricValues(rubricOf(b.evaluation.report, measure, b.variant.name)[0]!, b.variant.name);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const id of ids) {
+    if (va.has(id) && vb.has(id)) {
+      xs.push(va.get(id)!);
+      ys.push(vb.get(id)!);
+    }
+  }
+  const fpA = fa.length === 1 ? fa[0]! : fa.join("+");
+  const fpB = fb.length === 1 ? fb[0]! : fb.join("+");
+  return {
+    comparison: { ...base, fingerprintA: fpA, fingerprintB: fpB, trustedA, trustedB, refused: null, paired: paired(xs, ys, seed, reps, minN), mcnemar: mcnemarOf(xs, ys) },
+    a: va,
+    b: vb,
+  };
+}
+
+function groupsOf(report: ReportJson): { by: "kind" | "tag"; group: string; ids: Set<string> }[] {
+  const kinds = new Map<string, Set<string>>();
+  const tags = new Map<string, Set<string>>();
+  for (const q of report.questions) {
+    (kinds.get(q.kind) ?? kinds.set(q.kind, new Set()).get(q.kind)!).add(q.id);
+    for (const t of q.tags) (tags.get(t) ?? tags.set(t, new Set()).get(t)!).add(q.id);
+  }
+  const sorted = <T>(m: Map<string, T>) => [...m].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  return [...sorted(kinds).map(([group, ids]) => ({ by: "kind" as const, group, ids })), ...sorted(tags).map(([group, ids]) => ({ by: "tag" as const, group, ids }))];
+}
+
+function groupPairs(values: { a: ReadonlyMap<string, number | undefined>; b: ReadonlyMap<string, number | undefined> }, ids: Iterable<string>): [number[], number[]] {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const id of ids) {
+    const x = values.a.get(id);
+    const y = values.b.get(id);
+    if (x === undefined || y === undefined) continue;
+    xs.push(x);
+    ys.push(y);
+  }
+  return [xs, ys];
+}
+
+const f3 = (x: number | null) => (x === null ? "n/a" : (x >= 0 ? "+" : "") + x.toFixed(3));
+const ciText = (ci: Interval | null) => (ci ? `[${f3(ci.lo)}, ${f3(ci.hi)}]` : "no interval");
+
+/**
+ * Compares two variants on the same golden set, question by question (seed
+ * 002, question 2: is a reranker that moved MRR from 0.61 to 0.64 on 40
+ * questions worth shipping?):
+ *
+ * - every retrieval metric (RR, and Hit/R/nDCG at each configured k): the
+ *   mean paired difference B - A with a seeded bootstrap interval that
+ *   resamples questions; McNemar's test for Hit@k (yes/no);
+ * - every rubric and the answer outcome (right or wrong): the same, with
+ *   McNemar's test (exact below 25 discordant pairs); verdicts of different
+ *   judge fingerprints are refused, never compared;
+ * - per kind and tag, the same differences with n shown; a group is
+ *   flagged regressed only when its interval lies wholly below zero, and a
+ *   group under `minGroup` questions gets no interval at all;
+ * - the questions whose outcome or headline metric changed, worst first;
+ * - one verdict line.
+ *
+ * Different golden sets are refused (compared by SHA-256).
+ *
+ * @example
+ * const c = compareSides(sideA, sideB, { metric: "RR", seed: 1 });
+ * console.log(c.verdict);
+ */
+export function compareSides(a: CompareSide, b: CompareSide, options: CompareOptions = {}): Comparison {
+  const ra = a.evaluation.report;
+  const rb = b.evaluation.report;
+  if (ra.inputs.golden.sha256 !== rb.inputs.golden.sha256) {
+    throw new InputError(join(b.evaluation.folder, REPORT_FILE), undefined, "inputs.golden.sha256", `A and B were evaluated on different golden sets (${ra.inputs.golden.path} ${ra.inputs.golden.sha256.slice(0, 12)} vs ${rb.inputs.golden.path} ${rb.inputs.golden.sha256.slice(0, 12)}): a paired comparison needs the same questions`);
+  }
+  const seed = options.seed ?? DEFAULT_SEED;
+  const reps = options.reps ?? DEFAULT_REPS;
+  const minGroup = options.minGroup ?? 5;
+  const metric = options.metric ?? "RR";
+  const available = a.variant.retrieval.measures.filter((m) => b.variant.retrieval.measures.includes(m));
+  if (!available.includes(metric)) {
+    throw new InputError(join(a.evaluation.folder, REPORT_FILE), undefined, "retrieval.measures", `no per-question ${metric} in both evaluations (available: ${available.join(", ")})`);
+  }
+  const answerable = ra.questions.filter((q) => q.answerable).map((q) => q.id);
+  const all = ra.questions.map((q) => q.id);
+  const main = [...new Set(["RR", ...ra.config.k.flatMap((k) => [`Hit@${k}`, `R@${k}`, `nDCG@${k}`])])].filter((m) => available.includes(m));
+  const metrics = [...new Set([metric, ...main])].map((m) => metricComparison(a, b, m, answerable, seed, reps, minGroup));
+  const headline = metrics[0]!;
+  const answers = verdictComparison("answer", a, b, all, seed, reps, minGroup);
+  const rubricNames = [...new Set([...ra.rubrics, ...rb.rubrics].map((r) => r.rubric))].sort();
+  const rubrics = rubricNames.map((n) => verdictComparison(n, a, b, all, seed, reps, minGroup));
+
+  const measures: { name: string; a: ReadonlyMap<string, number | undefined>; b: ReadonlyMap<string, number | undefined> }[] = [
+    { name: metric, a: perQuery(a, metric), b: perQuery(b, metric) },
+  ];
+  if (answers.comparison.refused === null) measures.push({ name: "answer", a: answers.a, b: answers.b });
+  for (const r of rubrics) if (r.comparison.refused === null) measures.push({ name: r.comparison.measure, a: r.a, b: r.b });
+  const groups: GroupComparison[] = [];
+  for (const g of groupsOf(ra)) {
+    for (const m of measures) {
+      const [xs, ys] = groupPairs(m, g.ids);
+      if (xs.length === 0) continue;
+      const p = paired(xs, ys, seed, reps, minGroup);
+      groups.push({ measure: m.name, by: g.by, group: g.group, paired: p, regressed: p.direction === "worse" });
+    }
+  }
+
+  const regressions: string[] = [];
+  const overall: [string, PairedDifference | null][] = [
+    ...metrics.map((m) => [m.metric, m] as [string, PairedDifference]),
+    ["answer", answers.comparison.paired],
+    ...rubrics.map((r) => [r.comparison.measure, r.comparison.paired] as [string, PairedDifference | null]),
+  ];
+  for (const [name, p] of overall) if (p?.direction === "worse") regressions.push(`overall ${name} ${f3(p.difference)} ${ciText(p.ci)} (n = ${p.n})`);
+  for (const g of groups) if (g.regressed) regressions.push(`${g.by} ${g.group}: ${g.measure} ${f3(g.paired.difference)} ${ciText(g.paired.ci)} (n = ${g.paired.n})`);
+
+  const outA = new Map(a.variant.searchOrAnswer.questions.map((q) => [q.id, q]));
+  const outB = new Map(b.variant.searchOrAnswer.questions.map((q) => [q.id, q]));
+  const mA = perQuery(a, metric);
+  const mB = perQuery(b, metric);
+  const changed: ChangedQuestion[] = [];
+  for (const q of ra.questions) {
+    const oa = answers.comparison.refused === null ? outA.get(q.id)?.outcome ?? null : null;
+    const ob = answers.comparison.refused === null ? outB.get(q.id)?.outcome ?? null : null;
+    const sa = oa ? answerScore(oa) : null;
+    const sb = ob ? answerScore(ob) : null;
+    const answerChange = sa !== null && sb !== null ? ((sb - sa) as -1 | 0 | 1) : 0;
+    const x = mA.get(q.id) ?? null;
+    const y = mB.get(q.id) ?? null;
+    const delta = x !== null && y !== null ? y - x : null;
+    if (oa === ob && (delta === null || Math.abs(delta) < 1e-12)) continue;
+    changed.push({ id: q.id, kind: q.kind, outcomeA: oa, outcomeB: ob, answerChange, metricA: x, metricB: y, metricDelta: delta });
+  }
+  changed.sort((p, q) => p.answerChange - q.answerChange || (p.metricDelta ?? 0) - (q.metricDelta ?? 0) || (p.id < q.id ? -1 : 1));
+
+  const h = headline;
+  const where = h.direction === "better" ? "the interval excludes zero (B is better)" : h.direction === "worse" ? "the interval excludes zero (B is worse)" : "the interval includes zero (no evidence of a difference at this sample size)";
+  const groupRegressions = regressions.filter((r) => !r.startsWith("overall "));
+  const otherOverall = regressions.filter((r) => r.startsWith("overall ") && !r.startsWith(`overall ${metric} `));
+  const verdict = `verdict: ${metric} ${b.variant.name} - ${a.variant.name} = ${f3(h.difference)} (${h.meanA?.toFixed(3) ?? "n/a"} -> ${h.meanB?.toFixed(3) ?? "n/a"}), 95% CI ${ciText(h.ci)} on ${h.n} questions: ${where}; `
+    + (groupRegressions.length ? `regressed groups: ${groupRegressions.join("; ")}` : "no group regressed")
+    + (otherOverall.length ? `; also regressed: ${otherOverall.map((r) => r.replace(/^overall /, "")).join("; ")}` : "")
+    + ".";
+  const side = (s: CompareSide) => ({ folder: s.evaluation.folder, evaluation: s.evaluation.report.folder, variant: s.variant.name, time: s.evaluation.report.time });
+  return {
+    a: side(a), b: side(b), golden: ra.inputs.golden.sha256, metric, seed, reps, minGroup,
+    headline, metrics, answers: answers.comparison, rubrics: rubrics.map((r) => r.comparison), groups, changed, regressions, verdict,
+  };
+}

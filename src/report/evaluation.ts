@@ -1,0 +1,192 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { calibrate } from "../calibration/calibrate.js";
+import { knownRubricNames } from "../calibration/context.js";
+import { loadLabels } from "../calibration/labels.js";
+import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
+import { CONFIG_FILE, loadConfig, type ResolvedConfig } from "../golden/config.js";
+import { InputError, InputErrors } from "../golden/errors.js";
+import { sha256 } from "../golden/hash.js";
+import { validateInputs } from "../golden/validate.js";
+import { loadJudgeInputs } from "../judge/inputs.js";
+import type { ProgressState } from "../judge/run.js";
+import { resolveJudge, type JudgeFlags } from "../judge/settings.js";
+import { summarise } from "../judge/summary.js";
+import { ambiguityVerdicts, ANCHOR_AMBIGUITY_RUBRIC } from "../retrieval/diagnostics/ambiguity.js";
+import { diagnoseVariants } from "../retrieval/diagnostics/section.js";
+import { checkFloors, parseFloors, type Floor } from "../retrieval/floors.js";
+import { defaultMeasures, MeasureSpecError, sortMeasures } from "../retrieval/measures/parse.js";
+import type { Measure } from "../retrieval/measures/types.js";
+import { scoreRetrieval } from "../retrieval/score.js";
+import { assembleReport, type RunFindings } from "./build/report.js";
+import { rubricReports } from "./build/rubrics.js";
+import { EvaluationFolder } from "./folder.js";
+import { searchOrAnswer } from "./join.js";
+import { checkJudgeSetup, judgeItems } from "./run-judge.js";
+import type { ReportJson } from "./schema.js";
+import { planFiles, writeEvaluation } from "./write.js";
+
+/** Options of {@link runEvaluation}; every one is optional. */
+export interface RunEvaluationOptions {
+  /** Config file (default: ./ragjudge.config.json, else the shipped example). */
+  config?: string;
+  /** Working directory for the config look-up and relative options (default: process.cwd()). */
+  cwd?: string;
+  /** Evaluation name in the folder name (default: the config's `name`). */
+  name?: string;
+  /** Where evaluation folders go (default: the config's `evaluationsDir`). */
+  evaluationsDir?: string;
+  /** The LLM judge's cache folder (default: the config's `cacheDir`, shared with `ragjudge judge`). */
+  cacheDir?: string;
+  /** Fail (exit 1) when a rubric is untrusted. */
+  requireTrusted?: boolean;
+  /** Extra floors, `R@10=0.7,RR=0.5`, added to the config's (the flag wins). */
+  failUnder?: string;
+  /** Judge overrides, as `ragjudge judge` takes them. */
+  judge?: JudgeFlags;
+  /** Bootstrap seed and replicates of calibration and corrected rates. */
+  seed?: number;
+  reps?: number;
+  /** Clock for the folder name (tests). */
+  now?: () => Date;
+  /** Status lines (judge start, mode switches), each ending in a newline. */
+  log?: (line: string) => void;
+  /** Progress of the LLM judge's calls (not called for the baseline). */
+  onProgress?: (p: Readonly<ProgressState>) => void;
+}
+
+/** What a run produced. The folder exists and is complete. */
+export interface EvaluationResult {
+  /** The evaluation folder (absolute). */
+  folder: string;
+  report: ReportJson;
+  /** The terminal summary (also in summary.txt). */
+  summary: string;
+  /** True when a floor was missed or, with requireTrusted, a rubric is untrusted: exit 1. */
+  failed: boolean;
+  /** Why it failed, one line each. */
+  failures: string[];
+  /** Citation warnings and notes from validation. */
+  warnings: string[];
+}
+
+function floorsOf(resolved: ResolvedConfig, failUnder: string | undefined): Floor[] {
+  try {
+    parseFloors(undefined, resolved.config.floors);
+  } catch (e) {
+    if (e instanceof MeasureSpecError) throw new InputError(resolved.file, undefined, "floors", e.message);
+    throw e;
+  }
+  return parseFloors(failUnder, resolved.config.floors);
+}
+
+function measuresFor(ks: readonly number[], floors: readonly Floor[]): Measure[] {
+  const byLabel = new Map<string, Measure>();
+  for (const m of [...defaultMeasures(ks, false), ...floors.map((f) => f.measure)]) byLabel.set(m.label, m);
+  return sortMeasures([...byLabel.values()]);
+}
+
+/**
+ * Runs a whole evaluation, the library behind `ragjudge run`: loads the
+ * config (the shipped example when there is none), validates every input
+ * first (problems throw InputErrors before anything is written; citation
+ * problems are warnings), judges every item (the same judge, cache and
+ * items as `ragjudge judge`), scores retrieval and diagnoses misses per
+ * variant (feeding anchor-ambiguity verdicts in when that rubric is judged),
+ * calibrates every judged rubric and fingerprint against the labels folder
+ * (the same code as `ragjudge calibrate`) and applies the trust gate, joins
+ * retrieval with the answer verdicts (search or answering), and writes the
+ * evaluation folder `<evaluationsDir>/<UTC time>-<name>/` with every artifact
+ * and report. The folder is built hidden and renamed into place at the end:
+ * it is complete or absent.
+ *
+ * @example
+ * const r = await runEvaluation({ evaluationsDir: "/tmp/evals" });
+ * console.log(r.summary); // r.failed: a floor missed, or an untrusted rubric under requireTrusted
+ */
+export async function runEvaluation(options: RunEvaluationOptions = {}): Promise<EvaluationResult> {
+  const started = Date.now();
+  const time = options.now?.() ?? new Date();
+  const cwd = options.cwd ?? process.cwd();
+  const log = options.log ?? (() => {});
+  const resolved = loadConfig(options.config, cwd);
+  const { config } = resolved;
+  const settings = resolveJudge(config, options.judge ?? {});
+  const seed = options.seed ?? DEFAULT_SEED;
+  const reps = options.reps ?? DEFAULT_REPS;
+
+  const validation = validateInputs({
+    golden: resolved.path(config.golden),
+    variants: config.variants.map((v) => ({ name: v.name, chunks: resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK })),
+    citations: "warn",
+  });
+  if (validation.problems.length) throw new InputErrors(validation.problems);
+  const warnings = [...validation.warnings.map((w) => `warning: ${w.message}`), ...validation.notes.map((n) => `note: ${n}`)];
+  const floors = floorsOf(resolved, options.failUnder);
+
+  const inputs = loadJudgeInputs(resolved);
+  const { golden, variants, rubrics, itemSet } = inputs;
+  checkJudgeSetup(settings, rubrics);
+  const book = loadLabels(resolved.path(config.labels));
+  const cacheDir = options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.path(config.cacheDir);
+
+  // The baseline judges in milliseconds: a progress display would only flicker.
+  const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
+  const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, ...(onProgress ? { onProgress } : {}) });
+  const judgments = step.result.judgments;
+
+  const measures = measuresFor(config.k, floors);
+  const scores = variants.map((v) => scoreRetrieval(golden, v, { measures, by: ["kind", "tags"], k: config.k }));
+  const ambiguityJudged = rubrics.some((r) => r.name === ANCHOR_AMBIGUITY_RUBRIC);
+  const ambiguity = ambiguityJudged ? new Map(variants.map((v) => [v.name, ambiguityVerdicts(judgments, v.name, "judgments.jsonl")])) : undefined;
+  const diagnostics = diagnoseVariants(golden, variants, { ks: config.k, poolDepth: config.poolDepth, ...(ambiguity ? { ambiguity } : {}) });
+  const floorResults = scores.flatMap((s) => {
+    const valueOf = (label: string) => {
+      const i = s.measures.findIndex((m) => m.label === label);
+      return i < 0 ? undefined : s.overall.values[i];
+    };
+    const misses = checkFloors(floors, valueOf);
+    return floors.map((f) => ({ variant: s.variant, label: f.measure.label, min: f.min, value: valueOf(f.measure.label), miss: misses.find((m) => m.label === f.measure.label) }));
+  });
+
+  const judgmentsText = judgments.map((j) => JSON.stringify(j)).join("\n") + (judgments.length ? "\n" : "");
+  const calibration = calibrate({
+    judgments,
+    judgmentsFile: { file: "judgments.jsonl", sha256: sha256(judgmentsText) },
+    book,
+    questions: golden.byId,
+    trust: config.trust,
+    knownRubrics: knownRubricNames(resolved),
+    seed,
+    reps,
+    time: time.toISOString(),
+  });
+  const plan = planFiles(calibration);
+  const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
+  const rubricJson = rubricReports({
+    judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book,
+    requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
+  });
+  const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
+
+  const fellBack = options.config === undefined && !existsSync(resolve(cwd, CONFIG_FILE));
+  const evaluationsDir = options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : fellBack ? resolve(cwd, config.evaluationsDir) : resolved.path(config.evaluationsDir);
+  const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
+  try {
+    const findings: RunFindings = {
+      resolved, name: options.name ?? config.name, folder: folder.name, time, durationMs: Date.now() - started,
+      settings, backend: step.backend, golden, variants, rubrics, judgments, usage: step.result.usage, figures: figures.figures,
+      scores, diagnostics, ambiguityJudged, searchOrAnswer: searchOrAnswerJson, rubricReports: rubricJson, book, warnings,
+      floors: floorResults, requireTrusted: options.requireTrusted ?? false, files: plan.files,
+    };
+    const report = assembleReport(findings);
+    const summary = writeEvaluation(folder, {
+      report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
+      validation, scores, diagnostics, judgmentsText, summary: figures, calibration, plan,
+    });
+    return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings };
+  } catch (e) {
+    folder.discard();
+    throw e;
+  }
+}

@@ -1,0 +1,128 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { writeFileAtomic } from "../golden/files.js";
+
+/** The file every complete evaluation folder holds; `compare` and `latestEvaluation` look for it. */
+export const REPORT_FILE = "report.json";
+
+/**
+ * The UTC time stamp of an evaluation folder's name: sortable, no colons.
+ *
+ * @example
+ * folderStamp(new Date("2026-11-30T13:45:01.250Z")) // "20261130T134501Z"
+ */
+export function folderStamp(d: Date): string {
+  return d.toISOString().replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+}
+
+/**
+ * A name made safe for a folder on every file system: letters, digits,
+ * `.`, `_` and `-`; anything else becomes `-`.
+ *
+ * @example
+ * safeName("hybrid rerank / v2") // "hybrid-rerank-v2"
+ */
+export function safeName(name: string): string {
+  const s = name.normalize("NFKD").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "");
+  return s || "evaluation";
+}
+
+/**
+ * An evaluation folder being written: files go into a hidden temporary
+ * folder beside the final one, which appears under its final name only when
+ * {@link EvaluationFolder.commit} renames it, so a reader (or `compare`)
+ * never sees half an evaluation, and a failed run leaves nothing behind.
+ */
+export class EvaluationFolder {
+  private readonly files: string[] = [];
+  private committed = false;
+
+  private constructor(
+    /** The final folder (does not exist until commit). */
+    readonly path: string,
+    /** The temporary folder being filled. */
+    readonly tmp: string,
+  ) {}
+
+  /**
+   * Starts `<dir>/<stamp>-<name>`; when that exists (two runs in one
+   * second), `-2`, `-3`... is appended.
+   */
+  static start(dir: string, name: string, time: Date): EvaluationFolder {
+    mkdirSync(dir, { recursive: true });
+    const base = `${folderStamp(time)}-${safeName(name)}`;
+    let final = join(dir, base);
+    for (let i = 2; existsSync(final); i++) final = join(dir, `${base}-${i}`);
+    const tmp = join(dir, `.${base}.${process.pid}.${Date.now()}.tmp`);
+    mkdirSync(tmp, { recursive: true });
+    return new EvaluationFolder(final, tmp);
+  }
+
+  /** The folder's name (`<stamp>-<name>`). */
+  get name(): string {
+    return this.path.slice(dirname(this.path).length + 1);
+  }
+
+  /** Writes one file (path relative to the folder, `/`-separated) and records it. */
+  write(rel: string, text: string): void {
+    writeFileSync(this.at(rel), text, { flag: "wx" });
+    this.files.push(rel);
+  }
+
+  /** Writes through a function that creates the file itself (for example a calibration record); records it. */
+  writeWith(rel: string, make: (absolute: string) => void): void {
+    const abs = this.at(rel);
+    make(abs);
+    if (!existsSync(abs)) throw new Error(`internal: ${rel} was not written`);
+    this.files.push(rel);
+  }
+
+  /** Absolute path of a file inside the temporary folder (its parent is created). */
+  at(rel: string): string {
+    const abs = join(this.tmp, ...rel.split("/"));
+    mkdirSync(dirname(abs), { recursive: true });
+    return abs;
+  }
+
+  /** Every file written so far, plus `extra`, sorted: the list report.json carries. */
+  list(extra: readonly string[] = []): string[] {
+    return [...new Set([...this.files, ...extra])].sort();
+  }
+
+  /** Writes the last file atomically and renames the folder into place. */
+  commit(lastRel: string, text: string): string {
+    writeFileAtomic(this.at(lastRel), text);
+    this.files.push(lastRel);
+    renameSync(this.tmp, this.path);
+    this.committed = true;
+    return this.path;
+  }
+
+  /** Removes the temporary folder (after a failure); a no-op after commit. */
+  discard(): void {
+    if (!this.committed) rmSync(this.tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The newest complete evaluation in a folder: the last by name (names start
+ * with the UTC time) among visible sub-folders holding report.json, or
+ * undefined when there is none.
+ */
+export function latestEvaluation(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  const names = readdirSync(dir)
+    .filter((n) => !n.startsWith("."))
+    .filter((n) => {
+      const p = join(dir, n);
+      return statSync(p).isDirectory() && existsSync(join(p, REPORT_FILE));
+    })
+    .sort();
+  const last = names[names.length - 1];
+  return last === undefined ? undefined : join(dir, last);
+}
+
+/** A path relative to `from` with `/` separators (for report.json and messages). */
+export function relPath(from: string, to: string): string {
+  return relative(from, to).split(sep).join("/") || ".";
+}

@@ -1,0 +1,72 @@
+import { baselineBackend, baselineUnsupported, openAIBackend, type JudgeBackend } from "../judge/backend.js";
+import { JudgeCache } from "../judge/cache.js";
+import { JudgeClient } from "../judge/client.js";
+import type { Item } from "../judge/items.js";
+import { redact } from "../judge/redact.js";
+import type { Rubric } from "../judge/rubric.js";
+import { runJudge, type ProgressState, type RunResult } from "../judge/run.js";
+import { JudgeSetupError, type JudgeSettings } from "../judge/settings.js";
+
+/** What one judge step of a run needs. */
+export interface JudgeStepOptions {
+  settings: JudgeSettings;
+  items: readonly Item[];
+  rubrics: readonly Rubric[];
+  /** The cache folder `ragjudge judge` uses (config `cacheDir`): the LLM judge's verdicts are shared with it. */
+  cacheDir: string;
+  log: (line: string) => void;
+  onProgress?: (p: Readonly<ProgressState>) => void;
+}
+
+/** A run's verdicts and the judge that gave them. */
+export interface JudgeStep {
+  result: RunResult;
+  backend: JudgeBackend;
+  /** Every rubric's fingerprint and what it stands for (written to fingerprints.json). */
+  fingerprints: { rubric: string; fingerprint: string; template: unknown }[];
+}
+
+/**
+ * Checks that the judge can judge these rubrics before anything runs: the
+ * offline baseline has rules for the shipped rubrics only.
+ */
+export function checkJudgeSetup(settings: JudgeSettings, rubrics: readonly Rubric[]): void {
+  if (settings.kind !== "baseline") return;
+  const unsupported = baselineUnsupported(rubrics);
+  if (unsupported.length) throw new JudgeSetupError(`the baseline judge has no rule for rubric ${unsupported.join(", ")} (use an LLM judge, or leave the rubric out of the config's "rubrics")`);
+}
+
+/**
+ * Judges every item as `ragjudge judge` does: the offline baseline in
+ * process, or the LLM judge through the same SQLite cache (committed
+ * verdicts are reused, a killed run resumes, structured outputs fall back to
+ * JSON in text). Throws FatalJudgeError when the endpoint refuses every call.
+ *
+ * @example
+ * const { result } = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log: console.error });
+ */
+export async function judgeItems(o: JudgeStepOptions): Promise<JudgeStep> {
+  checkJudgeSetup(o.settings, o.rubrics);
+  const s = o.settings;
+  let cache: JudgeCache | undefined;
+  let backend: JudgeBackend;
+  if (s.kind === "openai") {
+    cache = JudgeCache.open(o.cacheDir);
+    const remembered = s.responseFormatExplicit ? undefined : cache.responseMode(s.baseURL, s.model);
+    backend = openAIBackend({
+      client: new JudgeClient({ baseURL: s.baseURL, apiKey: s.apiKey, timeoutMs: s.timeoutMs, policy: { maxRetries: s.maxRetries } }),
+      baseURL: s.baseURL,
+      cache,
+      settings: { model: s.model, temperature: s.temperature, seed: s.seed, maxTokens: s.maxTokens, responseMode: remembered ?? s.responseFormat },
+      onModeChange: (_m, cause) => o.log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on\n`),
+    });
+  } else backend = baselineBackend();
+  o.log(`judge: ${backend.label}; ${o.items.length} items${s.kind === "openai" && s.repeats > 1 ? ` x ${s.repeats} repeats` : ""}${cache ? `; cache ${cache.file}` : ""}\n`);
+  try {
+    const result = await runJudge({ items: o.items, backend, cache, repeats: s.repeats, concurrency: s.concurrency, onProgress: o.onProgress });
+    const fingerprints = o.rubrics.map((r) => ({ rubric: r.name, fingerprint: backend.fingerprint(r), template: backend.template(r) }));
+    return { result, backend, fingerprints };
+  } finally {
+    cache?.close();
+  }
+}

@@ -1,0 +1,247 @@
+import { z } from "zod";
+
+/**
+ * `report.json`: everything an evaluation found, as one validated document.
+ * Every human report (terminal, Markdown, HTML, JUnit) is rendered from this
+ * object alone, and `ragjudge compare` reads it back from two evaluation
+ * folders, so the renderers and the comparison can never disagree with the
+ * numbers a machine reads. Bump {@link REPORT_SCHEMA} on an incompatible change.
+ */
+
+/** The schema tag of report.json. */
+export const REPORT_SCHEMA = "ragjudge.report/1";
+
+const Num = z.number().finite();
+const NumOrNull = Num.nullable();
+const Interval = z.object({ lo: Num, hi: Num }).nullable();
+const Count = z.number().int().min(0);
+const Values = z.record(z.string(), Num);
+const FileHash = z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+
+/** The outcomes of the search-or-answering join (src/report/search-or-answer.ts). */
+export const OutcomeName = z.enum(["ok", "retrieval-failure", "generation-failure", "ok-without-retrieval", "correct-not-found", "invented-answer", "unjudged"]);
+
+/** Outcome counts of one group of questions. */
+export const TabJson = z.object({ n: Count, counts: z.record(OutcomeName, Count) });
+export type TabJson = z.infer<typeof TabJson>;
+
+const KeyedTab = z.object({ key: z.string(), tab: TabJson });
+
+/** One question's search-or-answering outcome for one variant. */
+export const QuestionOutcomeJson = z.object({
+  id: z.string(),
+  kind: z.string(),
+  tags: z.array(z.string()),
+  answerable: z.boolean(),
+  relevantInContext: z.boolean().nullable(),
+  answerPassed: z.boolean().nullable(),
+  outcome: OutcomeName,
+  because: z.string(),
+});
+export type QuestionOutcomeJson = z.infer<typeof QuestionOutcomeJson>;
+
+export const SearchOrAnswerJson = z.object({
+  /** The answer rubrics whose joint pass means "the answer is right" (those judged in this run). */
+  answerRubrics: z.array(z.string()),
+  overall: TabJson,
+  byKind: z.array(KeyedTab),
+  byTag: z.array(KeyedTab),
+  diagnosis: z.string(),
+  questions: z.array(QuestionOutcomeJson),
+});
+export type SearchOrAnswerJson = z.infer<typeof SearchOrAnswerJson>;
+
+const GroupValues = z.object({ key: z.string(), n: Count, values: Values });
+
+export const RetrievalJson = z.object({
+  /** Labels of every mean measure computed ("AP", "RR", "R@10", ...). */
+  measures: z.array(z.string()),
+  /** The measures the summaries show: Hit@K, R@K, RR, nDCG@K at the largest configured k. */
+  main: z.array(z.string()),
+  overall: z.object({ n: Count, values: Values }),
+  byKind: z.array(GroupValues),
+  byTag: z.array(GroupValues),
+  /** Answerable questions in golden-set order, every measure at full precision. */
+  perQuery: z.array(z.object({ id: z.string(), missing: z.boolean(), numRel: Count, firstRelevantRank: z.number().int().nullable(), values: Values })),
+  unanswerable: Count,
+  missing: z.array(z.string()),
+  noRelevant: z.array(z.string()),
+});
+export type RetrievalJson = z.infer<typeof RetrievalJson>;
+
+const PoolRow = z.object({ kind: z.string(), questions: Count, poolRecall: NumOrNull, finalRecall: Num, notInPool: Count.nullable(), inPoolNotInTopK: Count.nullable() });
+
+export const PoolJson = z.object({
+  available: z.boolean(),
+  list: z.string().nullable(),
+  reason: z.string().nullable(),
+  depth: Count,
+  k: Count,
+  overall: PoolRow.nullable(),
+  byKind: z.array(PoolRow),
+});
+export type PoolJson = z.infer<typeof PoolJson>;
+
+const FailureCount = z.object({ failure: z.string(), count: Count, share: Num });
+
+export const FailuresJson = z.object({
+  k: Count,
+  overall: z.object({ kind: z.string(), answerable: Count, misses: Count, counts: z.array(FailureCount) }),
+  byKind: z.array(z.object({ kind: z.string(), answerable: Count, misses: Count, counts: z.array(FailureCount) })),
+  undecidable: z.array(z.object({ failure: z.string(), reason: z.string() })),
+  recommendation: z.string(),
+  /** Whether anchor-ambiguity verdicts of the optional rubric fed the analysis. */
+  ambiguityJudged: z.boolean(),
+});
+export type FailuresJson = z.infer<typeof FailuresJson>;
+
+export const MissJson = z.object({
+  question: z.string(),
+  kind: z.string(),
+  anchor: z.string().nullable(),
+  /** Best relevant chunk's place per list (declared stages, then `retrieved`): "3", ">50", "—". */
+  ranks: z.array(z.object({ name: z.string(), cell: z.string() })),
+  failure: z.string(),
+  fix: z.string().nullable(),
+  why: z.string(),
+});
+export type MissJson = z.infer<typeof MissJson>;
+
+export const FloorJson = z.object({ variant: z.string(), measure: z.string(), min: Num, value: NumOrNull, passed: z.boolean() });
+export type FloorJson = z.infer<typeof FloorJson>;
+
+export const VariantJson = z.object({
+  name: z.string(),
+  contextK: Count,
+  searchOrAnswer: SearchOrAnswerJson,
+  retrieval: RetrievalJson,
+  pool: PoolJson,
+  failures: FailuresJson,
+  misses: z.array(MissJson),
+});
+export type VariantJson = z.infer<typeof VariantJson>;
+
+/** Gate items by the provenance of their labels (src/calibration/basis.ts). */
+export const BasisJson = z.object({ human: Count, author: Count, import: Count, mixed: Count, sources: z.array(z.string()) });
+
+export const TrustJson = z.object({
+  trusted: z.boolean(),
+  reason: z.string().nullable(),
+  /** One line: "trusted: kappa 0.78, 95% CI [0.66, 0.90], n = 80" or why not. */
+  message: z.string(),
+  kappa: NumOrNull,
+  ci: Interval,
+  n: Count,
+  thresholds: z.object({ minLabels: Count, minPerClass: Count, kappaLower: Num }),
+  /** What the calibration was based on, in words: "62 author labels (the project's own labels, not human evidence)", "no labels". */
+  basis: z.string(),
+  labels: BasisJson,
+  notes: z.array(z.string()),
+});
+export type TrustJson = z.infer<typeof TrustJson>;
+
+export const CalibrationJson = z.object({
+  n: Count,
+  labelYes: Count,
+  labelNo: Count,
+  judgeErrors: Count,
+  confusion: z.object({ tp: Num, fn: Num, fp: Num, tn: Num }),
+  agreement: NumOrNull,
+  tpr: NumOrNull,
+  tnr: NumOrNull,
+  kappa: NumOrNull,
+  kappaCi: Interval,
+  bootstrapCi: Interval,
+  /** The record written into the evaluation folder (relative path). */
+  record: z.string(),
+});
+export type CalibrationJson = z.infer<typeof CalibrationJson>;
+
+const Estimate = z.object({ estimate: NumOrNull, ci: Interval, reason: z.string().nullable() });
+
+export const RubricVariantJson = z.object({
+  variant: z.string(),
+  /** Items with a yes/no verdict (judge and rule), and error verdicts (in neither). */
+  pass: Count,
+  fail: Count,
+  errors: Count,
+  /** Of pass + fail, those decided by rule (exact, never corrected). */
+  rulePass: Count,
+  ruleFail: Count,
+  raw: z.object({ value: NumOrNull, ci: Interval }),
+  roganGladen: Estimate,
+  ppi: Estimate.extend({ labelled: Count }),
+  /** Answers without citations (citation accuracy only); failing only when citations are required. */
+  uncited: Count.nullable(),
+  /** Not found only: its two figures. */
+  notFound: z.object({ correct: Count, unanswerable: Count, refused: Count, answerable: Count }).nullable(),
+});
+export type RubricVariantJson = z.infer<typeof RubricVariantJson>;
+
+export const RubricJson = z.object({
+  rubric: z.string(),
+  /** answer, citation (one item per sentence-citation pair) or question. */
+  unit: z.string(),
+  fingerprint: z.string(),
+  judge: z.enum(["llm", "baseline", "rule"]),
+  model: z.string().nullable(),
+  trust: TrustJson,
+  calibration: CalibrationJson.nullable(),
+  variants: z.array(RubricVariantJson),
+  /** Per question (repeat 0) outcome by variant: yes, no, error, or null when not scored. */
+  verdicts: z.array(z.object({ variant: z.string(), question: z.string(), verdict: z.enum(["yes", "no", "error"]).nullable() })),
+});
+export type RubricJson = z.infer<typeof RubricJson>;
+
+export const ReportJson = z.object({
+  schema: z.literal(REPORT_SCHEMA),
+  name: z.string(),
+  /** The evaluation folder's name (`<UTC time>-<name>`). */
+  folder: z.string(),
+  time: z.string(),
+  ragjudgeVersion: z.string(),
+  durationMs: Num,
+  config: z.object({
+    file: z.string(),
+    shippedExample: z.boolean(),
+    k: z.array(Count),
+    mainK: Count,
+    poolDepth: Count,
+    requireCitations: z.boolean(),
+  }),
+  inputs: z.object({
+    config: FileHash,
+    golden: FileHash,
+    variants: z.array(z.object({ name: z.string(), output: FileHash, chunks: FileHash })),
+    rubrics: z.array(z.object({ name: z.string(), file: FileHash })),
+    labels: z.object({ dir: z.string(), hash: z.string(), files: z.array(z.object({ name: z.string(), sha256: z.string(), labels: Count })) }),
+  }),
+  judge: z.object({ kind: z.enum(["baseline", "openai"]), label: z.string(), model: z.string().nullable(), baseUrl: z.string().nullable() }),
+  questions: z.array(z.object({ id: z.string(), kind: z.string(), tags: z.array(z.string()), answerable: z.boolean(), split: z.string().nullable() })),
+  warnings: z.array(z.string()),
+  variants: z.array(VariantJson),
+  rubrics: z.array(RubricJson),
+  judgeTotals: z.object({
+    judgments: Count,
+    errors: Count,
+    cached: Count,
+    rule: Count,
+    calls: Count,
+    promptTokens: Count,
+    completionTokens: Count,
+    /** USD of this run's calls (cache hits cost nothing); null when the model has no price in the config. */
+    cost: NumOrNull,
+    costNote: z.string(),
+    errorCauses: z.array(z.tuple([z.string(), Count])),
+  }),
+  gate: z.object({
+    requireTrusted: z.boolean(),
+    floors: z.array(FloorJson),
+    untrusted: z.array(z.string()),
+    /** Why the run fails (exit 1), one line each; empty when it passes. */
+    failures: z.array(z.string()),
+  }),
+  /** The files of the evaluation folder, relative to it. */
+  files: z.array(z.string()),
+});
+export type ReportJson = z.infer<typeof ReportJson>;

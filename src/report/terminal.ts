@@ -1,0 +1,184 @@
+import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
+import { interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics } from "./format.js";
+import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";
+
+/**
+ * The run's terminal summary (stdout of `ragjudge run`, and summary.txt):
+ * search or answering first, then retrieval by kind, pool recall and failure
+ * kinds, judge pass rates with the trust state on every line, corrected
+ * rates, errors, uncited answers, tokens and cost, the gate, and the folder.
+ */
+
+function title(text: string, format: TextFormat): string {
+  return format === "markdown" ? `## ${text}` : `${text}\n${"=".repeat(Math.min(78, text.length))}`;
+}
+
+/** The cross-tab of one variant: rows overall then each kind, a column per outcome. */
+export function crossTabTable(v: VariantJson, format: TextFormat): string {
+  const s = v.searchOrAnswer;
+  const rows: [string, TabJson][] = [["overall", s.overall], ...s.byKind.map((k) => [k.key, k.tab] as [string, TabJson])];
+  const cols = outcomeColumns(rows.map(([, t]) => t));
+  const columns: Column[] = [{ header: "group" }, { header: "n", align: "right" }, ...cols.map((o) => ({ header: OUTCOME_LABELS[o], align: "right" as const }))];
+  return renderTable(columns, rows.map(([g, t]) => [g, String(t.n), ...cols.map((o) => String(t.counts[o]))]), format);
+}
+
+/** Search or answering, per variant, with its diagnosis and the trust caveat. */
+export function searchOrAnswerSection(report: ReportJson, format: TextFormat): string {
+  const out: string[] = [title("Search or answering", format), ""];
+  for (const v of report.variants) {
+    out.push(`${format === "markdown" ? "### " : ""}${v.name} (relevant chunk in the top-${v.contextK} context given to the generator? answer ${v.searchOrAnswer.answerRubrics.join(" and ") || "(no answer rubric)"}?)`, "");
+    out.push(crossTabTable(v, format), "");
+    out.push(`${format === "markdown" ? "**Diagnosis:** " : "diagnosis: "}${v.searchOrAnswer.diagnosis}`, "");
+  }
+  const untrusted = untrustedAnswerRubrics(report);
+  if (untrusted.length) out.push(`${format === "markdown" ? "> " : "note: "}these outcomes rest on untrusted rubrics (${untrusted.join(", ")}): read them as indicative until the judge is calibrated against labels.`, "");
+  return out.join("\n");
+}
+
+/** Retrieval by kind: the main measures of every variant, overall then per kind. */
+export function retrievalSection(report: ReportJson, format: TextFormat): string {
+  const main = report.variants[0]?.retrieval.main ?? [];
+  const rows: string[][] = [];
+  for (const v of report.variants) {
+    const r = v.retrieval;
+    rows.push([v.name, "overall", String(r.overall.n), ...main.map((m) => num(r.overall.values[m], 4))]);
+    for (const g of r.byKind) rows.push([format === "markdown" ? v.name : "", g.key, String(g.n), ...main.map((m) => num(g.values[m], 4))]);
+  }
+  const columns: Column[] = [{ header: "variant" }, { header: "group" }, { header: "n", align: "right" }, ...main.map((m) => ({ header: m, align: "right" as const }))];
+  const unanswerable = report.variants[0]?.retrieval.unanswerable ?? 0;
+  const notes: string[] = [];
+  if (unanswerable) notes.push(`${plural(unanswerable, "unanswerable question")} left out of every retrieval mean (judged by not-found instead)`);
+  for (const v of report.variants) {
+    if (v.retrieval.missing.length) notes.push(`${v.name}: ${plural(v.retrieval.missing.length, "question")} without an output line scored 0: ${v.retrieval.missing.join(", ")}`);
+    if (v.retrieval.noRelevant.length) notes.push(`${v.name}: no chunk holds the anchor of ${v.retrieval.noRelevant.join(", ")} (scored 0; see ragjudge validate)`);
+  }
+  const prefix = format === "markdown" ? "- " : "note: ";
+  return [title(`Retrieval by kind (k = ${report.config.mainK})`, format), "", renderTable(columns, rows, format), "", ...notes.map((n) => prefix + n), ...(notes.length ? [""] : [])].join("\n");
+}
+
+function failureLine(v: VariantJson): string {
+  const f = v.failures;
+  const counts = f.overall.counts.filter((c) => c.count > 0).map((c) => `${c.failure} ${c.count}`);
+  const undecidable = f.undecidable.length ? ` (not decidable here: ${f.undecidable.map((u) => u.failure).join(", ")})` : "";
+  return `misses at top ${f.k}: ${f.overall.misses} of ${f.overall.answerable}${counts.length ? `: ${counts.join(", ")}` : ""}${undecidable}`;
+}
+
+function poolLine(v: VariantJson): string {
+  const p = v.pool;
+  if (!p.available || !p.overall) return `pool recall unavailable: ${p.reason ?? "no answerable question"}`;
+  const o = p.overall;
+  return `pool recall ${p.list}@${p.depth} ${num(o.poolRecall)} beside R@${p.k} ${num(o.finalRecall)}: ${plural(o.notInPool ?? 0, "question")} never found by the first stage, ${o.inPoolNotInTopK ?? 0} found and then ranked out of the top ${p.k}`;
+}
+
+/** Pool recall and the failure-kind distribution of the misses, with the recommendation. */
+export function diagnosticsSection(report: ReportJson, format: TextFormat): string {
+  const out: string[] = [title("Pool recall and failure kinds", format), ""];
+  for (const v of report.variants) {
+    if (format === "markdown") out.push(`- **${v.name}**: ${poolLine(v)}.`, `  ${failureLine(v)}.`, `  Recommendation: ${v.failures.recommendation}`);
+    else out.push(`${v.name}: ${poolLine(v)}`, `  ${failureLine(v)}`, `  recommendation: ${v.failures.recommendation}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+function estimateCell(e: { estimate: number | null; ci: { lo: number; hi: number } | null; reason: string | null }): string {
+  if (e.estimate === null) return "n/a";
+  return `${pct(e.estimate)} ${e.ci ? interval(e.ci, true) : "(no interval)"}`;
+}
+
+function rubricTable(r: RubricJson, format: TextFormat): string {
+  const columns: Column[] = [
+    { header: "variant" }, { header: "pass rate", align: "right" }, { header: "95% CI", align: "right" },
+    { header: unitWord(r), align: "right" }, { header: "by rule", align: "right" }, { header: "errors", align: "right" },
+    { header: "Rogan-Gladen", align: "right" }, { header: "PPI", align: "right" },
+  ];
+  const rows = r.variants.map((v) => [
+    v.variant, trustedRate(r, v.raw.value), interval(v.raw.ci, true), String(v.pass + v.fail), String(v.rulePass + v.ruleFail), String(v.errors),
+    estimateCell(v.roganGladen), estimateCell(v.ppi),
+  ]);
+  return renderTable(columns, rows, format);
+}
+
+function rubricExtras(r: RubricJson, report: ReportJson): string[] {
+  const out: string[] = [];
+  const nf = r.variants.filter((v) => v.notFound);
+  if (nf.length) {
+    out.push(`correct "not found" (unanswerable): ${nf.map((v) => `${v.variant} ${r.trust.trusted ? "" : "untrusted "}${v.notFound!.correct}/${v.notFound!.unanswerable}`).join(", ")}`);
+    out.push(`false refusals (answerable, lower is better): ${nf.map((v) => `${v.variant} ${r.trust.trusted ? "" : "untrusted "}${v.notFound!.refused}/${v.notFound!.answerable}`).join(", ")}`);
+  }
+  const unc = r.variants.filter((v) => v.uncited !== null);
+  if (unc.length) out.push(`uncited answers: ${unc.map((v) => `${v.variant} ${v.uncited}`).join(", ")} (${report.config.requireCitations ? "failing: citations are required" : "not counted: citations are not required"})`);
+  const reasons = [...new Set(r.variants.flatMap((v) => [v.roganGladen.estimate === null ? `Rogan-Gladen n/a: ${v.roganGladen.reason}` : null, v.ppi.estimate === null ? `PPI n/a: ${v.ppi.reason}` : null]).filter((x): x is string => x !== null))];
+  out.push(...reasons);
+  for (const n of r.trust.notes) out.push(n);
+  return out;
+}
+
+/** Judge pass rates with the trust state on every line, corrected rates, errors, uncited answers, tokens and cost. */
+export function judgeSection(report: ReportJson, format: TextFormat): string {
+  const out: string[] = [title("Judge pass rates and trust", format), ""];
+  out.push(`judge: ${report.judge.label}`, `labels: ${report.inputs.labels.dir} (${report.inputs.labels.files.length ? plural(report.inputs.labels.files.reduce((a, f) => a + f.labels, 0), "label") + " in " + plural(report.inputs.labels.files.length, "file") : "no label files"})`, "");
+  const bullet = format === "markdown" ? "- " : "  ";
+  for (const r of report.rubrics) {
+    out.push(format === "markdown" ? `### ${trustHeadline(r)}` : trustHeadline(r), "");
+    if (r.variants.length) out.push(rubricTable(r, format), "");
+    const extras = rubricExtras(r, report);
+    if (extras.length) out.push(...extras.map((e) => bullet + e), "");
+  }
+  if (report.rubrics.length === 0) out.push("no rubric was judged", "");
+  const t = report.judgeTotals;
+  out.push(`verdicts: ${t.judgments} (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no; rerun to retry them)" : ""}`);
+  for (const [cause, n] of t.errorCauses) out.push(`${bullet}error x${n}: ${cause}`);
+  out.push(`tokens: ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion; cost: ${t.cost === null ? "unknown" : `$${t.cost.toFixed(4)}`} (${t.costNote})`);
+  out.push("note: pass rates count items (answers, questions or citation pairs) with a yes/no verdict; Rogan-Gladen takes the judge's TPR and TNR from all its gate labels, PPI the variant's own gate labels; rule verdicts are exact and never corrected.");
+  return out.join("\n") + "\n";
+}
+
+/** Floors, the trust gate and the result line. */
+export function gateSection(report: ReportJson, format: TextFormat): string {
+  const g = report.gate;
+  const out: string[] = [title("Gate", format), ""];
+  if (g.floors.length === 0) out.push('floors: none configured (set "floors" in the config, or pass --fail-under R@10=0.7)');
+  else {
+    const measures = [...new Set(g.floors.map((f) => `${f.measure} >= ${f.min}`))];
+    for (const m of measures) {
+      const fs = g.floors.filter((f) => `${f.measure} >= ${f.min}` === m);
+      out.push(`floor ${m}: ${fs.map((f) => `${f.variant} ${num(f.value, 4)} ${f.passed ? "ok" : "MISSED"}`).join("; ")}`);
+    }
+  }
+  const rubrics = [...new Set(report.rubrics.map((r) => r.rubric))];
+  out.push(g.untrusted.length
+    ? `trust: ${g.untrusted.length} of ${rubrics.length} rubrics untrusted: ${g.untrusted.join(", ")}${g.requireTrusted ? " (--require-trusted: failing)" : " (--require-trusted would fail)"}`
+    : `trust: every rubric trusted (${rubrics.length})`);
+  out.push(g.failures.length ? `result: FAIL (${g.failures.join("; ")})` : "result: PASS");
+  return out.join("\n") + "\n";
+}
+
+/** Options of {@link renderTerminal}. */
+export interface TerminalOptions {
+  /** The evaluation folder as the user should read it. */
+  folder: string;
+}
+
+/**
+ * The whole terminal summary, plain text (no colour codes, so it reads the
+ * same in a CI log and in summary.txt).
+ */
+export function renderTerminal(report: ReportJson, opts: TerminalOptions): string {
+  const q = report.questions;
+  const answerable = q.filter((x) => x.answerable).length;
+  const head = [
+    `ragjudge run: ${report.name} (${report.time.replace("T", " ").replace(/\.\d+Z$/, " UTC")})`,
+    `${plural(q.length, "question")} (${answerable} answerable, ${q.length - answerable} unanswerable); variants ${report.variants.map((v) => v.name).join(", ")}`,
+    "",
+  ];
+  const warn = report.warnings.length ? [`${plural(report.warnings.length, "input warning")} (citation problems and notes; see validation.json)`, ""] : [];
+  const sections = [
+    head.join("\n"),
+    searchOrAnswerSection(report, "terminal"),
+    retrievalSection(report, "terminal"),
+    diagnosticsSection(report, "terminal"),
+    judgeSection(report, "terminal"),
+    gateSection(report, "terminal"),
+  ];
+  return [...sections, ...warn, `evaluation folder: ${opts.folder}/ (report.html, report.md, report.json, junit.xml, summary.txt)\n`].join("\n");
+}

@@ -1,0 +1,114 @@
+import type { CalibrationReport } from "../calibration/calibrate.js";
+import { fingerprintPrefix, writeRecord } from "../calibration/record.js";
+import { renderJson as calibrationJson, renderMarkdown as calibrationMarkdown } from "../calibration/render.js";
+import type { ResolvedConfig } from "../golden/config.js";
+import { displayPath } from "../golden/errors.js";
+import type { ValidationReport } from "../golden/validate.js";
+import type { JudgeFlags, JudgeSettings } from "../judge/settings.js";
+import type { Summary } from "../judge/summary.js";
+import type { VariantDiagnostics } from "../retrieval/diagnostics/diagnose.js";
+import { goldenView, viewJson } from "../retrieval/report.js";
+import type { RetrievalScore } from "../retrieval/score.js";
+import type { EvaluationFolder } from "./folder.js";
+import { renderHtml } from "./html/page.js";
+import { reportJunit } from "./junit-report.js";
+import { renderReportMarkdown } from "./markdown.js";
+import type { ReportJson } from "./schema.js";
+import { renderTerminal } from "./terminal.js";
+
+/** The fixed files of an evaluation folder, besides the calibration records. */
+export const EVALUATION_FILES = [
+  "summary.txt", "report.json", "report.md", "report.html", "junit.xml",
+  "config.json", "inputs.json", "fingerprints.json", "validation.json",
+  "retrieval.json", "diagnostics.json", "judgments.jsonl", "judge-summary.json",
+  "outcomes.jsonl", "calibration.json", "calibration.md",
+] as const;
+
+/** The files a run will write, known before writing so report.json can list them. */
+export interface FilePlan {
+  files: string[];
+  /** Calibration records by `rubric\0fingerprint`, relative to the folder. */
+  records: Map<string, string>;
+}
+
+/** Plans the folder's files: the fixed ones and one calibration record per calibrated rubric and fingerprint. */
+export function planFiles(calibration: CalibrationReport): FilePlan {
+  const records = new Map<string, string>();
+  for (const r of calibration.rubrics) {
+    if (!r.hasLabels) continue;
+    records.set(`${r.record.rubric}\u0000${r.record.fingerprint}`, `calibration/${r.record.rubric}.${fingerprintPrefix(r.record.fingerprint)}.json`);
+  }
+  return { files: [...EVALUATION_FILES, ...records.values()].sort(), records };
+}
+
+/** Everything {@link writeEvaluation} writes besides the reports. */
+export interface EvaluationArtifacts {
+  report: ReportJson;
+  resolved: ResolvedConfig;
+  settings: JudgeSettings;
+  judgeFlags: JudgeFlags;
+  cacheDir: string;
+  evaluationsDir: string;
+  fingerprints: { rubric: string; fingerprint: string; template: unknown }[];
+  validation: ValidationReport;
+  scores: RetrievalScore[];
+  diagnostics: VariantDiagnostics[];
+  judgmentsText: string;
+  summary: Summary;
+  calibration: CalibrationReport;
+  plan: FilePlan;
+}
+
+const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+
+/** The judge settings as run, without the API key (which is never written anywhere). */
+function settingsJson(s: JudgeSettings): Record<string, unknown> {
+  if (s.kind === "baseline") return { ...s };
+  const { apiKey: _key, ...rest } = s;
+  return rest;
+}
+
+/**
+ * Writes every artifact into the (hidden) evaluation folder, then report.json
+ * last, and renames the folder into place. Returns the terminal summary
+ * (also written as summary.txt).
+ */
+export function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts): string {
+  const { report, resolved } = a;
+  folder.write("config.json", json({
+    file: displayPath(resolved.file),
+    shippedExample: resolved.isShippedExample,
+    config: resolved.config,
+    judge: settingsJson(a.settings),
+    overrides: a.judgeFlags,
+    cacheDir: displayPath(a.cacheDir),
+    evaluationsDir: displayPath(a.evaluationsDir),
+  }));
+  folder.write("inputs.json", json(report.inputs));
+  folder.write("fingerprints.json", json(a.fingerprints));
+  folder.write("validation.json", json({ warnings: a.validation.warnings.map((w) => w.message), notes: a.validation.notes, questions: a.validation.questions, variants: a.validation.variants }));
+  folder.write("retrieval.json", json(a.scores.map((s) => viewJson(goldenView(s), { perQuery: true }))));
+  folder.write("diagnostics.json", json(a.diagnostics));
+  folder.write("judgments.jsonl", a.judgmentsText);
+  folder.write("judge-summary.json", json(a.summary));
+  folder.write("outcomes.jsonl", report.variants.flatMap((v) => v.searchOrAnswer.questions.map((q) => JSON.stringify({ variant: v.name, ...q }))).join("\n") + "\n");
+  const written = new Map<string, string>();
+  for (const r of a.calibration.rubrics) {
+    const key = `${r.record.rubric}\u0000${r.record.fingerprint}`;
+    const rel = a.plan.records.get(key);
+    if (!rel) continue;
+    folder.writeWith(rel, () => writeRecord(folder.tmp, r.record));
+    written.set(key, rel);
+  }
+  folder.write("calibration.json", calibrationJson(a.calibration, written));
+  folder.write("calibration.md", calibrationMarkdown(a.calibration, written));
+  const summary = renderTerminal(report, { folder: displayPath(folder.path) });
+  folder.write("summary.txt", summary);
+  folder.write("report.md", renderReportMarkdown(report));
+  folder.write("report.html", renderHtml(report));
+  folder.write("junit.xml", reportJunit(report));
+  const listed = folder.list(["report.json"]);
+  if (listed.join("\n") !== report.files.join("\n")) throw new Error(`internal: evaluation files differ from the plan (${listed.join(", ")})`);
+  folder.commit("report.json", json(report));
+  return summary;
+}

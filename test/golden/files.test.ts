@@ -1,0 +1,44 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InputError } from "../../src/golden/errors.js";
+import { readText, unreadable, writeFileAtomic } from "../../src/golden/files.js";
+import { streamLines } from "../../src/retrieval/trec/bytes.js";
+
+const dir = mkdtempSync(join(tmpdir(), "ragjudge-files-"));
+
+function message(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof InputError) return e.message;
+    throw e;
+  }
+  throw new Error("expected an InputError");
+}
+
+describe("reading user files", () => {
+  it("drops a byte-order mark and turns CRLF into LF", () => {
+    const f = join(dir, "bom.jsonl");
+    writeFileSync(f, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("a\r\nb\r\n")]));
+    expect(readText(f)).toBe("a\nb\n");
+  });
+
+  it("names a missing file, a directory and a permission problem in words, for JSONL and TREC readers alike", () => {
+    const missing = join(dir, "nope.txt");
+    expect(message(() => readText(missing))).toBe(`${missing}: file not found`);
+    expect(message(() => streamLines(missing, () => {}))).toBe(`${missing}: file not found`);
+    expect(message(() => readText(dir))).toBe(`${dir}: is a directory, expected a file`);
+    expect(message(() => streamLines(dir, () => {}))).toBe(`${dir}: is a directory, expected a file`);
+    expect(unreadable("f.txt", Object.assign(new Error("x"), { code: "EACCES" })).message).toBe("f.txt: permission denied");
+    expect(unreadable("f.txt", Object.assign(new Error("x"), { code: "EIO" })).message).toBe("f.txt: cannot read (EIO)");
+  });
+
+  it("writes whole files atomically, creating the folder", () => {
+    const f = join(dir, "sub", "out.txt");
+    writeFileAtomic(f, "one\n");
+    writeFileAtomic(f, "two\n");
+    expect(readFileSync(f, "utf8")).toBe("two\n");
+  });
+});

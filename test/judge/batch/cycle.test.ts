@@ -1,0 +1,184 @@
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseJsonl } from "../../../src/golden/jsonl.js";
+import { Judgment } from "../../../src/golden/schema/items.js";
+import { startOpenAIServer, type TestServer } from "../../server/openai-server.js";
+import { tempDir } from "../helpers.js";
+import { cli, CONFIG, NO_KEY, truth } from "./helpers.js";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function judgments(file: string) {
+  const { rows, problems } = parseJsonl(readFileSync(file, "utf8"), file, Judgment);
+  expect(problems).toEqual([]);
+  return rows.map((r) => r.value);
+}
+
+/** Every file under a folder, recursively. */
+function allFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? allFiles(join(dir, f)) : [join(dir, f)]));
+}
+
+function spawnCli(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += String(d)));
+  child.stderr.on("data", (d) => (stderr += String(d)));
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((res) => child.on("exit", (code, signal) => res({ code, signal, stdout, stderr })));
+}
+
+describe("export -> submit -> status -> collect -> judge, through the CLI and the real SDK", () => {
+  it("judges everything by batch; afterwards the judge makes zero online calls and gives the online verdicts", async () => {
+    server = await startOpenAIServer({ script: (r) => ({ verdict: truth(r) }) });
+    const dir = tempDir("ragjudge-cycle-");
+    const base = ["--config", CONFIG, "--cache-dir", dir];
+    const judge = ["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"];
+    const file = join(dir, "batch", "judge.jsonl");
+
+    const exp = await cli([...judge, "--batch-export", file, "--batch-max-requests", "20"], NO_KEY);
+    expect(exp.code, exp.err).toBe(0);
+    expect(exp.out).toMatch(/batch export: 37 requests in 2 files:\n {2}.*judge\.jsonl {2}20 requests, [\d.]+ kB\n {2}.*judge\.2\.jsonl {2}17 requests/);
+    expect(exp.out).toContain("left out: 4 decided by rule");
+    expect(exp.out).toContain("python -m vllm.entrypoints.openai.run_batch -i");
+    expect(server.count).toBe(0);
+
+    const sub = await cli(["batch", "submit", file, join(dir, "batch", "judge.2.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY);
+    expect(sub.code, sub.err).toBe(0);
+    expect(sub.out).toMatch(/judge\.jsonl: submitted as batch_\d+ \(20 requests, validating\)\n.*judge\.2\.jsonl: submitted as batch_\d+ \(17 requests, validating\)/);
+    expect(server.batch.batches).toHaveLength(2);
+
+    const status = await cli(["batch", "status", ...base, "--base-url", server.baseURL], NO_KEY);
+    expect(status.code, status.err).toBe(0);
+    expect(status.out).toMatch(/batch_\d+ {2}in_progress {2}10\/20 done, 0 failed {2}judge\.jsonl \(20 requests, sha256 [0-9a-f]{12}\)/);
+    expect(status.out).toContain("requests: 0 judged, 37 in batches, 0 exported not submitted, 0 error verdicts, 0 returned to pending");
+
+    // Online judging now would judge them twice; export knows they are in flight.
+    const twice = await cli([...judge, "--batch-export", join(dir, "again.jsonl")], NO_KEY);
+    expect(twice.out).toContain("37 in submitted batches not collected yet");
+
+    const col = await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
+    expect(col.code, col.err).toBe(0);
+    expect(col.out).toMatch(/batch_\d+ completed: 20 verdicts stored, 0 error verdicts, 0 returned to pending\nbatch_\d+ completed: 17 verdicts stored/);
+    expect(col.out).toContain("requests: 37 judged, 0 in batches");
+
+    const after = await cli([...judge, "--out", join(dir, "j.jsonl")], NO_KEY);
+    expect(after.code, after.err).toBe(0);
+    expect(server.count).toBe(0);
+    expect(after.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
+
+    // The same run online, in a fresh cache, gives the same verdicts under the same fingerprints.
+    const onlineDir = tempDir("ragjudge-online-");
+    const online = await cli(["judge", "--config", CONFIG, "--cache-dir", onlineDir, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--out", join(onlineDir, "j.jsonl")], NO_KEY);
+    expect(online.code).toBe(0);
+    expect(server.count).toBe(37);
+    const strip = (js: ReturnType<typeof judgments>) => js.map((j) => [j.variant, j.question, j.rubric, j.unit, j.fingerprint, j.inputHash, j.verdict, j.reason]);
+    expect(strip(judgments(join(dir, "j.jsonl")))).toEqual(strip(judgments(join(onlineDir, "j.jsonl"))));
+
+    // Collecting again is a no-op.
+    const again = await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
+    expect(again.out).toContain("no batches waiting to be collected");
+    const all = await cli(["batch", "status", "--all", ...base, "--base-url", server.baseURL], NO_KEY);
+    expect(all.out.match(/completed, collected/g)).toHaveLength(2);
+  });
+
+  it("after a process killed between creating the batch and recording its id, a second submit finds the batch", async () => {
+    server = await startOpenAIServer({ script: (r) => ({ verdict: truth(r) }) });
+    const dir = tempDir("ragjudge-crash-");
+    const base = ["--config", CONFIG, "--cache-dir", dir];
+    const file = join(dir, "judge.jsonl");
+    expect((await cli(["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--batch-export", file], NO_KEY)).code).toBe(0);
+
+    const crashed = await spawnCli(["batch", "submit", file, ...base, "--base-url", server.baseURL], { RAGJUDGE_TEST_CRASH_AT: "created" });
+    expect(crashed.signal, crashed.stderr).toBe("SIGKILL");
+    expect(crashed.stdout).toBe("");
+    expect(server.batch.batches).toHaveLength(1);
+    expect(server.batch.uploads).toBe(1);
+
+    const status = await cli(["batch", "status", ...base, "--base-url", server.baseURL], NO_KEY);
+    expect(status.out).toMatch(/\(no batch\) {2}interrupted before the batch was recorded {2}judge\.jsonl .*run {2}ragjudge batch submit .*judge\.jsonl {2}again/);
+
+    const again = await cli(["batch", "submit", file, ...base, "--base-url", server.baseURL], NO_KEY);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(/an interrupted submit had created batch_\d+; found it through the batch list and recorded it \(no second batch\)/);
+    expect(server.batch.batches).toHaveLength(1);
+    expect(server.batch.uploads).toBe(1);
+
+    expect((await cli(["batch", "collect", ...base, "--base-url", server.baseURL, "--wait", "--poll-interval", "0.01"], NO_KEY)).code).toBe(0);
+    const judged = await cli(["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"], NO_KEY);
+    expect(judged.code).toBe(0);
+    expect(server.count).toBe(0);
+  }, 60_000);
+
+  it("sends the expired requests back to pending: the next export holds exactly them, and nothing is lost", async () => {
+    let expire = true;
+    server = await startOpenAIServer({ script: (r) => ({ verdict: truth(r) }), batchPlan: () => (expire ? { outcome: "expired", polls: 0, processed: 15 } : { polls: 0 }) });
+    const dir = tempDir("ragjudge-expired-");
+    const base = ["--config", CONFIG, "--cache-dir", dir];
+    const judge = ["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"];
+    expect((await cli([...judge, "--batch-export", join(dir, "a.jsonl")], NO_KEY)).code).toBe(0);
+    expect((await cli(["batch", "submit", join(dir, "a.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY)).code).toBe(0);
+    const col = await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
+    expect(col.out).toMatch(/batch_\d+ expired: 15 verdicts stored, 0 error verdicts, 22 returned to pending/);
+    expect(col.out).toContain("22 requests need another go");
+
+    const exp = await cli([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY);
+    expect(exp.out).toMatch(/batch export: 22 requests in 1 file:/);
+    expect(exp.out).toContain("15 already in the cache");
+    expire = false;
+    expect((await cli(["batch", "submit", join(dir, "b.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY)).code).toBe(0);
+    expect((await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY)).out).toContain("requests: 37 judged");
+    const after = await cli(judge, NO_KEY);
+    expect(after.code).toBe(0);
+    expect(server.count).toBe(0);
+    expect(after.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
+  });
+
+  it("takes the key from the environment only and writes it nowhere", async () => {
+    const key = "sk-proj-BATCHSECRET-0123456789abcdef";
+    server = await startOpenAIServer();
+    const dir = tempDir("ragjudge-key-");
+    const base = ["--config", CONFIG, "--cache-dir", dir];
+    const env = { OPENAI_API_KEY: key, OPENAI_BASE_URL: undefined };
+    expect((await cli(["judge", ...base, "--base-url", server.baseURL, "--model", "m", "--batch-export", join(dir, "x.jsonl")], env)).code).toBe(0);
+    const outputs = [await cli(["batch", "submit", join(dir, "x.jsonl"), ...base, "--base-url", server.baseURL], env), await cli(["batch", "collect", ...base, "--base-url", server.baseURL], env), await cli(["batch", "collect", ...base, "--base-url", server.baseURL], env)];
+    expect(server.batch.authorizations.length).toBeGreaterThan(3);
+    expect(server.batch.authorizations.every((a) => a === `Bearer ${key}`)).toBe(true);
+    for (const o of outputs) expect(o.out + o.err).not.toContain("BATCHSECRET");
+    for (const f of allFiles(dir)) expect(readFileSync(f).toString("latin1"), f).not.toContain("BATCHSECRET");
+
+    const noKey = await cli(["batch", "status", ...base, "--base-url", "https://batch.example.invalid/v1"], NO_KEY);
+    expect(noKey.code).toBe(2);
+    expect(noKey.err).toContain("no API key: set the environment variable OPENAI_API_KEY");
+  });
+
+  it("names usage mistakes and unreachable endpoints in one line (exit 2)", async () => {
+    const dir = tempDir("ragjudge-usage-");
+    const base = ["--config", CONFIG, "--cache-dir", dir];
+    const baseline = await cli(["judge", ...base, "--judge", "baseline", "--batch-export", join(dir, "x.jsonl")], NO_KEY);
+    expect(baseline.code).toBe(2);
+    expect(baseline.err).toContain("--batch-export needs the LLM judge");
+    const stray = await cli(["judge", ...base, "--judge", "baseline", "--batch-max-requests", "5"], NO_KEY);
+    expect(stray.code).toBe(2);
+    expect(stray.err).toContain("--batch-max-requests and --batch-max-bytes go with --batch-export");
+    const dry = await cli(["judge", ...base, "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--dry-run", "--batch-export", join(dir, "x.jsonl")], NO_KEY);
+    expect(dry.code).toBe(2);
+    expect(await cli(["judge", ...base, "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--batch-export", join(dir, "x.jsonl")], NO_KEY)).toMatchObject({ code: 0 });
+    const closed = await startOpenAIServer();
+    await closed.close();
+    const down = await cli(["batch", "submit", join(dir, "x.jsonl"), ...base, "--base-url", closed.baseURL], NO_KEY);
+    expect(down.code).toBe(2);
+    expect(down.err).toBe(`ragjudge: error: upload: cannot reach ${closed.baseURL} (ECONNREFUSED)\n`);
+    const missing = await cli(["batch", "submit", join(dir, "nope.jsonl"), ...base, "--base-url", "http://127.0.0.1:9/v1"], NO_KEY);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/nope\.jsonl: file not found/);
+  });
+});

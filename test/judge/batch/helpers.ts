@@ -1,0 +1,66 @@
+import { join } from "node:path";
+import { vi } from "vitest";
+import { runCli } from "../../../src/cli/program.js";
+import { openAIBackend } from "../../../src/judge/backend.js";
+import { batchClient, type BatchEndpoint } from "../../../src/judge/batch/api.js";
+import { exportBatch } from "../../../src/judge/batch/export.js";
+import type { BatchLimits } from "../../../src/judge/batch/format.js";
+import { BatchStore } from "../../../src/judge/batch/store.js";
+import { JudgeCache } from "../../../src/judge/cache.js";
+import { JudgeClient } from "../../../src/judge/client.js";
+import type { Item } from "../../../src/judge/items.js";
+import type { RequestSettings } from "../../../src/judge/request.js";
+import type { RequestInfo } from "../../server/openai-server.js";
+import { FIXTURE, fixtureInputs, tempDir } from "../helpers.js";
+
+export const CONFIG = join(FIXTURE, "ragjudge.config.json");
+export const SETTINGS: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
+export const ALL_RUBRICS = ["anchor-ambiguity", "citation-accuracy", "correctness", "faithfulness", "not-found"];
+
+/** The scripted judge's verdict: "no" when the prompt mentions the invented gym or the 10-day hotel rule. */
+export function truth(r: RequestInfo): "yes" | "no" {
+  return /gym|10 days ahead/.test(r.user) ? "no" : "yes";
+}
+
+/** Every fixture item, all rubrics. */
+export function allItems(): Item[] {
+  return fixtureInputs(ALL_RUBRICS).itemSet.items;
+}
+
+/** A cache, its batch store, an SDK client for `baseURL`, and an export of `items` in `parts` files. */
+export function setup(baseURL: string, opts: { items?: Item[]; limits?: BatchLimits } = {}) {
+  const dir = tempDir("ragjudge-batch-");
+  const cache = JudgeCache.open(dir);
+  const store = BatchStore.open(cache);
+  const client = new JudgeClient({ baseURL, apiKey: "k", timeoutMs: 2000, policy: { maxRetries: 0 } });
+  const backend = openAIBackend({ client, baseURL, settings: SETTINGS, cache });
+  const { plan, result } = exportBatch({ items: opts.items ?? allItems(), backend, cache, repeats: 1, file: join(dir, "judge.jsonl"), limits: opts.limits });
+  const endpoint: BatchEndpoint = { baseURL, apiKey: "k", keySource: "test" };
+  return { dir, cache, store, plan, files: result.parts.map((p) => p.file), endpoint, sdk: batchClient(endpoint, { maxRetries: 0 }) };
+}
+
+/** Runs the CLI in-process, capturing stdout and stderr, with environment overrides restored afterwards. */
+export async function cli(args: string[], env: Record<string, string | undefined> = {}) {
+  let out = "";
+  let err = "";
+  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  try {
+    const code = await runCli(args);
+    return { code, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+export const NO_KEY = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined };

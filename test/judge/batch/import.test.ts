@@ -1,0 +1,126 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BatchStore } from "../../../src/judge/batch/store.js";
+import { cacheKey, JudgeCache } from "../../../src/judge/cache.js";
+import { startOpenAIServer, type TestServer } from "../../server/openai-server.js";
+import { tempDir } from "../helpers.js";
+import { cli, CONFIG, NO_KEY, truth } from "./helpers.js";
+
+const FIXTURE = resolve(import.meta.dirname, "fixtures/vllm-output.jsonl");
+const A = "a1".repeat(32);
+const B = "b2".repeat(32);
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/**
+ * What vLLM's batch runner writes for one request line: `{id, custom_id,
+ * response: {status_code, request_id, body}, error}`, the body a
+ * ChatCompletionResponse with vLLM's extra fields.
+ */
+function vllmLine(customId: string, n: number, content: string): string {
+  return JSON.stringify({
+    id: `vllm-${n.toString(16).padStart(32, "0")}`,
+    custom_id: customId,
+    response: {
+      status_code: 200,
+      request_id: `vllm-batch-${n.toString(16).padStart(32, "0")}`,
+      body: {
+        id: `chatcmpl-${n}`,
+        object: "chat.completion",
+        created: 1733000000,
+        model: "Qwen/Qwen2.5-7B-Instruct",
+        choices: [{ index: 0, message: { role: "assistant", reasoning_content: null, content, tool_calls: [] }, logprobs: null, finish_reason: "stop", stop_reason: null }],
+        usage: { prompt_tokens: 700, total_tokens: 730, completion_tokens: 30, prompt_tokens_details: null },
+        prompt_logprobs: null,
+        kv_transfer_params: null,
+      },
+    },
+    error: null,
+  });
+}
+
+describe("ragjudge batch import", () => {
+  it("imports a hand-built vLLM output file: verdicts, error verdicts with cause, and a counted warning for an unknown custom_id", async () => {
+    const dir = tempDir("ragjudge-import-");
+    const cache = JudgeCache.open(dir);
+    const rows = [
+      { fp: A, ih: "c3", repeat: 0, rubric: "faithfulness" },
+      { fp: A, ih: "d4", repeat: 0, rubric: "faithfulness" },
+      { fp: B, ih: "e5", repeat: 0, rubric: "correctness" },
+      { fp: B, ih: "f6", repeat: 1, rubric: "correctness" },
+    ].map((r, i) => ({ customId: `${r.fp}-${r.ih.repeat(32)}-${r.repeat}`, fingerprint: r.fp, inputHash: r.ih.repeat(32), repeat: r.repeat, rubric: r.rubric, model: "Qwen/Qwen2.5-7B-Instruct", items: [{ variant: "v", question: `q${i}`, rubric: r.rubric, unit: "answer" }], exportFile: "in.jsonl" }));
+    BatchStore.open(cache).recordExport(rows);
+    cache.close();
+
+    const r = await cli(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("vllm-output.jsonl: 5 lines; 2 verdicts stored, 2 error verdicts, 0 returned to pending");
+    expect(r.out).toContain("  2 x batch: http-400");
+    expect(r.out).toMatch(/warning: 1 line with a custom_id this cache never exported, skipped \(e\.g\. request-42 \(test\/judge\/batch\/fixtures\/vllm-output\.jsonl:5\)\)/);
+
+    const c = JudgeCache.open(dir);
+    expect(c.getDone(cacheKey(A, "c3".repeat(32), 0))).toMatchObject({ verdict: "yes", reason: "Every claim is stated in source 1.", servedModel: "Qwen/Qwen2.5-7B-Instruct", model: "Qwen/Qwen2.5-7B-Instruct", usage: { prompt: 812, completion: 39 }, rubric: "faithfulness" });
+    expect(c.getDone(cacheKey(A, "d4".repeat(32), 0))).toMatchObject({ verdict: "no", reason: "The answer invents an on-site gym." });
+    expect(c.get(cacheKey(B, "e5".repeat(32), 0))).toMatchObject({ status: "error", error: "batch: http-400: This model's maximum context length is 8192 tokens. However, you requested 9120 tokens." });
+    expect(c.get(cacheKey(B, "f6".repeat(32), 1))).toMatchObject({ status: "error", error: "batch: http-400: Request must not be sent in stream mode" });
+    expect(BatchStore.open(c).stateCounts()).toEqual({ exported: 0, submitted: 0, done: 2, error: 2, pending: 0 });
+    c.close();
+  });
+
+  it("refuses a file with a malformed line, naming file and line, and stores nothing", async () => {
+    const dir = tempDir("ragjudge-import-");
+    const bad = join(dir, "out.jsonl");
+    const lines = readFileSync(FIXTURE, "utf8").trimEnd().split("\n");
+    writeFileSync(bad, [lines[0], lines[1], '{"id":"x","response":{"status_code":200}}', "{oops", lines[2]].join("\n") + "\n");
+    const r = await cli(["batch", "import", bad, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toMatch(/out\.jsonl:3: custom_id: missing \(expected string\)\n/);
+    expect(r.err).toMatch(/out\.jsonl:4: not valid JSON/);
+    expect(r.err).not.toMatch(/at .*\.ts:\d+/);
+    const c = JudgeCache.open(dir);
+    expect(c.countDone()).toBe(0);
+    c.close();
+    const missing = await cli(["batch", "import", join(dir, "nope.jsonl"), "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain("nope.jsonl: file not found");
+  });
+
+  it("runs the exported file through a vLLM-style runner, imports its output, and the judge then makes zero calls", async () => {
+    server = await startOpenAIServer({ script: (r) => ({ verdict: truth(r) }) });
+    const dir = tempDir("ragjudge-vllm-");
+    const base = ["--config", CONFIG, "--cache-dir", dir];
+    const judge = ["judge", ...base, "--base-url", server.baseURL, "--model", "Qwen/Qwen2.5-7B-Instruct", "--no-progress"];
+    const input = join(dir, "in.jsonl");
+    expect((await cli([...judge, "--batch-export", input], NO_KEY)).code).toBe(0);
+
+    // The "GPU machine": answers every line, in its own order, the way run_batch writes them.
+    const requests = readFileSync(input, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { custom_id: string; body: { messages: { role: string; content: string }[] } });
+    const output = requests.map((q, i) => {
+      const user = q.body.messages.find((m) => m.role === "user")!.content;
+      return vllmLine(q.custom_id, i, JSON.stringify({ reason: "Checked against the sources.", verdict: truth({ user } as never) }));
+    });
+    const outFile = join(dir, "out.jsonl");
+    writeFileSync(outFile, output.reverse().join("\n") + "\n");
+
+    const imp = await cli(["batch", "import", outFile, ...base], NO_KEY);
+    expect(imp.code, imp.err).toBe(0);
+    expect(imp.out).toContain(`out.jsonl: ${requests.length} lines; ${requests.length} verdicts stored, 0 error verdicts, 0 returned to pending`);
+    expect(imp.out).not.toContain("warning");
+    const again = await cli(["batch", "import", outFile, ...base], NO_KEY);
+    expect(again.code).toBe(0);
+
+    const j = await cli(judge, NO_KEY);
+    expect(j.code, j.err).toBe(0);
+    expect(server.count).toBe(0);
+    expect(j.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
+    expect(j.out).toContain("served Qwen/Qwen2.5-7B-Instruct");
+    const exp = await cli([...judge, "--batch-export", join(dir, "next.jsonl")], NO_KEY);
+    expect(exp.out).toContain("batch export: nothing pending");
+  });
+});
