@@ -5,7 +5,7 @@ import { knownRubricNames } from "../calibration/context.js";
 import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { CONFIG_FILE, loadConfig, type ResolvedConfig } from "../golden/config.js";
-import { InputError, InputErrors } from "../golden/errors.js";
+import { InputErrors } from "../golden/errors.js";
 import { sha256 } from "../golden/hash.js";
 import { validateInputs } from "../golden/validate.js";
 import { loadJudgeInputs } from "../judge/inputs.js";
@@ -15,7 +15,7 @@ import { summarise } from "../judge/summary.js";
 import { ambiguityVerdicts, ANCHOR_AMBIGUITY_RUBRIC } from "../retrieval/diagnostics/ambiguity.js";
 import { diagnoseVariants } from "../retrieval/diagnostics/section.js";
 import { checkFloors, parseFloors, type Floor } from "../retrieval/floors.js";
-import { defaultMeasures, MeasureSpecError, sortMeasures } from "../retrieval/measures/parse.js";
+import { defaultMeasures, sortMeasures } from "../retrieval/measures/parse.js";
 import type { Measure } from "../retrieval/measures/types.js";
 import { scoreRetrieval } from "../retrieval/score.js";
 import { assembleReport, type RunFindings } from "./build/report.js";
@@ -71,13 +71,7 @@ export interface EvaluationResult {
 }
 
 function floorsOf(resolved: ResolvedConfig, failUnder: string | undefined): Floor[] {
-  try {
-    parseFloors(undefined, resolved.config.floors);
-  } catch (e) {
-    if (e instanceof MeasureSpecError) throw new InputError(resolved.file, undefined, "floors", e.message);
-    throw e;
-  }
-  return parseFloors(failUnder, resolved.config.floors);
+  return parseFloors(failUnder, resolved.config.floors, resolved.file);
 }
 
 function measuresFor(ks: readonly number[], floors: readonly Floor[]): Measure[] {

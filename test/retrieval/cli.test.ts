@@ -117,6 +117,12 @@ describe("ragjudge retrieval (golden-set mode)", () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${out}:1: retrieved[1]: chunk id "a" appears twice in the ranked list`);
     expect(r.err).toContain(`${out}:2: id: question "zz" is not in the golden set golden.jsonl`);
+    const onlyUnanswerable = join(dir, "unanswerable.jsonl");
+    writeFileSync(onlyUnanswerable, '{"id":"u1","question":"?","answerable":false}\n');
+    writeFileSync(join(dir, "u.output.jsonl"), '{"id":"u1","retrieved":[]}\n');
+    const u = await run(["retrieval", "--golden", onlyUnanswerable, "--chunks", join(fx, "chunks.jsonl"), "--output", join(dir, "u.output.jsonl")]);
+    expect(u.code).toBe(2);
+    expect(u.err).toBe(`ragjudge: error: ${onlyUnanswerable}: no answerable question: retrieval measures score answerable questions only (1 unanswerable left out)\n`);
     const empty = join(dir, "empty.jsonl");
     writeFileSync(empty, "");
     const e = await run(["retrieval", "--golden", empty, "--chunks", join(fx, "chunks.jsonl"), "--output", out]);
@@ -140,6 +146,18 @@ describe("ragjudge retrieval --qrels --trec-run", () => {
     expect(noc.out).toBe(readFileSync(join(trec, "trec_eval-9.0.8.noc.txt"), "utf8"));
     const l2 = await run([...args, ...stock, "-m", "Rprec", "-m", "num_q,num_ret,num_rel,num_rel_ret", "-l", "2", "--full-precision"]);
     expect(l2.out).toBe(readFileSync(join(trec, "trec_eval.c.l2.full.txt"), "utf8"));
+  });
+
+  it("--format trec keeps stdout trec_eval's and counts ignored extra fields on stderr", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-extra-"));
+    const q = join(dir, "qrels.txt");
+    const r = join(dir, "run.txt");
+    writeFileSync(q, "1 0 a 1\n");
+    writeFileSync(r, "1 Q0 a 1 2.5 tag extra field\n1 Q0 b 2 1.5 tag\n");
+    const t = await run(["retrieval", "--qrels", q, "--trec-run", r, "--format", "trec", "-m", "recip_rank"]);
+    expect(t.code).toBe(0);
+    expect(t.out).toBe("recip_rank            \t1\t1.0000\nrecip_rank            \tall\t1.0000\n");
+    expect(t.err).toBe("ragjudge: warning: 1 run line has fields after the run tag; ignored, as trec_eval ignores them\n");
   });
 
   it("reports the table with notes on missing and run-only queries", async () => {

@@ -84,7 +84,7 @@ function withEndpoint(cmd: Command): Command {
 }
 
 /**
- * `ragjudge batch submit|status|collect|import`: judge through the OpenAI
+ * `ragjudge batch submit|status|collect|forget|import`: judge through the OpenAI
  * Batch API (or any endpoint offering /files and /batches), or import the
  * output of vLLM's batch runner, into the same cache the online judge uses.
  */
@@ -170,6 +170,28 @@ export function registerBatch(program: Command): void {
         const states = store.stateCounts();
         out(formatStates(states));
         if (states.error + states.pending > 0) out(`${states.error + states.pending} requests need another go: ragjudge judge --batch-export FILE, or ragjudge judge to judge them online\n`);
+      } finally {
+        cache.close();
+      }
+    });
+
+  common(batch.command("forget").argument("<batch-ids...>", "batches to give up on (see ragjudge batch status)"))
+    .description("Give up on batches that will never be collected from here (endpoint gone, another account): their requests return to pending, so the next export includes them. A later output file can still be brought in with  ragjudge batch import.")
+    .action((ids: string[], flags: CommonFlags) => {
+      const { cache, store } = openStore(flags);
+      try {
+        const known = store.submissions().filter((s) => s.batchId);
+        for (const id of ids) {
+          const s = known.find((k) => k.batchId === id);
+          if (!s) throw new UsageError(`no batch ${JSON.stringify(id)} in ${cache.file} (have: ${known.map((k) => k.batchId).join(", ") || "none"})`);
+          if (s.collected) {
+            out(`${id}: already collected; nothing to forget\n`);
+            continue;
+          }
+          out(`${id}: forgotten; ${store.forget(id)} requests back to pending\n`);
+        }
+        store.reconcile();
+        out(formatStates(store.stateCounts()));
       } finally {
         cache.close();
       }

@@ -3,6 +3,7 @@ import { Option } from "commander";
 import { basename } from "node:path";
 import { chooseVariants, loadConfig } from "../../golden/config.js";
 import { loadChunks, loadGolden, loadPipelineOutput, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { InputError } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { checkFloors, formatMissedValue, parseFloors, type Floor, type FloorMiss } from "../../retrieval/floors.js";
 import { measureHelp } from "../../retrieval/measures/help.js";
@@ -161,6 +162,11 @@ function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): { s
   if (flags.level !== undefined) throw new UsageError("-l applies to graded qrels (--qrels/--trec-run); golden-set relevance is binary");
   if (!flags.complete) throw new UsageError("--no-complete applies to --qrels/--trec-run; in golden-set mode a question without output always scores 0");
   const inputs = loadGoldenInputs(flags);
+  const unanswerable = inputs.golden.questions.filter((q) => !q.answerable).length;
+  if (unanswerable === inputs.golden.questions.length) {
+    // a mean over no question is no number: printing 0.0000 would read as a failing search
+    throw new InputError(inputs.golden.file, undefined, undefined, `no answerable question: retrieval measures score answerable questions only (${unanswerable} unanswerable left out)`);
+  }
   const ks = ksFlag ?? inputs.ks;
   const floors = usage(() => parseFloors(flags.failUnder, inputs.configFloors, inputs.configFile));
   const { shown, all } = usage(() => measuresFor(flags, ks, floors));
@@ -255,6 +261,8 @@ export function registerRetrieval(program: Command): void {
       } else ({ scored, floors, diagnostics } = runGoldenMode(flags, ksFlag));
       const misses = scored.flatMap((s) => checkFloors(floors, s.valueOf).map((miss) => ({ name: s.view.name, miss })));
       process.stdout.write(render(flags, scored, misses, diagnostics));
+      // trec output must stay byte-identical to trec_eval's, so its warnings go to stderr
+      if (flags.format === "trec") for (const n of scored.flatMap((s) => s.view.notes).filter((n) => n.startsWith("warning: "))) process.stderr.write(`ragjudge: ${n}\n`);
       for (const { name, miss } of misses) {
         process.stderr.write(`ragjudge: floor missed: ${name}: ${miss.label} = ${formatMissedValue(miss)}, below its floor ${miss.min}\n`);
       }

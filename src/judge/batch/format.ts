@@ -18,6 +18,7 @@ export interface BatchLimits {
   maxBytes: number;
 }
 
+/** The OpenAI Batch API's per-file limits. */
 export const BATCH_LIMITS: BatchLimits = { maxRequests: 50_000, maxBytes: 200_000_000 };
 
 const HEX64 = "[0-9a-f]{64}";

@@ -17,11 +17,13 @@ export interface IngestCounts {
   pending: number;
   /** Lines whose custom_id this cache never exported: skipped, counted, a few named. */
   unknown: number;
+  /** The first few unknown custom_ids, with file and line. */
   unknownIds: string[];
   /** Distinct error causes with their counts, most frequent first (for the summary). */
   causes: [string, number][];
 }
 
+/** Counts of nothing yet, to add files' counts into. */
 export function emptyCounts(): IngestCounts {
   return { lines: 0, verdicts: 0, errors: 0, pending: 0, unknown: 0, unknownIds: [], causes: [] };
 }
@@ -56,9 +58,8 @@ export function parseOutputFile(text: string, label: string): Located<BatchOutpu
   return rows;
 }
 
-/** Keeps the first few distinct-cause counts ordered by frequency. */
+/** Counts a cause under its head (`batch: http-500`), so the summary groups alike failures. */
 function tally(causes: Map<string, number>, cause: string): void {
-  // Error causes carry per-request detail after the first colon-separated parts; group on the head.
   const head = cause.split(": ").slice(0, 2).join(": ");
   causes.set(head, (causes.get(head) ?? 0) + 1);
 }

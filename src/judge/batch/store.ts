@@ -315,6 +315,22 @@ export class BatchStore {
     this.sql("UPDATE batch_submissions SET status = ?, counts = ?, updated = ? WHERE batch_id = ?").run(status, counts ? JSON.stringify(counts) : null, now(), batchId);
   }
 
+  /**
+   * Gives up on a batch that will never be collected here (an endpoint gone,
+   * another account): its requests still in flight return to pending, so the
+   * next export includes them, and the batch is marked collected. Its output,
+   * if it ever turns up, can still be brought in with `batch import`.
+   * Returns the number of requests returned.
+   */
+  forget(batchId: string): number {
+    return this.transaction(() => {
+      const ids = this.inFlight(batchId);
+      for (const id of ids) this.setState(id, "pending", `batch ${batchId} forgotten (ragjudge batch forget)`, batchId);
+      this.markCollected(batchId);
+      return ids.length;
+    });
+  }
+
   /** Marks a batch collected (call inside the transaction that stores its results). */
   markCollected(batchId: string): void {
     const t = now();

@@ -70,6 +70,7 @@ export type SubmitAction =
   /** Every request of the file is already judged: nothing sent. */
   | "cached";
 
+/** What submitting one file did, for the summary line. */
 export interface SubmitResult {
   file: string;
   sha256: string;
@@ -86,6 +87,7 @@ export interface SubmitResult {
 /** Steps after which a crash is simulated in tests (the state is on the server, not yet in the store). */
 export type SubmitStep = "intent" | "uploaded" | "created";
 
+/** Options of {@link submitExport}. */
 export interface SubmitOptions {
   sdk: OpenAI;
   endpoint: BatchEndpoint;

@@ -12,7 +12,7 @@ import type { RubricUsage } from "../../judge/run.js";
 import type { JudgeSettings } from "../../judge/settings.js";
 import type { RubricFigures } from "../../judge/summary.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
-import type { FloorMiss } from "../../retrieval/floors.js";
+import { formatMissedValue, type FloorMiss } from "../../retrieval/floors.js";
 import type { RetrievalScore } from "../../retrieval/score.js";
 import { relPath } from "../folder.js";
 import { REPORT_SCHEMA, ReportJson, type FloorJson, type RubricJson, type SearchOrAnswerJson } from "../schema.js";
@@ -88,7 +88,7 @@ export function assembleReport(f: RunFindings): ReportJson {
   for (const fig of f.figures) for (const [c, n] of fig.errorCauses) causes.set(c, (causes.get(c) ?? 0) + n);
   const floors: FloorJson[] = f.floors.map((x) => ({ variant: x.variant, measure: x.label, min: x.min, value: x.value ?? null, passed: x.value !== undefined && !x.miss }));
   const untrusted = [...new Set(f.rubricReports.filter((r) => !r.trust.trusted).map((r) => r.rubric))];
-  const failures = floors.filter((x) => !x.passed).map((x) => `floor missed: ${x.variant}: ${x.measure} = ${x.value === null ? "n/a" : x.value.toFixed(4)}, below its floor ${x.min}`);
+  const failures = floors.filter((x) => !x.passed).map((x) => `floor missed: ${x.variant}: ${x.measure} = ${x.value === null ? "n/a (not computed)" : formatMissedValue({ label: x.measure, value: x.value, min: x.min })}, below its floor ${x.min}`);
   if (f.requireTrusted && untrusted.length) failures.push(`untrusted rubric${untrusted.length === 1 ? "" : "s"} under --require-trusted: ${untrusted.join(", ")}`);
   const s = f.settings;
   const report: ReportJson = {

@@ -18,7 +18,7 @@ export interface CompareOptions {
 }
 
 /** The paired difference B - A of one measure over the questions both sides scored. */
-export interface PairedDifference {
+export interface PairedDelta {
   n: number;
   meanA: number | null;
   meanB: number | null;
@@ -40,7 +40,7 @@ export interface McNemarResult {
 }
 
 /** One retrieval metric compared question by question. */
-export interface MetricComparison extends PairedDifference {
+export interface MetricComparison extends PairedDelta {
   metric: string;
   /** Hit@k is yes/no per question, so McNemar's test applies. */
   mcnemar: McNemarResult | null;
@@ -56,7 +56,7 @@ export interface VerdictComparison {
   refused: string | null;
   trustedA: boolean | null;
   trustedB: boolean | null;
-  paired: PairedDifference | null;
+  paired: PairedDelta | null;
   mcnemar: McNemarResult | null;
 }
 
@@ -65,7 +65,7 @@ export interface GroupComparison {
   measure: string;
   by: "kind" | "tag";
   group: string;
-  paired: PairedDifference;
+  paired: PairedDelta;
   /** Only when the interval lies wholly below zero. */
   regressed: boolean;
 }
@@ -112,7 +112,7 @@ export function answerScore(o: Outcome): 0 | 1 | null {
   return 0;
 }
 
-function paired(a: readonly number[], b: readonly number[], seed: number, reps: number, minN: number): PairedDifference {
+function paired(a: readonly number[], b: readonly number[], seed: number, reps: number, minN: number): PairedDelta {
   const n = a.length;
   const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
   if (n === 0) return { n, meanA: null, meanB: null, difference: null, ci: null, ciReason: "no question scored on both sides", direction: "unclear" };
@@ -320,10 +320,10 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
   }
 
   const regressions: string[] = [];
-  const overall: [string, PairedDifference | null][] = [
-    ...metrics.map((m) => [m.metric, m] as [string, PairedDifference]),
+  const overall: [string, PairedDelta | null][] = [
+    ...metrics.map((m) => [m.metric, m] as [string, PairedDelta]),
     ["answer", answers.comparison.paired],
-    ...rubrics.map((r) => [r.comparison.measure, r.comparison.paired] as [string, PairedDifference | null]),
+    ...rubrics.map((r) => [r.comparison.measure, r.comparison.paired] as [string, PairedDelta | null]),
   ];
   for (const [name, p] of overall) if (p?.direction === "worse") regressions.push(`overall ${name} ${f3(p.difference)} ${ciText(p.ci)} (n = ${p.n})`);
   for (const g of groups) if (g.regressed) regressions.push(`${g.by} ${g.group}: ${g.measure} ${f3(g.paired.difference)} ${ciText(g.paired.ci)} (n = ${g.paired.n})`);

@@ -1,6 +1,6 @@
 import { renderTable, type TextFormat } from "../../retrieval/diagnostics/table.js";
 import { num, OUTCOME_LABELS, signed } from "../format.js";
-import type { ChangedQuestion, Comparison, GroupComparison, McNemarResult, PairedDifference, VerdictComparison } from "./compare.js";
+import type { ChangedQuestion, Comparison, GroupComparison, McNemarResult, PairedDelta, VerdictComparison } from "./compare.js";
 
 /** Output formats of `ragjudge compare`. */
 export type CompareFormat = "table" | "md" | "json";
@@ -8,8 +8,8 @@ export type CompareFormat = "table" | "md" | "json";
 /** At most this many changed questions are listed in text formats (JSON lists all). */
 export const CHANGED_SHOWN = 20;
 
-const ci = (p: PairedDifference) => (p.ci ? `[${signed(p.ci.lo)}, ${signed(p.ci.hi)}]` : `(${p.ciReason ?? "no interval"})`);
-const flag = (p: PairedDifference) => (p.direction === "worse" ? "WORSE" : p.direction === "better" ? "better" : "");
+const ci = (p: PairedDelta) => (p.ci ? `[${signed(p.ci.lo)}, ${signed(p.ci.hi)}]` : `(${p.ciReason ?? "no interval"})`);
+const flag = (p: PairedDelta) => (p.direction === "worse" ? "WORSE" : p.direction === "better" ? "better" : "");
 const mc = (m: McNemarResult | null) => (m ? `b=${m.b} c=${m.c} p=${m.p < 0.001 ? m.p.toExponential(1) : m.p.toFixed(3)} (${m.test})` : "");
 
 function heading(text: string, format: TextFormat): string {

@@ -142,6 +142,27 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     expect(after.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
   });
 
+  it("forgets a batch that will never be collected: its requests return to pending and the next export holds them", async () => {
+    server = await startOpenAIServer();
+    const dir = tempDir("ragjudge-forget-");
+    const base = ["--config", CONFIG, "--cache-dir", dir];
+    const judge = ["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"];
+    expect((await cli([...judge, "--batch-export", join(dir, "a.jsonl")], NO_KEY)).code).toBe(0);
+    const sub = await cli(["batch", "submit", join(dir, "a.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY);
+    const id = /submitted as (batch_\d+)/.exec(sub.out)![1]!;
+    expect((await cli([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY)).out).toContain("batch export: nothing pending");
+    const unknown = await cli(["batch", "forget", "batch_nope", ...base], NO_KEY);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain(`no batch "batch_nope" in `);
+    expect(unknown.err).toContain(`(have: ${id})`);
+    const f = await cli(["batch", "forget", id, ...base], NO_KEY);
+    expect(f.code, f.err).toBe(0);
+    expect(f.out).toContain(`${id}: forgotten; 37 requests back to pending`);
+    expect((await cli([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY)).out).toContain("batch export: 37 requests in 1 file");
+    expect((await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY)).out).toContain("no batches waiting to be collected");
+    expect((await cli(["batch", "forget", id, ...base], NO_KEY)).out).toContain(`${id}: already collected; nothing to forget`);
+  });
+
   it("takes the key from the environment only and writes it nowhere", async () => {
     const key = "sk-proj-BATCHSECRET-0123456789abcdef";
     server = await startOpenAIServer();

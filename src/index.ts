@@ -1,0 +1,61 @@
+/**
+ * ragjudge as a library: everything the CLI does, importable with types, so
+ * a team can assert floors and trust in its own test suite.
+ *
+ * @example
+ * import { loadConfig, loadGolden, loadVariant, scoreRetrieval, overallValue } from "ragjudge";
+ * const cfg = loadConfig();
+ * const golden = loadGolden(cfg.path(cfg.config.golden));
+ * const r = scoreRetrieval(golden, loadVariant(cfg.config.variants[0]!, golden, cfg.path), { k: [10] });
+ * expect(overallValue(r, "R@10")).toBeGreaterThanOrEqual(0.6);
+ */
+
+// Inputs: formats, loading, validation, hashing, atomic writes.
+export * from "./golden/schema/common.js";
+export * from "./golden/schema/config.js";
+export * from "./golden/schema/golden.js";
+export * from "./golden/schema/items.js";
+export * from "./golden/schema/pipeline.js";
+export * from "./golden/config.js";
+export * from "./golden/dataset.js";
+export * from "./golden/errors.js";
+export * from "./golden/files.js";
+export * from "./golden/hash.js";
+export * from "./golden/jsonl.js";
+export * from "./golden/normalise.js";
+export * from "./golden/relevance.js";
+export * from "./golden/citations.js";
+export * from "./golden/validate.js";
+
+// Retrieval: scoring, TREC, floors, diagnostics.
+export * from "./retrieval/index.js";
+export * from "./retrieval/diagnostics/index.js";
+
+// The judge.
+export * from "./judge/rubric.js";
+export * from "./judge/items.js";
+export * from "./judge/inputs.js";
+export * from "./judge/run.js";
+export * from "./judge/backend.js";
+export * from "./judge/cache.js";
+export * from "./judge/client.js";
+export * from "./judge/settings.js";
+export * from "./judge/summary.js";
+export * from "./judge/summary-format.js";
+export * from "./judge/summary-trust.js";
+export * from "./judge/estimate.js";
+export * from "./judge/baseline/index.js";
+
+// Calibration: statistics, labels, records, the trust gate, corrected rates.
+export * from "./calibration/index.js";
+
+// The evaluation, the reports and the comparison.
+export * from "./report/index.js";
+
+// Names several areas use, made unambiguous: the plain name and an explicit alias for each.
+export { summarise, summarise as summariseJudgments } from "./judge/summary.js";
+export { summarise as summariseValues } from "./retrieval/evaluate.js";
+export { renderTable, renderMarkdown, renderTable as renderRetrievalTable, renderMarkdown as renderRetrievalMarkdown } from "./retrieval/report.js";
+export { renderTable as renderTextTable } from "./retrieval/diagnostics/table.js";
+export { renderTable as renderCalibrationTable, renderMarkdown as renderCalibrationMarkdown, renderJson as renderCalibrationJson } from "./calibration/render.js";
+export type { PairedDifference } from "./calibration/stats/bootstrap.js";

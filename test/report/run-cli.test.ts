@@ -1,0 +1,96 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/program.js";
+import { Judgment } from "../../src/golden/schema/items.js";
+import { runEvaluation } from "../../src/report/evaluation.js";
+import { capture, exampleCopy } from "./helpers.js";
+
+describe("ragjudge run: exit codes", () => {
+  it("exits 0 on the example, prints the summary and writes the folder", async () => {
+    const copy = exampleCopy();
+    const { value, stdout } = await capture(() => runCli(["run", "--config", copy.config]));
+    expect(value).toBe(0);
+    expect(stdout).toMatch(/^ragjudge run: example/);
+    expect(stdout).toContain("result: PASS");
+    expect(readdirSync(copy.evaluations)).toHaveLength(1);
+  });
+
+  it("exits 1 naming the measure when a floor is missed (--fail-under), and still writes the evaluation", async () => {
+    const copy = exampleCopy();
+    const { value, stderr, stdout } = await capture(() => runCli(["run", "--config", copy.config, "--fail-under", "R@10=0.70", "--quiet"]));
+    expect(value).toBe(1);
+    expect(stderr).toContain("ragjudge: floor missed: bm25-small: R@10 = 0.6458, below its floor 0.7");
+    expect(stderr).not.toContain("hybrid-rerank: R@10");
+    expect(stdout.trim()).toMatch(/20\d{6}T\d{6}Z-example$/);
+    const folder = readdirSync(copy.evaluations)[0]!;
+    const junit = readFileSync(join(copy.evaluations, folder, "junit.xml"), "utf8");
+    expect(junit).toContain('<testsuite name="retrieval floors" tests="2" failures="1" skipped="0" errors="0">');
+  });
+
+  it("exits 1 with --require-trusted when a rubric is untrusted, naming which", async () => {
+    const copy = exampleCopy();
+    const { value, stderr } = await capture(() => runCli(["run", "--config", copy.config, "--require-trusted", "--quiet"]));
+    expect(value).toBe(1);
+    expect(stderr).toContain("ragjudge: untrusted rubrics under --require-trusted: citation-accuracy, correctness, faithfulness, not-found");
+  });
+
+  it("exits 2 on bad input and writes nothing", async () => {
+    const copy = exampleCopy();
+    const out = join(copy.dir, "golden", "variants", "bm25-small", "output.jsonl");
+    writeFileSync(out, readFileSync(out, "utf8").replace(/^\{"id": ?"fact-01"/m, '{"id":"no-such-question"'));
+    const { value, stderr } = await capture(() => runCli(["run", "--config", copy.config]));
+    expect(value).toBe(2);
+    expect(stderr).toMatch(/output\.jsonl:\d+: id: question "no-such-question" is not in the golden set/);
+    expect(existsSync(copy.evaluations)).toBe(false);
+  });
+
+  it("exits 2 on a bad --fail-under and a judge the config cannot set up", async () => {
+    const copy = exampleCopy();
+    expect((await capture(() => runCli(["run", "--config", copy.config, "--fail-under", "R@10"]))).value).toBe(2);
+    const r = await capture(() => runCli(["run", "--config", copy.config, "--judge", "nonsense"]));
+    expect(r.value).toBe(2);
+    expect(r.stderr).toContain('--judge must be "baseline" or "openai"');
+    expect(existsSync(copy.evaluations)).toBe(false);
+  });
+});
+
+describe("the trust gate inside run", () => {
+  it("trusts a rubric whose judge agrees with enough random labels, says they are author labels, and fails only the others", async () => {
+    const copy = exampleCopy();
+    // First run: the judgments tell which items exist and their input hashes.
+    const first = await runEvaluation({ config: copy.config, evaluationsDir: join(copy.dir, "first") });
+    const judgments = readFileSync(join(first.folder, "judgments.jsonl"), "utf8").trim().split("\n").map((l) => Judgment.parse(JSON.parse(l)));
+    const items = judgments.filter((j) => j.rubric === "faithfulness" && j.judge !== "rule");
+    expect(items.length).toBeGreaterThanOrEqual(60);
+    let flipped = 0;
+    const lines = items.map((j, i) => {
+      // One deliberate disagreement, so kappa is high but not a rubber stamp.
+      const label = i === 3 ? ((flipped++, j.verdict === "yes" ? "no" : "yes")) : j.verdict;
+      return JSON.stringify({ variant: j.variant, question: j.question, rubric: j.rubric, unit: j.unit, inputHash: j.inputHash, label, annotator: "test-author", provenance: "author", frame: "random", time: "2026-11-30T10:00:00Z" });
+    });
+    expect(flipped).toBe(1);
+    writeFileSync(join(copy.labels, "test-author.jsonl"), lines.join("\n") + "\n");
+
+    const { value, stderr } = await capture(() => runCli(["run", "--config", copy.config, "--require-trusted", "--quiet"]));
+    expect(value).toBe(1);
+    expect(stderr).toContain("untrusted rubrics under --require-trusted: citation-accuracy, correctness, not-found");
+    const folder = join(copy.evaluations, readdirSync(copy.evaluations)[0]!);
+    const report = JSON.parse(readFileSync(join(folder, "report.json"), "utf8"));
+    const faith = report.rubrics.find((r: { rubric: string }) => r.rubric === "faithfulness");
+    expect(faith.trust.trusted).toBe(true);
+    expect(faith.trust.message).toMatch(/^trusted: kappa 0\.\d\d, 95% CI \[0\.\d\d, (0\.\d\d|1\.00)\]/);
+    expect(faith.trust.basis).toMatch(/^\d+ author labels/);
+    expect(faith.trust.basis).not.toMatch(/human labels/);
+    expect(faith.calibration.n).toBe(items.length);
+    expect(faith.calibration.record).toMatch(/^calibration\/faithfulness\.[0-9a-f]{12}\.json$/);
+    expect(existsSync(join(folder, faith.calibration.record))).toBe(true);
+    const summary = readFileSync(join(folder, "summary.txt"), "utf8");
+    expect(summary).toMatch(/faithfulness \(fingerprint [0-9a-f]{12}\): TRUSTED: kappa/);
+    expect(summary).toContain("author labels");
+    expect(summary).not.toMatch(/\bhuman labels\b/);
+    expect(summary).toMatch(/bm25-small\s+trusted \d+\.\d%/);
+    const md = readFileSync(join(folder, "report.md"), "utf8");
+    expect(md).toMatch(/Trusted pass rates: faithfulness bm25-small \d+\.\d%/);
+  });
+});
