@@ -58,4 +58,3 @@ export { summarise as summariseValues } from "./retrieval/evaluate.js";
 export { renderTable, renderMarkdown, renderTable as renderRetrievalTable, renderMarkdown as renderRetrievalMarkdown } from "./retrieval/report.js";
 export { renderTable as renderTextTable } from "./retrieval/diagnostics/table.js";
 export { renderTable as renderCalibrationTable, renderMarkdown as renderCalibrationMarkdown, renderJson as renderCalibrationJson } from "./calibration/render.js";
-export type { PairedDifference } from "./calibration/stats/bootstrap.js";

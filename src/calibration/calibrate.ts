@@ -8,7 +8,7 @@ import { agreementFigures, breakdowns, perAnnotator, type AgreementFigures, type
 import { gateDecision, thresholdsFor, trustState, type TrustState } from "./gate.js";
 import { humanAgreement, type HumanAgreement } from "./humans.js";
 import type { LabelBook, LabelledItem } from "./labels.js";
-import { pairGroup, unpairedLabels, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
+import { HELDOUT_SPLIT, pairGroup, unpairedLabels, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
 import { CalibrationRecord, type RecordFigures } from "./record.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "./stats/index.js";
 import { groupJudgments, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
@@ -45,9 +45,36 @@ export interface Disagreement {
 
 /** Non-gate labels of one kind (frame or split), shown for error analysis only. */
 export interface ErrorAnalysisRow {
+  /** "frame disagreement", "frames balanced+manual", "split dev". */
   excluded: string;
+  /**
+   * `frame`: chosen by a non-random frame (disagreement, balanced, manual),
+   * so selection distorts kappa, TPR/TNR and every correction; `split`:
+   * random labels outside the held-out split, left out because prompts are
+   * tuned on them (their agreement figures are not distorted by selection).
+   */
+  kind: "frame" | "split";
+  /** What these labels are: "random labels in split dev", "labels from frame disagreement". */
+  what: string;
+  /** Why they are not in the gate, in one phrase. */
+  why: string;
   figures: AgreementFigures;
   disagreements: Disagreement[];
+}
+
+/**
+ * Why labels excluded for `excluded` ("frame …" or "split …") do not count in the gate.
+ *
+ * @example
+ * exclusionWhy("split dev")
+ * // { kind: "split", what: "random labels in split dev", why: "the gate uses the heldout split only (prompts are tuned on the rest)" }
+ */
+export function exclusionWhy(excluded: string): { kind: "frame" | "split"; what: string; why: string } {
+  if (excluded.startsWith("split ")) {
+    const what = excluded === "split (none)" ? "random labels with no split (others carry one)" : `random labels in ${excluded}`;
+    return { kind: "split", what, why: `the gate uses the ${HELDOUT_SPLIT} split only (prompts are tuned on the rest)` };
+  }
+  return { kind: "frame", what: `labels from ${excluded}`, why: "not a random frame: selection distorts kappa, TPR/TNR and the corrections" };
 }
 
 /** Everything `ragjudge calibrate` reports for one rubric under one judge. */
@@ -120,6 +147,7 @@ export function recordFigures(f: AgreementFigures, weighted: boolean, level: num
     kappaCi: k.ci,
     kappaZ: k.z,
     kappaP: k.p,
+    ...(f.kappaCiUninformative ? { kappaCiUninformative: { ...f.kappaCiUninformative } } : {}),
     bootstrap: { ci: boot.ci, reps: boot.reps, seed: boot.seed, level: boot.level, undefinedReps: boot.undefinedReps, ...(boot.reason ? { reason: boot.reason } : {}) },
     level,
     prevalenceIndex: f.paradox.prevalenceIndex,
@@ -140,6 +168,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
   for (const p of pairing.other) (byExclusion.get(p.excluded) ?? byExclusion.set(p.excluded, []).get(p.excluded)!).push(p);
   const errorAnalysis = [...byExclusion].sort(([a], [b]) => (a < b ? -1 : 1)).map(([excluded, ps]) => ({
     excluded,
+    ...exclusionWhy(excluded),
     figures: agreementFigures(ps, { level }),
     disagreements: ps.filter((p) => p.judged.verdict !== p.label).map(disagreementOf),
   }));
@@ -151,7 +180,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
   const thresholds = thresholdsFor(input.trust, group.rubric);
   const figures = recordFigures(gate, pairing.weighted, level, seed, reps);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
-  const decision = gateDecision(figures, excluded, thresholds, basis);
+  const decision = gateDecision(figures, excluded, thresholds, basis, { heldoutOnly: pairing.heldoutOnly });
   const record = CalibrationRecord.parse({
     schema: "ragjudge.calibration/1",
     rubric: group.rubric,

@@ -1,5 +1,6 @@
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { PairedItem } from "./pairing.js";
+import { uninformativeInterval, type UninformativeInterval } from "./uninformative.js";
 import {
   cohenKappa, cohenKappaBootstrap, confusion, confusionTable, gwetAc1, paradoxFigures, rates,
   type BootstrapInterval, type BootstrapOptions, type CohenKappa, type Confusion, type GwetAc1, type Pair, type ParadoxFigures, type Rates,
@@ -19,6 +20,13 @@ export interface AgreementFigures {
   confusion: Confusion;
   rates: Rates;
   kappa: CohenKappa;
+  /**
+   * Set when kappa's interval (asymptotic and bootstrap) is not informative
+   * because the labels or the judge's verdicts are all one answer: kappa is
+   * 0 by convention and the interval has zero width by formula, which is not
+   * certainty. Null otherwise.
+   */
+  kappaCiUninformative: UninformativeInterval | null;
   /** Seeded percentile bootstrap interval of kappa (absent when not asked for). */
   bootstrap?: BootstrapInterval;
   paradox: ParadoxFigures;
@@ -72,6 +80,7 @@ export function agreementFigures(items: readonly PairedItem[], options: { bootst
     confusion: m,
     rates: rates(m),
     kappa: cohenKappa(table, { n: nEffective, level }),
+    kappaCiUninformative: uninformativeInterval(m),
     paradox: paradoxFigures(table),
     ac1: gwetAc1(table, { n: nEffective, level }),
   };

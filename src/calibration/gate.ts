@@ -2,10 +2,18 @@ import type { RagjudgeConfig, TrustThresholds } from "../golden/schema/config.js
 import type { Judgment } from "../golden/schema/items.js";
 import type { CalibrationRecord, LoadedRecord } from "./record.js";
 import { describeBasis, type LabelBasis } from "./basis.js";
+import { fixed as f2, interval } from "./format.js";
+import { HELDOUT_SPLIT } from "./pairing.js";
 import { zCritical, type Interval } from "./stats/index.js";
+import { uninformativeInterval, type ConfusionCells, type UninformativeInterval } from "./uninformative.js";
 
-/** Why a rubric's scores are not trusted. */
-export type UntrustedReason = "no-calibration" | "labels-not-random" | "too-few-labels" | "kappa-undefined" | "kappa-too-low";
+/**
+ * Why a rubric's scores are not trusted. `kappa-uninformative`: the labels
+ * or the judge's verdicts are all one answer, so kappa is 0 by convention
+ * and its zero-width interval says nothing; never trusted, whatever the
+ * threshold.
+ */
+export type UntrustedReason = "no-calibration" | "labels-not-random" | "too-few-labels" | "kappa-undefined" | "kappa-uninformative" | "kappa-too-low";
 
 /** The trust state of one rubric under one judge, shown beside every pass rate. */
 export interface TrustState {
@@ -18,6 +26,8 @@ export interface TrustState {
   kappa: number | null;
   /** Kappa's asymptotic 95% interval (non-null SE), whose lower bound the gate checks. */
   ci: Interval | null;
+  /** Set when kappa's interval is not informative (labels or verdicts all one answer): never read [0, 0] as certainty. */
+  kappaCiUninformative?: UninformativeInterval;
   /** Gate-eligible labels in the record (0 without a record). */
   n: number;
   /** Whose labels the record rests on (human, author, imported), when the record says. */
@@ -42,13 +52,23 @@ export function thresholdsFor(trust: RagjudgeConfig["trust"] | undefined, rubric
   };
 }
 
-const f2 = (v: number) => v.toFixed(2);
-
 /** The confidence level of the interval whose lower bound the gate checks: kappa's asymptotic 95% interval. */
 export const GATE_LEVEL = 0.95;
 
-/** The figures the gate reads from a record. */
-export type GateFigures = Pick<CalibrationRecord["figures"], "n" | "labelYes" | "labelNo" | "kappa" | "kappaSe" | "kappaCi" | "reasons" | "level">;
+/**
+ * The figures the gate reads from a record. `confusion` tells whether the
+ * labels or the verdicts are all one answer (kappa's interval then says
+ * nothing); without it that check is skipped.
+ */
+export type GateFigures = Pick<CalibrationRecord["figures"], "n" | "labelYes" | "labelNo" | "kappa" | "kappaSe" | "kappaCi" | "reasons" | "level"> & { confusion?: ConfusionCells };
+
+/** Labels left out of the gate, each group with why it does not count (frame or split). */
+function notCounted(excluded: CalibrationRecord["excluded"]): string[] {
+  const out: string[] = [];
+  if (excluded.nonRandom > 0) out.push(`${excluded.nonRandom} label${excluded.nonRandom === 1 ? "" : "s"} from disagreement, balanced or manual frames (selection distorts kappa)`);
+  if (excluded.notHeldout > 0) out.push(`${excluded.notHeldout} random label${excluded.notHeldout === 1 ? "" : "s"} outside the ${HELDOUT_SPLIT} split (the gate uses ${HELDOUT_SPLIT} only; prompts are tuned on the rest)`);
+  return out;
+}
 
 /**
  * Kappa's asymptotic 95% interval, kappa ± z(0.975)·se with the non-null
@@ -66,45 +86,62 @@ export function gateInterval(f: Pick<GateFigures, "kappa" | "kappaSe" | "kappaCi
 /**
  * The gate's rule on one record's figures: trusted only with at least
  * `minLabels` gate-eligible labels, at least `minPerClass` of each label, a
- * defined kappa, and the lower bound of kappa's asymptotic 95% interval at or
- * above `kappaLower`. The first failed condition is the reason. The message
- * names whose labels the figures rest on (`basis`): author and imported
- * labels are never called human.
+ * defined kappa whose interval is informative (neither the labels nor the
+ * judge's verdicts all one answer: kappa is then 0 by convention with a
+ * zero-width interval, never trusted whatever the threshold), and the lower
+ * bound of kappa's asymptotic 95% interval at or above `kappaLower`. The
+ * first failed condition is the reason; the message also says when the
+ * interval is not informative, and why each group of other labels does not
+ * count (non-random frame, or outside the held-out split). It names whose
+ * labels the figures rest on (`basis`): author and imported labels are never
+ * called human.
  */
 export function gateDecision(
   figures: GateFigures,
   excluded: CalibrationRecord["excluded"],
   t: TrustThresholds,
   basis?: LabelBasis,
+  options: { heldoutOnly?: boolean } = {},
 ): { trusted: boolean; reason?: UntrustedReason; message: string } {
   const ci = gateInterval(figures);
   const labels = basis ? describeBasis(figures.n, basis) : `${figures.n} labels`;
   const nText = basis ? `n = ${labels}` : `n = ${figures.n}`;
+  const flat = figures.confusion && figures.kappa !== null ? uninformativeInterval(figures.confusion) : null;
+  const others = notCounted(excluded);
   if (figures.n === 0 && excluded.nonRandom + excluded.notHeldout > 0) {
-    const what = excluded.nonRandom > 0 ? `${excluded.nonRandom} labels come from disagreement, balanced or manual frames` : "";
-    const split = excluded.notHeldout > 0 ? `${excluded.notHeldout} random labels are outside the heldout split` : "";
-    return { trusted: false, reason: "labels-not-random", message: `untrusted: labels not from random frames (${[what, split].filter(Boolean).join("; ")}); label a random sample` };
+    const what = excluded.nonRandom > 0 ? "labels not from random frames" : `no random label in the ${HELDOUT_SPLIT} split`;
+    const fix = excluded.nonRandom > 0 ? "label a random sample" : `label a random sample of the ${HELDOUT_SPLIT} split`;
+    return { trusted: false, reason: "labels-not-random", message: `untrusted: ${what} (not counted: ${others.join("; ")}); ${fix}` };
   }
   if (figures.n < t.minLabels || figures.labelYes < t.minPerClass || figures.labelNo < t.minPerClass) {
-    const other = excluded.nonRandom + excluded.notHeldout > 0 ? `; ${excluded.nonRandom + excluded.notHeldout} other labels do not count` : "";
     const have = basis ? `${labels} from random frames` : `${figures.n} random`;
+    const where = options.heldoutOnly ? ` in the ${HELDOUT_SPLIT} split` : "";
+    const note = flat ? `; ${flat.reason}, so kappa's interval is not informative` : "";
+    const other = others.length ? `; not counted: ${others.join("; ")}` : "";
     return {
       trusted: false,
       reason: "too-few-labels",
-      message: `untrusted: too few labels (${have}, ${figures.labelYes} yes / ${figures.labelNo} no; need ${t.minLabels} with ${t.minPerClass} of each${other})`,
+      message: `untrusted: too few labels (${have}${where}, ${figures.labelYes} yes / ${figures.labelNo} no; need ${t.minLabels} with ${t.minPerClass} of each${note}${other})`,
     };
   }
   if (figures.kappa === null || ci === null) {
     return { trusted: false, reason: "kappa-undefined", message: `untrusted: kappa undefined (${figures.reasons.kappa ?? figures.reasons.kappaSe ?? figures.reasons.kappaCi ?? "no interval"})` };
   }
+  if (flat) {
+    return {
+      trusted: false,
+      reason: "kappa-uninformative",
+      message: `untrusted: kappa's interval is not informative (${flat.reason}, so kappa is ${f2(figures.kappa)} by convention and its 95% CI ${interval(ci)} has zero width by formula, not certainty; ${nText})`,
+    };
+  }
   if (ci.lo < t.kappaLower) {
     return {
       trusted: false,
       reason: "kappa-too-low",
-      message: `untrusted: kappa too low (${f2(figures.kappa)}, 95% CI [${f2(ci.lo)}, ${f2(ci.hi)}]; lower bound must be >= ${f2(t.kappaLower)}, ${nText})`,
+      message: `untrusted: kappa too low (${f2(figures.kappa)}, 95% CI ${interval(ci)}; lower bound must be >= ${f2(t.kappaLower)}, ${nText})`,
     };
   }
-  return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI [${f2(ci.lo)}, ${f2(ci.hi)}], ${nText}` };
+  return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}` };
 }
 
 /**
@@ -133,7 +170,7 @@ export function trustState(
     return { ...base, trusted: false, reason: "no-calibration", message: `untrusted: no calibration for this judge${also}; run ragjudge calibrate`, kappa: null, ci: null, n: 0 };
   }
   const { record } = loaded;
-  const decision = gateDecision(record.figures, record.excluded, thresholds, record.basis);
+  const decision = gateDecision(record.figures, record.excluded, thresholds, record.basis, { heldoutOnly: record.heldoutOnly });
   const state: TrustState = {
     ...base,
     trusted: decision.trusted,
@@ -144,6 +181,8 @@ export function trustState(
     record: loaded.file,
   };
   if (record.basis) state.basis = record.basis;
+  const flat = record.figures.kappa === null ? null : uninformativeInterval(record.figures.confusion);
+  if (flat) state.kappaCiUninformative = flat;
   if (decision.reason) state.reason = decision.reason;
   if (options.labelsHash && options.labelsHash !== record.labels.hash) {
     state.notes.push(`labels changed since this calibration (${record.time}): run ragjudge calibrate again`);

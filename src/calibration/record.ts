@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { InputError, InputErrors } from "../golden/errors.js";
@@ -37,6 +37,18 @@ export const RecordFigures = z.strictObject({
   kappaCi: IntervalSchema,
   kappaZ: Num,
   kappaP: Num,
+  /**
+   * Present when kappa's interval is not informative: the labels or the
+   * judge's verdicts are all one answer (kappa 0 by convention, zero-width
+   * interval by formula). Absent in records written before it was added;
+   * the gate recomputes it from `confusion` either way.
+   */
+  kappaCiUninformative: z.strictObject({
+    cause: z.enum(["labels-constant", "judge-constant", "both-constant"]),
+    label: z.enum(["yes", "no"]).optional(),
+    judge: z.enum(["yes", "no"]).optional(),
+    reason: z.string(),
+  }).optional(),
   bootstrap: z.strictObject({
     ci: IntervalSchema,
     reps: Count,
@@ -131,8 +143,59 @@ export function recordPath(labelsDir: string, rubric: string, fingerprint: strin
 export function writeRecord(labelsDir: string, record: CalibrationRecord): string {
   const checked = CalibrationRecord.parse(record);
   const file = recordPath(labelsDir, checked.rubric, checked.fingerprint);
-  writeOutputFile(file, JSON.stringify(checked, null, 2) + "\n");
+  writeOutputFile(file, recordText(checked));
   return file;
+}
+
+function recordText(record: CalibrationRecord): string {
+  return JSON.stringify(record, null, 2) + "\n";
+}
+
+/** What {@link writeRecordIfChanged} did. */
+export interface RecordWrite {
+  file: string;
+  /** `unchanged`: the file already held this record except for its `time`, and was left alone. */
+  status: "written" | "unchanged";
+}
+
+/**
+ * Writes a record atomically unless its file already holds the same record
+ * but for `time`: a committed record changes only when what it measured
+ * changed (labels, judgments, figures, thresholds, gate), so running
+ * `ragjudge calibrate` again does not churn it. A file that is not byte for
+ * byte the record with its old time (hand-edited, another layout, an older
+ * format) is rewritten.
+ *
+ * @example
+ * writeRecordIfChanged("labels", record) // { file: "labels/calibration/faithfulness.0db4794a352f.json", status: "unchanged" }
+ */
+export function writeRecordIfChanged(labelsDir: string, record: CalibrationRecord): RecordWrite {
+  const checked = CalibrationRecord.parse(record);
+  const file = recordPath(labelsDir, checked.rubric, checked.fingerprint);
+  const old = existingText(file);
+  if (old !== undefined) {
+    const oldTime = timeOf(old);
+    if (oldTime !== undefined && recordText({ ...checked, time: oldTime }) === old) return { file, status: "unchanged" };
+  }
+  writeOutputFile(file, recordText(checked));
+  return { file, status: "written" };
+}
+
+function existingText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined; // missing or unreadable: write it (a real problem surfaces there)
+  }
+}
+
+function timeOf(text: string): string | undefined {
+  try {
+    const t = (JSON.parse(text) as { time?: unknown }).time;
+    return typeof t === "string" ? t : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

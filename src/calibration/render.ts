@@ -1,8 +1,11 @@
 import { basisNoun } from "./basis.js";
 import type { CalibrationReport, RubricCalibration } from "./calibrate.js";
 import type { AgreementFigures } from "./figures.js";
+import { fixed, fixedOrNa as num, interval as ci, pValue as pval } from "./format.js";
 import type { LabelledItem } from "./labels.js";
-import type { Interval } from "./stats/index.js";
+import type { RecordWrite } from "./record.js";
+import type { CohenKappa } from "./stats/index.js";
+import { explainUninformative, shortUninformative } from "./uninformative.js";
 
 /**
  * Renders a calibration report for people (aligned text or Markdown) and for
@@ -12,9 +15,16 @@ import type { Interval } from "./stats/index.js";
 
 export type Format = "table" | "json" | "md";
 
-const num = (v: number | null | undefined, d = 2) => (v === null || v === undefined ? "n/a" : v.toFixed(d));
-const ci = (c: Interval | null | undefined, d = 2) => (c ? `[${c.lo.toFixed(d)}, ${c.hi.toFixed(d)}]` : "n/a");
-const pval = (p: number | null) => (p === null ? "n/a" : p < 1e-12 ? "< 1e-12" : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+/**
+ * Where each calibration record went, by `rubric\0fingerprint`: a path (written), or
+ * what {@link writeRecordIfChanged} did (`unchanged` when only its time would have changed).
+ */
+export type RecordFiles = ReadonlyMap<string, string | RecordWrite>;
+
+function recordWrite(files: RecordFiles, r: RubricCalibration): RecordWrite | undefined {
+  const w = files.get(r.record.rubric + "\u0000" + r.record.fingerprint);
+  return typeof w === "string" ? { file: w, status: "written" } : w;
+}
 
 /** Lays out rows as aligned columns (first column left, the rest right-aligned). */
 function columns(rows: string[][], indent = "  "): string[] {
@@ -28,13 +38,28 @@ function mdTable(rows: string[][]): string[] {
   return [`| ${head!.join(" | ")} |`, `|${head!.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...body.map((r) => `| ${r.join(" | ")} |`)];
 }
 
-function kappaCell(f: AgreementFigures): string {
-  if (f.kappa.kappa === null) return `undefined (${f.kappa.reasons.kappa})`;
+/** Kappa with its interval for a table cell; a zero-width interval from a constant side says so instead of "[0.00, 0.00]". */
+function shortKappa(f: AgreementFigures): string {
+  if (f.kappa.kappa === null) return "undefined";
+  if (f.kappaCiUninformative) return `${num(f.kappa.kappa)}, CI not informative (${shortUninformative(f.kappaCiUninformative)})`;
   return `${num(f.kappa.kappa)} ${ci(f.kappa.ci)}`;
 }
 
-function shortKappa(f: AgreementFigures): string {
-  return f.kappa.kappa === null ? "undefined" : `${num(f.kappa.kappa)} ${ci(f.kappa.ci)}`;
+/** A zero-width interval at perfect agreement: the asymptotic SE is 0 when nothing disagrees, which is not certainty either. */
+function perfectNote(f: AgreementFigures): string {
+  const c = f.confusion;
+  return f.kappa.kappa !== null && f.kappa.ci !== null && c.fp + c.fn === 0 ? ` (zero width because no label disagrees with the judge: the asymptotic SE is 0 there, which is not certainty; ${f.n} labels)` : "";
+}
+
+/** Cohen's kappa between two annotators; a constant annotator makes the interval not informative, said by name. */
+function cohenText(annotators: readonly string[], k: CohenKappa): string {
+  if (k.kappa === null) return `undefined (${k.reasons.kappa})`;
+  const yesNo = ["yes", "no"] as const;
+  const constant = [k.constant.rater1, k.constant.rater2]
+    .map((c, i) => (c === null ? null : `${annotators[i]} gave only '${yesNo[c]}'`))
+    .filter((x): x is string => x !== null);
+  if (constant.length) return `${num(k.kappa)}, CI not informative: ${constant.join(" and ")} (kappa is 0 by convention; the zero-width interval is not certainty)`;
+  return `${num(k.kappa)} ${ci(k.ci)}`;
 }
 
 function figureRows(label: string, items: { name: string; f: AgreementFigures }[]): string[][] {
@@ -61,15 +86,20 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
   const sample = [
     `${g.n} gate labels (random frame${r.heldoutOnly ? ", heldout split" : ""}${r.weighted ? ", weighted by 1/inclusion probability, effective n " + num(g.nEffective, 1) : ""}): ${g.labelYes} yes / ${g.labelNo} no`,
   ];
-  const other = r.errorAnalysis.reduce((s, e) => s + e.figures.n, 0);
-  if (other) sample.push(`${other} other labels (not in the gate) are in the error-analysis table`);
+  for (const e of r.errorAnalysis) {
+    const one = e.figures.n === 1;
+    sample.push(`${e.figures.n} ${one ? e.what.replace(/\blabels\b/, "label") : e.what} ${one ? "is" : "are"} not in the gate: ${e.why}; see error analysis`);
+  }
   if (g.judgeErrors) sample.push(`${g.judgeErrors} judge error(s) counted as disagreements`);
   if (r.ties) sample.push(`${r.ties} tied item(s) await adjudication`);
   const boot = g.bootstrap;
   const bootText = boot ? (boot.ci ? `${ci(boot.ci)} bootstrap (${boot.reps} reps, seed ${boot.seed}${boot.undefinedReps ? `, ${boot.undefinedReps} undefined` : ""})` : `bootstrap n/a (${boot.reason})`) : "";
+  const flat = g.kappaCiUninformative;
   const kappaLine = g.kappa.kappa === null
     ? `kappa      undefined: ${g.kappa.reasons.kappa}`
-    : `kappa      ${num(g.kappa.kappa)}  ${pct}% CI ${ci(g.kappa.ci)} asymptotic${g.kappa.ci ? "" : ` (${g.kappa.reasons.ci})`}, ${bootText}; z ${num(g.kappa.z)}, p ${pval(g.kappa.p)}`;
+    : flat
+      ? `kappa      ${num(g.kappa.kappa)}  ${pct}% CI not informative, asymptotic and bootstrap alike: ${explainUninformative(flat)}; no test`
+      : `kappa      ${num(g.kappa.kappa)}  ${pct}% CI ${ci(g.kappa.ci)} asymptotic${g.kappa.ci ? "" : ` (${g.kappa.reasons.ci})`}, ${bootText}; z ${num(g.kappa.z)}, p ${pval(g.kappa.p)}${perfectNote(g)}`;
   out.push({
     title: `agreement with ${basisNoun(r.basis)}`,
     lines: [
@@ -80,7 +110,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     ],
   });
   const c = g.confusion;
-  const w = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
+  const w = (v: number) => (Number.isInteger(v) ? String(v) : fixed(v, 1));
   out.push({ title: "confusion matrix", rows: [["", "label yes", "label no"], ["judge yes", w(c.tp), w(c.fp)], ["judge no", w(c.fn), w(c.tn)]] });
   const pr = r.passRates;
   const rg = pr.roganGladen;
@@ -102,10 +132,10 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
   if (r.annotatorAgreement) {
     const h = r.annotatorAgreement;
     const lines = [`${h.annotators.join(", ")} overlap on ${h.overlap} item(s); raw agreement ${num(h.agreement)}`];
-    if (h.cohen) lines.push(`Cohen's kappa ${h.cohen.kappa === null ? `undefined (${h.cohen.reasons.kappa})` : `${num(h.cohen.kappa)} ${ci(h.cohen.ci)}`}`);
+    if (h.cohen) lines.push(`Cohen's kappa ${cohenText(h.annotators, h.cohen)}`);
     if (h.fleiss) lines.push(`Fleiss' kappa ${h.fleiss.kappa === null ? `undefined (${h.fleiss.reasons.kappa})` : num(h.fleiss.kappa)}`);
     lines.push(`Krippendorff's alpha ${h.krippendorff.alpha === null ? `undefined (${h.krippendorff.reasons.alpha})` : num(h.krippendorff.alpha)}`);
-    lines.push(`(the judge's kappa ${num(g.kappa.kappa)} beside the annotators': the ceiling it can reach)`);
+    lines.push(`(the judge's kappa ${num(g.kappa.kappa)}${flat ? " (interval not informative)" : ""} beside the annotators': the ceiling it can reach)`);
     const allHuman = r.basis.human > 0 && r.basis.human === g.n;
     out.push({ title: allHuman ? "human-human agreement" : `agreement among annotators (${basisNoun(r.basis)})`, lines });
   }
@@ -114,9 +144,10 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
   }
   if (r.errorAnalysis.length) {
     out.push({
-      title: "error analysis: labels not in the gate (selection distorts kappa; read agreement and the disagreements)",
-      rows: [["labels", "n", "agreement", "judge yes / label no", "judge no / label yes"], ...r.errorAnalysis.map((e) => [
-        e.excluded, String(e.figures.n), num(e.figures.rates.agreement), w(e.figures.confusion.fp), w(e.figures.confusion.fn),
+      title: "error analysis: labels not in the gate (see why; kappa only where selection does not distort it)",
+      rows: [["labels", "n", "agreement", "kappa [95% CI]", "judge yes / label no", "judge no / label yes", "why not in the gate"], ...r.errorAnalysis.map((e) => [
+        e.excluded, String(e.figures.n), num(e.figures.rates.agreement), e.kind === "split" ? shortKappa(e.figures) : "distorted",
+        w(e.figures.confusion.fp), w(e.figures.confusion.fn), e.why,
       ])],
     });
   }
@@ -149,7 +180,7 @@ function unpairedLines(items: LabelledItem[], what: string): string[] {
 }
 
 /** Renders the report as aligned terminal text. */
-export function renderTable(report: CalibrationReport, written: ReadonlyMap<string, string> = new Map()): string {
+export function renderTable(report: CalibrationReport, written: RecordFiles = new Map()): string {
   const out: string[] = [];
   for (const r of report.rubrics) {
     out.push(heading(r));
@@ -159,8 +190,8 @@ export function renderTable(report: CalibrationReport, written: ReadonlyMap<stri
       if (s.lines) out.push(...s.lines.map((l) => `    ${l}`));
       if (s.rows) out.push(...columns(s.rows, "    "));
     }
-    const file = written.get(r.record.rubric + "\u0000" + r.record.fingerprint);
-    if (file) out.push("", `  record written: ${file}`);
+    const rec = recordWrite(written, r);
+    if (rec) out.push("", rec.status === "unchanged" ? `  record unchanged (only its time would differ): ${rec.file}` : `  record written: ${rec.file}`);
     out.push("");
   }
   if (report.rubrics.length === 0) out.push("nothing to calibrate", "");
@@ -176,7 +207,7 @@ function summaryLines(report: CalibrationReport): string[] {
 }
 
 /** Renders the report as Markdown (for a pull request or a docs page). */
-export function renderMarkdown(report: CalibrationReport, written: ReadonlyMap<string, string> = new Map()): string {
+export function renderMarkdown(report: CalibrationReport, written: RecordFiles = new Map()): string {
   const out: string[] = ["# Calibration", ""];
   for (const r of report.rubrics) {
     out.push(`## ${heading(r)}`, "", `**${r.trust.trusted ? "Trusted" : "Untrusted"}**: ${r.trust.message.replace(/^(un)?trusted: /, "")}`, "");
@@ -185,8 +216,8 @@ export function renderMarkdown(report: CalibrationReport, written: ReadonlyMap<s
       if (s.lines) out.push(...s.lines.map((l) => `- ${l.replace(/\s{2,}/g, " ")}`), "");
       if (s.rows) out.push(...mdTable(s.rows.map((row, i) => (i === 0 && row[0] === "" ? ["", ...row.slice(1)] : row))), "");
     }
-    const file = written.get(r.record.rubric + "\u0000" + r.record.fingerprint);
-    if (file) out.push(`Record: \`${file}\``, "");
+    const rec = recordWrite(written, r);
+    if (rec) out.push(`Record${rec.status === "unchanged" ? " (unchanged: only its time would differ)" : ""}: \`${rec.file}\``, "");
   }
   const summary = summaryLines(report);
   if (summary.length) out.push("## Warnings", "", ...summary.map((l) => `- ${l}`), "");
@@ -201,12 +232,12 @@ function unpairedJson(items: LabelledItem[]) {
 }
 
 /** The report as one JSON document (records included; nulls keep their reasons). */
-export function renderJson(report: CalibrationReport, written: ReadonlyMap<string, string> = new Map()): string {
+export function renderJson(report: CalibrationReport, written: RecordFiles = new Map()): string {
   return JSON.stringify({
-    rubrics: report.rubrics.map((r) => ({
-      ...r,
-      recordFile: written.get(r.record.rubric + "\u0000" + r.record.fingerprint) ?? null,
-    })),
+    rubrics: report.rubrics.map((r) => {
+      const rec = recordWrite(written, r);
+      return { ...r, recordFile: rec?.file ?? null, recordStatus: rec?.status ?? null };
+    }),
     unpaired: {
       stale: unpairedJson(report.unpaired.stale),
       unknownItem: unpairedJson(report.unpaired.unknownItem),

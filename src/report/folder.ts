@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { writeFileAtomic } from "../golden/files.js";
 
@@ -63,9 +63,18 @@ export class EvaluationFolder {
     return this.path.slice(dirname(this.path).length + 1);
   }
 
-  /** Writes one file (path relative to the folder, `/`-separated) and records it. */
+  /**
+   * Writes one new file (path relative to the folder, `/`-separated),
+   * flushed to disk before the folder is renamed into place, and records it.
+   */
   write(rel: string, text: string): void {
-    writeFileSync(this.at(rel), text, { flag: "wx" });
+    const fd = openSync(this.at(rel), "wx");
+    try {
+      writeSync(fd, Buffer.from(text, "utf8"));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     this.files.push(rel);
   }
 

@@ -4,6 +4,7 @@
  * per check; a failed check carries a <failure> with its message.
  */
 
+/** One <testcase>: a check, failed, skipped or passed. */
 export interface JUnitCase {
   name: string;
   classname: string;
@@ -15,6 +16,7 @@ export interface JUnitCase {
   systemOut?: string;
 }
 
+/** One <testsuite>: a named section of checks. */
 export interface JUnitSuite {
   name: string;
   cases: JUnitCase[];

@@ -40,6 +40,7 @@ export const QuestionOutcomeJson = z.object({
 });
 export type QuestionOutcomeJson = z.infer<typeof QuestionOutcomeJson>;
 
+/** One variant's search-or-answering join: the cross-tab overall, by kind and by tag, the diagnosis and every question. */
 export const SearchOrAnswerJson = z.object({
   /** The answer rubrics whose joint pass means "the answer is right" (those judged in this run). */
   answerRubrics: z.array(z.string()),
@@ -53,6 +54,7 @@ export type SearchOrAnswerJson = z.infer<typeof SearchOrAnswerJson>;
 
 const GroupValues = z.object({ key: z.string(), n: Count, values: Values });
 
+/** One variant's retrieval scores: means overall, by kind and by tag, and each question's values (what compare pairs on). */
 export const RetrievalJson = z.object({
   /** Labels of every mean measure computed ("AP", "RR", "R@10", ...). */
   measures: z.array(z.string()),
@@ -71,6 +73,7 @@ export type RetrievalJson = z.infer<typeof RetrievalJson>;
 
 const PoolRow = z.object({ kind: z.string(), questions: Count, poolRecall: NumOrNull, finalRecall: Num, notInPool: Count.nullable(), inPoolNotInTopK: Count.nullable() });
 
+/** Pool recall beside final recall: the ceiling any reranker can reach. */
 export const PoolJson = z.object({
   available: z.boolean(),
   list: z.string().nullable(),
@@ -84,6 +87,7 @@ export type PoolJson = z.infer<typeof PoolJson>;
 
 const FailureCount = z.object({ failure: z.string(), count: Count, share: Num });
 
+/** The failure-kind distribution of the misses (seed 000's taxonomy) and the recommendation. */
 export const FailuresJson = z.object({
   k: Count,
   overall: z.object({ kind: z.string(), answerable: Count, misses: Count, counts: z.array(FailureCount) }),
@@ -95,6 +99,7 @@ export const FailuresJson = z.object({
 });
 export type FailuresJson = z.infer<typeof FailuresJson>;
 
+/** One retrieval miss: where its relevant chunk went, its failure kind, fix and reason. */
 export const MissJson = z.object({
   question: z.string(),
   kind: z.string(),
@@ -107,9 +112,11 @@ export const MissJson = z.object({
 });
 export type MissJson = z.infer<typeof MissJson>;
 
+/** One retrieval floor checked on one variant. */
 export const FloorJson = z.object({ variant: z.string(), measure: z.string(), min: Num, value: NumOrNull, passed: z.boolean() });
 export type FloorJson = z.infer<typeof FloorJson>;
 
+/** Everything about one variant. */
 export const VariantJson = z.object({
   name: z.string(),
   contextK: Count,
@@ -124,6 +131,7 @@ export type VariantJson = z.infer<typeof VariantJson>;
 /** Gate items by the provenance of their labels (src/calibration/basis.ts). */
 export const BasisJson = z.object({ human: Count, author: Count, import: Count, mixed: Count, sources: z.array(z.string()) });
 
+/** A rubric's trust state from this run's calibration, and what it rests on. */
 export const TrustJson = z.object({
   trusted: z.boolean(),
   reason: z.string().nullable(),
@@ -140,6 +148,7 @@ export const TrustJson = z.object({
 });
 export type TrustJson = z.infer<typeof TrustJson>;
 
+/** The gate's agreement figures of one rubric's judge against the labels (null in the report when there are none). */
 export const CalibrationJson = z.object({
   n: Count,
   labelYes: Count,
@@ -159,6 +168,7 @@ export type CalibrationJson = z.infer<typeof CalibrationJson>;
 
 const Estimate = z.object({ estimate: NumOrNull, ci: Interval, reason: z.string().nullable() });
 
+/** One rubric's pass rate on one variant: raw with its Wilson interval, and the two corrections. */
 export const RubricVariantJson = z.object({
   variant: z.string(),
   /** Items with a yes/no verdict (judge and rule), and error verdicts (in neither). */
@@ -178,6 +188,7 @@ export const RubricVariantJson = z.object({
 });
 export type RubricVariantJson = z.infer<typeof RubricVariantJson>;
 
+/** One rubric under one judge fingerprint. */
 export const RubricJson = z.object({
   rubric: z.string(),
   /** answer, citation (one item per sentence-citation pair) or question. */
@@ -193,6 +204,7 @@ export const RubricJson = z.object({
 });
 export type RubricJson = z.infer<typeof RubricJson>;
 
+/** report.json: the whole evaluation (see the module comment). */
 export const ReportJson = z.object({
   schema: z.literal(REPORT_SCHEMA),
   name: z.string(),

@@ -1,5 +1,6 @@
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Verdict } from "../golden/schema/items.js";
+import { NO_KIND } from "../retrieval/diagnostics/kinds.js";
 
 /**
  * Where an answer went wrong, the question ragjudge exists to answer
@@ -27,6 +28,7 @@ export type Outcome =
   | "invented-answer"
   | "unjudged";
 
+/** Every outcome in reading order (table columns, chart legends). */
 export const OUTCOMES: readonly Outcome[] = [
   "ok",
   "retrieval-failure",
@@ -70,7 +72,7 @@ export const ANSWER_RUBRICS = ["correctness", "faithfulness"] as const;
  */
 export function classify(e: QuestionEvidence, answerRubrics: readonly string[] = ANSWER_RUBRICS): QuestionOutcome {
   const q = e.question;
-  const base = { id: q.id, kind: q.kind ?? "(none)", tags: q.tags, answerable: q.answerable };
+  const base = { id: q.id, kind: q.kind ?? NO_KIND, tags: q.tags, answerable: q.answerable };
   if (!q.answerable) {
     const v = e.verdicts.get("not-found");
     const outcome: Outcome = v === "yes" ? "correct-not-found" : v === "no" ? "invented-answer" : "unjudged";

@@ -13,6 +13,11 @@ function title(text: string, format: TextFormat): string {
   return format === "markdown" ? `## ${text}` : `${text}\n${"=".repeat(Math.min(78, text.length))}`;
 }
 
+/** A status line: a list item in Markdown (so lines do not run together), plain text in the terminal. */
+function item(text: string, format: TextFormat): string {
+  return format === "markdown" ? `- ${text}` : text;
+}
+
 /** The cross-tab of one variant: rows overall then each kind, a column per outcome. */
 export function crossTabTable(v: VariantJson, format: TextFormat): string {
   const s = v.searchOrAnswer;
@@ -31,7 +36,7 @@ export function searchOrAnswerSection(report: ReportJson, format: TextFormat): s
     out.push(`${format === "markdown" ? "**Diagnosis:** " : "diagnosis: "}${v.searchOrAnswer.diagnosis}`, "");
   }
   const untrusted = untrustedAnswerRubrics(report);
-  if (untrusted.length) out.push(`${format === "markdown" ? "> " : "note: "}these outcomes rest on untrusted rubrics (${untrusted.join(", ")}): read them as indicative until the judge is calibrated against labels.`, "");
+  if (untrusted.length) out.push(`${format === "markdown" ? "> These" : "note: these"} outcomes rest on untrusted rubrics (${untrusted.join(", ")}): read them as indicative until the judge is calibrated against labels.`, "");
   return out.join("\n");
 }
 
@@ -74,7 +79,7 @@ function poolLine(v: VariantJson): string {
 export function diagnosticsSection(report: ReportJson, format: TextFormat): string {
   const out: string[] = [title("Pool recall and failure kinds", format), ""];
   for (const v of report.variants) {
-    if (format === "markdown") out.push(`- **${v.name}**: ${poolLine(v)}.`, `  ${failureLine(v)}.`, `  Recommendation: ${v.failures.recommendation}`);
+    if (format === "markdown") out.push(`- **${v.name}**: ${poolLine(v)}.`, `  - ${failureLine(v)}.`, `  - Recommendation: ${v.failures.recommendation}`);
     else out.push(`${v.name}: ${poolLine(v)}`, `  ${failureLine(v)}`, `  recommendation: ${v.failures.recommendation}`);
   }
   return out.join("\n") + "\n";
@@ -116,7 +121,7 @@ function rubricExtras(r: RubricJson, report: ReportJson): string[] {
 /** Judge pass rates with the trust state on every line, corrected rates, errors, uncited answers, tokens and cost. */
 export function judgeSection(report: ReportJson, format: TextFormat): string {
   const out: string[] = [title("Judge pass rates and trust", format), ""];
-  out.push(`judge: ${report.judge.label}`, `labels: ${report.inputs.labels.dir} (${report.inputs.labels.files.length ? plural(report.inputs.labels.files.reduce((a, f) => a + f.labels, 0), "label") + " in " + plural(report.inputs.labels.files.length, "file") : "no label files"})`, "");
+  out.push(item(`judge: ${report.judge.label}`, format), item(`labels: ${report.inputs.labels.dir} (${report.inputs.labels.files.length ? plural(report.inputs.labels.files.reduce((a, f) => a + f.labels, 0), "label") + " in " + plural(report.inputs.labels.files.length, "file") : "no label files"})`, format), "");
   const bullet = format === "markdown" ? "- " : "  ";
   for (const r of report.rubrics) {
     out.push(format === "markdown" ? `### ${trustHeadline(r)}` : trustHeadline(r), "");
@@ -126,10 +131,10 @@ export function judgeSection(report: ReportJson, format: TextFormat): string {
   }
   if (report.rubrics.length === 0) out.push("no rubric was judged", "");
   const t = report.judgeTotals;
-  out.push(`verdicts: ${t.judgments} (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no; rerun to retry them)" : ""}`);
-  for (const [cause, n] of t.errorCauses) out.push(`${bullet}error x${n}: ${cause}`);
-  out.push(`tokens: ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion; cost: ${t.cost === null ? "unknown" : `$${t.cost.toFixed(4)}`} (${t.costNote})`);
-  out.push("note: pass rates count items (answers, questions or citation pairs) with a yes/no verdict; Rogan-Gladen takes the judge's TPR and TNR from all its gate labels, PPI the variant's own gate labels; rule verdicts are exact and never corrected.");
+  out.push(item(`verdicts: ${t.judgments} (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no; rerun to retry them)" : ""}`, format));
+  for (const [cause, n] of t.errorCauses) out.push(`${format === "markdown" ? "  - " : "  "}error x${n}: ${cause}`);
+  out.push(item(`tokens: ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion; cost: ${t.cost === null ? "unknown" : `$${t.cost.toFixed(4)}`} (${t.costNote})`, format));
+  out.push("", `${format === "markdown" ? "> Pass" : "note: pass"} rates count items (answers, questions or citation pairs) with a yes/no verdict; Rogan-Gladen takes the judge's TPR and TNR from all its gate labels, PPI the variant's own gate labels; rule verdicts are exact and never corrected.`);
   return out.join("\n") + "\n";
 }
 
@@ -137,19 +142,19 @@ export function judgeSection(report: ReportJson, format: TextFormat): string {
 export function gateSection(report: ReportJson, format: TextFormat): string {
   const g = report.gate;
   const out: string[] = [title("Gate", format), ""];
-  if (g.floors.length === 0) out.push('floors: none configured (set "floors" in the config, or pass --fail-under R@10=0.7)');
+  if (g.floors.length === 0) out.push(item('floors: none configured (set "floors" in the config, or pass --fail-under R@10=0.7)', format));
   else {
     const measures = [...new Set(g.floors.map((f) => `${f.measure} >= ${f.min}`))];
     for (const m of measures) {
       const fs = g.floors.filter((f) => `${f.measure} >= ${f.min}` === m);
-      out.push(`floor ${m}: ${fs.map((f) => `${f.variant} ${num(f.value, 4)} ${f.passed ? "ok" : "MISSED"}`).join("; ")}`);
+      out.push(item(`floor ${m}: ${fs.map((f) => `${f.variant} ${num(f.value, 4)} ${f.passed ? "ok" : "MISSED"}`).join("; ")}`, format));
     }
   }
   const rubrics = [...new Set(report.rubrics.map((r) => r.rubric))];
-  out.push(g.untrusted.length
+  out.push(item(g.untrusted.length
     ? `trust: ${g.untrusted.length} of ${rubrics.length} rubrics untrusted: ${g.untrusted.join(", ")}${g.requireTrusted ? " (--require-trusted: failing)" : " (--require-trusted would fail)"}`
-    : `trust: every rubric trusted (${rubrics.length})`);
-  out.push(g.failures.length ? `result: FAIL (${g.failures.join("; ")})` : "result: PASS");
+    : `trust: every rubric trusted (${rubrics.length})`, format));
+  out.push(item(g.failures.length ? `result: FAIL (${g.failures.join("; ")})` : "result: PASS", format));
   return out.join("\n") + "\n";
 }
 

@@ -25,21 +25,34 @@ export function checkAnnotator(name: string): string {
  * review server builds every path it writes through this, so a request can
  * never make it write outside the labels folder.
  *
+ * With `create` (the default, for a write) the folders on the way are
+ * created; without it (for a read) nothing is created: a folder that does
+ * not exist yet holds nothing to read, and only the parts that exist are
+ * checked for links leading out.
+ *
  * @example
  * confinedPath("labels", "asha.jsonl")   // "/abs/labels/asha.jsonl"
  * confinedPath("labels", "../x.jsonl")   // throws
+ * confinedPath("labels", ".review/asha.skips.jsonl", { create: false }) // creates no folder
  */
-export function confinedPath(dir: string, name: string): string {
-  mkdirSync(dir, { recursive: true });
+export function confinedPath(dir: string, name: string, options: { create?: boolean } = {}): string {
+  const create = options.create ?? true;
+  const outside = (r: string) => r === ".." || r.startsWith(`..${sep}`) || isAbsolute(r);
+  const lexical = relative(resolve(dir), resolve(dir, name));
+  if (lexical === "" || outside(lexical)) {
+    throw new InputError(dir, undefined, undefined, `refusing to write ${JSON.stringify(name)}: outside the labels folder`);
+  }
+  if (create) mkdirSync(dir, { recursive: true });
+  else if (!existsSync(dir)) return resolve(dir, name);
   const root = realpathSync(dir);
   const target = resolve(root, name);
   const rel = relative(root, target);
-  const outside = (r: string) => r === ".." || r.startsWith(`..${sep}`) || isAbsolute(r);
   if (rel === "" || outside(rel)) {
     throw new InputError(dir, undefined, undefined, `refusing to write ${JSON.stringify(name)}: outside the labels folder`);
   }
   // A sub-folder (".review") that is a link to elsewhere would also escape.
-  mkdirSync(dirname(target), { recursive: true });
+  if (create) mkdirSync(dirname(target), { recursive: true });
+  else if (!existsSync(dirname(target))) return target;
   if (outside(relative(root, realpathSync(dirname(target))))) {
     throw new InputError(dir, undefined, undefined, `refusing to write ${JSON.stringify(name)}: its folder links outside the labels folder`);
   }
@@ -50,9 +63,13 @@ export function confinedPath(dir: string, name: string): string {
   return target;
 }
 
-/** The labels file of one annotator, `<labels dir>/<annotator>.jsonl`, resolved and confined to the folder. */
-export function labelsFileOf(labelsDir: string, annotator: string): string {
-  return confinedPath(labelsDir, basename(labelFileFor(labelsDir, annotator)));
+/**
+ * The labels file of one annotator, `<labels dir>/<annotator>.jsonl`,
+ * resolved and confined to the folder. `create: false` (to show where
+ * labels will go) creates no folder.
+ */
+export function labelsFileOf(labelsDir: string, annotator: string, options: { create?: boolean } = {}): string {
+  return confinedPath(labelsDir, basename(labelFileFor(labelsDir, annotator)), options);
 }
 
 /** Parses a JSONL log that may be missing or empty (not written yet). */
@@ -100,14 +117,18 @@ export function appendLabelDurable(labelsDir: string, label: Label): Label {
 export const SkipRecord = ItemKey.extend({ inputHash: Sha256, time: Time });
 export type SkipRecord = z.infer<typeof SkipRecord>;
 
-/** The review-progress file of one annotator (inside the labels folder). */
-export function skipsFileOf(labelsDir: string, annotator: string): string {
-  return confinedPath(labelsDir, join(".review", `${checkAnnotator(annotator)}.skips.jsonl`));
+/**
+ * The review-progress file of one annotator (inside the labels folder).
+ * Only a write creates `.review/` (`create`, the default); reading passes
+ * `create: false`, so starting a review leaves no empty folder behind.
+ */
+export function skipsFileOf(labelsDir: string, annotator: string, options: { create?: boolean } = {}): string {
+  return confinedPath(labelsDir, join(".review", `${checkAnnotator(annotator)}.skips.jsonl`), options);
 }
 
-/** Item ids an annotator skipped. */
+/** Item ids an annotator skipped (none when nothing was skipped yet; creates nothing). */
 export function readSkips(labelsDir: string, annotator: string): Set<string> {
-  return new Set(loadLog(skipsFileOf(labelsDir, annotator), SkipRecord).map((s) => itemId(s, s.inputHash)));
+  return new Set(loadLog(skipsFileOf(labelsDir, annotator, { create: false }), SkipRecord).map((s) => itemId(s, s.inputHash)));
 }
 
 /** Records a skip durably (flushed before returning). */

@@ -137,3 +137,19 @@ describe("runEvaluation refuses bad input before writing anything", () => {
     expect(existsSync(copy.evaluations)).toBe(false);
   });
 });
+
+describe("runEvaluation with the optional anchor-ambiguity rubric", () => {
+  it("feeds its verdicts into the miss analysis, so anchor-ambiguity becomes decidable", async () => {
+    const copy = exampleCopy((c) => (c.rubrics = ["citation-accuracy", "correctness", "faithfulness", "not-found", "anchor-ambiguity"]));
+    const r = await runEvaluation({ config: copy.config });
+    for (const v of r.report.variants) {
+      expect(v.failures.ambiguityJudged).toBe(true);
+      expect(v.failures.undecidable.map((u) => u.failure)).not.toContain("anchor-ambiguity");
+    }
+    const amb = r.report.rubrics.find((x) => x.rubric === "anchor-ambiguity")!;
+    expect(amb.unit).toBe("question");
+    // it judges the misses only: one item per answerable question whose relevant chunks all missed the context
+    const misses = r.report.variants.map((v) => v.searchOrAnswer.questions.filter((q) => q.answerable && q.relevantInContext === false).length);
+    expect(amb.variants.map((v) => v.pass + v.fail + v.errors)).toEqual(misses);
+  });
+});

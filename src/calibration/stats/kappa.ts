@@ -21,6 +21,13 @@ export interface CohenKappa {
   z: number | null;
   /** Two-sided p-value of z. */
   p: number | null;
+  /**
+   * The index of the single category each rater gave to every item, or null
+   * when that rater used two or more. When either is set (and kappa is
+   * defined), kappa is 0 by convention and both variances are 0 by formula:
+   * `ci` then has zero width without being certain, and there is no test.
+   */
+  constant: { rater1: number | null; rater2: number | null };
   reasons: Reasons<"po" | "pe" | "kappa" | "se" | "se0" | "ci" | "z" | "p">;
 }
 
@@ -56,7 +63,11 @@ export interface KappaOptions {
  *
  * Undefined cases are null with a reason: no items; p_e = 1 (both raters gave
  * one and the same label to every item, 0/0: kappa is undefined, not 1);
- * standard errors at n < 2. One constant rater gives kappa = 0, as it should.
+ * standard errors at n < 2. One constant rater gives kappa = 0, as it should;
+ * it is detected from the cells (not from rounded proportions), so kappa,
+ * se and se0 are then exactly 0 (never -0.00 or a z of 0/tiny), `ci` is
+ * [0, 0] and `constant` says which rater it was: callers must show that
+ * interval as not informative.
  *
  * @example
  * cohenKappa([[20, 5], [10, 15]]).kappa // 0.4 (Wikipedia's 50 grant proposals)
@@ -65,13 +76,14 @@ export function cohenKappa(table: Table, options: KappaOptions = {}): CohenKappa
   const level = options.level ?? 0.95;
   const total = checkTable(table);
   const n = options.n ?? total;
-  const out: CohenKappa = { n, po: null, pe: null, kappa: null, se: null, se0: null, ci: null, level, z: null, p: null, reasons: {} };
+  const out: CohenKappa = { n, po: null, pe: null, kappa: null, se: null, se0: null, ci: null, level, z: null, p: null, constant: { rater1: null, rater2: null }, reasons: {} };
   const r = out.reasons;
   if (!(total > 0)) {
     for (const f of ["po", "pe", "kappa", "se", "se0", "ci", "z", "p"] as const) r[f] = "no items";
     return out;
   }
   const k = table.length;
+  out.constant = constantRaters(table);
   const { rows, cols } = marginals(table, total);
   let po = 0;
   let pe = 0;
@@ -87,11 +99,23 @@ export function cohenKappa(table: Table, options: KappaOptions = {}): CohenKappa
     for (const f of ["kappa", "se", "se0", "ci", "z", "p"] as const) r[f] = why;
     return out;
   }
-  const kappa = (po - pe) / (1 - pe);
+  const oneConstant = out.constant.rater1 !== null || out.constant.rater2 !== null;
+  // One constant rater: p_o = p_e analytically, so kappa is exactly 0 (rounding would give ±1e-17).
+  const kappa = oneConstant ? 0 : (po - pe) / (1 - pe);
   out.kappa = kappa;
   if (!(n >= 2)) {
     const why = `standard errors need at least 2 items (n = ${n})`;
     for (const f of ["se", "se0", "ci", "z", "p"] as const) r[f] = why;
+    return out;
+  }
+  if (oneConstant) {
+    // Both variances are 0 by formula; rounding would leave a tiny positive se0 and a meaningless z = 0, p = 1.
+    out.se = 0;
+    out.se0 = 0;
+    out.ci = { lo: 0, hi: 0 };
+    const why = "the standard error under kappa = 0 is 0 (one rater gave a single label): no test";
+    r.z = why;
+    r.p = why;
     return out;
   }
 
@@ -124,6 +148,24 @@ export function cohenKappa(table: Table, options: KappaOptions = {}): CohenKappa
     r.p = why;
   }
   return out;
+}
+
+/** The single category index of each rater that used only one (a row or column holding every non-zero cell), else null. */
+function constantRaters(table: Table): { rater1: number | null; rater2: number | null } {
+  const k = table.length;
+  const usedRows: number[] = [];
+  const usedCols: number[] = [];
+  for (let i = 0; i < k; i++) {
+    let row = 0;
+    let col = 0;
+    for (let j = 0; j < k; j++) {
+      row += table[i]![j]!;
+      col += table[j]![i]!;
+    }
+    if (row > 0) usedRows.push(i);
+    if (col > 0) usedCols.push(i);
+  }
+  return { rater1: usedRows.length === 1 ? usedRows[0]! : null, rater2: usedCols.length === 1 ? usedCols[0]! : null };
 }
 
 /**

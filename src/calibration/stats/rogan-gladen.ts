@@ -1,4 +1,5 @@
 import { seededRng, resampleIndices, percentileInterval, DEFAULT_REPS, DEFAULT_SEED, type BootstrapInterval, type BootstrapOptions } from "./bootstrap.js";
+import { fixed } from "../format.js";
 
 /** A Rogan-Gladen corrected prevalence. */
 export interface RoganGladen {
@@ -29,7 +30,7 @@ export interface RoganGladen {
 export function roganGladen(apparent: number, tpr: number, tnr: number): RoganGladen {
   const youden = tpr + tnr - 1;
   if (!(youden > 0)) {
-    return { estimate: null, unclipped: null, clipped: false, youden, reason: `TPR + TNR = ${(tpr + tnr).toFixed(3)} <= 1: the judge does not separate pass from fail, so no correction is possible` };
+    return { estimate: null, unclipped: null, clipped: false, youden, reason: `TPR + TNR = ${fixed(tpr + tnr, 3)} <= 1: the judge does not separate pass from fail, so no correction is possible` };
   }
   const unclipped = (apparent + tnr - 1) / youden;
   const estimate = Math.min(1, Math.max(0, unclipped));

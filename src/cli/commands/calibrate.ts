@@ -4,7 +4,7 @@ import { relative, resolve } from "node:path";
 import { calibrate } from "../../calibration/calibrate.js";
 import { knownRubricNames } from "../../calibration/context.js";
 import { loadLabels } from "../../calibration/labels.js";
-import { loadRecords, writeRecord } from "../../calibration/record.js";
+import { loadRecords, writeRecordIfChanged, type RecordWrite } from "../../calibration/record.js";
 import { renderJson, renderMarkdown, renderTable, type Format } from "../../calibration/render.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../../calibration/stats/index.js";
 import { loadConfig } from "../../golden/config.js";
@@ -89,12 +89,13 @@ export function registerCalibrate(program: Command): void {
         });
         if (problems.length) throw new InputErrors(problems);
       }
-      // Every record was validated when built; each is written atomically.
-      const written = new Map<string, string>();
+      // Every record was validated when built; each is written atomically, and only when
+      // something but its time changed, so a committed record does not churn on every run.
+      const written = new Map<string, RecordWrite>();
       if (opts.write) {
         for (const r of report.rubrics) {
           if (!r.hasLabels) continue;
-          written.set(r.record.rubric + "\u0000" + r.record.fingerprint, writeRecord(labelsDir, r.record));
+          written.set(r.record.rubric + "\u0000" + r.record.fingerprint, writeRecordIfChanged(labelsDir, r.record));
         }
       }
       const render = opts.format === "json" ? renderJson : opts.format === "md" ? renderMarkdown : renderTable;

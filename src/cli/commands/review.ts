@@ -60,7 +60,7 @@ export function registerReview(program: Command): void {
         process.stdout.write(`The review queue ${queueFile} is empty: nothing to review (run \`ragjudge sample\` to draw items).\n`);
         return;
       }
-      const labelsFile = labelsFileOf(labelsDir, session.annotator);
+      const labelsFile = labelsFileOf(labelsDir, session.annotator, { create: false });
       const rel = relative(process.cwd(), labelsFile);
       const where = rel && !rel.startsWith("..") ? rel : labelsFile;
       process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${where} (${provenanceNote(session.provenance)})\n`);

@@ -27,6 +27,7 @@ function fmt(v: number | null): string {
   return v === null || !Number.isFinite(v) ? "n/a" : v.toFixed(3);
 }
 
+/** One group of bars (a kind) with one value per series (a variant). */
 export interface BarGroup {
   label: string;
   /** One value per series, in [0, 1] (null = not available). */
@@ -47,7 +48,7 @@ export function groupedBars(title: string, series: string[], groups: BarGroup[],
   const legendH = 24;
   const height = legendH + groups.length * groupH + 24;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + 70} ${height}" width="${left + width + 70}" height="${height}" ${FONT}>`);
+  parts.push(`<svg data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + 70} ${height}" width="${left + width + 70}" height="${height}" ${FONT}>`);
   parts.push(`<title>${esc(title)}</title>`);
   series.forEach((s, i) => {
     const x = left + i * legendStep;
@@ -88,7 +89,7 @@ export function confusionMatrix(title: string, m: { tp: number; fn: number; fp: 
     [1, 1, m.tn, "people no, judge no"],
   ];
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + 2 * cell + 10} ${top + 2 * cell + 10}" width="${left + 2 * cell + 10}" height="${top + 2 * cell + 10}" ${FONT}>`);
+  parts.push(`<svg data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + 2 * cell + 10} ${top + 2 * cell + 10}" width="${left + 2 * cell + 10}" height="${top + 2 * cell + 10}" ${FONT}>`);
   parts.push(`<title>${esc(title)}</title>`);
   parts.push(`<text x="${left + cell}" y="14" text-anchor="middle">judge</text>`);
   parts.push(`<text x="${left + cell / 2}" y="32" text-anchor="middle">yes</text><text x="${left + 1.5 * cell}" y="32" text-anchor="middle">no</text>`);
@@ -105,6 +106,7 @@ export function confusionMatrix(title: string, m: { tp: number; fn: number; fp: 
   return parts.join("");
 }
 
+/** One row of an interval chart: a point estimate and its interval. */
 export interface IntervalRow {
   label: string;
   estimate: number | null;
@@ -130,7 +132,7 @@ export function intervals(title: string, rows: IntervalRow[], domain: [number, n
   const [lo, hi] = domain;
   const x = (v: number) => left + ((Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo)) * width;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + right} ${height}" width="${left + width + right}" height="${height}" ${FONT}>`);
+  parts.push(`<svg data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + right} ${height}" width="${left + width + right}" height="${height}" ${FONT}>`);
   parts.push(`<title>${esc(title)}</title>`);
   if (lo < 0 && hi > 0) parts.push(`<line x1="${x(0)}" y1="${top}" x2="${x(0)}" y2="${height - 24}" stroke="#94a3b8" stroke-dasharray="3,3"/>`);
   rows.forEach((r, i) => {
@@ -159,7 +161,7 @@ export function intervals(title: string, rows: IntervalRow[], domain: [number, n
  */
 export function stackedShares(title: string, categories: string[], groups: { label: string; counts: number[] }[], id: string, colors: readonly string[] = PALETTE): string {
   const left = labelMargin(groups.map((g) => `${g.label} (n=${g.counts.reduce((a, b) => a + b, 0)})`), 90);
-  const width = 420;
+  const width = 540;
   const barH = 18;
   const legendStep = Math.max(120, ...categories.map((c) => textWidth(c) + 24));
   const perRow = Math.max(1, Math.floor((width + 10) / legendStep));
@@ -167,7 +169,7 @@ export function stackedShares(title: string, categories: string[], groups: { lab
   const top = 8 + legendRows * 18;
   const height = top + groups.length * (barH + 8) + 10;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + 20} ${height}" width="${left + width + 20}" height="${height}" ${FONT}>`);
+  parts.push(`<svg data-chart="${esc(id)}" role="img" viewBox="0 0 ${left + width + 20} ${height}" width="${left + width + 20}" height="${height}" ${FONT}>`);
   parts.push(`<title>${esc(title)}</title>`);
   categories.forEach((c, i) => {
     const x = left + (i % perRow) * legendStep;
