@@ -74,7 +74,7 @@ export function exclusionWhy(excluded: string): { kind: "frame" | "split"; what:
     const what = excluded === "split (none)" ? "random labels with no split (others carry one)" : `random labels in ${excluded}`;
     return { kind: "split", what, why: `the gate uses the ${HELDOUT_SPLIT} split only (prompts are tuned on the rest)` };
   }
-  return { kind: "frame", what: `labels from ${excluded}`, why: "not a random frame: selection distorts kappa, TPR/TNR and the corrections" };
+  return { kind: "frame", what: `labels from ${excluded}`, why: "a non-random frame, whose selection distorts kappa, TPR/TNR and the corrections" };
 }
 
 /** Everything `ragjudge calibrate` reports for one rubric under one judge. */

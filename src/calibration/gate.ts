@@ -131,7 +131,7 @@ export function gateDecision(
     return {
       trusted: false,
       reason: "kappa-uninformative",
-      message: `untrusted: kappa's interval is not informative (${flat.reason}, so kappa is ${f2(figures.kappa)} by convention and its 95% CI ${interval(ci)} has zero width by formula, not certainty; ${nText})`,
+      message: `untrusted: kappa's interval is not informative (${flat.reason}, so kappa is 0 by convention and its 95% CI ${interval(ci)} has zero width by formula, not certainty; ${nText})`,
     };
   }
   if (ci.lo < t.kappaLower) {

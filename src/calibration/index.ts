@@ -17,3 +17,4 @@ export * from "./calibrate.js";
 export * from "./assess.js";
 export * from "./render.js";
 export * from "./output.js";
+export * from "./uninformative.js";

@@ -9,6 +9,47 @@ export interface ResolvedCitation {
   chunks: string[];
   /** Markers that name no chunk: `[7]` with 5 context chunks, or an id no chunks file has. */
   unresolved: string[];
+  /** The sentence as written, markers included (explicit `citations`: the sentence as given). */
+  text: string;
+}
+
+/** One reference inside a citation marker, resolved: `id` is undefined when it names no chunk. */
+export interface MarkerRef {
+  raw: string;
+  id?: string;
+}
+
+/** A marker reference resolved as {@link readCitations} does: digits count from 1 into `context`, anything else is a chunk id. */
+function resolveRef(raw: string, context: readonly string[], knownChunk: (id: string) => boolean): string | undefined {
+  if (/^\d+$/.test(raw)) return context[Number(raw) - 1];
+  return knownChunk(raw) ? raw : undefined;
+}
+
+/** The references of each marker of a sentence, in order. */
+function markerRefs(sentence: string, context: readonly string[], knownChunk: (id: string) => boolean): { match: string; refs: MarkerRef[] }[] {
+  return [...sentence.matchAll(MARKER)].map((m) => ({
+    match: m[0],
+    refs: m[1]!.split(/\s*[,;]\s*/u).map((raw) => {
+      const id = resolveRef(raw, context, knownChunk);
+      return id === undefined ? { raw } : { raw, id };
+    }),
+  }));
+}
+
+/**
+ * A sentence as written with each citation marker replaced by
+ * `render(refs)`, the marker's references resolved as in
+ * {@link readCitations}. Used to show a judge where a sentence citing
+ * several sources cites each one.
+ *
+ * @example
+ * rewriteMarkers("A [1] and B [2].", ["x", "y"], () => true, (refs) => `[${refs.map((r) => r.id).join(", ")}]`)
+ * // "A [x] and B [y]."
+ */
+export function rewriteMarkers(sentence: string, context: readonly string[], knownChunk: (id: string) => boolean, render: (refs: MarkerRef[]) => string): string {
+  const rendered = markerRefs(sentence, context, knownChunk).map((m) => render(m.refs));
+  let i = 0;
+  return sentence.replace(MARKER, () => rendered[i++]!);
 }
 
 const segmenter = new Intl.Segmenter("und", { granularity: "sentence" });
@@ -51,6 +92,7 @@ export function readCitations(
       sentence: c.sentence,
       chunks: c.chunks.filter((id) => knownChunk(id)),
       unresolved: c.chunks.filter((id) => !knownChunk(id)),
+      text: c.sentence,
     }));
   }
   const answer = line.answer ?? "";
@@ -58,17 +100,14 @@ export function readCitations(
   splitSentences(answer).forEach((sentence, i) => {
     const chunks: string[] = [];
     const unresolved: string[] = [];
-    for (const m of sentence.matchAll(MARKER)) {
-      for (const raw of m[1]!.split(/\s*[,;]\s*/u)) {
-        let id: string | undefined;
-        if (/^\d+$/.test(raw)) id = context[Number(raw) - 1];
-        else if (knownChunk(raw)) id = raw;
+    for (const m of markerRefs(sentence, context, knownChunk)) {
+      for (const { raw, id } of m.refs) {
         if (id === undefined) unresolved.push(raw);
         else if (!chunks.includes(id)) chunks.push(id);
       }
     }
     if (chunks.length > 0 || unresolved.length > 0) {
-      out.push({ sentenceIndex: i + 1, sentence: stripMarkers(sentence), chunks, unresolved });
+      out.push({ sentenceIndex: i + 1, sentence: stripMarkers(sentence), chunks, unresolved, text: sentence });
     }
   });
   return out;

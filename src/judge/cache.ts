@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../golden/errors.js";
 import type { Usage } from "./client.js";
+import { acquireLease, type Lease } from "./lease.js";
 
 /** The cache file inside the cache folder (`config.cacheDir`, default `.ragjudge/`). */
 export const CACHE_FILE = "judge-cache.sqlite";
@@ -223,16 +224,37 @@ export class JudgeCache {
   }
 
   /**
-   * Commits one outcome under `key`. A committed verdict is final: a later
-   * put for the same key (a concurrent run, a late error) does not replace
-   * it; an error is replaced by whatever comes next.
+   * Commits one outcome under `key` and returns what the cache holds now. A
+   * committed verdict is final: a later put for the same key (a concurrent
+   * run, a late error) does not replace it, and `stored: false` comes back
+   * with that earlier verdict, which the caller must report instead of its
+   * own (so judgments never disagree with the cache). An error is replaced
+   * by whatever comes next.
+   *
+   * @example
+   * const { stored, verdict } = cache.put(key, mine);
+   * // stored === false: another run committed `verdict` first
    */
-  put(key: CacheKey, v: CachedVerdict): void {
+  put(key: CacheKey, v: CachedVerdict): { stored: boolean; verdict: CachedVerdict } {
     if ((v.status === "done") !== (v.verdict !== "error")) throw new Error("cache: status done needs a yes/no verdict, status error an error verdict");
-    this.stmts.put.run(
+    const info = this.stmts.put.run(
       key.fingerprint, key.inputHash, key.repeat, v.status, v.verdict, v.reason, v.error ?? null, v.judge, v.rubric,
       v.model ?? null, v.servedModel ?? null, v.usage?.prompt ?? null, v.usage?.completion ?? null, v.attempts ?? null, v.raw ?? null, v.time,
     );
+    if (info.changes > 0) return { stored: true, verdict: v };
+    // The upsert only skips a row that is already a committed verdict, and those never change.
+    const kept = this.get(key);
+    if (!kept) throw new Error("cache: a verdict was neither stored nor found");
+    return { stored: false, verdict: kept };
+  }
+
+  /**
+   * Takes this cache folder's lease for a run (see lease.ts): a second run
+   * on the same folder is refused with one line instead of paying for the
+   * same calls twice. Release it when the run ends.
+   */
+  acquireLease(holder: string): Lease {
+    return acquireLease(this.db, this.file, holder);
   }
 
   /** Records what a fingerprint stands for (its request template), for audits. */

@@ -120,7 +120,7 @@ export function formatEstimate(e: DryRunEstimate): string {
     lines.push(`  ${r.rubric}: ${r.verdicts} verdicts (${r.shared} sharing identical evidence), ${r.cached} cached, ${r.calls} calls, ~${r.promptTokens} prompt + ~${r.completionTokens} completion tokens`);
   }
   lines.push(`  rule verdicts (no call): ${e.ruleVerdicts}`);
-  lines.push(`total: ${e.calls} calls, ~${e.promptTokens} prompt tokens, ~${e.completionTokens} completion tokens${e.completionTokensMax !== undefined ? ` (at most ${e.completionTokensMax})` : ""}`);
+  lines.push(`total: ${e.calls} calls, ~${e.promptTokens} prompt tokens, ~${e.completionTokens} completion tokens${e.completionTokensMax !== undefined ? ` (at most ${e.completionTokensMax} completion tokens, if every reply used all of max_tokens)` : ""}`);
   if (e.cost !== undefined) {
     lines.push(`estimated cost: $${e.cost.toFixed(4)}${e.costMax !== undefined ? ` (at most $${e.costMax.toFixed(4)})` : ""}`);
   } else {

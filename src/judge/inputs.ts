@@ -1,6 +1,7 @@
 import { loadGolden, loadVariant, type GoldenSet, type VariantData } from "../golden/dataset.js";
 import { InputError } from "../golden/errors.js";
 import type { ResolvedConfig } from "../golden/config.js";
+import { missK } from "../retrieval/diagnostics/diagnose.js";
 import { buildItems, type ItemSet } from "./items.js";
 import { validateRubricTemplates } from "./prompt.js";
 import { loadRubrics, type Rubric } from "./rubric.js";
@@ -17,7 +18,8 @@ export interface JudgeInputs {
  * Loads a judge run's inputs from a resolved config: the golden set, the
  * chosen variants (`variants`, default all), the chosen rubrics (`rubrics`,
  * else the config's list, else every non-optional rubric in `rubricsDir`),
- * with their templates checked, then builds every item.
+ * with their templates checked, then builds every item (anchor-ambiguity
+ * items at the miss analysis's cut-off, `missK(config.k)`).
  *
  * @example
  * const { itemSet, rubrics } = loadJudgeInputs(loadConfig(), { rubrics: ["faithfulness"] });
@@ -33,6 +35,6 @@ export function loadJudgeInputs(resolved: ResolvedConfig, opts: { rubrics?: stri
   const chosen = opts.variants?.length ? config.variants.filter((v) => opts.variants!.includes(v.name)) : config.variants;
   const golden = loadGolden(resolved.path(config.golden));
   const variants = chosen.map((v) => loadVariant(v, golden, resolved.path));
-  const itemSet = buildItems({ golden, variants, rubrics, requireCitations: config.requireCitations });
+  const itemSet = buildItems({ golden, variants, rubrics, requireCitations: config.requireCitations, missK: missK(config.k) });
   return { golden, variants, rubrics, itemSet };
 }

@@ -1,4 +1,4 @@
-import { readCitations } from "../golden/citations.js";
+import { readCitations, rewriteMarkers, type ResolvedCitation } from "../golden/citations.js";
 import { contextOf, type GoldenSet, type VariantData } from "../golden/dataset.js";
 import { InputError, InputErrors } from "../golden/errors.js";
 import { hashJson } from "../golden/hash.js";
@@ -6,7 +6,11 @@ import { relevantSet } from "../golden/relevance.js";
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Evidence, EvidenceChunk, ItemKey } from "../golden/schema/items.js";
 import type { PipelineOutput } from "../golden/schema/pipeline.js";
+import { isRetrievalMiss, missCandidates } from "../retrieval/diagnostics/misses.js";
 import type { Rubric } from "./rubric.js";
+
+/** The miss cut-off when none is given: `missK` of the default `k` (1, 5, 10). */
+const DEFAULT_MISS_K = 10;
 
 /** Fingerprint of verdicts decided by rule, without a call. Bump when a rule changes. */
 export const RULE_FINGERPRINT = "rule:1";
@@ -52,7 +56,17 @@ export interface BuildOptions {
   rubrics: readonly Rubric[];
   /** `config.requireCitations`: an answer without citations fails citation accuracy. */
   requireCitations: boolean;
+  /**
+   * The miss analysis's cut-off, `missK(config.k)` (src/retrieval/diagnostics):
+   * anchor-ambiguity items are exactly its misses, with the top-`missK`
+   * chunks without the anchor as candidates. Default 10 (the default `k`).
+   */
+  missK?: number;
 }
+
+/** The marker a sentence citing several sources shows for the source being judged, and for each other one. */
+export const THIS_SOURCE = "this-source";
+export const OTHER_SOURCE = "other-source";
 
 function pick(rubric: Rubric, full: Evidence): Evidence {
   const e: Evidence = { question: full.question };
@@ -76,7 +90,7 @@ function applies(rubric: Rubric, q: GoldenQuestion, out: PipelineOutput | undefi
     case "all": return true;
     case "answerable": return q.answerable;
     case "answered": return q.answerable && hasAnswer(out);
-    case "retrieval-misses": return q.answerable && out !== undefined;
+    case "retrieval-misses": return q.answerable;
   }
 }
 
@@ -85,6 +99,7 @@ class VariantItems {
   constructor(
     private readonly v: VariantData,
     private readonly requireCitations: boolean,
+    private readonly missK: number,
     private readonly out: Item[],
     private readonly skipped: SkippedItem[],
   ) {}
@@ -115,11 +130,13 @@ class VariantItems {
     if (!applies(rubric, q, line)) return;
     const key = (unit: string): ItemKey => ({ variant: this.v.name, question: q.id, rubric: rubric.name, unit });
     const whole = rubric.unit === "question" ? "question" : "answer";
-    const ctx = line ? this.context(q, line) : { ids: [], chunks: [] };
+    let relevant: Set<string> | undefined;
     if (rubric.appliesTo === "retrieval-misses") {
-      const relevant = relevantSet(q, this.v.chunks);
-      if (ctx.ids.some((id) => relevant.has(id))) return;
+      // The miss analysis's own definition, so its misses and these items are the same questions.
+      relevant = relevantSet(q, this.v.chunks);
+      if (!isRetrievalMiss(relevant, line?.retrieved ?? [], this.missK)) return;
     }
+    const ctx = line ? this.context(q, line) : { ids: [], chunks: [] };
     if (rubric.evidence.includes("reference") && (q.reference === undefined || q.reference.trim() === "")) {
       this.skipped.push({ key: key(whole), reason: "no reference answer in the golden set" });
       return;
@@ -131,7 +148,7 @@ class VariantItems {
       context: ctx.chunks,
       answerable: q.answerable,
     };
-    if (rubric.unit === "question") return this.addMiss(rubric, key, full, ctx);
+    if (rubric.unit === "question") return this.addMiss(q, rubric, key, full, line, relevant ?? relevantSet(q, this.v.chunks));
     if (!hasAnswer(line)) {
       const why = line ? "the pipeline output has an empty answer" : "the pipeline output has no line for this question";
       this.out.push(item(key("answer"), rubric, pick(rubric, full), { verdict: "no", rule: "no-answer", reason: why }));
@@ -141,10 +158,20 @@ class VariantItems {
     this.out.push(item(key("answer"), rubric, pick(rubric, full)));
   }
 
-  /** Anchor ambiguity (a question whose relevant chunks all missed the context): the context chunks are the candidates. */
-  private addMiss(rubric: Rubric, key: (u: string) => ItemKey, full: Evidence, ctx: { ids: string[]; chunks: EvidenceChunk[] }): void {
-    const e = pick(rubric, { ...full, candidates: ctx.chunks });
-    const rule: RuleDecision | undefined = ctx.chunks.length === 0 ? { verdict: "no", rule: "no-candidates", reason: "nothing was retrieved into the context" } : undefined;
+  /**
+   * Anchor ambiguity for a retrieval miss: the candidates are the top-`missK`
+   * chunks of `retrieved` without the anchor (`missCandidates`), in rank order.
+   */
+  private addMiss(q: GoldenQuestion, rubric: Rubric, key: (u: string) => ItemKey, full: Evidence, line: PipelineOutput | undefined, relevant: ReadonlySet<string>): void {
+    const candidates: EvidenceChunk[] = [];
+    for (const id of missCandidates(line?.retrieved ?? [], relevant, this.missK)) {
+      const c = this.chunk(id);
+      if (c) candidates.push(c);
+      else this.problems.push(new InputError(this.v.outputFile, this.v.lineOf.get(q.id), "retrieved", `chunk ${JSON.stringify(id)} is not in ${this.v.chunksFile}`));
+    }
+    const e = pick(rubric, { ...full, candidates });
+    const why = !line ? "the pipeline output has no line for this question" : `nothing without the anchor was retrieved into the top ${this.missK}`;
+    const rule: RuleDecision | undefined = candidates.length === 0 ? { verdict: "no", rule: "no-candidates", reason: why } : undefined;
     this.out.push(item(key("question"), rubric, e, rule));
   }
 
@@ -162,11 +189,14 @@ class VariantItems {
       this.out.push(item(key("answer"), rubric, e, rule));
       return;
     }
+    const place = { explicit: line.citations !== undefined, context, knownChunk: (x: string) => this.v.chunks.byId.has(x) };
     for (const c of cites) {
       const sentence = { ...base, sentence: c.sentence };
+      const several = new Set([...c.chunks, ...c.unresolved]).size > 1;
       for (const id of new Set(c.chunks)) {
         const cited = this.chunk(id)!;
-        const e = pick(rubric, { ...sentence, cited });
+        const shown = several ? { ...base, sentence: markSources(c, id, place) } : sentence;
+        const e = pick(rubric, { ...shown, cited });
         if (inContext.has(id)) this.out.push(item(key(`s${c.sentenceIndex}:${id}`), rubric, e));
         else this.out.push(item(key(`s${c.sentenceIndex}:${id}`), rubric, e, { verdict: "no", rule: "outside-context", reason: `cites chunk ${JSON.stringify(id)}, which was not among the ${context.length} context chunks given to the generator` }));
       }
@@ -179,12 +209,33 @@ class VariantItems {
 }
 
 /**
+ * The sentence of a (sentence, cited chunk) pair when the sentence cites
+ * several sources: its markers kept in place, each reference shown as
+ * `this-source` (the chunk being judged) or `other-source`, so the judge can
+ * tell which part of the sentence this citation answers for. A sentence
+ * given with explicit `citations` has no marker positions: the marker goes
+ * at its end. Stripping the markers gives back the plain sentence, so a
+ * sentence citing one source keeps its evidence (and input hash) as before.
+ *
+ * @example
+ * // "Leave lapses [1] unless approved [2]." judging context[0]:
+ * // "Leave lapses [this-source] unless approved [other-source]."
+ */
+export function markSources(c: ResolvedCitation, id: string, place: { explicit: boolean; context: readonly string[]; knownChunk: (id: string) => boolean }): string {
+  const render = (refs: readonly { id?: string }[]) => `[${refs.map((r) => (r.id === id ? THIS_SOURCE : OTHER_SOURCE)).join(", ")}]`;
+  if (place.explicit) return `${c.sentence} ${render([...c.chunks.map((x) => ({ id: x })), ...c.unresolved.map(() => ({}))])}`;
+  return rewriteMarkers(c.text, place.context, place.knownChunk, render);
+}
+
+/**
  * Builds every item of a dataset: for each variant, golden question and
  * rubric the rubric applies to, the item key, the exact evidence the rubric
  * declares, and its input hash (`hashJson(evidence)`). Decided by rule
  * without a call: a citation to a chunk outside the context or unknown, an
  * answer without citations ("uncited", failing when citations are required),
- * a missing or empty answer, a miss with nothing retrieved. Items needing a
+ * a missing or empty answer, a miss with nothing but the anchor's chunks
+ * (or nothing) retrieved. Anchor-ambiguity items are exactly the miss
+ * analysis's misses at `missK` (`isRetrievalMiss`, `missCandidates`). Items needing a
  * reference answer the golden question lacks are listed in `skipped`.
  * A context chunk missing from the chunks file is an input error.
  *
@@ -196,7 +247,7 @@ export function buildItems(opts: BuildOptions): ItemSet {
   const skipped: SkippedItem[] = [];
   const problems: InputError[] = [];
   for (const v of opts.variants) {
-    const vi = new VariantItems(v, opts.requireCitations, items, skipped);
+    const vi = new VariantItems(v, opts.requireCitations, opts.missK ?? DEFAULT_MISS_K, items, skipped);
     for (const q of opts.golden.questions) for (const r of opts.rubrics) vi.add(q, r);
     problems.push(...dedupe(vi.problems));
   }

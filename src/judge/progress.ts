@@ -71,5 +71,10 @@ export function progressReporter(stream: ProgressStream, opts: { intervalMs?: nu
       draw(p);
       if (tty && drawn) stream.write("\n");
     },
+    /** Ends the bar's line without a last draw (a run that stopped), so a message starts on its own line. */
+    interrupt(): void {
+      if (tty && drawn) stream.write("\n");
+      drawn = false;
+    },
   };
 }

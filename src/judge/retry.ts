@@ -66,10 +66,33 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: () => numb
   return Math.round(ceiling * (0.5 + 0.5 * random()));
 }
 
+/** Most extra wait added on top of a retry's wait, as a share of it (see {@link retryWaitMs}). */
+export const RETRY_JITTER = 0.2;
+
+/**
+ * The wait before retry number `retry`: the longer of the server's wait
+ * (`Retry-After`, when it sent one) and the backoff, plus 0 to 20% jitter.
+ * Never shorter than the backoff, so `Retry-After: 0` is not an invitation
+ * to hammer; never exactly the server's wait, so calls told the same wait do
+ * not come back in lockstep.
+ *
+ * @example
+ * retryWaitMs(1, 0, DEFAULT_RETRY_POLICY, () => 0) // 250: the backoff, not 0
+ * retryWaitMs(1, 1000, DEFAULT_RETRY_POLICY, () => 1) // 1200: Retry-After plus 20%
+ */
+export function retryWaitMs(retry: number, serverWaitMs: number | undefined, policy: RetryPolicy, random: () => number = Math.random): number {
+  const base = Math.max(serverWaitMs ?? 0, backoffMs(retry, policy, random));
+  return Math.round(base * (1 + RETRY_JITTER * random()));
+}
+
 /** What to do about a failed attempt. */
 export type Failure =
-  /** Try again after `waitMs` (undefined: use backoff); `rateLimited` pauses every call. */
-  | { action: "retry"; cause: string; waitMs?: number; rateLimited?: boolean }
+  /**
+   * Try again after at least `waitMs` (the server's wait; see {@link retryWaitMs}).
+   * `rateLimited` (a 429) pauses every call; `transport` marks a failure of the
+   * endpoint itself (timeout, connection, 5xx), which the outage breaker counts.
+   */
+  | { action: "retry"; cause: string; waitMs?: number; rateLimited?: boolean; transport?: boolean }
   /** Give up on this item: an error verdict. */
   | { action: "fail"; cause: string }
   /** The server rejects structured outputs: switch to JSON-in-text and resend. */
@@ -77,12 +100,15 @@ export type Failure =
   /** Every call would fail the same way (bad key, unknown model or endpoint): stop the run. */
   | { action: "fatal"; cause: string };
 
-const FORMAT_WORDS = /response_format|json_schema|structured output|json schema|guided_json|grammar/i;
+/** Words of a 400 that rejects the reply format (structured outputs): the server lacks them. */
+export const FORMAT_WORDS = /response_format|json_schema|structured output|json schema|guided_json|grammar/i;
 
 function apiMessage(e: APIError): string {
   const body = e.error as { message?: unknown } | undefined;
   const m = typeof body?.message === "string" ? body.message : e.message;
-  return m.replace(/\s+/g, " ").slice(0, 300);
+  const text = m.replace(/\s+/g, " ").slice(0, 300);
+  const param = typeof e.param === "string" && e.param !== "" && !text.includes(e.param) ? ` (param: ${e.param})` : "";
+  return text + param;
 }
 
 /**
@@ -94,18 +120,18 @@ function apiMessage(e: APIError): string {
  * run; other 4xx fail the item.
  */
 export function classifyError(e: unknown, timedOut: boolean, policy: RetryPolicy, now = Date.now()): Failure {
-  if (timedOut || e instanceof APIConnectionTimeoutError) return { action: "retry", cause: "timeout" };
-  if (e instanceof APIUserAbortError) return { action: "retry", cause: "timeout" };
+  if (timedOut || e instanceof APIConnectionTimeoutError) return { action: "retry", cause: "timeout", transport: true };
+  if (e instanceof APIUserAbortError) return { action: "retry", cause: "timeout", transport: true };
   if (e instanceof APIConnectionError) {
     const c = (e as { cause?: { code?: string; cause?: { code?: string }; message?: string } }).cause;
     const code = c?.code ?? c?.cause?.code;
-    return { action: "retry", cause: `connection${code ? `: ${code}` : ""}` };
+    return { action: "retry", cause: `connection${code ? `: ${code}` : ""}`, transport: true };
   }
   if (e instanceof APIError && typeof e.status === "number") {
     const status = e.status;
     const cause = `http-${status}: ${apiMessage(e)}`;
     const noRetry = header(e.headers as HeaderSource, "x-should-retry") === "false";
-    if (status === 400 && FORMAT_WORDS.test(apiMessage(e) + " " + String(e.param ?? ""))) return { action: "text-mode", cause };
+    if (status === 400 && FORMAT_WORDS.test(apiMessage(e))) return { action: "text-mode", cause };
     if (status === 401 || status === 403) return { action: "fatal", cause: `${cause} (the endpoint refused the API key)` };
     if (status === 404) return { action: "fatal", cause: `${cause} (unknown model or endpoint: does the base URL end in /v1?)` };
     if (noRetry) return { action: "fail", cause };
@@ -115,14 +141,14 @@ export function classifyError(e: unknown, timedOut: boolean, policy: RetryPolicy
     }
     if (status === 408 || status === 409 || status >= 500) {
       const wait = retryAfterMs(e.headers as HeaderSource, now);
-      return wait === undefined ? { action: "retry", cause } : { action: "retry", cause, waitMs: Math.min(wait, policy.maxRetryAfterMs) };
+      return wait === undefined ? { action: "retry", cause, transport: true } : { action: "retry", cause, transport: true, waitMs: Math.min(wait, policy.maxRetryAfterMs) };
     }
     return { action: "fail", cause };
   }
   if (e instanceof SyntaxError) return { action: "retry", cause: "bad-response: the body is not valid JSON" };
   const err = e as { name?: string; message?: string; code?: string };
-  if (err?.name === "AbortError") return { action: "retry", cause: "timeout" };
-  if (err?.code && /^E[A-Z]+/.test(err.code)) return { action: "retry", cause: `connection: ${err.code}` };
-  if (err?.name === "TypeError" && /terminated|fetch failed|socket|other side closed/i.test(err.message ?? "")) return { action: "retry", cause: `connection: ${err.message}` };
+  if (err?.name === "AbortError") return { action: "retry", cause: "timeout", transport: true };
+  if (err?.code && /^E[A-Z]+/.test(err.code)) return { action: "retry", cause: `connection: ${err.code}`, transport: true };
+  if (err?.name === "TypeError" && /terminated|fetch failed|socket|other side closed/i.test(err.message ?? "")) return { action: "retry", cause: `connection: ${err.message}`, transport: true };
   return { action: "fail", cause: `unexpected error: ${err?.name ?? "Error"}: ${String(err?.message ?? e).slice(0, 200)}` };
 }

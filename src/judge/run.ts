@@ -36,6 +36,10 @@ export interface RunOptions {
   repeats: number;
   concurrency: number;
   onProgress?: (p: Readonly<ProgressState>) => void;
+  /** Who holds the cache's lease during the run, for the message a second run gets (default "ragjudge judge"). */
+  holder?: string;
+  /** false: the caller already holds the cache's lease. */
+  lease?: false;
 }
 
 export interface RunResult {
@@ -120,7 +124,11 @@ function toCached(backend: JudgeBackend, rubric: Rubric, o: JudgeOutcome, time: 
  * killed run resumes where it stopped. Identical evidence under one rubric is
  * judged once per repeat. At most `concurrency` calls are in flight. A
  * {@link FatalJudgeError} (or any other failure) stops scheduling, lets the
- * calls in flight finish and commit, then is thrown.
+ * calls in flight finish and commit, then is thrown. With the LLM judge the
+ * run holds the cache folder's lease (lease.ts): a second run on the same
+ * cache is refused with an InputError instead of paying for the same calls;
+ * and a verdict another process committed first is reported as it is in the
+ * cache, never this run's different reply.
  *
  * @example
  * const { judgments } = await runJudge({ items, backend, cache, repeats: 1, concurrency: 8 });
@@ -128,6 +136,16 @@ function toCached(backend: JudgeBackend, rubric: Rubric, o: JudgeOutcome, time: 
 export async function runJudge(opts: RunOptions): Promise<RunResult> {
   const { backend } = opts;
   if (backend.cached && !opts.cache) throw new Error("runJudge: the LLM judge needs a cache");
+  // One run per cache folder at a time: a second one is refused before it pays for anything.
+  const lease = backend.cached && opts.cache && opts.lease !== false ? opts.cache.acquireLease(opts.holder ?? "ragjudge judge") : undefined;
+  try {
+    return await judgeAll(opts, backend);
+  } finally {
+    lease?.release();
+  }
+}
+
+async function judgeAll(opts: RunOptions, backend: JudgeBackend): Promise<RunResult> {
   const repeats = backend.kind === "llm" ? Math.max(1, opts.repeats) : 1;
   const slotsPer = (item: Item) => (item.rule ? 1 : repeats);
   const judgments: (Judgment | undefined)[] = [];
@@ -198,10 +216,12 @@ export async function runJudge(opts: RunOptions): Promise<RunResult> {
       if (fp !== fingerprintsAtStart.get(task.rubric.name) && lookup(task)) return;
       const o = await backend.judge(task.rubric, task.item.evidence);
       const time = new Date().toISOString();
-      if (backend.cached && opts.cache) opts.cache.put(cacheKey(o.fingerprint, task.item.inputHash, task.repeat), toCached(backend, task.rubric, o, time));
-      fill(task, (item) => fromOutcome(item, task.repeat, backend, o, time));
+      // Report what the cache holds: a verdict another run committed first wins over this reply.
+      const kept = backend.cached && opts.cache ? opts.cache.put(cacheKey(o.fingerprint, task.item.inputHash, task.repeat), toCached(backend, task.rubric, o, time)) : undefined;
+      if (kept && !kept.stored) fill(task, (item) => fromCache(item, task.repeat, o.fingerprint, kept.verdict));
+      else fill(task, (item) => fromOutcome(item, task.repeat, backend, o, time));
       progress.calls++;
-      if (o.verdict === "error") progress.errors += task.slots.length;
+      if ((kept && !kept.stored ? kept.verdict.verdict : o.verdict) === "error") progress.errors += task.slots.length;
       const u = usage.get(task.rubric.name) ?? { calls: 0, prompt: 0, completion: 0 };
       u.calls++;
       if (o.usage) {

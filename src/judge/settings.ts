@@ -46,6 +46,33 @@ export class JudgeSetupError extends Error {
 /** The key used for loopback servers when no key is set (local test servers ignore it). */
 export const LOOPBACK_DUMMY_KEY = "ragjudge-no-key-loopback";
 
+/** The placeholder key of a dry run without a key: never sent, since a dry run sends nothing. */
+const DRY_RUN_KEY = "ragjudge-no-key-dry-run";
+
+/**
+ * Checks an endpoint's base URL (trailing slashes removed): a URL, http or
+ * https, and without a user name or password in it, since the URL is
+ * printed in logs and summaries and the key belongs in the environment.
+ *
+ * @example
+ * checkBaseURL("http://localhost:8000/v1/", "judge") // "http://localhost:8000/v1"
+ * checkBaseURL("https://user:pw@host/v1", "judge") // throws JudgeSetupError
+ */
+export function checkBaseURL(raw: string, what: "judge" | "batch"): string {
+  const baseURL = raw.replace(/\/+$/, "");
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new JudgeSetupError(`the ${what} base URL ${JSON.stringify(baseURL)} is not a URL (expected like http://localhost:8000/v1)`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new JudgeSetupError(`the ${what} base URL must not contain a user name or password (it is printed in logs and summaries); put the key in OPENAI_API_KEY or the variable judge.apiKeyEnv names`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new JudgeSetupError(`the ${what} base URL must be http or https, got ${JSON.stringify(baseURL)}`);
+  return baseURL;
+}
+
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /** Whether a URL points at this machine (a local vLLM, Ollama, llama.cpp or test server). */
@@ -76,13 +103,14 @@ function orNull(flag: number | false | undefined, config: number | null): number
  * environment. `--judge` picks the kind; `--model` or `--base-url` without
  * `--judge` imply the LLM judge. The key comes only from the environment
  * (`OPENAI_API_KEY`, or the variable `judge.apiKeyEnv` names); a loopback
- * base URL without a key gets a dummy key. With no judge anywhere, throws
+ * base URL without a key gets a dummy key, and so does any URL with
+ * `keyless` (a dry run, which sends nothing). With no judge anywhere, throws
  * {@link JudgeSetupError} with {@link HOW_TO_CONFIGURE}.
  *
  * @example
  * resolveJudge(config, { judge: "openai", model: "qwen2.5:7b", baseUrl: "http://localhost:11434/v1" })
  */
-export function resolveJudge(config: RagjudgeConfig, flags: JudgeFlags, env: NodeJS.ProcessEnv = process.env): JudgeSettings {
+export function resolveJudge(config: RagjudgeConfig, flags: JudgeFlags, env: NodeJS.ProcessEnv = process.env, opts: { keyless?: boolean } = {}): JudgeSettings {
   let kind = flags.judge;
   if (kind !== undefined && kind !== "baseline" && kind !== "openai") throw new JudgeSetupError(`--judge must be "baseline" or "openai", got ${JSON.stringify(kind)}`);
   if (kind === undefined && (flags.model !== undefined || flags.baseUrl !== undefined)) kind = "openai";
@@ -97,21 +125,20 @@ export function resolveJudge(config: RagjudgeConfig, flags: JudgeFlags, env: Nod
   const model = flags.model ?? fromConfig?.model;
   if (!model) throw new JudgeSetupError('the LLM judge needs a model: pass --model NAME or set "judge": {"kind": "openai", "model": "NAME"} in the config');
   const base = OpenAIJudgeConfig.parse({ ...(fromConfig ?? { kind: "openai" }), model });
-  const baseURL = (flags.baseUrl ?? base.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-  let parsedUrl: URL;
-  try {
-    parsedUrl = new URL(baseURL);
-  } catch {
-    throw new JudgeSetupError(`the judge base URL ${JSON.stringify(baseURL)} is not a URL (expected like http://localhost:8000/v1)`);
-  }
-  if (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:") throw new JudgeSetupError(`the judge base URL must be http or https, got ${JSON.stringify(baseURL)}`);
+  const baseURL = checkBaseURL(flags.baseUrl ?? base.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, "judge");
   const keyVar = base.apiKeyEnv ?? "OPENAI_API_KEY";
   let apiKey = env[keyVar];
   let keySource = keyVar;
   if (!apiKey) {
-    if (!isLoopback(baseURL)) throw new JudgeSetupError(`no API key: set the environment variable ${keyVar} (the key is read only from the environment and never written anywhere)`);
-    apiKey = LOOPBACK_DUMMY_KEY;
-    keySource = "none (loopback server)";
+    if (isLoopback(baseURL)) {
+      apiKey = LOOPBACK_DUMMY_KEY;
+      keySource = "none (loopback server)";
+    } else if (opts.keyless) {
+      apiKey = DRY_RUN_KEY;
+      keySource = `none (${keyVar} is not set; nothing is sent)`;
+    } else {
+      throw new JudgeSetupError(`no API key: set the environment variable ${keyVar} (the key is read only from the environment and never written anywhere)`);
+    }
   }
   const responseFormat = flags.responseFormat ?? base.responseFormat;
   if (responseFormat !== "json_schema" && responseFormat !== "text") throw new JudgeSetupError(`--response-format must be "json_schema" or "text", got ${JSON.stringify(responseFormat)}`);

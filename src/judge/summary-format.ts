@@ -75,6 +75,7 @@ function rubricRows(f: RubricFigures, s: Summary, by: readonly string[], trust?:
     row("  rule: cited chunk outside context", (v) => String(v.citations?.outsideContext ?? ""));
     row("  rule: cited chunk unknown", (v) => String(v.citations?.unknownChunk ?? ""));
     row(s.requireCitations ? "uncited answers (failing: citations required)" : "uncited answers (not counted: citations not required)", (v) => String(v.citations?.uncited ?? ""));
+    if (vs.some((v) => v.citations?.splitAnswers)) row("answers judged under two fingerprints (not scored: rerun)", (v) => String(v.citations?.splitAnswers ?? 0));
   }
   const kinds = [...new Set(vs.flatMap((v) => Object.keys(v.byKind)))].sort();
   if (by.includes("kind") && (kinds.length > 1 || (kinds.length === 1 && kinds[0] !== "(no kind)"))) for (const k of kinds) row(`kind ${k}`, (v) => rateCell(v.byKind[k]));

@@ -10,9 +10,12 @@ import type { RubricUsage } from "./run.js";
  *
  * Rules: a rate is pass / (pass + fail); errors are counted apart and never
  * enter it. Each figure belongs to one judge fingerprint: verdicts of
- * different fingerprints never mix. Rule verdicts (no call) count in the
- * figure of their rubric and are also counted apart. Figures use repeat 0;
- * further repeats only feed the self-disagreement figure.
+ * different fingerprints never mix. Rule verdicts (no call) count once, in
+ * the main figure of their rubric (its most frequent fingerprint), and are
+ * also counted apart; so do skipped items. A citation answer goes to the
+ * figure of the fingerprint its pairs were judged under, with its rule
+ * pairs. Figures use repeat 0; further repeats only feed the
+ * self-disagreement figure.
  */
 
 /** A pass rate with its counts. `rate` is null when nothing was scored. */
@@ -36,6 +39,13 @@ export interface CitationFigures {
   uncited: number;
   /** Mean over answers of the share of supported pairs. */
   meanShare: number | null;
+  /**
+   * Answers whose pairs were judged under different fingerprints (a response
+   * mode switch mid-run): scored in no figure, since that would mix
+   * fingerprints; a rerun judges them under one. Counted in the rubric's
+   * main figure.
+   */
+  splitAnswers?: number;
 }
 
 /** Not-found detail for one variant: the two figures it is reported as. */
@@ -132,17 +142,23 @@ function groupBy<T>(xs: Iterable<T>, key: (x: T) => string): Map<string, T[]> {
   return m;
 }
 
-function figuresFor(
-  rubric: Rubric,
-  fingerprint: string,
-  judged: Judgment[],
-  rules: Judgment[],
-  allRepeats: Judgment[],
-  input: SummaryInput,
-  variantOrder: string[],
-): RubricFigures {
+/**
+ * What belongs to one fingerprint's figure. Rule verdicts, skipped items and
+ * split citation answers count once per rubric: in its main figure (`home`).
+ */
+interface FigureRows {
+  judged: Judgment[];
+  rules: Judgment[];
+  allRepeats: Judgment[];
+  home: boolean;
+  /** Split citation answers by variant (home figure only). */
+  split?: Map<string, number>;
+}
+
+function figuresFor(rubric: Rubric, fingerprint: string, part: FigureRows, input: SummaryInput, variantOrder: string[]): RubricFigures {
+  const { judged, rules, allRepeats } = part;
   const rows = [...judged, ...rules];
-  const first = judged[0];
+  const first = judged[0] ?? allRepeats[0];
   const fig: RubricFigures = {
     rubric: rubric.name,
     unit: rubric.unit,
@@ -159,12 +175,13 @@ function figuresFor(
   const byVariant = groupBy(rows, (j) => j.variant);
   for (const variant of variantOrder) {
     const vrows = byVariant.get(variant) ?? [];
-    const skipped = (input.skipped ?? []).filter((s) => s.key.rubric === rubric.name && s.key.variant === variant).length;
-    if (vrows.length === 0 && skipped === 0) continue;
+    const skipped = part.home ? (input.skipped ?? []).filter((s) => s.key.rubric === rubric.name && s.key.variant === variant).length : 0;
+    const split = part.split?.get(variant) ?? 0;
+    if (vrows.length === 0 && skipped === 0 && split === 0) continue;
     const vf: VariantFigures = { variant, overall: newRate(), byKind: {}, byTag: {}, rules: {}, skipped };
     for (const j of vrows) if (j.rule) vf.rules[j.rule] = (vf.rules[j.rule] ?? 0) + 1;
     const perQuestion = groupBy(vrows, (j) => j.question);
-    if (rubric.unit === "citation") vf.citations = { pairs: 0, supported: 0, unsupported: 0, errors: 0, outsideContext: 0, unknownChunk: 0, uncited: 0, meanShare: null };
+    if (rubric.unit === "citation") vf.citations = { pairs: 0, supported: 0, unsupported: 0, errors: 0, outsideContext: 0, unknownChunk: 0, uncited: 0, meanShare: null, ...(split ? { splitAnswers: split } : {}) };
     if (rubric.cases) vf.notFound = { correctNotFound: newRate(), falseRefusals: { refused: 0, scored: 0, errors: 0, rate: null } };
     const shares: number[] = [];
     for (const [qid, qrows] of perQuestion) {
@@ -223,6 +240,34 @@ function figuresFor(
 }
 
 /**
+ * Citation accuracy splits by answer: each answer (its judged pairs and its
+ * rule pairs) goes to the figure of the one fingerprint its pairs were
+ * judged under; an answer with rule pairs only goes to the main figure (the
+ * first fingerprint); an answer judged under several is scored nowhere and
+ * counted as split in the main figure.
+ */
+function citationParts(fps: readonly string[], byFp: Map<string, Judgment[]>, rules: readonly Judgment[]): Map<string, FigureRows> {
+  const parts = new Map<string, FigureRows>(fps.map((fp, i) => [fp, { judged: [], rules: [], allRepeats: byFp.get(fp)!, home: i === 0, ...(i === 0 ? { split: new Map<string, number>() } : {}) }]));
+  const home = parts.get(fps[0]!)!;
+  const answerOf = (j: Judgment) => `${j.variant}\0${j.question}`;
+  const judged = groupBy(fps.flatMap((fp) => byFp.get(fp)!.filter((j) => j.repeat === 0)), answerOf);
+  const ruled = groupBy(rules, answerOf);
+  for (const key of new Set([...judged.keys(), ...ruled.keys()])) {
+    const pairs = judged.get(key) ?? [];
+    const answerFps = new Set(pairs.map((j) => j.fingerprint));
+    if (answerFps.size > 1) {
+      const variant = pairs[0]!.variant;
+      home.split!.set(variant, (home.split!.get(variant) ?? 0) + 1);
+      continue;
+    }
+    const part = answerFps.size === 1 ? parts.get([...answerFps][0]!)! : home;
+    part.judged.push(...pairs);
+    part.rules.push(...(ruled.get(key) ?? []));
+  }
+  return parts;
+}
+
+/**
  * Summarises judgments into pass rates per rubric and judge fingerprint,
  * per variant, kind and tag, with error, rule and uncited counts, the two
  * not-found figures, citation pair counts, self-disagreement across repeats
@@ -243,12 +288,14 @@ export function summarise(input: SummaryInput): Summary {
     const byFp = groupBy(judgedAll, (j) => j.fingerprint);
     const fps = [...byFp.keys()].sort((a, b) => byFp.get(b)!.length - byFp.get(a)!.length);
     if (fps.length === 0 && (rules.length > 0 || (input.skipped ?? []).some((s) => s.key.rubric === rubric.name))) {
-      figures.push(figuresFor(rubric, RULE_FINGERPRINT, [], rules, [], input, variantOrder));
+      figures.push(figuresFor(rubric, RULE_FINGERPRINT, { judged: [], rules, allRepeats: [], home: true }, input, variantOrder));
     }
-    for (const fp of fps) {
+    const parts = rubric.unit === "citation" ? citationParts(fps, byFp, rules) : undefined;
+    fps.forEach((fp, i) => {
       const all = byFp.get(fp)!;
-      figures.push(figuresFor(rubric, fp, all.filter((j) => j.repeat === 0), rules, all, input, variantOrder));
-    }
+      const part: FigureRows = parts?.get(fp) ?? { judged: all.filter((j) => j.repeat === 0), rules: i === 0 ? rules : [], allRepeats: all, home: i === 0 };
+      figures.push(figuresFor(rubric, fp, part, input, variantOrder));
+    });
   }
   const usage: Record<string, RubricUsage> = {};
   for (const [k, v] of input.usage ?? []) usage[k] = v;

@@ -1,6 +1,5 @@
-import { baselineBackend, baselineUnsupported, openAIBackend, type JudgeBackend } from "../judge/backend.js";
+import { baselineBackend, baselineUnsupported, llmBackend, type JudgeBackend } from "../judge/backend.js";
 import { JudgeCache } from "../judge/cache.js";
-import { JudgeClient } from "../judge/client.js";
 import type { Item } from "../judge/items.js";
 import { redact } from "../judge/redact.js";
 import type { Rubric } from "../judge/rubric.js";
@@ -52,12 +51,8 @@ export async function judgeItems(o: JudgeStepOptions): Promise<JudgeStep> {
   let backend: JudgeBackend;
   if (s.kind === "openai") {
     cache = JudgeCache.open(o.cacheDir);
-    const remembered = s.responseFormatExplicit ? undefined : cache.responseMode(s.baseURL, s.model);
-    backend = openAIBackend({
-      client: new JudgeClient({ baseURL: s.baseURL, apiKey: s.apiKey, timeoutMs: s.timeoutMs, policy: { maxRetries: s.maxRetries } }),
-      baseURL: s.baseURL,
+    backend = llmBackend(s, {
       cache,
-      settings: { model: s.model, temperature: s.temperature, seed: s.seed, maxTokens: s.maxTokens, responseMode: remembered ?? s.responseFormat },
       onModeChange: (_m, cause) => o.log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on\n`),
     });
   } else backend = baselineBackend();

@@ -1,3 +1,5 @@
+import type { VariantDiagnostics } from "./diagnostics/diagnose.js";
+import type { FloorMiss } from "./floors.js";
 import type { Measure } from "./measures/types.js";
 import type { RetrievalScore } from "./score.js";
 import type { TrecEvaluation } from "./trec/evaluate.js";
@@ -145,4 +147,27 @@ export function viewJson(v: RetrievalView, options: { perQuery?: boolean } = {})
     notes: v.notes,
     ...(options.perQuery ? { perQuery: v.queries.map((q) => ({ id: q.id, missing: q.missing, ...q.info, values: valuesObject(v.measures, q.values) })) } : {}),
   };
+}
+
+/**
+ * The `ragjudge retrieval --format json` document, one shape whatever the number of variants
+ * (so a CI script does not break when a variant is added):
+ * `{ results: [one entry per variant or run], floorsMissed: [...], diagnostics: [...] }`.
+ * `diagnostics` is always present: one entry per variant in golden-set mode,
+ * empty for a TREC run (no stage lists to diagnose).
+ *
+ * @example
+ * JSON.parse(retrievalResultsJson([goldenView(score)], [], [])).results[0].overall.values["R@10"]
+ */
+export function retrievalResultsJson(
+  views: readonly RetrievalView[],
+  misses: readonly { name: string; miss: FloorMiss }[],
+  diagnostics: readonly VariantDiagnostics[],
+  opts: { perQuery?: boolean } = {},
+): string {
+  return `${JSON.stringify({
+    results: views.map((v) => viewJson(v, opts)),
+    floorsMissed: misses.map((m) => ({ name: m.name, ...m.miss })),
+    diagnostics,
+  }, null, 2)}\n`;
 }

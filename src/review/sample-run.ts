@@ -1,12 +1,10 @@
 import { existsSync } from "node:fs";
 import { loadLabels, type LocatedLabel } from "../calibration/labels.js";
 import type { ResolvedConfig } from "../golden/config.js";
-import { loadGolden, loadVariant } from "../golden/dataset.js";
 import { InputError } from "../golden/errors.js";
 import { loadJsonl } from "../golden/jsonl.js";
 import { Judgment, type QueueEntry } from "../golden/schema/items.js";
-import { buildItems } from "../judge/items.js";
-import { loadRubrics } from "../judge/rubric.js";
+import { loadJudgeInputs } from "../judge/inputs.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
 import { itemId } from "./keys.js";
 import { sampleQueue, type Candidate, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
@@ -57,18 +55,12 @@ export function sampleFromRun(
   opts: SampleRunOptions,
 ): { entries: QueueEntry[]; rubrics: RubricSample[]; notes: RubricRunNotes[]; nonRandomOwn: Map<string, number> } {
   checkAnnotator(opts.annotator);
-  const c = cfg.config;
-  const known = c.variants.map((v) => v.name);
-  for (const name of opts.variants ?? []) {
-    if (!known.includes(name)) throw new InputError(cfg.file, undefined, "variants", `no variant named ${JSON.stringify(name)} (have: ${known.join(", ")})`);
-  }
   if (!existsSync(opts.judgmentsFile)) {
     throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found (run `ragjudge judge` first, or pass --judgments FILE)");
   }
-  const golden = loadGolden(cfg.path(c.golden));
-  const variants = c.variants.filter((v) => !opts.variants || opts.variants.includes(v.name)).map((v) => loadVariant(v, golden, cfg.path));
-  const rubrics = loadRubrics(cfg.path(c.rubricsDir), opts.rubrics ?? c.rubrics);
-  const { items } = buildItems({ golden, variants, rubrics, requireCitations: c.requireCitations });
+  // The same items `ragjudge judge` built, so every queue entry's evidence hashes to its verdict's input hash.
+  const { golden, variants, rubrics, itemSet } = loadJudgeInputs(cfg, { rubrics: opts.rubrics, variants: opts.variants });
+  const items = itemSet.items;
   const inScope = new Set(rubrics.map((r) => r.name));
   const variantNames = new Set(variants.map((v) => v.name));
   const judgments = loadJsonl(opts.judgmentsFile, Judgment)

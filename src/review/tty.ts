@@ -31,7 +31,8 @@ const HELP = [
   "  s          skip (comes back at the end; not a label)",
   "  b / f      back / forward one item without answering",
   "  g N        go to item N",
-  "  v          show the judge's verdict (only once you have labelled the item)",
+  "  v          show the judge's verdict: on this item once you have labelled it, or, right after",
+  "             an answer, on the item you just answered (never before you answer)",
   "  q          quit (every label is already saved)",
 ].join("\n");
 
@@ -100,8 +101,9 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
     else if (v.skipped) out(paint("dim", "You skipped this item earlier."));
   };
 
-  const reveal = (i: number) => {
+  const reveal = (i: number, title?: string) => {
     const r = session.reveal(i);
+    if (title) out(paint("bold", title));
     if (r.judgments.length === 0) out("No judge verdict for this item and input hash in the judgments file.");
     for (const j of r.judgments) {
       out(`Judge (${j.judge}${j.model ? " " + safeTerminalText(j.model) : ""}${j.repeat ? `, repeat ${j.repeat}` : ""}): ${j.verdict}${j.error ? ` [${safeTerminalText(j.error)}]` : ""} — ${safeTerminalText(j.reason)}`);
@@ -110,6 +112,13 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
   };
 
   let index = session.resumeIndex();
+  /**
+   * The item answered by the last command, while the cursor sits on the item
+   * that answer moved it to: `v` there reveals the answered one (the current
+   * one is still unanswered, so its verdict stays hidden). Answering, skipping
+   * or moving clears it.
+   */
+  let justAnswered: number | null = null;
   const prompt = () => {
     if (index >= session.total) {
       const c = session.counts();
@@ -135,14 +144,21 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
         if ((cmd === "y" || cmd === "n") && atItem && (rest === "" || /^\s/.test(line.slice(1)))) {
           const v = session.view(index);
           session.answer(index, v.inputHash, cmd === "y" ? "yes" : "no", rest || undefined);
-          out(paint("green", `Saved "${cmd === "y" ? "yes" : "no"}" for item ${index + 1}.`));
+          out(paint("green", `Saved "${cmd === "y" ? "yes" : "no"}" for item ${index + 1}; type v next to see the judge's verdict on it.`));
+          justAnswered = index;
           index = session.nextOpenAfter(index);
+        } else if (cmd === "v" && rest === "" && justAnswered !== null && (!atItem || session.state(index) !== "labelled")) {
+          const a = session.view(justAnswered).item;
+          reveal(justAnswered, `Judge on item ${justAnswered + 1}, the one you just answered (${safeTerminalText(a.question)} / ${safeTerminalText(a.rubric)} / ${safeTerminalText(a.unit)}):`);
+          io.output.write("> ");
+          continue;
         } else if (cmd === "s" && rest === "" && atItem) {
           session.skip(index, session.view(index).inputHash);
           index = session.nextOpenAfter(index);
-        } else if (cmd === "b" && rest === "") index = Math.max(0, index - 1);
-        else if (cmd === "f" && rest === "") index = Math.min(session.total, index + 1);
-        else if (cmd === "g" && /^\d+$/.test(rest)) index = Math.min(session.total, Math.max(0, Number(rest) - 1));
+          justAnswered = null;
+        } else if (cmd === "b" && rest === "") [index, justAnswered] = [Math.max(0, index - 1), null];
+        else if (cmd === "f" && rest === "") [index, justAnswered] = [Math.min(session.total, index + 1), null];
+        else if (cmd === "g" && /^\d+$/.test(rest)) [index, justAnswered] = [Math.min(session.total, Math.max(0, Number(rest) - 1)), null];
         else if (cmd === "v" && rest === "" && atItem) {
           reveal(index);
           io.output.write("> ");

@@ -60,7 +60,41 @@ describe("gateDecision", () => {
   it("says the labels are not from random frames when none count but others exist", () => {
     const d = gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaSe: null }), { nonRandom: 30, notHeldout: 0, ties: 0 }, T);
     expect(d).toMatchObject({ trusted: false, reason: "labels-not-random" });
-    expect(d.message).toMatch(/30 labels come from disagreement, balanced or manual frames/);
+    expect(d.message).toMatch(/30 labels from disagreement, balanced or manual frames \(selection distorts kappa\)/);
+  });
+
+  it("says why each group of other labels does not count: frame or split, never 'other labels'", () => {
+    const few = fig({ n: 13, labelYes: 8, labelNo: 5 });
+    const split = gateDecision(few, { nonRandom: 0, notHeldout: 27, ties: 0 }, T, undefined, { heldoutOnly: true });
+    expect(split.message).toBe("untrusted: too few labels (13 random in the heldout split, 8 yes / 5 no; need 50 with 10 of each; not counted: 27 random labels outside the heldout split (the gate uses heldout only; prompts are tuned on the rest))");
+    const both = gateDecision(few, { nonRandom: 4, notHeldout: 1, ties: 0 }, T, undefined, { heldoutOnly: true }).message;
+    expect(both).toMatch(/not counted: 4 labels from disagreement, balanced or manual frames \(selection distorts kappa\); 1 random label outside the heldout split/);
+    expect(both).not.toMatch(/other labels/);
+    const onlyDev = gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaSe: null }), { nonRandom: 0, notHeldout: 40, ties: 0 }, T);
+    expect(onlyDev.reason).toBe("labels-not-random");
+    expect(onlyDev.message).toBe("untrusted: no random label in the heldout split (not counted: 40 random labels outside the heldout split (the gate uses heldout only; prompts are tuned on the rest)); label a random sample of the heldout split");
+  });
+
+  it("never trusts a zero-width interval from a constant side, whatever the thresholds, and says why", () => {
+    const loose = { minLabels: 1, minPerClass: 0, kappaLower: 0 };
+    // The judge said yes to all 60 items: kappa 0 by convention, CI [0, 0] by formula; 0 >= 0 used to pass.
+    const judgeYes = fig({ n: 60, labelYes: 40, labelNo: 20, kappa: 0, kappaSe: 0, confusion: { tp: 40, fp: 20, fn: 0, tn: 0 } });
+    const d = gateDecision(judgeYes, none, loose, basis({ human: 60 }));
+    expect(d).toMatchObject({ trusted: false, reason: "kappa-uninformative" });
+    expect(d.message).toBe("untrusted: kappa's interval is not informative (the judge gave only 'yes', so kappa is 0 by convention and its 95% CI [0.00, 0.00] has zero width by formula, not certainty; n = 60 human labels)");
+    // Labels all yes under the default thresholds: too few labels, and the message says the interval says nothing.
+    const labelsYes = fig({ n: 9, labelYes: 9, labelNo: 0, kappa: 0, kappaSe: 0, confusion: { tp: 6, fp: 0, fn: 3, tn: 0 } });
+    const t = gateDecision(labelsYes, { nonRandom: 0, notHeldout: 31, ties: 0 }, T, basis({ author: 9 }), { heldoutOnly: true });
+    expect(t.reason).toBe("too-few-labels");
+    expect(t.message).toMatch(/9 yes \/ 0 no; need 50 with 10 of each; labellers gave only 'yes', so kappa's interval is not informative; not counted: 31 random labels outside the heldout split/);
+    // A record without the confusion cells (older callers) keeps the old rule.
+    expect(gateDecision(fig({ kappa: 0, kappaSe: 0 }), none, loose).trusted).toBe(true);
+  });
+
+  it("prints no negative zero", () => {
+    const d = gateDecision(fig({ kappa: -1e-17, kappaSe: 0.1 }), none, T);
+    expect(d.message).toMatch(/kappa too low \(0\.00, 95% CI \[-0\.20, 0\.20\]/);
+    expect(gateDecision(fig({ kappa: 0.195, kappaSe: 0.1 }), none, T).message).toMatch(/\[0\.00, 0\.39\]/); // lo = -0.00099...
   });
 });
 

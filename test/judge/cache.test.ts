@@ -2,7 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/golden/errors.js";
+import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import { CACHE_FILE, JudgeCache, cacheKey, type CachedVerdict } from "../../src/judge/cache.js";
+import { STALE_MS, acquireLease } from "../../src/judge/lease.js";
 import { tempDir } from "./helpers.js";
 
 const FP = "a".repeat(64);
@@ -57,6 +60,20 @@ describe("JudgeCache", () => {
     c.close();
   });
 
+  it("returns what it holds after a put: the caller's outcome, or the verdict committed before it", () => {
+    const dir = tempDir();
+    const a = JudgeCache.open(dir);
+    const b = JudgeCache.open(dir);
+    const k = cacheKey(FP, H, 0);
+    expect(a.put(k, error("timeout"))).toEqual({ stored: true, verdict: error("timeout") });
+    expect(b.put(k, done("yes"))).toEqual({ stored: true, verdict: done("yes") });
+    // Another connection (another run) committed "yes" first: its "no" is not stored, and it learns the "yes".
+    expect(a.put(k, done("no", { reason: "mine" }))).toMatchObject({ stored: false, verdict: { status: "done", verdict: "yes", reason: "because yes" } });
+    expect(a.put(k, error("late"))).toMatchObject({ stored: false, verdict: { verdict: "yes" } });
+    a.close();
+    b.close();
+  });
+
   it("refuses inconsistent rows", () => {
     const c = JudgeCache.open(tempDir());
     expect(() => c.put(cacheKey(FP, H, 0), { ...done("yes"), status: "error" })).toThrow();
@@ -89,5 +106,53 @@ describe("JudgeCache", () => {
     writeFileSync(join(dir, CACHE_FILE), "this is not sqlite, just text that is long enough to have a header".repeat(10));
     expect(() => JudgeCache.open(dir)).toThrow(InputError);
     expect(() => JudgeCache.open(dir)).toThrow(/judge-cache\.sqlite: .*delete it/);
+  });
+});
+
+describe("the cache folder's lease", () => {
+  it("lets one run at a time hold it, naming the holder to the second, and frees it on release", () => {
+    const dir = tempDir();
+    const a = JudgeCache.open(dir);
+    const b = JudgeCache.open(dir);
+    const lease = a.acquireLease("ragjudge judge");
+    expect(() => b.acquireLease("ragjudge batch import")).toThrow(InputError);
+    expect(() => b.acquireLease("ragjudge batch import")).toThrow(new RegExp(`judge-cache\\.sqlite: in use by another ragjudge run \\(ragjudge judge, pid ${process.pid}, since .*\\): wait for it to finish, or give this run another --cache-dir`));
+    lease.release();
+    lease.release();
+    const second = b.acquireLease("ragjudge batch import");
+    second.release();
+    a.close();
+    b.close();
+  });
+
+  it("takes over a lease left by a killed run: on this host when its process is gone, from another host when its heartbeat is stale", () => {
+    const dir = tempDir();
+    const c = JudgeCache.open(dir);
+    // A run in another live process (here: this test's parent) holds it.
+    acquireLease(c.db, c.file, "other run", { pid: process.ppid });
+    expect(() => c.acquireLease("me")).toThrow(new RegExp(`other run, pid ${process.ppid},`));
+    // Once that process is gone (kill -9 leaves its row behind), the lease is free.
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    c.db.prepare("UPDATE lease SET pid = ?").run(gone);
+    expect(c.acquireLease("me").token).toMatch(/-/);
+    c.db.prepare("DELETE FROM lease").run();
+    // Another host: a fresh heartbeat holds, one older than STALE_MS does not.
+    acquireLease(c.db, c.file, "remote run", { host: "elsewhere", pid: 5 });
+    expect(() => c.acquireLease("me")).toThrow(/pid 5 on elsewhere/);
+    c.db.prepare("UPDATE lease SET heartbeat = ?").run(Date.now() - STALE_MS - 1000);
+    const mine = c.acquireLease("me");
+    expect(c.db.prepare("SELECT holder FROM lease").get()).toEqual({ holder: "me" });
+    mine.release();
+    expect(c.db.prepare("SELECT count(*) AS n FROM lease").get()).toEqual({ n: 0 });
+    c.close();
+  });
+
+  it("takes over a lease of this very pid that this process does not hold (a container restarted with the same pid)", () => {
+    const dir = tempDir();
+    const c = JudgeCache.open(dir);
+    c.db.exec("CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY CHECK (id = 1), token TEXT NOT NULL, holder TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL, started TEXT NOT NULL, heartbeat INTEGER NOT NULL)");
+    c.db.prepare("INSERT INTO lease VALUES (1, 'old-token', 'old run', ?, ?, '2026-01-01T00:00:00.000Z', ?)").run(process.pid, hostname(), Date.now());
+    c.acquireLease("me").release();
+    c.close();
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseJsonl } from "../../src/golden/jsonl.js";
 import { Judgment } from "../../src/golden/schema/items.js";
 import { runCli } from "../../src/cli/program.js";
+import { JudgeCache } from "../../src/judge/cache.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
 import { FIXTURE, tempDir } from "./helpers.js";
 
@@ -171,6 +172,74 @@ describe("ragjudge judge", () => {
     const noKey = await cli(["--model", "m", "--base-url", "https://example.invalid/v1", "--cache-dir", dir], NO_KEY);
     expect(noKey.code).toBe(2);
     expect(noKey.err).toContain("no API key: set the environment variable OPENAI_API_KEY");
+  });
+
+  it("stops with exit 1, not 2, when the endpoint cannot serve the run (rate limited), keeping what was committed", async () => {
+    server = await startOpenAIServer({ script: (q) => (q.index < 3 ? { verdict: "yes" } : { status: 429, headers: { "retry-after": "0" } }) });
+    const dir = tempDir();
+    const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--concurrency", "1", "--max-retries", "0"], NO_KEY);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/ragjudge: the judge stopped: rate limited: http-429.*8 calls in a row gave up on the rate limit.*rerun later.*the verdicts already committed stay in .*judge-cache\.sqlite/);
+    expect(server.count).toBe(3 + 8);
+    expect(readdirSync(dir)).not.toContain("judgments.jsonl");
+  });
+
+  it("stops a run against a hung endpoint after a bounded number of timeouts (exit 1)", async () => {
+    server = await startOpenAIServer({ script: () => ({ hang: true }) });
+    const t0 = Date.now();
+    const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", tempDir(), "--concurrency", "4", "--timeout-ms", "100", "--max-retries", "10"], NO_KEY);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/the judge stopped: timeout \(16 attempts in a row failed with no reply: the endpoint seems down/);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(server.count).toBeLessThanOrEqual(16 + 4);
+  });
+
+  it("--dry-run needs no key, even for a remote endpoint, since it sends nothing", async () => {
+    const r = await cli(["--base-url", "https://api.example.invalid/v1", "--model", "judge-model", "--cache-dir", tempDir(), "--dry-run", "--rubrics", "not-found"], NO_KEY);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/total: 11 calls, ~\d+ prompt tokens, ~\d+ completion tokens \(at most 5632 completion tokens, if every reply used all of max_tokens\)/);
+  });
+
+  it("refuses a base URL with a user name or password, without printing it", async () => {
+    const r = await cli(["--base-url", "https://alice:hunter2-secret@llm.example.invalid/v1", "--model", "m", "--cache-dir", tempDir()], { ...NO_KEY, OPENAI_API_KEY: "k" });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("the judge base URL must not contain a user name or password");
+    expect(r.err + r.out).not.toContain("hunter2");
+  });
+
+  it("refuses a second run on a cache folder in use, with one line naming the holder", async () => {
+    const dir = tempDir();
+    const cache = JudgeCache.open(dir);
+    const lease = cache.acquireLease("ragjudge judge");
+    try {
+      server = await startOpenAIServer();
+      const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir], NO_KEY);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/\nragjudge: error: .*judge-cache\.sqlite: in use by another ragjudge run \(ragjudge judge, pid \d+, since [^)]+\): wait for it to finish, or give this run another --cache-dir\n$/);
+      expect(r.err.match(/ragjudge: error/g)).toHaveLength(1);
+      expect(server.count).toBe(0);
+      const exp = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--batch-export", join(dir, "b.jsonl")], NO_KEY);
+      expect(exp.code).toBe(2);
+      expect(exp.err).toContain("in use by another ragjudge run");
+    } finally {
+      lease.release();
+      cache.close();
+    }
+  });
+
+  it("--help names where the key comes from and shows honest defaults", async () => {
+    let out = "";
+    const o = vi.spyOn(process.stdout, "write").mockImplementation((x) => ((out += String(x)), true));
+    try {
+      await runCli(["judge", "--help"]);
+    } finally {
+      o.mockRestore();
+    }
+    expect(out).toContain("OPENAI_API_KEY");
+    expect(out).toContain("apiKeyEnv");
+    expect(out).not.toContain("(default: [])");
+    expect(out).toMatch(/--by <list>[\s\S]*\(default: kind\)/);
+    expect(out).toMatch(/Exit status: 0 all judged; 1 /);
   });
 
   it("judges only the chosen variant and rubrics", async () => {

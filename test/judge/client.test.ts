@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { openAIBackend } from "../../src/judge/backend.js";
+import { breakerHint, FatalJudgeError, openAIBackend } from "../../src/judge/backend.js";
 import { JudgeClient, type CallResult } from "../../src/judge/client.js";
 import { buildRequestBody, requestFingerprint, type RequestSettings } from "../../src/judge/request.js";
 import { startOpenAIServer, type Behaviour, type TestServer } from "../server/openai-server.js";
@@ -141,12 +141,62 @@ describe("JudgeClient against the scripted server (real openai SDK)", () => {
     expect(verdictOf(await client(s).complete(body))).toBe("no");
   });
 
-  it("treats a refusal and a truncated reply as errors, never verdicts", async () => {
+  it("treats a refusal and a truncated reply as errors, never verdicts, without asking again", async () => {
     const refusal = await scripted([{ body: { id: "x", model: "m", choices: [{ index: 0, message: { role: "assistant", content: null, refusal: "I can't help with that." }, finish_reason: "stop" }] } }]);
-    expect(verdictOf(await client(refusal).complete(body))).toMatch(/^error: refusal: I can't help/);
+    expect(await client(refusal).complete(body)).toMatchObject({ ok: false, cause: "refusal: I can't help with that.", attempts: 1 });
+    expect(refusal.count).toBe(1);
     await refusal.close();
     const cut = await scripted([{ content: '{"reason":"The answer is', finishReason: "length" }]);
-    expect(verdictOf(await client(cut).complete(body))).toMatch(/^error: truncated/);
+    expect(await client(cut).complete(body)).toMatchObject({ ok: false, cause: expect.stringMatching(/^truncated: the reply hit max_tokens/), attempts: 1 });
+    expect(cut.count).toBe(1);
+  });
+
+  it("never retries sooner than the backoff, even when Retry-After says 0", async () => {
+    const s = await scripted([{ status: 429, headers: { "retry-after": "0" } }, { status: 429, headers: { "retry-after": "0" } }, { verdict: "no" }]);
+    const r = await client(s, { policy: { baseDelayMs: 200, maxDelayMs: 1000, maxRetries: 3 } }).complete(body);
+    expect(verdictOf(r)).toBe("no");
+    expect(s.requests[1]!.at - s.requests[0]!.at).toBeGreaterThanOrEqual(95);
+    expect(s.requests[2]!.at - s.requests[1]!.at).toBeGreaterThanOrEqual(195);
+  });
+
+  it("adds jitter to Retry-After, for the call that got the 429 and for the calls paused behind it", async () => {
+    const s = await scripted([{ status: 429, headers: { "retry-after": "1" } }, { verdict: "no" }]);
+    const waits: number[] = [];
+    const c = client(s, { random: () => 1, sleep: (ms) => (waits.push(ms), new Promise((r) => setTimeout(r, ms))) });
+    const first = c.complete(body);
+    while (s.count < 1) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
+    const second = c.complete(body);
+    expect([verdictOf(await first), verdictOf(await second)]).toEqual(["no", "no"]);
+    // The 429's own call: max(1000, backoff 500) plus 20% (random 1), not exactly the 1000 every call was told.
+    expect(waits[0]).toBe(1200);
+    // The call paused behind it waits out the pause plus up to 20% more, so paused calls do not resume in lockstep.
+    expect(Math.max(...waits.slice(1))).toBeGreaterThan(1300);
+  });
+
+  it("redacts the key from the reason of a verdict", async () => {
+    const s = await scripted([{ verdict: "yes", reason: "Supported. (your key sk-test-SECRET-0123456789 works)" }]);
+    const r = await client(s).complete(body);
+    expect(r).toMatchObject({ ok: true, reply: { verdict: "yes", reason: "Supported. (your key [redacted] works)" } });
+    expect(JSON.stringify(r)).not.toContain("SECRET");
+  });
+
+  it("finds the endpoint down after outageAttempts failed attempts in a row, ending every call at once", async () => {
+    const s = await scripted([{ hang: true }]);
+    const c = client(s, { timeoutMs: 150, outageAttempts: 4, policy: { maxRetries: 10, baseDelayMs: 5, maxDelayMs: 10 } });
+    const t0 = Date.now();
+    const results = await Promise.all([c.complete(body), c.complete(body), c.complete(body)]);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    for (const r of results) expect(r).toMatchObject({ ok: false, fatal: true, cause: expect.stringMatching(/^timeout \(4 attempts in a row failed with no reply: the endpoint seems down/) });
+    expect(s.count).toBeLessThanOrEqual(6);
+    expect(await c.complete(body)).toMatchObject({ ok: false, fatal: true });
+    expect(s.count).toBeLessThanOrEqual(6);
+  });
+
+  it("does not count a reply of any kind towards an outage", async () => {
+    const s = await scripted([{ status: 500 }, { status: 500 }, { content: "not json" }, { status: 500 }, { status: 500 }, { verdict: "yes" }]);
+    const r = await client(s, { outageAttempts: 3, policy: { maxRetries: 6, maxParseRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } }).complete(body);
+    expect(verdictOf(r)).toBe("yes");
   });
 
   it("stops on a refused key without leaking it", async () => {
@@ -174,12 +224,39 @@ describe("openAIBackend", () => {
     expect(backend.fingerprint(faith)).toBe(a.fingerprint);
   });
 
-  it("stops the run when the first calls all fail", async () => {
+  it("stops the run when the first calls all fail, suggesting the flag that omits the parameter the server names", async () => {
     const s = await scripted([{ status: 400, message: "temperature is not supported with this model" }]);
     const backend = openAIBackend({ client: client(s), baseURL: s.baseURL, settings: S, breakerLimit: 3 });
     expect((await backend.judge(faith, evidence)).verdict).toBe("error");
     expect((await backend.judge(faith, evidence)).verdict).toBe("error");
-    await expect(backend.judge(faith, evidence)).rejects.toThrow(/temperature is not supported.*first 3 calls all failed/);
+    const stop = await backend.judge(faith, evidence).catch((e: unknown) => e);
+    expect(stop).toBeInstanceOf(FatalJudgeError);
+    expect(stop).toMatchObject({ kind: "setup", message: expect.stringMatching(/temperature is not supported.*first 3 calls all failed.*pass --no-temperature\)$/) });
+    expect((stop as Error).message).not.toContain("--response-format");
+  });
+
+  it("hints at text mode only for reply-format failures, and at nothing for rate limits", () => {
+    expect(breakerHint('parse: field "reason" is missing', "json_schema")).toContain("--response-format text");
+    expect(breakerHint('parse: field "reason" is missing', "text")).toBe("");
+    expect(breakerHint("http-400: Unsupported value (param: seed)", "json_schema")).toContain("--no-seed");
+    expect(breakerHint("http-400: max_tokens is not supported, use max_completion_tokens", "json_schema")).toContain("--no-max-tokens");
+    expect(breakerHint("http-429: Rate limit reached (gave up after 5 attempts)", "json_schema")).toBe("");
+    expect(breakerHint("http-400: maximum context length exceeded", "json_schema")).toBe("");
+  });
+
+  it("stops the run, as the endpoint's doing, when calls keep giving up on a rate limit after earlier successes", async () => {
+    server = await startOpenAIServer({ script: (r) => (r.index < 5 ? { verdict: "yes" } : { status: 429, headers: { "retry-after": "0" } }) });
+    const c = new JudgeClient({ baseURL: server.baseURL, apiKey: "k", timeoutMs: 2000, policy: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2 } });
+    const backend = openAIBackend({ client: c, baseURL: server.baseURL, settings: S, rateLimitLimit: 3 });
+    for (let i = 0; i < 5; i++) expect((await backend.judge(faith, evidence)).verdict).toBe("yes");
+    expect((await backend.judge(faith, evidence)).verdict).toBe("error");
+    expect((await backend.judge(faith, evidence)).verdict).toBe("error");
+    const stop = await backend.judge(faith, evidence).catch((e: unknown) => e);
+    expect(stop).toMatchObject({ kind: "endpoint", message: expect.stringMatching(/^rate limited: http-429.*3 calls in a row gave up on the rate limit.*rerun later/) });
+    const sent = server.count;
+    // The client is stopped with the run: nothing more is sent.
+    await expect(backend.judge(faith, evidence)).rejects.toThrow(FatalJudgeError);
+    expect(server.count).toBe(sent);
   });
 });
 

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY_POLICY, backoffMs, classifyError, retryAfterMs } from "../../src/judge/retry.js";
+import { DEFAULT_RETRY_POLICY, backoffMs, classifyError, retryAfterMs, retryWaitMs } from "../../src/judge/retry.js";
 
 const policy = DEFAULT_RETRY_POLICY;
 
@@ -40,6 +40,23 @@ describe("backoffMs", () => {
   });
 });
 
+describe("retryWaitMs", () => {
+  it("never retries sooner than the backoff, even when Retry-After says 0", () => {
+    expect(retryWaitMs(1, 0, policy, () => 0)).toBe(250);
+    expect(retryWaitMs(3, 0, policy, () => 0)).toBe(1000);
+    expect(retryWaitMs(1, undefined, policy, () => 0)).toBe(250);
+  });
+
+  it("waits at least Retry-After, plus up to 20% jitter so calls told the same wait spread out", () => {
+    expect(retryWaitMs(1, 1000, policy, () => 0)).toBe(1000);
+    expect(retryWaitMs(1, 1000, policy, () => 1)).toBe(1200);
+    const waits = new Set(Array.from({ length: 50 }, () => retryWaitMs(1, 1000, policy)));
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(1000);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(1200);
+    expect(waits.size).toBeGreaterThan(10);
+  });
+});
+
 describe("classifyError", () => {
   it("retries 429 with the server's wait, capped, and pauses everyone", () => {
     expect(classifyError(apiError(429, { "retry-after": "2" }), false, policy)).toMatchObject({ action: "retry", waitMs: 2000, rateLimited: true });
@@ -48,12 +65,14 @@ describe("classifyError", () => {
   });
 
   it("retries 5xx, 408, 409, timeouts and resets", () => {
-    for (const s of [500, 502, 503, 504, 408, 409]) expect(classifyError(apiError(s), false, policy).action).toBe("retry");
-    expect(classifyError(new APIConnectionTimeoutError(), false, policy)).toEqual({ action: "retry", cause: "timeout" });
-    expect(classifyError(new Error("aborted"), true, policy)).toEqual({ action: "retry", cause: "timeout" });
+    for (const s of [500, 502, 503, 504, 408, 409]) expect(classifyError(apiError(s), false, policy)).toMatchObject({ action: "retry", transport: true });
+    expect(classifyError(new APIConnectionTimeoutError(), false, policy)).toEqual({ action: "retry", cause: "timeout", transport: true });
+    expect(classifyError(new Error("aborted"), true, policy)).toEqual({ action: "retry", cause: "timeout", transport: true });
     const reset = new APIConnectionError({ cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) });
-    expect(classifyError(reset, false, policy)).toEqual({ action: "retry", cause: "connection: ECONNRESET" });
+    expect(classifyError(reset, false, policy)).toEqual({ action: "retry", cause: "connection: ECONNRESET", transport: true });
     expect(classifyError(new SyntaxError("Unexpected token"), false, policy).action).toBe("retry");
+    // A 429 is the server answering: not an outage.
+    expect(classifyError(apiError(429), false, policy)).not.toHaveProperty("transport");
   });
 
   it("obeys x-should-retry: false", () => {
@@ -64,6 +83,8 @@ describe("classifyError", () => {
     expect(classifyError(apiError(400, {}, "response_format json_schema is not supported"), false, policy).action).toBe("text-mode");
     expect(classifyError(apiError(400, {}, "Invalid value", "response_format"), false, policy).action).toBe("text-mode");
     expect(classifyError(apiError(400, {}, "maximum context length exceeded"), false, policy).action).toBe("fail");
+    // The parameter a 400 names is kept in the cause, for the hint that omits it.
+    expect(classifyError(apiError(400, {}, "Unsupported value", "temperature"), false, policy)).toMatchObject({ action: "fail", cause: "http-400: Unsupported value (param: temperature)" });
   });
 
   it("stops the run on a refused key or an unknown model", () => {

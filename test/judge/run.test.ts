@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Judgment } from "../../src/golden/schema/items.js";
 import { baselineBackend, FatalJudgeError, openAIBackend } from "../../src/judge/backend.js";
-import { JudgeCache } from "../../src/judge/cache.js";
+import { JudgeCache, cacheKey } from "../../src/judge/cache.js";
 import { JudgeClient } from "../../src/judge/client.js";
 import type { Item } from "../../src/judge/items.js";
 import type { RequestSettings } from "../../src/judge/request.js";
@@ -113,6 +113,50 @@ describe("runJudge with the LLM judge", () => {
     const corr = summary.figures.find((f) => f.rubric === "correctness")!;
     expect(faith.selfDisagreement).toEqual({ items: 9, disagreeing: 9, rate: 1 });
     expect(corr.selfDisagreement).toMatchObject({ disagreeing: 0, rate: 0 });
+  });
+
+  it("reports the verdict another run committed first, never its own different reply", async () => {
+    const dir = tempDir();
+    const other = JudgeCache.open(dir);
+    const cache = JudgeCache.open(dir);
+    const backend = backendFor(server = await startOpenAIServer({ latencyMs: 5, script: () => ({ verdict: "yes" }) }), cache);
+    const unique = [...new Map(judged.map((i) => [`${i.rubric.name}/${i.inputHash}`, i])).values()];
+    // Another run (another connection) commits "no" for every item while this run's calls are in flight.
+    server.setScript((r) => {
+      if (r.index === 0) {
+        for (const i of unique) other.put(cacheKey(backend.fingerprint(i.rubric), i.inputHash, 0), { status: "done", verdict: "no", reason: "other run", judge: "llm", rubric: i.rubric.name, time: "2026-01-01T00:00:00.000Z" });
+      }
+      return { verdict: "yes" };
+    });
+    const { judgments, progress } = await runJudge({ items, backend, cache, repeats: 1, concurrency: 4, lease: false });
+    const llm = judgments.filter((j) => j.judge === "llm");
+    expect(llm.length).toBeGreaterThan(0);
+    for (const j of llm) {
+      expect(j).toMatchObject({ verdict: "no", reason: "other run", cached: true });
+      expect(cache.getDone(cacheKey(j.fingerprint, j.inputHash, j.repeat))!.verdict).toBe(j.verdict);
+    }
+    expect(progress.calls).toBeGreaterThan(0);
+    other.close();
+    cache.close();
+  });
+
+  it("holds the cache's lease: a second run on the same cache is refused before it sends anything", async () => {
+    server = await startOpenAIServer({ latencyMs: 20, script: (r) => ({ verdict: truth(r) }) });
+    const dir = tempDir();
+    const a = JudgeCache.open(dir);
+    const b = JudgeCache.open(dir);
+    const first = runJudge({ items, backend: backendFor(server, a), cache: a, repeats: 1, concurrency: 2 });
+    const second = runJudge({ items, backend: backendFor(server, b), cache: b, repeats: 1, concurrency: 2, holder: "second" });
+    await expect(second).rejects.toThrow(/in use by another ragjudge run \(ragjudge judge, pid \d+, since/);
+    const { judgments } = await first;
+    expect(server.count).toBe(new Set(judged.map((i) => `${i.rubric.name}/${i.inputHash}`)).size);
+    expect(judgments).toHaveLength(items.length);
+    // Released at the end: the next run takes it and makes no calls.
+    server.resetCount();
+    await runJudge({ items, backend: backendFor(server, b), cache: b, repeats: 1, concurrency: 2 });
+    expect(server.count).toBe(0);
+    a.close();
+    b.close();
   });
 
   it("stops on a fatal error after letting calls in flight commit", async () => {

@@ -75,6 +75,43 @@ describe("summarise", () => {
     expect(strict.overall).toEqual({ pass: 1, fail: 2, errors: 1, rate: 1 / 3 });
   });
 
+  it("counts rule verdicts and skipped items once per rubric, in its main figure, when two fingerprints share it", () => {
+    const judgments = [
+      j("faithfulness", "a1", "yes"), j("faithfulness", "a2", "yes"),
+      j("faithfulness", "a3", "no", { fingerprint: "fpB" }),
+      j("faithfulness", "a1", "no", { variant: "w", judge: "rule", fingerprint: "rule:1", rule: "no-answer" }),
+    ];
+    const skipped = [{ key: { variant: "w", question: "a2", rubric: "faithfulness", unit: "answer" }, reason: "no reference" }];
+    const s = summarise({ judgments, golden, rubrics: [rubric("faithfulness")], requireCitations: false, skipped });
+    const [a, b] = s.figures;
+    expect([a!.fingerprint, b!.fingerprint]).toEqual(["fpA", "fpB"]);
+    expect(a!.variants.map((v) => [v.variant, v.overall.pass, v.overall.fail, v.rules, v.skipped])).toEqual([["v", 2, 0, {}, 0], ["w", 0, 1, { "no-answer": 1 }, 1]]);
+    expect(b!.variants.map((v) => [v.variant, v.overall.pass, v.overall.fail, v.rules, v.skipped])).toEqual([["v", 0, 1, {}, 0]]);
+    const total = (f: typeof a) => f!.variants.reduce((n, v) => n + v.overall.pass + v.overall.fail, 0);
+    expect(total(a) + total(b)).toBe(4);
+  });
+
+  it("scores each citation answer in the figure of its own fingerprint, once, and an answer split across two in neither", () => {
+    const c = (q: string, unit: string, verdict: "yes" | "no" | "error", extra: Partial<Judgment> = {}) => j("citation-accuracy", q, verdict, { unit, ...extra });
+    const rule = { judge: "rule" as const, fingerprint: "rule:1" };
+    const judgments = [
+      c("a1", "s1:x", "yes"), c("a1", "s2:y", "yes"), c("a1", "s3:z", "no", { ...rule, rule: "outside-context" }),
+      c("a2", "s1:x", "yes", { fingerprint: "fpB" }), c("a2", "s2:y", "yes", { fingerprint: "fpB" }),
+      // a3's pairs straddle a response-mode switch: mixing them would mix fingerprints.
+      c("a3", "s1:x", "yes"), c("a3", "s2:y", "no", { fingerprint: "fpB" }),
+      c("u1", "answer", "yes", { ...rule, rule: "uncited" }),
+    ];
+    const [a, b] = summarise({ judgments, golden, rubrics: [rubric("citation-accuracy")], requireCitations: true }).figures;
+    const va = a!.variants[0]!;
+    const vb = b!.variants[0]!;
+    expect([a!.fingerprint, b!.fingerprint]).toEqual(["fpA", "fpB"]);
+    expect(va.overall).toEqual({ pass: 0, fail: 2, errors: 0, rate: 0 });
+    expect(va.citations).toEqual({ pairs: 3, supported: 2, unsupported: 1, errors: 0, outsideContext: 1, unknownChunk: 0, uncited: 1, meanShare: 2 / 3, splitAnswers: 1 });
+    expect(vb.overall).toEqual({ pass: 1, fail: 0, errors: 0, rate: 1 });
+    expect(vb.citations).toEqual({ pairs: 2, supported: 2, unsupported: 0, errors: 0, outsideContext: 0, unknownChunk: 0, uncited: 0, meanShare: 1 });
+    expect(formatSummary(summarise({ judgments, golden, rubrics: [rubric("citation-accuracy")], requireCitations: true }))).toMatch(/answers judged under two fingerprints \(not scored: rerun\)\s+1/);
+  });
+
   it("uses repeat 0 for figures and all repeats for self-disagreement", () => {
     const judgments = [
       j("faithfulness", "a1", "yes"), j("faithfulness", "a1", "no", { repeat: 1 }),

@@ -148,8 +148,8 @@ describe("runEvaluation with the optional anchor-ambiguity rubric", () => {
     }
     const amb = r.report.rubrics.find((x) => x.rubric === "anchor-ambiguity")!;
     expect(amb.unit).toBe("question");
-    // it judges the misses only: one item per answerable question whose relevant chunks all missed the context
-    const misses = r.report.variants.map((v) => v.searchOrAnswer.questions.filter((q) => q.answerable && q.relevantInContext === false).length);
+    // it judges exactly the miss analysis's misses: one item per answerable question with no relevant chunk in the top missK
+    const misses = r.report.variants.map((v) => v.misses.length);
     expect(amb.variants.map((v) => v.pass + v.fail + v.errors)).toEqual(misses);
   });
 });

@@ -25,7 +25,7 @@ describe("ragjudge run: exit codes", () => {
     expect(stdout.trim()).toMatch(/20\d{6}T\d{6}Z-example$/);
     const folder = readdirSync(copy.evaluations)[0]!;
     const junit = readFileSync(join(copy.evaluations, folder, "junit.xml"), "utf8");
-    expect(junit).toContain('<testsuite name="retrieval floors" tests="2" failures="1" skipped="0" errors="0">');
+    expect(junit).toContain('<testsuite name="retrieval floors" tests="4" failures="1" skipped="0" errors="0">');
   });
 
   it("exits 1 with --require-trusted when a rubric is untrusted, naming which", async () => {

@@ -47,14 +47,30 @@ describe("ragjudge retrieval (golden-set mode)", () => {
     const all = await run(["retrieval", ...explicit, "-m", "all", "-k", "5"]);
     expect(all.out.split("\n")[1]!.split(/\s+/)).toEqual(["group", "n", "AP", "R-Prec", "RR", "RR@5", "P@5", "R@5", "nDCG@5", "Hit@5"]);
     expect(all.out).not.toContain("more measures");
-    const j = JSON.parse((await run(["retrieval", ...explicit, "--format", "json"])).out);
+    const j = JSON.parse((await run(["retrieval", ...explicit, "--format", "json"])).out).results[0];
     expect(Object.keys(j.overall.values)).toEqual(["num_q", "num_ret", "num_rel", "num_rel_ret", "AP", "R-Prec", "RR", "P@1", "P@5", "P@10", "R@1", "R@5", "R@10", "nDCG@1", "nDCG@5", "nDCG@10", "Hit@1", "Hit@5", "Hit@10"]);
+  });
+
+  it("--format json has one shape for one variant, several, and a TREC run: {results, floorsMissed, diagnostics}", async () => {
+    const one = JSON.parse((await run(["retrieval", "--config", config, "--variant", "bm25", "--format", "json", "-m", "RR"])).out);
+    const two = JSON.parse((await run(["retrieval", "--config", config, "--format", "json", "-m", "RR", "--fail-under", "RR=0.9"])).out);
+    const run1 = JSON.parse((await run(["retrieval", "--qrels", join(trec, "qrels.txt"), "--trec-run", join(trec, "run.txt"), "--format", "json", "-m", "RR"])).out);
+    for (const j of [one, two, run1]) expect(Object.keys(j)).toEqual(["results", "floorsMissed", "diagnostics"]);
+    expect(one.results.map((r: { name: string }) => r.name)).toEqual(["bm25"]);
+    expect(two.results.map((r: { name: string }) => r.name)).toEqual(["bm25", "dense"]);
+    expect(Object.keys(one.results[0])).toEqual(Object.keys(two.results[0]));
+    expect(one.results[0]).toEqual(two.results[0]);
+    expect(two.floorsMissed.map((m: { name: string; label: string }) => `${m.name}:${m.label}`)).toEqual(["bm25:RR", "dense:RR"]);
+    expect(one.diagnostics.map((d: { variant: string }) => d.variant)).toEqual(["bm25"]);
+    expect(run1.results).toHaveLength(1);
+    expect(run1.results[0].mode).toBe("trec");
+    expect(run1.diagnostics).toEqual([]);
   });
 
   it("takes explicit inputs, naming the variant after the output file", async () => {
     const r = await run(["retrieval", ...explicit, "--format", "json", "-m", "RR", "--per-query", "--by", "tags"]);
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.out);
+    const j = JSON.parse(r.out).results[0];
     expect(j.name).toBe("bm25");
     expect(j.overall).toEqual({ n: 4, values: { RR: (1 + 1 / 3) / 4 } });
     expect(j.groups.map((g: { key: string }) => g.key)).toEqual(["it", "policy", "travel"]);
@@ -89,7 +105,7 @@ describe("ragjudge retrieval (golden-set mode)", () => {
     expect(readFileSync(join(dir, "run.txt"), "utf8").split("\n")[0]).toBe("q01 Q0 hr-leave#1 1 3 bm25");
     expect(readFileSync(join(dir, "qrels.txt"), "utf8")).toBe("q01 0 hr-leave#1 1\nq02 0 travel#0 1\nq03 0 it#0 1\nq05 0 hr-leave#2 1\n");
     const back = await run(["retrieval", "--qrels", join(dir, "qrels.txt"), "--trec-run", join(dir, "run.txt"), "-m", "RR", "--format", "json"]);
-    expect(JSON.parse(back.out).overall.values.RR).toBeCloseTo((1 + 1 / 3) / 4, 15);
+    expect(JSON.parse(back.out).results[0].overall.values.RR).toBeCloseTo((1 + 1 / 3) / 4, 15);
   });
 
   it("usage errors exit 2 with one line", async () => {

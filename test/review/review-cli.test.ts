@@ -1,8 +1,12 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/cli/program.js";
 import { entry, workspace } from "./helpers.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
@@ -51,5 +55,17 @@ describe("ragjudge review: bad input", () => {
     } finally {
       blocker.close();
     }
+  });
+});
+
+describe("ragjudge review --tty: the labels folder", () => {
+  it("a start that only reads (quit at once) leaves no labels/.review/ folder", () => {
+    const w = workspace([entry("q1", "A.")]);
+    mkdirSync(w.labels);
+    const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "asha", "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments], { cwd: ROOT, input: "q\n", encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Reviewing 1 items as asha");
+    expect(readdirSync(w.labels)).toEqual([]);
   });
 });

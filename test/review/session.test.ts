@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -147,6 +147,33 @@ describe("path confinement", () => {
     mkdirSync(join(root, "outside"));
     symlinkSync(join(root, "outside"), join(labels, ".review"));
     expect(() => confinedPath(labels, ".review/asha.skips.jsonl")).toThrow(/links outside/);
+  });
+
+  it("starting or resuming a review creates no folder; only a skip creates labels/.review/", () => {
+    const w = workspace([entry("q1", "x"), entry("q2", "y")]);
+    const s = open(w);
+    expect(existsSync(w.labels)).toBe(false); // no labels folder yet, and none made by reading
+    s.answer(0, s.view(0).inputHash, "yes");
+    const again = open(w);
+    expect(again.resumeIndex()).toBe(1);
+    expect(existsSync(join(w.labels, ".review"))).toBe(false);
+    again.skip(1, again.view(1).inputHash);
+    expect(readdirSync(join(w.labels, ".review"))).toEqual(["asha.skips.jsonl"]);
+    expect(open(w).state(1)).toBe("skipped");
+  });
+
+  it("reading without create makes nothing, but still refuses a .review linked outside", () => {
+    const root = mkdtempSync(join(tmpdir(), "ragjudge-confine-"));
+    const labels = join(root, "labels");
+    expect(confinedPath(labels, ".review/asha.skips.jsonl", { create: false })).toBe(join(labels, ".review", "asha.skips.jsonl"));
+    expect(existsSync(labels)).toBe(false);
+    expect(() => confinedPath(labels, "../x.jsonl", { create: false })).toThrow(/outside the labels folder/);
+    mkdirSync(labels);
+    expect(confinedPath(labels, ".review/asha.skips.jsonl", { create: false })).toBe(join(realpathSync(labels), ".review", "asha.skips.jsonl"));
+    expect(existsSync(join(labels, ".review"))).toBe(false);
+    mkdirSync(join(root, "outside"));
+    symlinkSync(join(root, "outside"), join(labels, ".review"));
+    expect(() => confinedPath(labels, ".review/asha.skips.jsonl", { create: false })).toThrow(/links outside/);
   });
 
   it("a review session will not append through a link planted at the labels file", () => {

@@ -63,6 +63,36 @@ describe("terminal review", () => {
     expect(labels(w)).toHaveLength(1);
   });
 
+  it("v right after an answer reveals the item just answered, never the next one, which stays hidden", async () => {
+    const w = workspace(es, [judgmentOf(es[0]!, "no", "judge on q1"), judgmentOf(es[1]!, "yes", "judge on q2"), judgmentOf(es[3]!, "no", "judge on q4")]);
+    const out = await run(w, "y\nv\n\nv\nn\nv\nq\n");
+    expect(out).toContain(`Saved "yes" for item 1; type v next to see the judge's verdict on it.`);
+    expect(out).toContain("Judge on item 1, the one you just answered (q1 / faithfulness / answer):");
+    expect(out.match(/judge on q1/g)).toHaveLength(2); // v again (after a blank line) repeats it
+    expect(out).toContain("Judge on item 2, the one you just answered (q2 / faithfulness / answer):");
+    expect(out).toContain("judge on q2");
+    expect(out).not.toContain("answer the item first");
+    expect(labels(w).map((l) => l.label)).toEqual(["yes", "no"]);
+  });
+
+  it("moving or skipping ends 'just answered': v on an unanswered item is still refused", async () => {
+    const w = workspace(es, [judgmentOf(es[0]!, "no", "judge on q1"), judgmentOf(es[1]!, "yes", "judge on q2"), judgmentOf(es[2]!, "yes", "judge on q3")]);
+    const out = await run(w, "y\nf\nv\nb\nb\nf\nv\ng 3\ns\nv\nq\n");
+    // f moved to item 3 (open): refused. b, b, f lands on item 2 (open): refused. After a skip: refused.
+    expect(out.match(/answer the item first/g)).toHaveLength(3);
+    expect(out).not.toContain("judge on q2");
+    expect(out).not.toContain("judge on q3");
+    expect(out).not.toContain("judge on q1");
+  });
+
+  it("v after answering the last open item reveals it at the end of the queue", async () => {
+    const w = workspace(es.slice(0, 1), [judgmentOf(es[0]!, "no", "judge on q1")]);
+    const out = await run(w, "n\nv\nq\n");
+    expect(out).toContain("Queue done: 1 of 1 labelled");
+    expect(out).toContain("Judge on item 1, the one you just answered");
+    expect(out).toContain("Judge (llm test-model): no — judge on q1");
+  });
+
   it("runs as `ragjudge review --tty` reading stdin", () => {
     const w = workspace(es);
     const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "asha", "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments], { cwd: ROOT, input: "y\ny\n", encoding: "utf8" });

@@ -33,12 +33,27 @@ function seconds(v: string): number {
   return n;
 }
 
-/** Opens the cache (and its batch tables) of the config, or of --cache-dir. */
-function openStore(flags: CommonFlags): { cache: JudgeCache; store: BatchStore; config: ReturnType<typeof loadConfig> } {
+/**
+ * Opens the cache (and its batch tables) of the config, or of --cache-dir,
+ * holding the cache's lease (one run per cache folder: an online judge run
+ * and a collect or import never store into it at once). `close` releases
+ * the lease and closes the cache.
+ */
+function openStore(flags: CommonFlags, holder: string): { cache: JudgeCache; store: BatchStore; config: ReturnType<typeof loadConfig>; close: () => void } {
   const config = loadConfig(flags.config);
   const dir = flags.cacheDir ? resolve(flags.cacheDir) : config.path(config.config.cacheDir);
   const cache = JudgeCache.open(dir);
-  return { cache, store: BatchStore.open(cache), config };
+  try {
+    const lease = cache.acquireLease(holder);
+    const close = () => {
+      lease.release();
+      cache.close();
+    };
+    return { cache, store: BatchStore.open(cache), config, close };
+  } catch (e) {
+    cache.close();
+    throw e;
+  }
 }
 
 function endpointOf(config: ReturnType<typeof loadConfig>, flags: CommonFlags): BatchEndpoint {
@@ -98,7 +113,7 @@ export function registerBatch(program: Command): void {
     .option("--max-requests <n>", `refuse files with more requests than this (default ${BATCH_LIMITS.maxRequests})`, int("--max-requests"))
     .option("--max-bytes <n>", `refuse files larger than this (default ${BATCH_LIMITS.maxBytes})`, int("--max-bytes"))
     .action(async (files: string[], flags: CommonFlags & { maxRequests?: number; maxBytes?: number }) => {
-      const { cache, store, config } = openStore(flags);
+      const { store, config, close } = openStore(flags, "ragjudge batch submit");
       try {
         const endpoint = endpointOf(config, flags);
         const sdk = batchClient(endpoint);
@@ -108,7 +123,7 @@ export function registerBatch(program: Command): void {
         });
         out("next: ragjudge batch status, then ragjudge batch collect (--wait to poll until every batch has finished)\n");
       } finally {
-        cache.close();
+        close();
       }
     });
 
@@ -116,7 +131,7 @@ export function registerBatch(program: Command): void {
     .description("Poll every batch not collected yet and print its state and counts, and where every exported request stands.")
     .option("--all", "also list batches already collected")
     .action(async (flags: CommonFlags & { all?: boolean }) => {
-      const { cache, store, config } = openStore(flags);
+      const { store, config, close } = openStore(flags, "ragjudge batch status");
       try {
         const endpoint = endpointOf(config, flags);
         const sdk = batchClient(endpoint);
@@ -131,7 +146,7 @@ export function registerBatch(program: Command): void {
         if (elsewhere) out(`(${elsewhere} more not collected at other endpoints: pass their --base-url)\n`);
         out(formatStates(store.stateCounts()));
       } finally {
-        cache.close();
+        close();
       }
     });
 
@@ -140,7 +155,7 @@ export function registerBatch(program: Command): void {
     .option("--wait", "poll until every batch has finished, collecting each as it does")
     .option("--poll-interval <seconds>", "seconds between polls with --wait (default 60)", seconds)
     .action(async (flags: CommonFlags & { wait?: boolean; pollInterval?: number }) => {
-      const { cache, store, config } = openStore(flags);
+      const { cache, store, config, close } = openStore(flags, "ragjudge batch collect");
       try {
         const endpoint = endpointOf(config, flags);
         const sdk = batchClient(endpoint);
@@ -171,14 +186,14 @@ export function registerBatch(program: Command): void {
         out(formatStates(states));
         if (states.error + states.pending > 0) out(`${states.error + states.pending} requests need another go: ragjudge judge --batch-export FILE, or ragjudge judge to judge them online\n`);
       } finally {
-        cache.close();
+        close();
       }
     });
 
   common(batch.command("forget").argument("<batch-ids...>", "batches to give up on (see ragjudge batch status)"))
     .description("Give up on batches that will never be collected from here (endpoint gone, another account): their requests return to pending, so the next export includes them. A later output file can still be brought in with  ragjudge batch import.")
     .action((ids: string[], flags: CommonFlags) => {
-      const { cache, store } = openStore(flags);
+      const { cache, store, close } = openStore(flags, "ragjudge batch forget");
       try {
         const known = store.submissions().filter((s) => s.batchId);
         for (const id of ids) {
@@ -193,7 +208,7 @@ export function registerBatch(program: Command): void {
         store.reconcile();
         out(formatStates(store.stateCounts()));
       } finally {
-        cache.close();
+        close();
       }
     });
 
@@ -202,14 +217,14 @@ export function registerBatch(program: Command): void {
     .action(async (file: string, flags: CommonFlags) => {
       const text = readText(file);
       const lines = parseOutputFile(text, file);
-      const { cache, store } = openStore(flags);
+      const { cache, store, close } = openStore(flags, "ragjudge batch import");
       try {
         const counts = ingestLines(cache, store, lines, { label: file });
         out(formatImport(file, counts));
         store.reconcile();
         out(formatStates(store.stateCounts()));
       } finally {
-        cache.close();
+        close();
       }
     });
 }

@@ -2,9 +2,8 @@ import { InvalidArgumentError, type Command } from "commander";
 import { resolve } from "node:path";
 import { loadConfig } from "../../golden/config.js";
 import { writeFileAtomic } from "../../golden/files.js";
-import { baselineBackend, baselineUnsupported, FatalJudgeError, openAIBackend, type JudgeBackend, type OpenAIBackend } from "../../judge/backend.js";
+import { baselineBackend, baselineUnsupported, FatalJudgeError, llmBackend, type JudgeBackend, type OpenAIBackend } from "../../judge/backend.js";
 import { JudgeCache } from "../../judge/cache.js";
-import { JudgeClient } from "../../judge/client.js";
 import { estimateRun, formatEstimate } from "../../judge/estimate.js";
 import { exportBatch } from "../../judge/batch/export.js";
 import { BATCH_LIMITS } from "../../judge/batch/format.js";
@@ -49,8 +48,9 @@ function num(v: string): number {
   return n;
 }
 
-function collect(v: string, prev: string[]): string[] {
-  return [...prev, ...v.split(",").map((s) => s.trim()).filter(Boolean)];
+/** Repeated or comma-separated values; no commander default, so --help shows only the text's "(default: all)". */
+function collect(v: string, prev: string[] | undefined): string[] {
+  return [...(prev ?? []), ...v.split(",").map((s) => s.trim()).filter(Boolean)];
 }
 
 function setup<T>(f: () => T): T {
@@ -69,14 +69,9 @@ function parseBy(v: string): ("kind" | "tags")[] {
   return parts as ("kind" | "tags")[];
 }
 
-function makeBackend(s: OpenAISettings, cache: JudgeCache, log: (s: string) => void): OpenAIBackend {
-  const remembered = s.responseFormatExplicit ? undefined : cache.responseMode(s.baseURL, s.model);
-  const client = new JudgeClient({ baseURL: s.baseURL, apiKey: s.apiKey, timeoutMs: s.timeoutMs, policy: { maxRetries: s.maxRetries } });
-  return openAIBackend({
-    client,
-    baseURL: s.baseURL,
+function makeBackend(s: OpenAISettings, cache: JudgeCache | undefined, log: (s: string) => void): OpenAIBackend {
+  return llmBackend(s, {
     cache,
-    settings: { model: s.model, temperature: s.temperature, seed: s.seed, maxTokens: s.maxTokens, responseMode: remembered ?? s.responseFormat },
     onModeChange: (_mode, cause) => log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on (remembered for ${s.baseURL}, model ${s.model})\n`),
   });
 }
@@ -89,7 +84,20 @@ function makeBackend(s: OpenAISettings, cache: JudgeCache, log: (s: string) => v
 export function registerJudge(program: Command): void {
   program
     .command("judge")
-    .description("Judge the answers: one yes/no verdict with its reason per item and rubric (faithfulness, correctness, citation accuracy, not found), by an LLM over any OpenAI-compatible endpoint or by the offline baseline. Cached and resumable.")
+    .description(
+      "Judge the answers: one yes/no verdict with its reason per item and rubric (faithfulness, correctness, citation accuracy, not found), by an LLM over any OpenAI-compatible endpoint or by the offline baseline. Cached and resumable; one run per cache folder at a time.",
+    )
+    .addHelpText(
+      "after",
+      [
+        "",
+        "API key: read only from the environment, never from flags or files: OPENAI_API_KEY, or the variable named by",
+        '"judge": {"apiKeyEnv": "NAME"} in the config. A loopback --base-url (localhost, 127.0.0.1) needs none; --dry-run needs none.',
+        "",
+        "Exit status: 0 all judged; 1 some items ended as error verdicts (see --allow-errors), or the endpoint stopped the run",
+        "(rate limited, down or too slow: rerun later, committed verdicts are kept); 2 bad input or setup (config, key, model, flags).",
+      ].join("\n"),
+    )
     .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
     .option("--judge <kind>", "baseline (offline lexical baseline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
     .option("--base-url <url>", "OpenAI-compatible endpoint including /v1, e.g. http://localhost:8000/v1 (default: config judge.baseUrl, else OPENAI_BASE_URL, else OpenAI)")
@@ -97,7 +105,7 @@ export function registerJudge(program: Command): void {
     .option("--concurrency <n>", "calls in flight at once (default: config judge.concurrency, 8)", int(1, "--concurrency"))
     .option("--repeats <n>", "judge each item n times and report self-disagreement (default: config judge.repeats, 1)", int(1, "--repeats"))
     .option("--rubrics <list>", "rubrics to judge, comma separated (default: config rubrics, else every non-optional rubric)")
-    .option("--variant <names>", "variants to judge, comma separated or repeated (default: all)", collect, [])
+    .option("--variant <names>", "variants to judge, comma separated or repeated (default: all)", collect)
     .option("--out <file>", "judgments JSONL to write (default: <cacheDir>/judgments.jsonl)")
     .option("--cache-dir <dir>", "cache folder (default: config cacheDir, .ragjudge)")
     .option("--dry-run", "print the number of calls, estimated tokens and cost, and send nothing")
@@ -112,16 +120,17 @@ export function registerJudge(program: Command): void {
     .option("--max-retries <n>", "retries per call for 429, 5xx, timeouts, resets (default: config, 4)", int(0, "--max-retries"))
     .option("--allow-errors", "exit 0 even when some items end as error verdicts")
     .option("--no-progress", "no progress display on stderr")
-    .option("--by <list>", "break pass rates down by kind, tags (comma list), or none", "kind,tags")
+    .option("--by <list>", "break pass rates down by kind, tags (comma list: kind,tags), or none (default: kind)")
     .option("--json", "print the summary as JSON instead of tables")
     .option("--batch-export <file>", "judge nothing: write the pending calls (not in the cache) as Batch API JSONL for  ragjudge batch submit  or vLLM's run_batch; split into <file>, <name>.2.jsonl, ... at the per-file limits")
     .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS.maxRequests}, the OpenAI Batch API's limit)`, int(1, "--batch-max-requests"))
     .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS.maxBytes})`, int(1, "--batch-max-bytes"))
     .action(async (flags: Flags) => {
       const log = (s: string) => process.stderr.write(s);
-      const by = parseBy(flags.by ?? "kind,tags");
+      const by = parseBy(flags.by ?? "kind");
       const resolved = loadConfig(flags.config);
-      const settings = setup(() => resolveJudge(resolved.config, flags));
+      // A dry run sends nothing, so it needs no key.
+      const settings = setup(() => resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true }));
       const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
       const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
       const { itemSet, rubrics } = inputs;
@@ -133,10 +142,19 @@ export function registerJudge(program: Command): void {
         if (flags.dryRun) throw new UsageError("--batch-export and --dry-run do not combine");
         const limits = { maxRequests: flags.batchMaxRequests ?? BATCH_LIMITS.maxRequests, maxBytes: flags.batchMaxBytes ?? BATCH_LIMITS.maxBytes };
         const cache = JudgeCache.open(cacheDir);
+        const lease = (() => {
+          try {
+            return cache.acquireLease("ragjudge judge --batch-export");
+          } catch (e) {
+            cache.close();
+            throw e;
+          }
+        })();
         try {
           const { plan, result } = exportBatch({ items: itemSet.items, backend: makeBackend(settings, cache, log), cache, repeats: settings.repeats, file: resolve(flags.batchExport), limits });
           process.stdout.write(formatExport(plan, result, settings.model));
         } finally {
+          lease.release();
           cache.close();
         }
         return;
@@ -156,12 +174,7 @@ export function registerJudge(program: Command): void {
         }
         const cache = JudgeCache.openReadOnly(cacheDir);
         try {
-          const remembered = settings.responseFormatExplicit ? undefined : cache?.responseMode(settings.baseURL, settings.model);
-          const backend = openAIBackend({
-            client: new JudgeClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs }),
-            baseURL: settings.baseURL,
-            settings: { model: settings.model, temperature: settings.temperature, seed: settings.seed, maxTokens: settings.maxTokens, responseMode: remembered ?? settings.responseFormat },
-          });
+          const backend = makeBackend(settings, cache, log);
           process.stdout.write(formatEstimate(estimateRun({ items: itemSet.items, backend, cache, repeats: settings.repeats, maxTokens: settings.maxTokens, prices: resolved.config.prices })));
         } finally {
           cache?.close();
@@ -190,7 +203,12 @@ export function registerJudge(program: Command): void {
       } catch (e) {
         if (e instanceof FatalJudgeError) {
           const committed = cache ? `; the verdicts already committed stay in ${cache.file}, and a rerun continues from there` : "";
-          throw new UsageError(`the judge stopped: ${e.message}${committed}`);
+          progress?.interrupt();
+          if (e.kind === "setup") throw new UsageError(`the judge stopped: ${e.message}${committed}`);
+          // The endpoint, not the setup: not bad input (exit 2) but a run that did not finish (exit 1).
+          log(`ragjudge: the judge stopped: ${e.message}${committed}\n`);
+          process.exitCode = EXIT.failed;
+          return;
         }
         throw e;
       } finally {

@@ -9,7 +9,7 @@ import { checkFloors, formatMissedValue, parseFloors, type Floor, type FloorMiss
 import { measureHelp } from "../../retrieval/measures/help.js";
 import { MeasureSpecError, defaultMeasures, headlineMeasures, parseCutoffs, parseMeasures, sortMeasures } from "../../retrieval/measures/parse.js";
 import type { Measure } from "../../retrieval/measures/types.js";
-import { goldenView, renderMarkdown, renderTable, trecView, viewJson, type RetrievalView } from "../../retrieval/report.js";
+import { goldenView, renderMarkdown, renderTable, retrievalResultsJson, trecView, type RetrievalView } from "../../retrieval/report.js";
 import { GROUP_BY, scoreRetrieval, type GroupBy } from "../../retrieval/score.js";
 import { evaluateTrecFiles } from "../../retrieval/trec/evaluate.js";
 import { goldenToQrels, pipelineToRun } from "../../retrieval/trec/export.js";
@@ -203,7 +203,7 @@ function render(flags: RetrievalFlags, scored: Scored[], misses: { name: string;
     case "trec":
       return usage(() => formatTrecEval(scored[0]!.evaluation, { fullPrecision: opts.fullPrecision }));
     case "json":
-      return `${JSON.stringify({ ...(scored.length === 1 ? viewJson(scored[0]!.view, opts) : { results: scored.map((s) => viewJson(s.view, opts)) }), floorsMissed: misses.map((m) => ({ name: m.name, ...m.miss })), ...(diagnostics.length ? { diagnostics } : {}) }, null, 2)}\n`;
+      return retrievalResultsJson(scored.map((s) => s.view), misses, diagnostics, opts);
     case "md": {
       const hint = flags.measure.length ? "" : `\n_${MORE_MEASURES}_\n`; // a blank line first, or it joins the notes list
       return renderMarkdown(scored.map((s) => s.view), opts) + hint + (diagnostics.length ? `\n${renderDiagnosticsSection(diagnostics, "markdown", flags.misses ?? false)}` : "");

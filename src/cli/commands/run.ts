@@ -78,7 +78,15 @@ export function registerRun(program: Command): void {
         });
       } catch (e) {
         if (e instanceof JudgeSetupError || e instanceof MeasureSpecError) throw new UsageError(e.message);
-        if (e instanceof FatalJudgeError) throw new UsageError(`the judge stopped: ${e.message}; verdicts already committed stay in the cache, and a rerun continues from there (nothing was written to the evaluations folder)`);
+        if (e instanceof FatalJudgeError) {
+          const message = `the judge stopped: ${e.message}; verdicts already committed stay in the cache, and a rerun continues from there (nothing was written to the evaluations folder)`;
+          if (e.kind === "setup") throw new UsageError(message);
+          // The endpoint, not the setup: a run that did not finish (exit 1), not bad input (exit 2).
+          progress?.interrupt();
+          process.stderr.write(`ragjudge: ${message}\n`);
+          process.exitCode = EXIT.failed;
+          return;
+        }
         throw e;
       }
       if (progress && last) progress.finish(last);

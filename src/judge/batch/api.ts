@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { RagjudgeConfig } from "../../golden/schema/config.js";
 import { redact } from "../redact.js";
-import { isLoopback, JudgeSetupError, LOOPBACK_DUMMY_KEY } from "../settings.js";
+import { checkBaseURL, isLoopback, JudgeSetupError, LOOPBACK_DUMMY_KEY } from "../settings.js";
 
 /** Where batches go: an OpenAI-compatible API with `/files` and `/batches`. The key is held in memory only. */
 export interface BatchEndpoint {
@@ -24,14 +24,7 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
  */
 export function resolveBatchEndpoint(config: RagjudgeConfig, flags: { baseUrl?: string }, env: NodeJS.ProcessEnv = process.env): BatchEndpoint {
   const judge = config.judge?.kind === "openai" ? config.judge : undefined;
-  const baseURL = (flags.baseUrl ?? judge?.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    throw new JudgeSetupError(`the batch base URL ${JSON.stringify(baseURL)} is not a URL (expected like https://api.openai.com/v1)`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new JudgeSetupError(`the batch base URL must be http or https, got ${JSON.stringify(baseURL)}`);
+  const baseURL = checkBaseURL(flags.baseUrl ?? judge?.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, "batch");
   const keyVar = judge?.apiKeyEnv ?? "OPENAI_API_KEY";
   const key = env[keyVar];
   if (key) return { baseURL, apiKey: key, keySource: keyVar };

@@ -103,8 +103,8 @@ export function ingestLines(cache: JudgeCache, store: BatchStore, lines: readonl
         o.kind === "verdict"
           ? { ...base, status: "done", verdict: o.reply.verdict, reason: o.reply.reason }
           : { ...base, status: "error", verdict: "error", reason: "", error: o.cause };
-      cache.put(key, v);
-      if (cache.getDone(key)) {
+      const kept = cache.put(key, v).verdict;
+      if (kept.status === "done") {
         // A yes/no stored now, or an earlier one that a late error does not replace.
         store.setState(row.customId, "done", undefined, opts.batchId);
         counts.verdicts++;

@@ -1,6 +1,4 @@
-import { z } from "zod";
-import type { Usage } from "../client.js";
-import { parseReply, type VerdictReply } from "../parse.js";
+import { readCompletion, type Usage, type VerdictReply } from "../parse.js";
 import type { BatchOutputLine } from "./format.js";
 
 /**
@@ -19,23 +17,6 @@ export type LineOutcome =
 /** Error codes the Batch API gives requests that were never run. */
 const NOT_RUN = new Set(["batch_expired", "batch_cancelled"]);
 
-const ChatBody = z.looseObject({
-  model: z.string().optional(),
-  choices: z
-    .array(
-      z.looseObject({
-        message: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish() }),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .min(1),
-});
-
-function usageOf(body: unknown): Usage | undefined {
-  const u = (body as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
-  return u && typeof u.prompt_tokens === "number" && typeof u.completion_tokens === "number" ? { prompt: u.prompt_tokens, completion: u.completion_tokens } : undefined;
-}
-
 function clip(s: string, n = 300): string {
   return s.length > n ? s.slice(0, n) + "…" : s;
 }
@@ -53,10 +34,11 @@ function errorText(e: unknown): { code?: string; message: string } | undefined {
 }
 
 /**
- * Reads one output line the way the online client reads a reply: a refusal
- * or a reply cut off at max_tokens is an error, and the content must pass
- * {@link parseReply} (the judge's zod schema, failing closed). Batch errors
- * are prefixed `batch:` so a report tells them from online ones.
+ * Reads one output line with the online client's own reading
+ * ({@link readCompletion}: choices, refusal, truncation, then the judge's
+ * zod schema, failing closed), so a batch reply and an online one are judged
+ * alike. Batch errors are prefixed `batch:` so a report tells them from
+ * online ones.
  *
  * @example
  * interpretLine({ custom_id: id, response: { status_code: 200, body: completion }, error: null })
@@ -73,15 +55,8 @@ export function interpretLine(line: BatchOutputLine): LineOutcome {
     return { kind: "error", cause: `batch: http-${res.status_code}: ${why?.message ?? "no message"}`, raw };
   }
   if (err) return { kind: "error", cause: `batch: ${err.code ? `${err.code}: ` : ""}${err.message}`, raw };
-  const parsed = ChatBody.safeParse(res.body);
-  if (!parsed.success) return { kind: "error", cause: "batch: bad-response: no choices[0].message in the reply", raw };
-  const body = parsed.data;
-  const servedModel = body.model;
-  const usage = usageOf(res.body);
-  const choice = body.choices[0]!;
-  if (choice.message.refusal) return { kind: "error", cause: `batch: refusal: ${clip(choice.message.refusal, 200)}`, servedModel, usage, raw };
-  if (choice.finish_reason === "length") return { kind: "error", cause: "batch: truncated: the reply hit max_tokens (raise judge.maxTokens)", servedModel, usage, raw };
-  const reply = parseReply(choice.message.content);
-  if (!reply.ok) return { kind: "error", cause: `batch: ${reply.cause}`, servedModel, usage, raw };
-  return { kind: "verdict", reply: reply.reply, servedModel, usage, raw: raw! };
+  const r = readCompletion(res.body);
+  const meta = { ...(r.servedModel !== undefined ? { servedModel: r.servedModel } : {}), ...(r.usage ? { usage: r.usage } : {}) };
+  if (!r.ok) return { kind: "error", cause: `batch: ${r.cause}`, ...meta, raw };
+  return { kind: "verdict", reply: r.reply, ...meta, raw: raw! };
 }

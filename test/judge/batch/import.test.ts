@@ -72,6 +72,22 @@ describe("ragjudge batch import", () => {
     c.close();
   });
 
+  it("refuses to store into a cache a judge run is using, in one line, storing nothing", async () => {
+    const dir = tempDir("ragjudge-import-");
+    const cache = JudgeCache.open(dir);
+    const lease = cache.acquireLease("ragjudge judge");
+    try {
+      const r = await cli(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/^ragjudge: error: .*judge-cache\.sqlite: in use by another ragjudge run \(ragjudge judge, pid \d+, since [^)]+\): wait for it to finish, or give this run another --cache-dir\n$/);
+      expect(r.out).toBe("");
+      expect(cache.countDone()).toBe(0);
+    } finally {
+      lease.release();
+      cache.close();
+    }
+  });
+
   it("refuses a file with a malformed line, naming file and line, and stores nothing", async () => {
     const dir = tempDir("ragjudge-import-");
     const bad = join(dir, "out.jsonl");

@@ -30,6 +30,12 @@ describe("reading one batch output line", () => {
     expect(interpretLine(ok("not an object"))).toMatchObject({ kind: "error" });
   });
 
+  it("reads a reply exactly as the online client does (one shared reading): two disagreeing verdicts, an empty reason", () => {
+    expect(interpretLine(ok(chat('{"reason":"a","verdict":"yes"}\n{"reason":"b","verdict":"no"}')))).toMatchObject({ kind: "error", cause: "batch: parse: the reply gives both verdicts (yes and no)" });
+    expect(interpretLine(ok(chat('{"reason":"","verdict":"yes"}')))).toMatchObject({ kind: "error", cause: 'batch: parse: field "reason" is empty' });
+    expect(interpretLine(ok(chat("I need to give a verdict: yes or no. The source says 10 days.")))).toMatchObject({ kind: "error", cause: "batch: parse: no verdict found in the reply" });
+  });
+
   it("turns HTTP errors (OpenAI error file) into error verdicts with the server's message", () => {
     const line = BatchOutputLine.parse({ id: "b", custom_id: "c", response: { status_code: 400, request_id: "r", body: { error: { message: "Invalid schema for response_format", type: "invalid_request_error" } } }, error: null });
     expect(interpretLine(line)).toEqual({ kind: "error", cause: "batch: http-400: Invalid schema for response_format", raw: JSON.stringify({ error: { message: "Invalid schema for response_format", type: "invalid_request_error" } }) });
