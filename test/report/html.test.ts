@@ -31,7 +31,9 @@ if (!HAVE && CI) {
     it("needs Chromium", () => {});
   });
 } else {
-  describe("HTML report in Chromium", browserTests);
+  // A real child process and a real browser: generous time when the machine is loaded
+  // (CI runs the whole suite in parallel on two cores); the steps themselves wait on conditions, not on time.
+  describe("HTML report in Chromium", { timeout: 120_000 }, browserTests);
 }
 
 /** The little of the DOM the tests read (the project's TypeScript has no DOM types). */

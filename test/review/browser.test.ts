@@ -31,7 +31,9 @@ if (!HAVE && CI) {
     it("needs Chromium", () => {});
   });
 } else {
-  describe("review page in Chromium", browserTests);
+  // A real child process and a real browser: generous time when the machine is loaded
+  // (CI runs the whole suite in parallel on two cores); the steps themselves wait on conditions, not on time.
+  describe("review page in Chromium", { timeout: 120_000 }, browserTests);
 }
 
 interface Served {

@@ -75,6 +75,16 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     expect(server.count).toBe(0);
     expect(after.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
 
+    // The whole evaluation too: `ragjudge run` finds every verdict in the cache and makes no call.
+    const evaluations = tempDir("ragjudge-cycle-evals-");
+    const run = await cli(["run", ...base, "--judge", "openai", "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--evaluations-dir", evaluations, "--quiet"], NO_KEY);
+    expect(run.code, run.err).toBe(0);
+    expect(server.count).toBe(0);
+    const folder = readdirSync(evaluations);
+    expect(folder).toHaveLength(1);
+    const runVerdicts = judgments(join(evaluations, folder[0]!, "judgments.jsonl"));
+    expect(runVerdicts.filter((j) => j.judge === "llm").every((j) => j.cached)).toBe(true);
+
     // The same run online, in a fresh cache, gives the same verdicts under the same fingerprints.
     const onlineDir = tempDir("ragjudge-online-");
     const online = await cli(["judge", "--config", CONFIG, "--cache-dir", onlineDir, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--out", join(onlineDir, "j.jsonl")], NO_KEY);
@@ -140,6 +150,16 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     expect(after.code).toBe(0);
     expect(server.count).toBe(0);
     expect(after.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
+
+    // The whole evaluation too: `ragjudge run` finds every verdict in the cache and makes no call.
+    const evaluations = tempDir("ragjudge-cycle-evals-");
+    const run = await cli(["run", ...base, "--judge", "openai", "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--evaluations-dir", evaluations, "--quiet"], NO_KEY);
+    expect(run.code, run.err).toBe(0);
+    expect(server.count).toBe(0);
+    const folder = readdirSync(evaluations);
+    expect(folder).toHaveLength(1);
+    const runVerdicts = judgments(join(evaluations, folder[0]!, "judgments.jsonl"));
+    expect(runVerdicts.filter((j) => j.judge === "llm").every((j) => j.cached)).toBe(true);
   });
 
   it("forgets a batch that will never be collected: its requests return to pending and the next export holds them", async () => {
