@@ -1,0 +1,33 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The README's first command runs the compiled binary (`npx ragjudge run`,
+ * built by `npm ci` through the `prepare` script), not the sources the other
+ * tests import. On CI (a clean clone after `npm ci`) this checks that binary
+ * end to end; elsewhere dist/ may be stale or absent, so it is skipped.
+ */
+const ROOT = resolve(import.meta.dirname, "../..");
+const BIN = join(ROOT, "dist", "cli", "main.js");
+const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
+
+describe.runIf(CI)("the built ragjudge binary (CI only: dist/ is built by npm ci)", () => {
+  it("exists after npm ci", () => {
+    expect(existsSync(BIN), `${BIN} missing: npm ci should have built it through the prepare script`).toBe(true);
+  });
+
+  it("runs the shipped example end to end from an unrelated folder, with no key and no network", () => {
+    const cwd = mkdtempSync(join(tmpdir(), "ragjudge-dist-"));
+    const r = spawnSync(process.execPath, [BIN, "run", "--quiet"], { cwd, encoding: "utf8", env: { ...process.env, OPENAI_API_KEY: "" }, timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const evaluations = join(cwd, "evaluations");
+    const [folder] = readdirSync(evaluations);
+    expect(folder).toMatch(/^\d{8}T\d{6}Z-example$/);
+    for (const f of ["report.html", "report.md", "report.json", "junit.xml", "summary.txt", "judgments.jsonl"]) {
+      expect(existsSync(join(evaluations, folder!, f)), f).toBe(true);
+    }
+  }, 120_000);
+});
