@@ -1,32 +1,22 @@
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../src/cli/program.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import { CalibrationRecord } from "../../src/calibration/record.js";
-
-const FIXTURE = fileURLToPath(new URL("../fixtures/calibration", import.meta.url));
+import { runCliCaptured } from "../helpers/cli.js";
+import { copyFixture } from "../helpers/temp.js";
 
 let dir: string;
-let out: string;
-let err: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "ragjudge-calibrate-"));
-  cpSync(FIXTURE, dir, { recursive: true });
-  out = "";
-  err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  dir = copyFixture("calibration", "ragjudge-calibrate-");
 });
-afterEach(() => vi.restoreAllMocks());
 
-const run = (...args: string[]) => runCli(["calibrate", "--config", join(dir, "ragjudge.config.json"), "--judgments", join(dir, "judgments.jsonl"), "--reps", "500", ...args]);
+const run = (...args: string[]) => runCliCaptured(["calibrate", "--config", join(dir, "ragjudge.config.json"), "--judgments", join(dir, "judgments.jsonl"), "--reps", "500", ...args]);
 const record = (name: string) => CalibrationRecord.parse(JSON.parse(readFileSync(join(dir, "labels", "calibration", name), "utf8")));
 
 describe("ragjudge calibrate", () => {
   it("reports each rubric and fingerprint with the gate's state and writes one record per labelled judge", async () => {
-    expect(await run()).toBe(0);
+    const { code, out } = await run();
+    expect(code).toBe(0);
     expect(out).toMatch(/faithfulness · llm m1 served as m1-2026-01 · fingerprint f1f1f1f1f1f1/);
     expect(out).toMatch(/UNTRUSTED kappa too low \(0\.74, 95% CI \[0\.58, 0\.90\]; lower bound must be >= 0\.60, n = 70 human labels\)/);
     expect(out).toMatch(/UNTRUSTED too few labels \(12 human labels from random frames, 8 yes \/ 4 no; need 50 with 10 of each\)/);
@@ -53,7 +43,8 @@ describe("ragjudge calibrate", () => {
       const file = join(dir, "labels", f);
       writeFileSync(file, readFileSync(file, "utf8").replaceAll('"provenance":"human"', '"provenance":"author"'));
     }
-    expect(await run()).toBe(0);
+    const { code, out } = await run();
+    expect(code).toBe(0);
     expect(out).not.toMatch(/human-human|human labels|agreement with people|people's/);
     expect(out).toMatch(/agreement with author labels \(the project's own labels, not human evidence\)/);
     expect(out).toMatch(/UNTRUSTED kappa too low \(0\.74, 95% CI \[0\.58, 0\.90\]; lower bound must be >= 0\.60, n = 70 author labels \(the project's own labels, not human evidence\)\)/);
@@ -64,7 +55,8 @@ describe("ragjudge calibrate", () => {
   });
 
   it("reports human-human agreement, the error-analysis table, stale and unknown labels, and rule verdicts left out", async () => {
-    expect(await run()).toBe(0);
+    const { code, out } = await run();
+    expect(code).toBe(0);
     expect(out).toMatch(/asha, ben overlap on 20 item\(s\)/);
     expect(out).toMatch(/frame disagreement\s+10\s+0\.40/);
     expect(out).toMatch(/3 rule verdict\(s\) left out/);
@@ -75,17 +67,15 @@ describe("ragjudge calibrate", () => {
   });
 
   it("is reproducible: the same seed gives the same figures", async () => {
-    await run("--format", "json", "--no-write");
-    const a = JSON.parse(out);
-    out = "";
-    await run("--format", "json", "--no-write");
-    const b = JSON.parse(out);
+    const a = JSON.parse((await run("--format", "json", "--no-write")).out);
+    const b = JSON.parse((await run("--format", "json", "--no-write")).out);
     expect(b.rubrics[1].gate).toEqual(a.rubrics[1].gate);
     expect(b.rubrics[1].passRates).toEqual(a.rubrics[1].passRates);
   });
 
   it("prints JSON with every figure and the unpaired labels, and --no-write writes nothing", async () => {
-    expect(await run("--format", "json", "--no-write")).toBe(0);
+    const { code, out } = await run("--format", "json", "--no-write");
+    expect(code).toBe(0);
     const j = JSON.parse(out);
     expect(j.rubrics.map((r: { group: { rubric: string; fingerprint: string } }) => `${r.group.rubric}/${r.group.fingerprint.slice(0, 4)}`)).toEqual(["correctness/base", "faithfulness/f1f1", "faithfulness/f3f3"]);
     const f = j.rubrics[1];
@@ -100,7 +90,8 @@ describe("ragjudge calibrate", () => {
   });
 
   it("prints Markdown tables", async () => {
-    expect(await run("--format", "md", "--no-write")).toBe(0);
+    const { code, out } = await run("--format", "md", "--no-write");
+    expect(code).toBe(0);
     expect(out).toMatch(/^# Calibration/);
     expect(out).toMatch(/\| judge yes \| 36 \| 5 \|/);
   });
@@ -109,24 +100,26 @@ describe("ragjudge calibrate", () => {
     const cfg = JSON.parse(readFileSync(join(dir, "ragjudge.config.json"), "utf8"));
     cfg.trust = { perRubric: { faithfulness: { kappaLower: 0.5 } } };
     writeFileSync(join(dir, "ragjudge.config.json"), JSON.stringify(cfg));
-    expect(await run("--require-trusted")).toBe(1);
+    const { code, out } = await run("--require-trusted");
+    expect(code).toBe(1);
     expect(out).toMatch(/TRUSTED kappa 0\.74, 95% CI \[0\.58, 0\.90\], n = 70/);
     expect(record("faithfulness.f1f1f1f1f1f1.json").thresholds.kappaLower).toBe(0.5);
   });
 
   it("--strict turns stale and unjudged labels into errors, naming file and line, and writes nothing", async () => {
-    expect(await run("--strict")).toBe(2);
+    const { code, err } = await run("--strict");
+    expect(code).toBe(2);
     expect(err).toMatch(/asha\.jsonl:81: inputHash: stale label/);
     expect(err).toMatch(/asha\.jsonl:82: question: label for an item no judgment covers/);
     expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
   });
 
   it("refuses to run over a record renamed to another fingerprint, in one line", async () => {
-    expect(await run()).toBe(0);
+    expect((await run()).code).toBe(0);
     const cal = join(dir, "labels", "calibration");
     renameSync(join(cal, "faithfulness.f1f1f1f1f1f1.json"), join(cal, "faithfulness.f3f3f3f3f3f3.json"));
-    err = "";
-    expect(await run()).toBe(2);
+    const { code, err } = await run();
+    expect(code).toBe(2);
     expect(err.trim().split("\n")).toHaveLength(1);
     expect(err).toMatch(/faithfulness\.f3f3f3f3f3f3\.json: fingerprint: record is for rubric "faithfulness" and fingerprint f1f1f1f1f1f1…, so its file must be named faithfulness\.f1f1f1f1f1f1\.json/);
   });
@@ -134,7 +127,8 @@ describe("ragjudge calibrate", () => {
   it("rejects a label for an unknown rubric with file, line and field", async () => {
     const line = readFileSync(join(dir, "labels", "asha.jsonl"), "utf8").split("\n")[0]!;
     appendFileSync(join(dir, "labels", "asha.jsonl"), line.replace('"rubric":"faithfulness"', '"rubric":"faithfulnes"') + "\n");
-    expect(await run()).toBe(2);
+    const { code, err } = await run();
+    expect(code).toBe(2);
     expect(err).toBe(`ragjudge: error: ${join(dir, "labels", "asha.jsonl")}:95: rubric: unknown rubric "faithfulnes" (known: citation, correctness, faithfulness)\n`);
     expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
   });
@@ -142,16 +136,18 @@ describe("ragjudge calibrate", () => {
   it("rejects a label other than yes/no in one line", async () => {
     const line = readFileSync(join(dir, "labels", "ben.jsonl"), "utf8").split("\n")[0]!;
     appendFileSync(join(dir, "labels", "ben.jsonl"), line.replace(/"label":"(yes|no)"/, '"label":"maybe"') + "\n");
-    expect(await run()).toBe(2);
+    const { code, err } = await run();
+    expect(code).toBe(2);
     expect(err.trim().split("\n")).toHaveLength(1);
     expect(err).toMatch(/ben\.jsonl:21: label: Invalid option: expected one of "yes"\|"no"/);
   });
 
   it("says so when the judgments file is missing, and validates its options", async () => {
-    expect(await runCli(["calibrate", "--config", join(dir, "ragjudge.config.json")])).toBe(2);
-    expect(err).toMatch(/\.ragjudge\/judgments\.jsonl: judgments file not found \(run ragjudge judge first, or pass --judgments FILE\)/);
-    err = "";
-    expect(await run("--reps", "ten")).toBe(2);
-    expect(err).toMatch(/--reps must be an integer >= 100/);
+    const missing = await runCliCaptured(["calibrate", "--config", join(dir, "ragjudge.config.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/\.ragjudge\/judgments\.jsonl: judgments file not found \(run ragjudge judge first, or pass --judgments FILE\)/);
+    const reps = await run("--reps", "ten");
+    expect(reps.code).toBe(2);
+    expect(reps.err).toMatch(/--reps must be an integer >= 100/);
   });
 });

@@ -1,26 +1,15 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../src/cli/program.js";
-
-const FIXTURE = fileURLToPath(new URL("../fixtures/calibration", import.meta.url));
+import { beforeEach, describe, expect, it } from "vitest";
+import { runCliCaptured } from "../helpers/cli.js";
+import { copyFixture } from "../helpers/temp.js";
 
 let dir: string;
-let out: string;
-let err: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "ragjudge-calibrate-out-"));
-  cpSync(FIXTURE, dir, { recursive: true });
-  out = "";
-  err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  dir = copyFixture("calibration", "ragjudge-calibrate-out-");
 });
-afterEach(() => vi.restoreAllMocks());
 
-const run = (...args: string[]) => runCli(["calibrate", "--config", join(dir, "ragjudge.config.json"), "--judgments", join(dir, "judgments.jsonl"), "--reps", "500", ...args]);
+const run = (...args: string[]) => runCliCaptured(["calibrate", "--config", join(dir, "ragjudge.config.json"), "--judgments", join(dir, "judgments.jsonl"), "--reps", "500", ...args]);
 const recordFile = (name: string) => join(dir, "labels", "calibration", name);
 
 /**
@@ -47,7 +36,8 @@ const section = (text: string, rubric: string) => text.split(/\n(?=\S)/).find((s
 describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
   it("says kappa's interval is not informative, and why, in the table and by-kind/by-tag rows, and the gate says so", async () => {
     correctnessAllYesWithSplits();
-    expect(await run("--no-write")).toBe(0);
+    const { code, out } = await run("--no-write");
+    expect(code).toBe(0);
     const s = section(out, "correctness");
     expect(s).toMatch(/kappa {6}0\.00 {2}95% CI not informative, asymptotic and bootstrap alike: labellers gave only 'yes', so kappa is 0 by convention and its interval has zero width by formula \(not certainty\); no test/);
     expect(s).not.toMatch(/\[0\.00, 0\.00\]|z 0\.00|p 1\.000/);
@@ -59,26 +49,28 @@ describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
 
   it("carries a machine-readable flag and reason in JSON (gate, breakdowns, record, trust) and says it in Markdown", async () => {
     correctnessAllYesWithSplits();
-    expect(await run("--format", "json", "--no-write")).toBe(0);
-    const c = JSON.parse(out).rubrics.find((r: { group: { rubric: string } }) => r.group.rubric === "correctness");
+    const json = await run("--format", "json", "--no-write");
+    expect(json.code).toBe(0);
+    const c = JSON.parse(json.out).rubrics.find((r: { group: { rubric: string } }) => r.group.rubric === "correctness");
     const flag = { cause: "labels-constant", label: "yes", reason: "labellers gave only 'yes'" };
     expect(c.gate.kappaCiUninformative).toEqual(flag);
     expect(c.gate.kappa).toMatchObject({ kappa: 0, se: 0, se0: 0, z: null, p: null, constant: { rater1: null, rater2: 0 } });
     expect(c.breakdowns.every((b: { figures: { kappaCiUninformative: unknown } }) => b.figures.kappaCiUninformative !== null)).toBe(true);
     expect(c.record.figures.kappaCiUninformative).toEqual(flag);
     expect(c.trust.kappaCiUninformative).toEqual(flag);
-    const faith = JSON.parse(out).rubrics.find((r: { group: { rubric: string; fingerprint: string } }) => r.group.fingerprint.startsWith("f1f1"));
+    const faith = JSON.parse(json.out).rubrics.find((r: { group: { rubric: string; fingerprint: string } }) => r.group.fingerprint.startsWith("f1f1"));
     expect(faith.gate.kappaCiUninformative).toBeNull();
     expect(faith.record.figures).not.toHaveProperty("kappaCiUninformative");
-    out = "";
-    expect(await run("--format", "md", "--no-write")).toBe(0);
-    expect(out).toMatch(/- kappa 0\.00 95% CI not informative, asymptotic and bootstrap alike: labellers gave only 'yes'/);
-    expect(out).toMatch(/\| kind factual \| 4 \| 0\.75 \| 0\.75 \| n\/a \| 0\.00, CI not informative \(labels all 'yes'\) \|/);
+    const md = await run("--format", "md", "--no-write");
+    expect(md.code).toBe(0);
+    expect(md.out).toMatch(/- kappa 0\.00 95% CI not informative, asymptotic and bootstrap alike: labellers gave only 'yes'/);
+    expect(md.out).toMatch(/\| kind factual \| 4 \| 0\.75 \| 0\.75 \| n\/a \| 0\.00, CI not informative \(labels all 'yes'\) \|/);
   });
 
   it("names why each group of non-gate labels is out: the split for random dev labels, selection for other frames", async () => {
     correctnessAllYesWithSplits();
-    expect(await run("--no-write")).toBe(0);
+    const { code, out } = await run("--no-write");
+    expect(code).toBe(0);
     const c = section(out, "correctness");
     expect(c).toMatch(/4 random labels in split dev are not in the gate: the gate uses the heldout split only \(prompts are tuned on the rest\); see error analysis/);
     expect(c).toMatch(/error analysis: labels not in the gate \(see why; kappa only where selection does not distort it\)/);
@@ -91,29 +83,30 @@ describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
   });
 
   it("rewrites a record only when something but its time changed, and says 'unchanged'", async () => {
-    expect(await run()).toBe(0);
-    expect(out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.json/);
+    const first = await run();
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.json/);
     const file = recordFile("faithfulness.f1f1f1f1f1f1.json");
     const before = readFileSync(file, "utf8");
     const mtime = statSync(file).mtimeMs;
     await new Promise((r) => setTimeout(r, 20));
-    out = "";
-    expect(await run()).toBe(0);
-    expect(out).toMatch(/record unchanged \(only its time would differ\): .*faithfulness\.f1f1f1f1f1f1\.json/);
-    expect(out).not.toMatch(/record written/);
+    const second = await run();
+    expect(second.code).toBe(0);
+    expect(second.out).toMatch(/record unchanged \(only its time would differ\): .*faithfulness\.f1f1f1f1f1f1\.json/);
+    expect(second.out).not.toMatch(/record written/);
     expect(readFileSync(file, "utf8")).toBe(before);
     expect(statSync(file).mtimeMs).toBe(mtime);
-    out = "";
-    expect(await run("--format", "json")).toBe(0);
-    expect(JSON.parse(out).rubrics.map((r: { recordStatus: string | null }) => r.recordStatus)).toEqual(["unchanged", "unchanged", null]);
+    const json = await run("--format", "json");
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out).rubrics.map((r: { recordStatus: string | null }) => r.recordStatus)).toEqual(["unchanged", "unchanged", null]);
     // A new label changes the figures: rewritten, with a new time.
     const line = readFileSync(join(dir, "labels", "ben.jsonl"), "utf8").split("\n")[0]!;
     writeFileSync(join(dir, "labels", "ben.jsonl"), readFileSync(join(dir, "labels", "ben.jsonl"), "utf8") + line.replace(/"label":"(yes|no)"/, (_, v) => `"label":"${v === "yes" ? "no" : "yes"}"`).replace(/"time":"[^"]+"/, '"time":"2026-12-01T00:00:00.000Z"') + "\n");
-    out = "";
-    expect(await run()).toBe(0);
-    expect(out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.json/);
+    const third = await run();
+    expect(third.code).toBe(0);
+    expect(third.out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.json/);
     // Every record names the hash of the whole labels folder, so the other record changes too.
-    expect(out).toMatch(/record written: .*correctness\./);
+    expect(third.out).toMatch(/record written: .*correctness\./);
     const after = JSON.parse(readFileSync(file, "utf8"));
     expect(after.time).not.toBe(JSON.parse(before).time);
     expect(after.labels.hash).not.toBe(JSON.parse(before).labels.hash);
@@ -121,12 +114,12 @@ describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
   });
 
   it("rewrites a record whose file was edited by hand", async () => {
-    expect(await run()).toBe(0);
+    expect((await run()).code).toBe(0);
     const file = recordFile("faithfulness.f1f1f1f1f1f1.json");
     const good = readFileSync(file, "utf8");
     writeFileSync(file, JSON.stringify(JSON.parse(good)) + "\n"); // same content, another layout
-    out = "";
-    expect(await run()).toBe(0);
+    const { code, out } = await run();
+    expect(code).toBe(0);
     expect(out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.json/);
     expect(JSON.parse(readFileSync(file, "utf8")).time).not.toBe(JSON.parse(good).time);
   });

@@ -1,8 +1,6 @@
-import { cpSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assessJudgments } from "../../src/calibration/assess.js";
 import type { LabelBasis } from "../../src/calibration/basis.js";
 import { gateDecision, gateInterval, thresholdsFor, trustStates } from "../../src/calibration/gate.js";
@@ -12,10 +10,8 @@ import { loadRecords, type CalibrationRecord, type LoadedRecord } from "../../sr
 import { InputErrors } from "../../src/golden/errors.js";
 import { loadJsonl } from "../../src/golden/jsonl.js";
 import { Judgment } from "../../src/golden/schema/items.js";
-import { runCli } from "../../src/cli/program.js";
-
-const FIXTURE = fileURLToPath(new URL("../fixtures/calibration", import.meta.url));
-afterEach(() => vi.restoreAllMocks());
+import { runCliCaptured } from "../helpers/cli.js";
+import { copyFixture } from "../helpers/temp.js";
 
 const Z95 = 1.959963984540054;
 /** Figures of a record: kappa with its non-null SE; the stored interval is the 95% one unless overridden. */
@@ -117,16 +113,12 @@ describe("thresholdsFor", () => {
 });
 
 function calibrated(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-gate-"));
-  cpSync(FIXTURE, dir, { recursive: true });
-  return dir;
+  return copyFixture("calibration", "ragjudge-gate-");
 }
 
 async function calibrateQuietly(dir: string, extra: string[] = []) {
-  vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  const code = await runCli(["calibrate", "--config", join(dir, "ragjudge.config.json"), "--judgments", join(dir, "judgments.jsonl"), "--reps", "200", ...extra]);
-  vi.restoreAllMocks();
-  expect(code).toBe(0);
+  const { code, err } = await runCliCaptured(["calibrate", "--config", join(dir, "ragjudge.config.json"), "--judgments", join(dir, "judgments.jsonl"), "--reps", "200", ...extra]);
+  expect(code, err).toBe(0);
 }
 
 describe("trust states from records", () => {

@@ -1,25 +1,15 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../src/cli/program.js";
+import { beforeEach, describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
+import { runCliCaptured } from "../helpers/cli.js";
+import { copyFixture, tempDir } from "../helpers/temp.js";
 
-const FIXTURE = fileURLToPath(new URL("../fixtures/calibration", import.meta.url));
 const H = "e".repeat(64);
 let dir: string;
-let out: string;
-let err: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "ragjudge-labels-cmd-"));
-  cpSync(FIXTURE, dir, { recursive: true });
-  out = "";
-  err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  dir = copyFixture("calibration", "ragjudge-labels-cmd-");
 });
-afterEach(() => vi.restoreAllMocks());
 
 const cfg = () => ["--config", join(dir, "ragjudge.config.json")];
 function csv(text: string): string {
@@ -32,48 +22,53 @@ describe("ragjudge labels import", () => {
   it("appends validated rows to labels/<annotator>.jsonl and skips rows already present", async () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,2026-12-01T00:00:00Z\nbm25,q02,correctness,answer,${H},no,2026-12-01T00:00:00Z\n`);
     const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", "--inclusion-probability", "0.2", ...cfg()];
-    expect(await runCli(args)).toBe(0);
-    expect(out).toMatch(/imported 2 label\(s\) into .*chen\.jsonl/);
+    const first = await runCliCaptured(args);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/imported 2 label\(s\) into .*chen\.jsonl/);
     const written = readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(written[0]).toMatchObject({ question: "q01", annotator: "chen", frame: "random", inclusionProbability: 0.2, label: "yes" });
-    out = "";
-    expect(await runCli(args)).toBe(0);
-    expect(out).toMatch(/imported 0 label\(s\); 2 already present, skipped/);
+    const again = await runCliCaptured(args);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/imported 0 label\(s\); 2 already present, skipped/);
   });
 
   it("skips untimed rows that repeat the annotator's current label, and keeps a changed one", async () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
     const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()];
-    expect(await runCli(args)).toBe(0);
-    expect(await runCli(args)).toBe(0);
-    expect(out).toMatch(/imported 0 label\(s\); 1 already present, skipped/);
+    expect((await runCliCaptured(args)).code).toBe(0);
+    const again = await runCliCaptured(args);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/imported 0 label\(s\); 1 already present, skipped/);
     csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},no\n`);
-    expect(await runCli(args)).toBe(0);
+    expect((await runCliCaptured(args)).code).toBe(0);
     expect(readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
   });
 
   it("fails with one line naming file, line and column for a missing column, writing nothing", async () => {
     const f = csv(`variant,question,rubric,unit,label\nbm25,q01,faithfulness,answer,yes\n`);
-    expect(await runCli(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()])).toBe(2);
+    const { code, err } = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()]);
+    expect(code).toBe(2);
     expect(err).toBe(`ragjudge: error: ${f}:1: inputHash: missing column (the header needs variant, question, rubric, unit, inputHash, label)\n`);
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
   });
 
   it("rejects unknown rubrics and bad labels with their CSV lines, writing nothing", async () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},maybe\n`);
-    expect(await runCli(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()])).toBe(2);
-    expect(err).toMatch(/in\.csv:3: label: expected yes or no, got "maybe"/);
-    err = "";
+    const badLabel = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()]);
+    expect(badLabel.code).toBe(2);
+    expect(badLabel.err).toMatch(/in\.csv:3: label: expected yes or no, got "maybe"/);
     const g = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\n`);
-    expect(await runCli(["labels", "import", g, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()])).toBe(2);
-    expect(err).toMatch(/in\.csv:2: rubric: unknown rubric "faithfulnes" \(known: citation, correctness, faithfulness\)/);
+    const badRubric = await runCliCaptured(["labels", "import", g, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()]);
+    expect(badRubric.code).toBe(2);
+    expect(badRubric.err).toMatch(/in\.csv:2: rubric: unknown rubric "faithfulnes" \(known: citation, correctness, faithfulness\)/);
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
   });
 
   it("rejects a bad --frame or --provenance before reading anything", async () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
-    expect(await runCli(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "convenience", ...cfg()])).toBe(2);
-    expect(await runCli(["labels", "import", f, "--annotator", "chen", "--provenance", "import", "--frame", "random", ...cfg()])).toBe(2);
+    expect((await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "convenience", ...cfg()])).code).toBe(2);
+    const { code, err } = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "import", "--frame", "random", ...cfg()]);
+    expect(code).toBe(2);
     expect(err).toMatch(/source: imported labels \(--provenance import\) need --source NAME or a source column/);
   });
 });
@@ -81,17 +76,18 @@ describe("ragjudge labels import", () => {
 describe("ragjudge labels export", () => {
   it("writes effective labels (or the history) as CSV that imports back unchanged", async () => {
     const out1 = join(dir, "out.csv");
-    expect(await runCli(["labels", "export", "--out", out1, ...cfg()])).toBe(0);
+    const { code, out } = await runCliCaptured(["labels", "export", "--out", out1, ...cfg()]);
+    expect(code).toBe(0);
     const book = loadLabels(join(dir, "labels"));
     // 93 effective asha labels (one per evidence), 20 ben, 2 adjudications.
     expect(out).toMatch(new RegExp(`exported ${book.effective.length + 2} label\\(s\\)`));
     const header = readFileSync(out1, "utf8").split("\n")[0];
     expect(header).toBe("variant,question,rubric,unit,inputHash,label,annotator,provenance,source,frame,inclusionProbability,stratum,split,adjudication,note,time");
-    expect(await runCli(["labels", "export", "--history", "--out", join(dir, "all.csv"), ...cfg()])).toBe(0);
+    expect((await runCliCaptured(["labels", "export", "--history", "--out", join(dir, "all.csv"), ...cfg()])).code).toBe(0);
     expect(readFileSync(join(dir, "all.csv"), "utf8").trim().split("\n")).toHaveLength(book.history.length + 1);
     // Import into an empty labels folder: the same effective labels come back.
-    const fresh = mkdtempSync(join(tmpdir(), "ragjudge-labels-rt-"));
-    expect(await runCli(["labels", "import", out1, "--labels", fresh])).toBe(0);
+    const fresh = tempDir("ragjudge-labels-rt-");
+    expect((await runCliCaptured(["labels", "import", out1, "--labels", fresh])).code).toBe(0);
     const back = loadLabels(fresh);
     const norm = (b: typeof book) => [...b.effective.map((l) => l.value), ...[...b.items.values()].flatMap((i) => (i.adjudication ? [i.adjudication.value] : []))]
       .map((v) => JSON.stringify(Object.entries(v).sort())).sort();
@@ -99,10 +95,11 @@ describe("ragjudge labels export", () => {
   });
 
   it("says in one line, exit 2, when --out is a folder or under a file", async () => {
-    expect(await runCli(["labels", "export", "--out", join(dir, "labels"), ...cfg()])).toBe(2);
-    expect(err).toBe(`ragjudge: error: ${join(dir, "labels")}: is a folder: give a file name to write\n`);
-    err = "";
-    expect(await runCli(["labels", "export", "--out", join(dir, "ragjudge.config.json", "x.csv"), ...cfg()])).toBe(2);
-    expect(err).toMatch(/x\.csv: part of the path is a file, not a folder\n$/);
+    const folder = await runCliCaptured(["labels", "export", "--out", join(dir, "labels"), ...cfg()]);
+    expect(folder.code).toBe(2);
+    expect(folder.err).toBe(`ragjudge: error: ${join(dir, "labels")}: is a folder: give a file name to write\n`);
+    const underFile = await runCliCaptured(["labels", "export", "--out", join(dir, "ragjudge.config.json", "x.csv"), ...cfg()]);
+    expect(underFile.code).toBe(2);
+    expect(underFile.err).toMatch(/x\.csv: part of the path is a file, not a folder\n$/);
   });
 });

@@ -1,29 +1,11 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError, InputErrors } from "../../src/golden/errors.js";
 import { readLabelsCsv, labelsToCsv } from "../../src/calibration/labels-csv.js";
 import { appendLabels, loadLabels } from "../../src/calibration/labels.js";
+import { inputErrorMessages } from "../helpers/input-errors.js";
+import { numberedFiles, tempDir } from "../helpers/temp.js";
 
 const H = "c".repeat(64);
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-csv-"));
-let n = 0;
-function csv(text: string): string {
-  const f = join(dir, `t${n++}.csv`);
-  writeFileSync(f, text);
-  return f;
-}
-function messages(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputErrors) return e.problems.map((p) => p.message);
-    if (e instanceof InputError) return [e.message];
-    throw e;
-  }
-  throw new Error("expected an input error");
-}
+const csv = numberedFiles(tempDir("ragjudge-csv-"), ".csv");
 const flags = { annotator: "asha", provenance: "human", frame: "random", time: "2026-01-01T00:00:00Z" };
 
 describe("readLabelsCsv", () => {
@@ -38,17 +20,17 @@ describe("readLabelsCsv", () => {
 
   it("names file, line and column of a missing column in one line", () => {
     const f = csv(`variant,question,rubric,unit,label\nbm25,q1,faithfulness,answer,yes\n`);
-    expect(messages(() => readLabelsCsv(f, flags))).toEqual([`${f}:1: inputHash: missing column (the header needs variant, question, rubric, unit, inputHash, label)`]);
+    expect(inputErrorMessages(() => readLabelsCsv(f, flags))).toEqual([`${f}:1: inputHash: missing column (the header needs variant, question, rubric, unit, inputHash, label)`]);
   });
 
   it("asks for a frame column or --frame instead of guessing", () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q1,faithfulness,answer,${H},yes\n`);
-    expect(messages(() => readLabelsCsv(f, { annotator: "a", provenance: "human" }))[0]).toBe(`${f}:1: frame: missing column: add a frame column or pass --frame`);
+    expect(inputErrorMessages(() => readLabelsCsv(f, { annotator: "a", provenance: "human" }))[0]).toBe(`${f}:1: frame: missing column: add a frame column or pass --frame`);
   });
 
   it("reports every bad cell with its line, counting lines inside quoted cells", () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label,note\nbm25,q1,faithfulness,answer,${H},maybe,"two\nlines"\nbm25,q2,faithfulness,answer,${H},yes,\nbm25,q3,faithfulness,answer,nothex,no,\n`);
-    expect(messages(() => readLabelsCsv(f, flags))).toEqual([
+    expect(inputErrorMessages(() => readLabelsCsv(f, flags))).toEqual([
       `${f}:2: label: expected yes or no, got "maybe"`,
       `${f}:5: inputHash: must be a lower-case hex SHA-256`,
     ]);
@@ -56,20 +38,20 @@ describe("readLabelsCsv", () => {
 
   it("reports a row with the wrong number of cells and malformed quoting", () => {
     const short = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q1,faithfulness,answer\n`);
-    expect(messages(() => readLabelsCsv(short, flags))[0]).toBe(`${short}:2: has 4 cells, the header has 6`);
+    expect(inputErrorMessages(() => readLabelsCsv(short, flags))[0]).toBe(`${short}:2: has 4 cells, the header has 6`);
     const bad = csv(`variant,question,rubric,unit,inputHash,label\nbm25,"q1,faithfulness,answer,${H},yes\n`);
-    expect(messages(() => readLabelsCsv(bad, flags))[0]).toMatch(new RegExp(`^${bad.replace(/[.]/g, "\\.")}(:\\d+)?: not valid CSV`));
+    expect(inputErrorMessages(() => readLabelsCsv(bad, flags))[0]).toMatch(new RegExp(`^${bad.replace(/[.]/g, "\\.")}(:\\d+)?: not valid CSV`));
   });
 
   it("needs a source for imported labels and validates flag values", () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q1,faithfulness,answer,${H},yes\n`);
-    expect(messages(() => readLabelsCsv(f, { ...flags, provenance: "import" }))[0]).toMatch(/source: imported labels/);
-    expect(messages(() => readLabelsCsv(f, { ...flags, frame: "convenience" }))[0]).toMatch(/--frame must be one of random, disagreement, balanced, manual/);
+    expect(inputErrorMessages(() => readLabelsCsv(f, { ...flags, provenance: "import" }))[0]).toMatch(/source: imported labels/);
+    expect(inputErrorMessages(() => readLabelsCsv(f, { ...flags, frame: "convenience" }))[0]).toMatch(/--frame must be one of random, disagreement, balanced, manual/);
     expect(readLabelsCsv(f, { ...flags, provenance: "import", source: "vendor-2026" }).labels[0]!.source).toBe("vendor-2026");
   });
 
   it("round-trips through export", () => {
-    const labelsDir = mkdtempSync(join(tmpdir(), "ragjudge-csv-labels-"));
+    const labelsDir = tempDir("ragjudge-csv-labels-");
     appendLabels(labelsDir, [
       { variant: "bm25", question: "q1", rubric: "faithfulness", unit: "s1:doc#2", inputHash: H, label: "no", annotator: "asha", provenance: "human", frame: "random", inclusionProbability: 0.25, stratum: "long answers", split: "heldout", note: "cites, \"quoted\"\nand a new line", time: "2026-01-01T00:00:00.000Z" },
       { variant: "bm25", question: "q1", rubric: "faithfulness", unit: "s1:doc#2", inputHash: H, label: "yes", annotator: "lead", provenance: "human", frame: "manual", adjudication: true, time: "2026-01-02T00:00:00.000Z" },

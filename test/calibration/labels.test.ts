@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError, InputErrors } from "../../src/golden/errors.js";
+import { InputErrors } from "../../src/golden/errors.js";
 import { appendLabel, appendLabels, evidenceKey, loadLabels } from "../../src/calibration/labels.js";
+import { inputErrorMessages } from "../helpers/input-errors.js";
+import { tempDir } from "../helpers/temp.js";
 
 const H1 = "a".repeat(64);
 const H2 = "b".repeat(64);
@@ -14,22 +16,11 @@ function label(over: Record<string, unknown> = {}) {
 }
 
 function dirWith(files: Record<string, unknown[] | string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-labels-"));
+  const dir = tempDir("ragjudge-labels-");
   for (const [name, rows] of Object.entries(files)) {
     writeFileSync(join(dir, name), typeof rows === "string" ? rows : rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
   }
   return dir;
-}
-
-function messages(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputErrors) return e.problems.map((p) => p.message);
-    if (e instanceof InputError) return [e.message];
-    throw e;
-  }
-  throw new Error("expected an input error");
 }
 
 describe("loadLabels", () => {
@@ -89,7 +80,7 @@ describe("loadLabels", () => {
       "asha.jsonl": [label(), label({ label: "maybe" }), label({ inputHash: "XYZ" })].map((r) => JSON.stringify(r)).join("\n") + "\n",
       "empty.jsonl": "",
     });
-    const msgs = messages(() => loadLabels(dir));
+    const msgs = inputErrorMessages(() => loadLabels(dir));
     expect(msgs).toHaveLength(2);
     expect(msgs[0]).toMatch(/asha\.jsonl:2: label: /);
     expect(msgs[1]).toMatch(/asha\.jsonl:3: inputHash: must be a lower-case hex SHA-256/);
@@ -106,7 +97,7 @@ describe("loadLabels", () => {
 describe("appendLabel", () => {
   it("validates first: an invalid label writes nothing", () => {
     const dir = dirWith({});
-    const msgs = messages(() => appendLabel(dir, label({ label: "maybe" })));
+    const msgs = inputErrorMessages(() => appendLabel(dir, label({ label: "maybe" })));
     expect(msgs[0]).toMatch(/asha\.jsonl: label: /);
     expect(existsSync(join(dir, "asha.jsonl"))).toBe(false);
   });
@@ -130,11 +121,11 @@ describe("appendLabel", () => {
 
   it("refuses an annotator name that cannot be a file name", () => {
     const dir = dirWith({});
-    expect(messages(() => appendLabel(dir, label({ annotator: "../evil" })))[0]).toMatch(/annotator: "\.\.\/evil" cannot name a labels file/);
+    expect(inputErrorMessages(() => appendLabel(dir, label({ annotator: "../evil" })))[0]).toMatch(/annotator: "\.\.\/evil" cannot name a labels file/);
   });
 
   it("requires a source for imported labels", () => {
-    expect(messages(() => appendLabel(dirWith({}), label({ provenance: "import" })))[0]).toMatch(/source: an imported label/);
+    expect(inputErrorMessages(() => appendLabel(dirWith({}), label({ provenance: "import" })))[0]).toMatch(/source: an imported label/);
   });
 
   it("appendLabels writes nothing when any label is bad", () => {

@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp.js";
 
 /**
  * The README's first command runs the compiled binary (`npx ragjudge run`,
@@ -10,7 +11,6 @@ import { describe, expect, it } from "vitest";
  * tests import. On CI (a clean clone after `npm ci`) this checks that binary
  * end to end; elsewhere dist/ may be stale or absent, so it is skipped.
  */
-const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "dist", "cli", "main.js");
 const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
 
@@ -20,7 +20,7 @@ describe.runIf(CI)("the built ragjudge binary (CI only: dist/ is built by npm ci
   });
 
   it("runs the shipped example end to end from an unrelated folder, with no key and no network", () => {
-    const cwd = mkdtempSync(join(tmpdir(), "ragjudge-dist-"));
+    const cwd = tempDir("ragjudge-dist-");
     const r = spawnSync(process.execPath, [BIN, "run", "--quiet"], { cwd, encoding: "utf8", env: { ...process.env, OPENAI_API_KEY: "" }, timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     const evaluations = join(cwd, "evaluations");

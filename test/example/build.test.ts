@@ -1,21 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InputErrors } from "../../src/golden/errors.js";
 import { buildExample } from "../../scripts/example/example.js";
+import { tempDir } from "../helpers/temp.js";
 import { GOLDEN, ROOT } from "./helpers.js";
-
-const temps: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "ragjudge-example-"));
-  temps.push(d);
-  return d;
-}
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
 
 function listFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -34,7 +24,7 @@ function runBuild(args: string[]) {
 
 describe("npm run example:build", () => {
   it("regenerates the committed variants and planted key byte for byte", () => {
-    const out = tempDir();
+    const out = tempDir("ragjudge-example-");
     const r = runBuild(["--out", out]);
     expect(r.stderr).toContain("wrote 5 files");
     expect(r.status).toBe(0);
@@ -56,7 +46,7 @@ describe("npm run example:build", () => {
   });
 
   it("exits 2 with one located line per problem and writes nothing on bad input", () => {
-    const root = tempDir();
+    const root = tempDir("ragjudge-example-");
     cpSync(join(GOLDEN, "corpus"), join(root, "corpus"), { recursive: true });
     const lines = readFileSync(join(GOLDEN, "questions.jsonl"), "utf8").split("\n").filter(Boolean);
     const first = JSON.parse(lines[0]!) as { anchor: { text: string } };
@@ -80,7 +70,7 @@ describe("npm run example:build", () => {
 
 /** A two-document example small enough to build in milliseconds. */
 function tinyRoot(): string {
-  const root = tempDir();
+  const root = tempDir("ragjudge-example-");
   mkdirSync(join(root, "corpus"));
   writeFileSync(join(root, "corpus", "leave.md"), "# Leave\n\n## Casual leave\n\nYou get 8 days of casual leave a year. Unused casual leave lapses on 31 December every year.\n");
   writeFileSync(join(root, "corpus", "vpn.md"), "# VPN\n\n## Errors\n\nTUN-101 means the handshake did not complete. Run the fallback, which wraps the tunnel in TCP on port 443.\n");

@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadCorpus, type Doc } from "../../scripts/example/corpus.js";
 import { normalise } from "../../src/golden/normalise.js";
+import { ROOT } from "../helpers/paths.js";
 
-/** The repository root (two levels above this file). */
-export const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..", "..");
+/** The repository root (the shipped example lives there). */
+export { ROOT };
 export const GOLDEN = resolve(ROOT, "golden");
 
 let docs: Doc[] | undefined;

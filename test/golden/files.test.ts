@@ -1,22 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/golden/errors.js";
 import { readText, unreadable, writeFileAtomic } from "../../src/golden/files.js";
 import { streamLines } from "../../src/retrieval/trec/bytes.js";
+import { inputErrorMessage } from "../helpers/input-errors.js";
+import { tempDir } from "../helpers/temp.js";
 
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-files-"));
-
-function message(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof InputError) return e.message;
-    throw e;
-  }
-  throw new Error("expected an InputError");
-}
+const dir = tempDir("ragjudge-files-");
 
 describe("reading user files", () => {
   it("drops a byte-order mark and turns CRLF into LF", () => {
@@ -27,10 +17,10 @@ describe("reading user files", () => {
 
   it("names a missing file, a directory and a permission problem in words, for JSONL and TREC readers alike", () => {
     const missing = join(dir, "nope.txt");
-    expect(message(() => readText(missing))).toBe(`${missing}: file not found`);
-    expect(message(() => streamLines(missing, () => {}))).toBe(`${missing}: file not found`);
-    expect(message(() => readText(dir))).toBe(`${dir}: is a directory, expected a file`);
-    expect(message(() => streamLines(dir, () => {}))).toBe(`${dir}: is a directory, expected a file`);
+    expect(inputErrorMessage(() => readText(missing))).toBe(`${missing}: file not found`);
+    expect(inputErrorMessage(() => streamLines(missing, () => {}))).toBe(`${missing}: file not found`);
+    expect(inputErrorMessage(() => readText(dir))).toBe(`${dir}: is a directory, expected a file`);
+    expect(inputErrorMessage(() => streamLines(dir, () => {}))).toBe(`${dir}: is a directory, expected a file`);
     expect(unreadable("f.txt", Object.assign(new Error("x"), { code: "EACCES" })).message).toBe("f.txt: permission denied");
     expect(unreadable("f.txt", Object.assign(new Error("x"), { code: "EIO" })).message).toBe("f.txt: cannot read (EIO)");
   });

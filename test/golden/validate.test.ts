@@ -1,16 +1,17 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../src/cli/program.js";
+import { describe, expect, it } from "vitest";
 import { displayPath } from "../../src/golden/errors.js";
 import { indexChunks } from "../../src/golden/relevance.js";
 import { documentText, validateInputs } from "../../src/golden/validate.js";
+import { runCliCaptured } from "../helpers/cli.js";
+import { fixturePath } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp.js";
 
-const fx = join(import.meta.dirname, "..", "fixtures", "retrieval");
+const fx = fixturePath("retrieval");
 
 function bad(): { golden: string; chunks: string; output: string } {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-validate-"));
+  const dir = tempDir("ragjudge-validate-");
   const w = (name: string, lines: string[]) => {
     writeFileSync(join(dir, name), lines.join("\n") + "\n");
     return join(dir, name);
@@ -95,25 +96,9 @@ describe("validateInputs", () => {
 });
 
 describe("ragjudge validate", () => {
-  afterEach(() => {
-    process.exitCode = undefined;
-  });
-  async function run(args: string[]) {
-    let out = "";
-    let err = "";
-    const o = vi.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
-    const e = vi.spyOn(process.stderr, "write").mockImplementation((s: string | Uint8Array) => ((err += String(s)), true));
-    try {
-      return { code: await runCli(args), out, err };
-    } finally {
-      o.mockRestore();
-      e.mockRestore();
-    }
-  }
-
   it("exits 2 with one file:line: field: message line per problem", async () => {
     const f = bad();
-    const r = await run(["validate", "--golden", f.golden, "--chunks", f.chunks, "--output", f.output, "--citations", "error"]);
+    const r = await runCliCaptured(["validate", "--golden", f.golden, "--chunks", f.chunks, "--output", f.output, "--citations", "error"]);
     expect(r.code).toBe(2);
     const lines = r.err.trimEnd().split("\n");
     expect(lines).toHaveLength(19);
@@ -123,25 +108,25 @@ describe("ragjudge validate", () => {
   });
 
   it("exits 0 with a short summary on good inputs (config or explicit)", async () => {
-    const r = await run(["validate", "--config", join(fx, "ragjudge.config.json")]);
+    const r = await runCliCaptured(["validate", "--config", join(fx, "ragjudge.config.json")]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("ok: ");
     expect(r.out).toContain("5 questions (4 answerable, 1 unanswerable)");
     expect(r.out).toContain("ok: variant bm25: 7 chunks, 4 output lines");
     expect(r.out).toContain("ok: variant dense: 7 chunks, 4 output lines");
-    const e = await run(["validate", "--golden", join(fx, "golden.jsonl"), "--chunks", join(fx, "chunks.jsonl"), "--output", join(fx, "dense.output.jsonl")]);
+    const e = await runCliCaptured(["validate", "--golden", join(fx, "golden.jsonl"), "--chunks", join(fx, "chunks.jsonl"), "--output", join(fx, "dense.output.jsonl")]);
     expect(e.code).toBe(0);
     expect(e.out).toContain("ok: variant dense:");
   });
 
   it("citation problems are warnings by default and errors with --citations error", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-cite-"));
+    const dir = tempDir("ragjudge-cite-");
     const out = join(dir, "o.jsonl");
     writeFileSync(out, '{"id":"q01","retrieved":["hr-leave#1"],"context":["hr-leave#1"],"answer":"No [2]. See [travel#0]."}\n');
     const args = ["validate", "--golden", join(fx, "golden.jsonl"), "--chunks", join(fx, "chunks.jsonl"), "--output", out];
-    const strict = await run([...args, "--citations", "error"]);
+    const strict = await runCliCaptured([...args, "--citations", "error"]);
     expect(strict.code).toBe(2);
-    const lenient = await run(args);
+    const lenient = await runCliCaptured(args);
     expect(lenient.code).toBe(0);
     expect(lenient.err.trimEnd().split("\n")).toEqual([
       `warning: ${displayPath(out)}:1: answer: sentence 1 cites "2", which names no chunk (the context has 1)`,
@@ -151,11 +136,11 @@ describe("ragjudge validate", () => {
   });
 
   it("reports output lines that lack a stage list the config declares (as retrieval would, later)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-stages-"));
+    const dir = tempDir("ragjudge-stages-");
     writeFileSync(join(dir, "o.jsonl"), '{"id":"q01","retrieved":["hr-leave#1"],"stages":{"bm25":["hr-leave#1"]}}\n{"id":"q02","retrieved":["travel#0"]}\n');
     const config = join(dir, "ragjudge.config.json");
     writeFileSync(config, JSON.stringify({ golden: join(fx, "golden.jsonl"), variants: [{ name: "v", output: "o.jsonl", chunks: join(fx, "chunks.jsonl"), stages: { first: ["bm25"], fused: "fused" } }] }));
-    const r = await run(["validate", "--config", config]);
+    const r = await runCliCaptured(["validate", "--config", config]);
     expect(r.code).toBe(2);
     const o = displayPath(join(dir, "o.jsonl"));
     expect(r.err.trimEnd().split("\n")).toEqual([
@@ -167,7 +152,7 @@ describe("ragjudge validate", () => {
   });
 
   it("refuses half-given explicit inputs", async () => {
-    const r = await run(["validate", "--golden", join(fx, "golden.jsonl")]);
+    const r = await runCliCaptured(["validate", "--golden", join(fx, "golden.jsonl")]);
     expect(r.code).toBe(2);
     expect(r.err).toContain("need all three");
   });

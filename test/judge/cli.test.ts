@@ -1,51 +1,21 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseJsonl } from "../../src/golden/jsonl.js";
-import { Judgment } from "../../src/golden/schema/items.js";
-import { runCli } from "../../src/cli/program.js";
+import { afterEach, describe, expect, it } from "vitest";
 import { JudgeCache } from "../../src/judge/cache.js";
+import { NO_KEY, runCliCaptured, type EnvOverrides } from "../helpers/cli.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
-import { FIXTURE, tempDir } from "./helpers.js";
+import { FIXTURE, readJudgments, tempDir } from "./helpers.js";
 
 const CONFIG = join(FIXTURE, "ragjudge.config.json");
 
-async function cli(args: string[], env: Record<string, string | undefined> = {}) {
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  try {
-    const code = await runCli(["judge", "--config", CONFIG, "--no-progress", ...args]);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
-
-function readJudgments(file: string) {
-  const { rows, problems } = parseJsonl(readFileSync(file, "utf8"), file, Judgment);
-  expect(problems).toEqual([]);
-  return rows.map((r) => r.value);
-}
+/** `ragjudge judge` on the judge fixture, without the progress line. */
+const cli = (args: string[], env: EnvOverrides = {}) => runCliCaptured(["judge", "--config", CONFIG, "--no-progress", ...args], env);
 
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const NO_KEY = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined };
 
 describe("ragjudge judge", () => {
   it("explains how to configure a judge when none is configured (exit 2)", async () => {
@@ -228,13 +198,7 @@ describe("ragjudge judge", () => {
   });
 
   it("--help names where the key comes from and shows honest defaults", async () => {
-    let out = "";
-    const o = vi.spyOn(process.stdout, "write").mockImplementation((x) => ((out += String(x)), true));
-    try {
-      await runCli(["judge", "--help"]);
-    } finally {
-      o.mockRestore();
-    }
+    const { out } = await runCliCaptured(["judge", "--help"]);
     expect(out).toContain("OPENAI_API_KEY");
     expect(out).toContain("apiKeyEnv");
     expect(out).not.toContain("(default: [])");

@@ -1,16 +1,21 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterAll } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "vitest";
 import { loadConfig, type ResolvedConfig } from "../../src/golden/config.js";
+import { parseJsonl } from "../../src/golden/jsonl.js";
+import { Judgment } from "../../src/golden/schema/items.js";
 import { loadJudgeInputs, type JudgeInputs } from "../../src/judge/inputs.js";
 import { loadRubrics, type Rubric } from "../../src/judge/rubric.js";
+import { fixturePath, ROOT } from "../helpers/paths.js";
+
+/** A fresh temporary folder, removed after the test file (shared: test/helpers/temp.ts). */
+export { tempDir } from "../helpers/temp.js";
 
 /** The judge fixture folder (golden set, chunks, two variants' outputs, config without a judge). */
-export const FIXTURE = resolve(import.meta.dirname, "../fixtures/judge");
+export const FIXTURE = fixturePath("judge");
 
 /** The shipped rubric files. */
-export const RUBRICS_DIR = resolve(import.meta.dirname, "../../rubrics");
+export const RUBRICS_DIR = join(ROOT, "rubrics");
 
 /** Every shipped rubric, optional ones included, by name. */
 export function rubric(name: string): Rubric {
@@ -25,15 +30,9 @@ export function fixtureInputs(rubrics?: string[]): JudgeInputs {
   return loadJudgeInputs(fixtureConfig(), { rubrics });
 }
 
-const made: string[] = [];
-// Test files are isolated, so this registers once per file that imports the helpers.
-afterAll(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-/** A fresh temporary folder, removed after the test file's tests. */
-export function tempDir(prefix = "ragjudge-judge-"): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  made.push(d);
-  return d;
+/** The judgments a run wrote, failing the test if any line is not a valid Judgment. */
+export function readJudgments(file: string): Judgment[] {
+  const { rows, problems } = parseJsonl(readFileSync(file, "utf8"), file, Judgment);
+  expect(problems).toEqual([]);
+  return rows.map((r) => r.value);
 }

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
 import { InputErrors } from "../../src/golden/errors.js";
@@ -12,9 +12,9 @@ import { loadJudgeInputs } from "../../src/judge/inputs.js";
 import { diagnoseVariants } from "../../src/retrieval/diagnostics/section.js";
 import { missK } from "../../src/retrieval/diagnostics/diagnose.js";
 import { missCandidates } from "../../src/retrieval/diagnostics/misses.js";
+import { ROOT } from "../helpers/paths.js";
 import { FIXTURE, fixtureInputs, rubric, tempDir } from "./helpers.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
 const ALL = ["anchor-ambiguity", "citation-accuracy", "correctness", "faithfulness", "not-found"];
 
 function keyOf(i: Item): string {

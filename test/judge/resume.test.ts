@@ -1,13 +1,13 @@
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CACHE_FILE } from "../../src/judge/cache.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
+import { ROOT } from "../helpers/paths.js";
 import { RUBRICS_DIR, tempDir } from "./helpers.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
 const N = 60;
 const CONCURRENCY = 4;
 const RUBRICS = 4; // citation-accuracy, correctness, faithfulness, not-found: one item each per question

@@ -1,20 +1,20 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcnemarCounts } from "../../src/calibration/stats/index.js";
-import { runCli } from "../../src/cli/program.js";
 import { InputError } from "../../src/golden/errors.js";
 import { answerScore, compareSides } from "../../src/report/compare/compare.js";
 import { loadEvaluation, parseSide, variantPairs } from "../../src/report/compare/load.js";
 import { renderComparisons } from "../../src/report/compare/render.js";
 import { runEvaluation } from "../../src/report/evaluation.js";
 import type { ReportJson } from "../../src/report/schema.js";
-import { capture, exampleCopy } from "./helpers.js";
+import { runCliCaptured } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp.js";
+import { exampleCopy } from "./helpers.js";
 
 let base: ReportJson;
 let evalDir: string;
-const work = mkdtempSync(join(tmpdir(), "ragjudge-compare-"));
+const work = tempDir("ragjudge-compare-");
 
 /** Writes a (possibly edited) copy of the example's report.json as an evaluation folder. */
 function evaluation(name: string, edit: (r: ReportJson) => void = () => {}): string {
@@ -176,10 +176,10 @@ describe("loading evaluations", () => {
 
 describe("ragjudge compare", () => {
   it("compares the example's two variants of the latest evaluation and ends with the verdict line", async () => {
-    const { value, stdout } = await capture(() => runCli(["compare", "--variants", "bm25-small,hybrid-rerank", "--evaluations-dir", join(evalDir, ".."), "--reps", "300"]));
-    expect(value).toBe(0);
-    expect(stdout).toContain("compare: A = ");
-    expect(stdout.trim().split("\n").pop()).toMatch(/^verdict: RR hybrid-rerank - bm25-small = [+-]\d\.\d{3} \(\d\.\d{3} -> \d\.\d{3}\), 95% CI \[[^\]]+\] on 48 questions: the interval (in|ex)cludes zero/);
+    const { code, out } = await runCliCaptured(["compare", "--variants", "bm25-small,hybrid-rerank", "--evaluations-dir", join(evalDir, ".."), "--reps", "300"]);
+    expect(code).toBe(0);
+    expect(out).toContain("compare: A = ");
+    expect(out.trim().split("\n").pop()).toMatch(/^verdict: RR hybrid-rerank - bm25-small = [+-]\d\.\d{3} \(\d\.\d{3} -> \d\.\d{3}\), 95% CI \[[^\]]+\] on 48 questions: the interval (in|ex)cludes zero/);
   });
 
   it("exits 1 with --fail-on-regression when a group regressed, 0 without it, and prints JSON on request", async () => {
@@ -188,19 +188,19 @@ describe("ragjudge compare", () => {
       const v = r.variants.find((x) => x.name === "bm25-small")!;
       for (const q of v.retrieval.perQuery) q.values["RR"] = q.values["RR"]! * 0.5;
     });
-    expect((await capture(() => runCli(["compare", `${a}#bm25-small`, `${b}#bm25-small`, "--reps", "300"]))).value).toBe(0);
-    const failing = await capture(() => runCli(["compare", `${a}#bm25-small`, `${b}#bm25-small`, "--reps", "300", "--fail-on-regression"]));
-    expect(failing.value).toBe(1);
-    expect(failing.stderr).toMatch(/ragjudge: regression: bm25-small against bm25-small: overall RR -0\.\d{3}/);
-    const json = await capture(() => runCli(["compare", `${a}#bm25-small`, `${b}#bm25-small`, "--reps", "300", "--format", "json"]));
-    const parsed = JSON.parse(json.stdout) as { comparisons: { headline: { direction: string } }[] };
+    expect((await runCliCaptured(["compare", `${a}#bm25-small`, `${b}#bm25-small`, "--reps", "300"])).code).toBe(0);
+    const failing = await runCliCaptured(["compare", `${a}#bm25-small`, `${b}#bm25-small`, "--reps", "300", "--fail-on-regression"]);
+    expect(failing.code).toBe(1);
+    expect(failing.err).toMatch(/ragjudge: regression: bm25-small against bm25-small: overall RR -0\.\d{3}/);
+    const json = await runCliCaptured(["compare", `${a}#bm25-small`, `${b}#bm25-small`, "--reps", "300", "--format", "json"]);
+    const parsed = JSON.parse(json.out) as { comparisons: { headline: { direction: string } }[] };
     expect(parsed.comparisons[0]!.headline.direction).toBe("worse");
   });
 
   it("exits 2 on usage errors and an unknown metric", async () => {
-    expect((await capture(() => runCli(["compare", evalDir]))).value).toBe(2);
-    const r = await capture(() => runCli(["compare", `${evalDir}#bm25-small`, `${evalDir}#hybrid-rerank`, "--metric", "MRR@3"]));
-    expect(r.value).toBe(2);
-    expect(r.stderr).toMatch(/no per-question MRR@3 in both evaluations \(available: .*RR/);
+    expect((await runCliCaptured(["compare", evalDir])).code).toBe(2);
+    const r = await runCliCaptured(["compare", `${evalDir}#bm25-small`, `${evalDir}#hybrid-rerank`, "--metric", "MRR@3"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no per-question MRR@3 in both evaluations \(available: .*RR/);
   });
 });

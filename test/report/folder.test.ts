@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EvaluationFolder, folderStamp, latestEvaluation, safeName } from "../../src/report/folder.js";
+import { tempDir } from "../helpers/temp.js";
 
 describe("evaluation folders", () => {
   it("names folders by UTC time and a safe name", () => {
@@ -13,7 +13,7 @@ describe("evaluation folders", () => {
   });
 
   it("is invisible until committed, and leaves nothing behind when discarded", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-folder-"));
+    const dir = tempDir("ragjudge-folder-");
     const f = EvaluationFolder.start(dir, "x", new Date("2026-11-30T13:45:01Z"));
     f.write("a.txt", "a");
     expect(readdirSync(dir).every((n) => n.startsWith("."))).toBe(true);
@@ -30,7 +30,7 @@ describe("evaluation folders", () => {
   });
 
   it("never reuses a folder: a second run in the same second gets -2", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-folder-"));
+    const dir = tempDir("ragjudge-folder-");
     const t = new Date("2026-11-30T13:45:01Z");
     const a = EvaluationFolder.start(dir, "x", t);
     a.commit("report.json", "{}");
@@ -39,7 +39,7 @@ describe("evaluation folders", () => {
   });
 
   it("finds the latest complete evaluation, skipping hidden and incomplete folders", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-folder-"));
+    const dir = tempDir("ragjudge-folder-");
     for (const n of ["20261129T100000Z-a", "20261130T100000Z-b", "20261201T100000Z-incomplete", ".20261202T100000Z-tmp"]) mkdirSync(join(dir, n));
     writeFileSync(join(dir, "20261129T100000Z-a", "report.json"), "{}");
     writeFileSync(join(dir, "20261130T100000Z-b", "report.json"), "{}");

@@ -2,39 +2,20 @@
  * The self-contained HTML report in headless Chromium (Debian's `chromium`
  * through playwright-core, as the review page's tests launch it). Where
  * /usr/bin/chromium is missing they skip with a one-line reason, unless CI is
- * set: then they fail.
+ * set: then they fail (test/helpers/chromium.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation, type EvaluationResult } from "../../src/report/evaluation.js";
+import { CHROMIUM_LAUNCH, describeInChromium } from "../helpers/chromium.js";
+import { tempDir } from "../helpers/temp.js";
 import { exampleCopy, ROOT } from "./helpers.js";
 
-const CHROMIUM = process.env.RAGJUDGE_CHROMIUM ?? "/usr/bin/chromium";
-const HAVE = existsSync(CHROMIUM);
-const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync"];
-
-if (!HAVE && CI) {
-  describe("HTML report in Chromium", () => {
-    it("needs Chromium", () => {
-      throw new Error(`${CHROMIUM} not found and CI is set: install it (apt-get install -y chromium)`);
-    });
-  });
-} else if (!HAVE) {
-  console.warn(`HTML report browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium; with CI set they fail instead)`);
-  describe.skip(`HTML report in Chromium (skipped: ${CHROMIUM} not found; apt-get install -y chromium)`, () => {
-    it("needs Chromium", () => {});
-  });
-} else {
-  // A real child process and a real browser: generous time when the machine is loaded
-  // (CI runs the whole suite in parallel on two cores); the steps themselves wait on conditions, not on time.
-  describe("HTML report in Chromium", { timeout: 120_000 }, browserTests);
-}
+describeInChromium("HTML report", browserTests);
 
 /** The little of the DOM the tests read (the project's TypeScript has no DOM types). */
 interface Doc {
@@ -66,7 +47,7 @@ function browserTests(): void {
 
   beforeAll(async () => {
     [browser, result] = await Promise.all([
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS }),
+      chromium.launch(CHROMIUM_LAUNCH),
       labelledEvaluation(),
     ]);
   });
@@ -152,7 +133,7 @@ function browserTests(): void {
 
   it("saves a screenshot of the example's report (docs/report-screenshot.png with RAGJUDGE_SCREENSHOT=1)", async () => {
     // The shipped example as it is, with the repository's own labels.
-    const evaluations = mkdtempSync(join(tmpdir(), "ragjudge-shot-"));
+    const evaluations = tempDir("ragjudge-shot-");
     const shipped = await runEvaluation({ config: join(ROOT, "ragjudge.config.json"), evaluationsDir: evaluations });
     const { page, problems } = await open(join(shipped.folder, "report.html"));
     await page.setViewportSize({ width: 1280, height: 1100 });

@@ -1,28 +1,28 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/program.js";
 import { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation } from "../../src/report/evaluation.js";
-import { capture, exampleCopy } from "./helpers.js";
+import { runCliCaptured } from "../helpers/cli.js";
+import { exampleCopy } from "./helpers.js";
 
 describe("ragjudge run: exit codes", () => {
   it("exits 0 on the example, prints the summary and writes the folder", async () => {
     const copy = exampleCopy();
-    const { value, stdout } = await capture(() => runCli(["run", "--config", copy.config]));
-    expect(value).toBe(0);
-    expect(stdout).toMatch(/^ragjudge run: example/);
-    expect(stdout).toContain("result: PASS");
+    const { code, out } = await runCliCaptured(["run", "--config", copy.config]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^ragjudge run: example/);
+    expect(out).toContain("result: PASS");
     expect(readdirSync(copy.evaluations)).toHaveLength(1);
   });
 
   it("exits 1 naming the measure when a floor is missed (--fail-under), and still writes the evaluation", async () => {
     const copy = exampleCopy();
-    const { value, stderr, stdout } = await capture(() => runCli(["run", "--config", copy.config, "--fail-under", "R@10=0.70", "--quiet"]));
-    expect(value).toBe(1);
-    expect(stderr).toContain("ragjudge: floor missed: bm25-small: R@10 = 0.6458, below its floor 0.7");
-    expect(stderr).not.toContain("hybrid-rerank: R@10");
-    expect(stdout.trim()).toMatch(/20\d{6}T\d{6}Z-example$/);
+    const { code, err, out } = await runCliCaptured(["run", "--config", copy.config, "--fail-under", "R@10=0.70", "--quiet"]);
+    expect(code).toBe(1);
+    expect(err).toContain("ragjudge: floor missed: bm25-small: R@10 = 0.6458, below its floor 0.7");
+    expect(err).not.toContain("hybrid-rerank: R@10");
+    expect(out.trim()).toMatch(/20\d{6}T\d{6}Z-example$/);
     const folder = readdirSync(copy.evaluations)[0]!;
     const junit = readFileSync(join(copy.evaluations, folder, "junit.xml"), "utf8");
     expect(junit).toContain('<testsuite name="retrieval floors" tests="4" failures="1" skipped="0" errors="0">');
@@ -30,27 +30,27 @@ describe("ragjudge run: exit codes", () => {
 
   it("exits 1 with --require-trusted when a rubric is untrusted, naming which", async () => {
     const copy = exampleCopy();
-    const { value, stderr } = await capture(() => runCli(["run", "--config", copy.config, "--require-trusted", "--quiet"]));
-    expect(value).toBe(1);
-    expect(stderr).toContain("ragjudge: untrusted rubrics under --require-trusted: citation-accuracy, correctness, faithfulness, not-found");
+    const { code, err } = await runCliCaptured(["run", "--config", copy.config, "--require-trusted", "--quiet"]);
+    expect(code).toBe(1);
+    expect(err).toContain("ragjudge: untrusted rubrics under --require-trusted: citation-accuracy, correctness, faithfulness, not-found");
   });
 
   it("exits 2 on bad input and writes nothing", async () => {
     const copy = exampleCopy();
     const out = join(copy.dir, "golden", "variants", "bm25-small", "output.jsonl");
     writeFileSync(out, readFileSync(out, "utf8").replace(/^\{"id": ?"fact-01"/m, '{"id":"no-such-question"'));
-    const { value, stderr } = await capture(() => runCli(["run", "--config", copy.config]));
-    expect(value).toBe(2);
-    expect(stderr).toMatch(/output\.jsonl:\d+: id: question "no-such-question" is not in the golden set/);
+    const { code, err } = await runCliCaptured(["run", "--config", copy.config]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/output\.jsonl:\d+: id: question "no-such-question" is not in the golden set/);
     expect(existsSync(copy.evaluations)).toBe(false);
   });
 
   it("exits 2 on a bad --fail-under and a judge the config cannot set up", async () => {
     const copy = exampleCopy();
-    expect((await capture(() => runCli(["run", "--config", copy.config, "--fail-under", "R@10"]))).value).toBe(2);
-    const r = await capture(() => runCli(["run", "--config", copy.config, "--judge", "nonsense"]));
-    expect(r.value).toBe(2);
-    expect(r.stderr).toContain('--judge must be "baseline" or "openai"');
+    expect((await runCliCaptured(["run", "--config", copy.config, "--fail-under", "R@10"])).code).toBe(2);
+    const r = await runCliCaptured(["run", "--config", copy.config, "--judge", "nonsense"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--judge must be "baseline" or "openai"');
     expect(existsSync(copy.evaluations)).toBe(false);
   });
 });
@@ -72,9 +72,9 @@ describe("the trust gate inside run", () => {
     expect(flipped).toBe(1);
     writeFileSync(join(copy.labels, "test-author.jsonl"), lines.join("\n") + "\n");
 
-    const { value, stderr } = await capture(() => runCli(["run", "--config", copy.config, "--require-trusted", "--quiet"]));
-    expect(value).toBe(1);
-    expect(stderr).toContain("untrusted rubrics under --require-trusted: citation-accuracy, correctness, not-found");
+    const { code, err } = await runCliCaptured(["run", "--config", copy.config, "--require-trusted", "--quiet"]);
+    expect(code).toBe(1);
+    expect(err).toContain("untrusted rubrics under --require-trusted: citation-accuracy, correctness, not-found");
     const folder = join(copy.evaluations, readdirSync(copy.evaluations)[0]!);
     const report = JSON.parse(readFileSync(join(folder, "report.json"), "utf8"));
     const faith = report.rubrics.find((r: { rubric: string }) => r.rubric === "faithfulness");

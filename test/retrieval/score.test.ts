@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadChunks, loadGolden, loadPipelineOutput } from "../../src/golden/dataset.js";
@@ -9,9 +8,18 @@ import { overallValue, scoreRetrieval, scoreRetrievalFiles } from "../../src/ret
 import { evaluateTrecFiles } from "../../src/retrieval/trec/evaluate.js";
 import { NO_RELEVANT_PLACEHOLDER, goldenToQrels, pipelineToRun } from "../../src/retrieval/trec/export.js";
 import { formatTrecEval } from "../../src/retrieval/trec/write.js";
+import { fixturePath } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp.js";
 
-const fx = join(import.meta.dirname, "..", "fixtures", "retrieval");
+const fx = fixturePath("retrieval");
 const files = { golden: join(fx, "golden.jsonl"), chunks: join(fx, "chunks.jsonl"), output: join(fx, "bm25.output.jsonl") };
+
+/** A golden set written from `jsonl` to a fresh temp file and loaded. */
+function goldenOf(jsonl: string) {
+  const g = join(tempDir("ragjudge-golden-"), "g.jsonl");
+  writeFileSync(g, jsonl);
+  return loadGolden(g);
+}
 
 describe("scoreRetrieval (golden-set mode)", () => {
   const s = scoreRetrievalFiles(files, { measures: ["R@5", "RR", "nDCG@5", "Hit@1", "num_rel"], by: ["kind", "tags"] });
@@ -54,7 +62,7 @@ describe("scoreRetrieval (golden-set mode)", () => {
     const golden = loadGolden(files.golden);
     const chunks = loadChunks(files.chunks);
     const { outputs, lineOf } = loadPipelineOutput(files.output, golden);
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-export-"));
+    const dir = tempDir("ragjudge-export-");
     const runFile = join(dir, "run.txt");
     const qrelsFile = join(dir, "qrels.txt");
     writeFileSync(runFile, pipelineToRun(outputs, "bm25", { file: files.output, lineOf }));
@@ -65,10 +73,7 @@ describe("scoreRetrieval (golden-set mode)", () => {
   });
 
   it("keeps an answerable question whose anchor matches no chunk, at 0, and exports a placeholder for it", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-norel-"));
-    const g = join(dir, "g.jsonl");
-    writeFileSync(g, '{"id":"a","question":"?","anchor":{"doc":"it","text":"no such words anywhere"}}\n{"id":"b","question":"?","relevant":["it#0"]}\n');
-    const golden = loadGolden(g);
+    const golden = goldenOf('{"id":"a","question":"?","anchor":{"doc":"it","text":"no such words anywhere"}}\n{"id":"b","question":"?","relevant":["it#0"]}\n');
     const chunks = loadChunks(files.chunks);
     const sc = scoreRetrieval(golden, { name: "x", chunks, outputs: new Map() }, { measures: ["R@5"] });
     expect(sc.noRelevant).toEqual(["a"]);
@@ -78,10 +83,7 @@ describe("scoreRetrieval (golden-set mode)", () => {
   });
 
   it("lists questions whose relevant ids this chunks file lacks, and says so in the report notes", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ragjudge-unknown-"));
-    const g = join(dir, "g.jsonl");
-    writeFileSync(g, '{"id":"a","question":"?","relevant":["it#0","other-chunking#7"]}\n{"id":"b","question":"?","relevant":["it#0"]}\n');
-    const golden = loadGolden(g);
+    const golden = goldenOf('{"id":"a","question":"?","relevant":["it#0","other-chunking#7"]}\n{"id":"b","question":"?","relevant":["it#0"]}\n');
     const chunks = loadChunks(files.chunks);
     const sc = scoreRetrieval(golden, { name: "x", chunks, outputs: new Map([["a", { id: "a", retrieved: [{ id: "it#0" }] }]]) }, { measures: ["R@5"] });
     expect(sc.unknownRelevant).toEqual(["a"]);

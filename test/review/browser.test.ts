@@ -1,40 +1,21 @@
 /**
  * End-to-end tests of the review page in headless Chromium (Debian's
  * `chromium` through playwright-core). Where /usr/bin/chromium is missing they
- * skip with a one-line reason, unless CI is set: then they fail.
+ * skip with a one-line reason, unless CI is set: then they fail (the launch
+ * and skip-or-fail rules are shared in test/helpers/chromium.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { Label } from "../../src/golden/schema/items.js";
+import { CHROMIUM_LAUNCH, describeInChromium } from "../helpers/chromium.js";
+import { ROOT } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp.js";
 import { entry, judgmentOf, workspace } from "./helpers.js";
 
-/** Debian's Chromium; RAGJUDGE_CHROMIUM overrides it (and lets the skip path be checked). */
-const CHROMIUM = process.env.RAGJUDGE_CHROMIUM ?? "/usr/bin/chromium";
-const ROOT = resolve(import.meta.dirname, "../..");
-const HAVE = existsSync(CHROMIUM);
-const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-quic", "--disable-sync"];
-
-if (!HAVE && CI) {
-  describe("review page in Chromium", () => {
-    it("needs Chromium", () => {
-      throw new Error(`${CHROMIUM} not found and CI is set: install it (apt-get install -y chromium)`);
-    });
-  });
-} else if (!HAVE) {
-  console.warn(`review browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium; with CI set they fail instead)`);
-  describe.skip(`review page in Chromium (skipped: ${CHROMIUM} not found; apt-get install -y chromium)`, () => {
-    it("needs Chromium", () => {});
-  });
-} else {
-  // A real child process and a real browser: generous time when the machine is loaded
-  // (CI runs the whole suite in parallel on two cores); the steps themselves wait on conditions, not on time.
-  describe("review page in Chromium", { timeout: 120_000 }, browserTests);
-}
+describeInChromium("review page", browserTests);
 
 interface Served {
   child: ChildProcess;
@@ -98,8 +79,8 @@ function browserTests(): void {
   const children: Served[] = [];
 
   beforeAll(async () => {
-    const userDataDir = mkdtempSync(join(tmpdir(), "ragjudge-chromium-"));
-    ctx = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 } });
+    const userDataDir = tempDir("ragjudge-chromium-");
+    ctx = await chromium.launchPersistentContext(userDataDir, { ...CHROMIUM_LAUNCH, viewport: { width: 1280, height: 900 } });
   });
   afterAll(async () => {
     for (const c of children) if (c.child.exitCode === null) c.child.kill("SIGKILL");
@@ -249,7 +230,7 @@ function browserTests(): void {
     await page.keyboard.press("y");
     await atItem(page, 2, 3);
     expect(await page.textContent("#status")).toBe("Saved \u201cyes\u201d for item 1.");
-    const target = process.env.RAGJUDGE_SCREENSHOT ? join(ROOT, "docs", "review-screenshot.png") : join(mkdtempSync(join(tmpdir(), "ragjudge-shot-")), "review.png");
+    const target = process.env.RAGJUDGE_SCREENSHOT ? join(ROOT, "docs", "review-screenshot.png") : join(tempDir("ragjudge-shot-"), "review.png");
     mkdirSync(resolve(target, ".."), { recursive: true });
     await page.screenshot({ path: target });
     expect(readFileSync(target).subarray(1, 4).toString()).toBe("PNG");

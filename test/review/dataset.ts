@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadConfig } from "../../src/golden/config.js";
 import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
 import type { Judgment } from "../../src/golden/schema/items.js";
 import { buildItems, type Item } from "../../src/judge/items.js";
 import { loadRubrics } from "../../src/judge/rubric.js";
+import { tempDir } from "../helpers/temp.js";
 import { writeRubrics } from "./helpers.js";
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
@@ -18,7 +18,7 @@ const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n")
  * build, so tests can write judgments that join on the real input hashes.
  */
 export function project(): { dir: string; config: string; labels: string; judgments: string; items: Item[] } {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-sample-"));
+  const dir = tempDir("ragjudge-sample-");
   writeRubrics(join(dir, "rubrics"));
   const golden = [];
   const chunks = [];

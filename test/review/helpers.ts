@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hashJson } from "../../src/golden/hash.js";
 import type { Evidence, Judgment, QueueEntry } from "../../src/golden/schema/items.js";
+import { tempDir } from "../helpers/temp.js";
 
 const RUBRIC = (name: string, question: string, evidence: string, unit = "answer", extra = "") => `name: ${name}
 version: 1
@@ -88,7 +88,7 @@ export function judgmentOf(e: QueueEntry, verdict: "yes" | "no" | "error", reaso
 
 /** A temporary project folder with rubrics, a queue, judgments and an empty labels folder. */
 export function workspace(entries: QueueEntry[], judgments: Judgment[] = []): { dir: string; queue: string; rubrics: string; labels: string; judgments: string } {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-review-"));
+  const dir = tempDir("ragjudge-review-");
   const rubrics = join(dir, "rubrics");
   writeRubrics(rubrics);
   const queue = join(dir, "queue.jsonl");

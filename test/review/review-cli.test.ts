@@ -1,25 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
-import { join, resolve } from "node:path";
-import { describe, expect, it, vi } from "vitest";
-import { runCli } from "../../src/cli/program.js";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCliCaptured } from "../helpers/cli.js";
+import { ROOT } from "../helpers/paths.js";
 import { entry, workspace } from "./helpers.js";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  try {
-    return { code: await runCli(args), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
 
 describe("ragjudge review: bad input", () => {
   const w = workspace([entry("q1", "A.")]);
@@ -33,13 +19,13 @@ describe("ragjudge review: bad input", () => {
       [[...base, "--annotator", "asha", "--provenance", "import"], /--provenance/],
     ];
     for (const [args, re] of cases) {
-      const r = await cli(args);
+      const r = await runCliCaptured(args);
       expect(r.code, args.join(" ")).toBe(2);
       // One line (commander adds its usual "(run with --help for usage)" hint to its own errors).
       expect(r.err.trim().split("\n").filter((l) => !l.startsWith("(run with --help")), r.err).toHaveLength(1);
       expect(r.err).toMatch(re);
     }
-    const r = await cli(["review", w.queue, "--rubrics-dir", w.rubrics, "--labels", w.labels]);
+    const r = await runCliCaptured(["review", w.queue, "--rubrics-dir", w.rubrics, "--labels", w.labels]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--annotator/);
   });
@@ -49,7 +35,7 @@ describe("ragjudge review: bad input", () => {
     await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", () => r()));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const r = await cli([...base, "--annotator", "asha", "--port", String(port)]);
+      const r = await runCliCaptured([...base, "--annotator", "asha", "--port", String(port)]);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(new RegExp(`--port ${port}: cannot listen on 127\\.0\\.0\\.1 \\(already in use\\)`));
     } finally {

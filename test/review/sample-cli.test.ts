@@ -1,28 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
-import { runCli } from "../../src/cli/program.js";
 import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
 import { loadConfig } from "../../src/golden/config.js";
 import { candidatesFromRun } from "../../src/review/candidates.js";
 import { loadQueue } from "../../src/review/queue.js";
 import { ReviewSession } from "../../src/review/session.js";
+import { runCliCaptured } from "../helpers/cli.js";
 import { judge, project, writeJudgments } from "./dataset.js";
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  try {
-    const code = await runCli(args);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
 
 describe("candidatesFromRun", () => {
   it("leaves out rule verdicts, stale judgments and older fingerprints; settles repeats as calibration does", () => {
@@ -61,7 +47,7 @@ describe("ragjudge sample", () => {
     const p = project();
     writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 3 ? "yes" : "no")));
     const out = join(p.dir, "queue.jsonl");
-    const r = await cli(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
+    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/faithfulness: 11 judged items \(left out: 1 decided by rule\); 0 already labelled by you; random 4 of 11 \(inclusion probability 0\.364\) -> 4 queued/);
@@ -71,14 +57,14 @@ describe("ragjudge sample", () => {
     expect(queue.every((e) => e.frame === "random" && e.inclusionProbability === 4 / 11 && e.rubric === "faithfulness")).toBe(true);
 
     // Same seed, same queue (byte for byte).
-    await cli(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
+    await runCliCaptured(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
     expect(readFileSync(out, "utf8")).toBe(first);
 
     // Label two, then sample again: those two never come back for asha.
     const s = new ReviewSession({ queueFile: out, rubricsDir: join(p.dir, "rubrics"), labelsDir: p.labels, annotator: "asha" });
     s.answer(0, queue[0]!.inputHash, "yes");
     s.answer(1, queue[1]!.inputHash, "no");
-    const r2 = await cli(["sample", "--config", p.config, "--random", "10", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
+    const r2 = await runCliCaptured(["sample", "--config", p.config, "--random", "10", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
     expect(r2.out).toMatch(/2 already labelled by you; random 9 of 9 \(inclusion probability 0\.818\)/);
     const again = loadQueue(out).map((l) => l.value.question);
     expect(again).not.toContain(queue[0]!.question);
@@ -92,7 +78,7 @@ describe("ragjudge sample", () => {
     ]);
 
     // Disagreements for another annotator: the "no" label differs wherever the judge said yes.
-    const r3 = await cli(["sample", "--config", p.config, "--disagreements", "--annotator", "ravi", "--out", out]);
+    const r3 = await runCliCaptured(["sample", "--config", p.config, "--disagreements", "--annotator", "ravi", "--out", out]);
     expect(r3.code).toBe(0);
     const dis = loadQueue(out).map((l) => l.value);
     const judged = new Map(p.items.map((i, k) => [i.inputHash, k % 3 ? "yes" : "no"]));
@@ -105,13 +91,13 @@ describe("ragjudge sample", () => {
     const p = project();
     writeJudgments(p.judgments, p.items.map((i) => judge(i, "yes")));
     const out = join(p.dir, "queue.jsonl");
-    const r = await cli(["sample", "--config", p.config, "--random", "2", "--rubrics", "faithfulness", "--split", "test", "--annotator", "asha", "--out", out]);
+    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "2", "--rubrics", "faithfulness", "--split", "test", "--annotator", "asha", "--out", out]);
     expect(r.code).toBe(0);
     // Split "test" holds q09..q12; q12 has an empty answer (rule): 3 judged.
     expect(r.out).toMatch(/split test\):\n {2}faithfulness: 3 judged items/);
     const q = loadQueue(out).map((l) => l.value);
     expect(q.every((e) => e.split === "test" && e.inclusionProbability === 2 / 3)).toBe(true);
-    const bad = await cli(["sample", "--config", p.config, "--random", "2", "--split", "nope", "--annotator", "asha", "--out", out]);
+    const bad = await runCliCaptured(["sample", "--config", p.config, "--random", "2", "--split", "nope", "--annotator", "asha", "--out", out]);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/no question has split "nope" \(have: dev, test\)/);
   });
@@ -120,7 +106,7 @@ describe("ragjudge sample", () => {
     const p = project();
     const first = p.items.find((i) => !i.rule && i.key.rubric === "faithfulness")!;
     writeJudgments(p.judgments, p.items.map((i) => judge(i, i === first ? "error" : "yes")));
-    const ok = await cli(["sample", "--config", p.config, "--random", "20", "--rubrics", "faithfulness", "--annotator", "asha"]);
+    const ok = await runCliCaptured(["sample", "--config", p.config, "--random", "20", "--rubrics", "faithfulness", "--annotator", "asha"]);
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/faithfulness: 11 judged items, 1 with an error verdict \(random frame only\)/);
     expect(ok.out).toMatch(/the trust gate counts a judge error as a disagreement/);
@@ -140,7 +126,7 @@ describe("ragjudge sample", () => {
       [["--random", "2", "--annotator", "asha", "--out", p.dir], /is a folder: give a file name to write/],
     ];
     for (const [args, re] of cases) {
-      const r = await cli(["sample", "--config", p.config, ...args]);
+      const r = await runCliCaptured(["sample", "--config", p.config, ...args]);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.err.trim().split("\n"), args.join(" ")).toHaveLength(1);
       expect(r.err, args.join(" ")).toMatch(re);
@@ -151,14 +137,14 @@ describe("ragjudge sample", () => {
     const p = project();
     writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 2 ? "yes" : "no")));
     const out = join(p.dir, "q.jsonl");
-    await cli(["sample", "--config", p.config, "--balanced", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
+    await runCliCaptured(["sample", "--config", p.config, "--balanced", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
     const s = new ReviewSession({ queueFile: out, rubricsDir: join(p.dir, "rubrics"), labelsDir: p.labels, annotator: "asha" });
     for (let i = 0; i < s.total; i++) s.answer(i, s.entries[i]!.value.inputHash, "yes");
-    const r = await cli(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
+    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
     expect(s.total).toBeGreaterThan(0);
     expect(r.out).toContain(`note: faithfulness: ${s.total} item(s) you labelled in disagreement, balanced or manual frames are outside your random draws`);
     expect(r.out).toMatch(/note: faithfulness: \d+ item\(s\) you labelled in disagreement, balanced or manual frames are outside your random draws/);
-    const none = await cli(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--annotator", "ravi", "--out", out]);
+    const none = await runCliCaptured(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--annotator", "ravi", "--out", out]);
     expect(none.out).not.toMatch(/outside your random draws/);
   });
 
@@ -166,9 +152,9 @@ describe("ragjudge sample", () => {
     const p = project();
     writeJudgments(p.judgments, p.items.filter((i) => i.rule).map((i) => judge(i, "yes")));
     const out = join(p.dir, "q.jsonl");
-    const r = await cli(["sample", "--config", p.config, "--random", "3", "--annotator", "asha", "--out", out]);
+    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "3", "--annotator", "asha", "--out", out]);
     expect(r.out).toMatch(/Nothing to review/);
-    const rv = await cli(["review", out, "--config", p.config, "--annotator", "asha", "--tty"]);
+    const rv = await runCliCaptured(["review", out, "--config", p.config, "--annotator", "asha", "--tty"]);
     expect(rv.code).toBe(0);
     expect(rv.out).toMatch(/is empty: nothing to review/);
   });

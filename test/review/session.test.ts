@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InputError, InputErrors } from "../../src/golden/errors.js";
 import { Label } from "../../src/golden/schema/items.js";
 import { ReviewRequestError, ReviewSession } from "../../src/review/session.js";
 import { checkAnnotator, confinedPath } from "../../src/review/store.js";
+import { tempDir } from "../helpers/temp.js";
 import { entry, judgmentOf, workspace } from "./helpers.js";
 
 function labelsOf(file: string): Label[] {
@@ -137,7 +137,7 @@ describe("path confinement", () => {
   });
 
   it("refuses paths outside the labels folder and writes through planted links", () => {
-    const root = mkdtempSync(join(tmpdir(), "ragjudge-confine-"));
+    const root = tempDir("ragjudge-confine-");
     const labels = join(root, "labels");
     expect(confinedPath(labels, "asha.jsonl")).toBe(join(labels, "asha.jsonl"));
     expect(() => confinedPath(labels, "../asha.jsonl")).toThrow(/outside the labels folder/);
@@ -163,7 +163,7 @@ describe("path confinement", () => {
   });
 
   it("reading without create makes nothing, but still refuses a .review linked outside", () => {
-    const root = mkdtempSync(join(tmpdir(), "ragjudge-confine-"));
+    const root = tempDir("ragjudge-confine-");
     const labels = join(root, "labels");
     expect(confinedPath(labels, ".review/asha.skips.jsonl", { create: false })).toBe(join(labels, ".review", "asha.skips.jsonl"));
     expect(existsSync(labels)).toBe(false);

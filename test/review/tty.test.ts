@@ -1,13 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { ReviewSession } from "../../src/review/session.js";
 import { runTtyReview, safeTerminalText } from "../../src/review/tty.js";
+import { ROOT } from "../helpers/paths.js";
 import { entry, judgmentOf, workspace } from "./helpers.js";
-
-const ROOT = resolve(import.meta.dirname, "../..");
 
 async function run(w: ReturnType<typeof workspace>, input: string): Promise<string> {
   const session = new ReviewSession({ queueFile: w.queue, rubricsDir: w.rubrics, judgmentsFile: w.judgments, labelsDir: w.labels, annotator: "asha" });

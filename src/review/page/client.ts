@@ -172,12 +172,20 @@ export const CLIENT_JS = String.raw`"use strict";
     if (on) { $("prev").disabled = index <= 0; }
   }
 
+  // Each navigation gets a number; a response that arrives after a newer
+  // navigation started is dropped, so fast arrow presses can never show one
+  // item's content under another item's position.
+  var navigation = 0;
   function go(i) {
     if (finished) return Promise.resolve();
+    var mine = ++navigation;
     index = Math.max(0, Math.min(i, state.total));
     if (index >= state.total) { renderDone(); return Promise.resolve(); }
     setButtons(false);
-    return api("GET", "/api/item?i=" + index).then(renderItem, function (e) {
+    return api("GET", "/api/item?i=" + index).then(function (item) {
+      if (mine === navigation) renderItem(item);
+    }, function (e) {
+      if (mine !== navigation) return;
       setStatus("Could not load item " + (index + 1) + ": " + e.message, true);
       setButtons(true);
     });

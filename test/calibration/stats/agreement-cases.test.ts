@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   cohenKappa, cohenKappaOfRatings, crossTable, fleissKappa, gwetAc1, krippendorffAlphaNominal, mcnemar,
   paradoxFigures, roganGladen, roganGladenKnownSe,
 } from "../../../src/calibration/stats/index.js";
+import { fixturePath } from "../../helpers/paths.js";
 
 interface Case {
   id: string;
@@ -15,7 +15,7 @@ interface Case {
   expected_note: string | null;
 }
 
-const cases = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/agreement-cases.json", import.meta.url)), "utf8")) as Case[];
+const cases = JSON.parse(readFileSync(fixturePath("agreement-cases.json"), "utf8")) as Case[];
 
 /**
  * Expected values the fixture prints with fewer digits than its tolerance can

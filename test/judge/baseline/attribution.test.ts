@@ -3,11 +3,9 @@
  * real data is third-party and never enters the repository or its tests.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { HELDOUT_SPLIT } from "../../../src/calibration/pairing.js";
 import { hashJson } from "../../../src/golden/hash.js";
 import { Label } from "../../../src/golden/schema/items.js";
@@ -15,8 +13,9 @@ import { ANNOTATOR, VARIANT, convert } from "../../../scripts/attribution/conver
 import type { AttributionRow } from "../../../scripts/attribution/data.js";
 import { agreement, chooseThreshold, type SweepRow } from "../../../scripts/attribution/measure.js";
 import { splitHalves } from "../../../scripts/attribution/split.js";
+import { ROOT } from "../../helpers/paths.js";
+import { tempDir } from "../../helpers/temp.js";
 
-const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..", "..", "..");
 const TIME = "2026-01-01T00:00:00.000Z";
 
 /** Invented rows in AttributionBench's shape: even rows supported, odd rows not; every third row has two references. */
@@ -112,8 +111,7 @@ describe("measure", () => {
 });
 
 describe("npm run attribution:baseline", () => {
-  const dir = mkdtempSync(join(tmpdir(), "ragjudge-attr-test-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir("ragjudge-attr-test-");
   const run = (args: string[], env: Record<string, string> = {}) =>
     spawnSync(process.execPath, ["--import", "tsx", "scripts/attribution/baseline.ts", ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env } });
 

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InputErrors } from "../../../src/golden/errors.js";
 import { collectBatch, openSubmissions, pollBatch } from "../../../src/judge/batch/collect.js";
-import { submitExport } from "../../../src/judge/batch/submit.js";
 import { cacheKey } from "../../../src/judge/cache.js";
 import { startOpenAIServer, type Behaviour, type TestServer } from "../../server/openai-server.js";
-import { setup, truth } from "./helpers.js";
+import { setup, submitFile, truth } from "./helpers.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -13,7 +12,7 @@ afterEach(async () => {
 });
 
 async function submitted(t: ReturnType<typeof setup>) {
-  const r = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file: t.files[0]! });
+  const r = await submitFile(t, t.files[0]!);
   return r.batchId!;
 }
 

@@ -1,14 +1,12 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseJsonl } from "../../../src/golden/jsonl.js";
-import { Judgment } from "../../../src/golden/schema/items.js";
+import { NO_KEY, runCliCaptured } from "../../helpers/cli.js";
+import { ROOT } from "../../helpers/paths.js";
 import { startOpenAIServer, type TestServer } from "../../server/openai-server.js";
-import { tempDir } from "../helpers.js";
-import { cli, CONFIG, NO_KEY, truth } from "./helpers.js";
-
-const ROOT = resolve(import.meta.dirname, "../../..");
+import { readJudgments, tempDir } from "../helpers.js";
+import { CONFIG, truth } from "./helpers.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -16,10 +14,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-function judgments(file: string) {
-  const { rows, problems } = parseJsonl(readFileSync(file, "utf8"), file, Judgment);
-  expect(problems).toEqual([]);
-  return rows.map((r) => r.value);
+/** `ragjudge run` with the cache in `base` finds every verdict there: it makes no call and every LLM verdict is marked cached. */
+async function expectRunFromCacheOnly(base: string[], server: TestServer): Promise<void> {
+  const evaluations = tempDir("ragjudge-cycle-evals-");
+  const run = await runCliCaptured(["run", ...base, "--judge", "openai", "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--evaluations-dir", evaluations, "--quiet"], NO_KEY);
+  expect(run.code, run.err).toBe(0);
+  expect(server.count).toBe(0);
+  const folder = readdirSync(evaluations);
+  expect(folder).toHaveLength(1);
+  const runVerdicts = readJudgments(join(evaluations, folder[0]!, "judgments.jsonl"));
+  expect(runVerdicts.filter((j) => j.judge === "llm").every((j) => j.cached)).toBe(true);
 }
 
 /** Every file under a folder, recursively. */
@@ -44,59 +48,52 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     const judge = ["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"];
     const file = join(dir, "batch", "judge.jsonl");
 
-    const exp = await cli([...judge, "--batch-export", file, "--batch-max-requests", "20"], NO_KEY);
+    const exp = await runCliCaptured([...judge, "--batch-export", file, "--batch-max-requests", "20"], NO_KEY);
     expect(exp.code, exp.err).toBe(0);
     expect(exp.out).toMatch(/batch export: 37 requests in 2 files:\n {2}.*judge\.jsonl {2}20 requests, [\d.]+ kB\n {2}.*judge\.2\.jsonl {2}17 requests/);
     expect(exp.out).toContain("left out: 4 decided by rule");
     expect(exp.out).toContain("python -m vllm.entrypoints.openai.run_batch -i");
     expect(server.count).toBe(0);
 
-    const sub = await cli(["batch", "submit", file, join(dir, "batch", "judge.2.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY);
+    const sub = await runCliCaptured(["batch", "submit", file, join(dir, "batch", "judge.2.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY);
     expect(sub.code, sub.err).toBe(0);
     expect(sub.out).toMatch(/judge\.jsonl: submitted as batch_\d+ \(20 requests, validating\)\n.*judge\.2\.jsonl: submitted as batch_\d+ \(17 requests, validating\)/);
     expect(server.batch.batches).toHaveLength(2);
 
-    const status = await cli(["batch", "status", ...base, "--base-url", server.baseURL], NO_KEY);
+    const status = await runCliCaptured(["batch", "status", ...base, "--base-url", server.baseURL], NO_KEY);
     expect(status.code, status.err).toBe(0);
     expect(status.out).toMatch(/batch_\d+ {2}in_progress {2}10\/20 done, 0 failed {2}judge\.jsonl \(20 requests, sha256 [0-9a-f]{12}\)/);
     expect(status.out).toContain("requests: 0 judged, 37 in batches, 0 exported not submitted, 0 error verdicts, 0 returned to pending");
 
     // Online judging now would judge them twice; export knows they are in flight.
-    const twice = await cli([...judge, "--batch-export", join(dir, "again.jsonl")], NO_KEY);
+    const twice = await runCliCaptured([...judge, "--batch-export", join(dir, "again.jsonl")], NO_KEY);
     expect(twice.out).toContain("37 in submitted batches not collected yet");
 
-    const col = await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
+    const col = await runCliCaptured(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
     expect(col.code, col.err).toBe(0);
     expect(col.out).toMatch(/batch_\d+ completed: 20 verdicts stored, 0 error verdicts, 0 returned to pending\nbatch_\d+ completed: 17 verdicts stored/);
     expect(col.out).toContain("requests: 37 judged, 0 in batches");
 
-    const after = await cli([...judge, "--out", join(dir, "j.jsonl")], NO_KEY);
+    const after = await runCliCaptured([...judge, "--out", join(dir, "j.jsonl")], NO_KEY);
     expect(after.code, after.err).toBe(0);
     expect(server.count).toBe(0);
     expect(after.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
 
     // The whole evaluation too: `ragjudge run` finds every verdict in the cache and makes no call.
-    const evaluations = tempDir("ragjudge-cycle-evals-");
-    const run = await cli(["run", ...base, "--judge", "openai", "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--evaluations-dir", evaluations, "--quiet"], NO_KEY);
-    expect(run.code, run.err).toBe(0);
-    expect(server.count).toBe(0);
-    const folder = readdirSync(evaluations);
-    expect(folder).toHaveLength(1);
-    const runVerdicts = judgments(join(evaluations, folder[0]!, "judgments.jsonl"));
-    expect(runVerdicts.filter((j) => j.judge === "llm").every((j) => j.cached)).toBe(true);
+    await expectRunFromCacheOnly(base, server);
 
     // The same run online, in a fresh cache, gives the same verdicts under the same fingerprints.
     const onlineDir = tempDir("ragjudge-online-");
-    const online = await cli(["judge", "--config", CONFIG, "--cache-dir", onlineDir, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--out", join(onlineDir, "j.jsonl")], NO_KEY);
+    const online = await runCliCaptured(["judge", "--config", CONFIG, "--cache-dir", onlineDir, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--out", join(onlineDir, "j.jsonl")], NO_KEY);
     expect(online.code).toBe(0);
     expect(server.count).toBe(37);
-    const strip = (js: ReturnType<typeof judgments>) => js.map((j) => [j.variant, j.question, j.rubric, j.unit, j.fingerprint, j.inputHash, j.verdict, j.reason]);
-    expect(strip(judgments(join(dir, "j.jsonl")))).toEqual(strip(judgments(join(onlineDir, "j.jsonl"))));
+    const strip = (js: ReturnType<typeof readJudgments>) => js.map((j) => [j.variant, j.question, j.rubric, j.unit, j.fingerprint, j.inputHash, j.verdict, j.reason]);
+    expect(strip(readJudgments(join(dir, "j.jsonl")))).toEqual(strip(readJudgments(join(onlineDir, "j.jsonl"))));
 
     // Collecting again is a no-op.
-    const again = await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
+    const again = await runCliCaptured(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
     expect(again.out).toContain("no batches waiting to be collected");
-    const all = await cli(["batch", "status", "--all", ...base, "--base-url", server.baseURL], NO_KEY);
+    const all = await runCliCaptured(["batch", "status", "--all", ...base, "--base-url", server.baseURL], NO_KEY);
     expect(all.out.match(/completed, collected/g)).toHaveLength(2);
   });
 
@@ -105,7 +102,7 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     const dir = tempDir("ragjudge-crash-");
     const base = ["--config", CONFIG, "--cache-dir", dir];
     const file = join(dir, "judge.jsonl");
-    expect((await cli(["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--batch-export", file], NO_KEY)).code).toBe(0);
+    expect((await runCliCaptured(["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--batch-export", file], NO_KEY)).code).toBe(0);
 
     const crashed = await spawnCli(["batch", "submit", file, ...base, "--base-url", server.baseURL], { RAGJUDGE_TEST_CRASH_AT: "created" });
     expect(crashed.signal, crashed.stderr).toBe("SIGKILL");
@@ -113,17 +110,17 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     expect(server.batch.batches).toHaveLength(1);
     expect(server.batch.uploads).toBe(1);
 
-    const status = await cli(["batch", "status", ...base, "--base-url", server.baseURL], NO_KEY);
+    const status = await runCliCaptured(["batch", "status", ...base, "--base-url", server.baseURL], NO_KEY);
     expect(status.out).toMatch(/\(no batch\) {2}interrupted before the batch was recorded {2}judge\.jsonl .*run {2}ragjudge batch submit .*judge\.jsonl {2}again/);
 
-    const again = await cli(["batch", "submit", file, ...base, "--base-url", server.baseURL], NO_KEY);
+    const again = await runCliCaptured(["batch", "submit", file, ...base, "--base-url", server.baseURL], NO_KEY);
     expect(again.code, again.err).toBe(0);
     expect(again.out).toMatch(/an interrupted submit had created batch_\d+; found it through the batch list and recorded it \(no second batch\)/);
     expect(server.batch.batches).toHaveLength(1);
     expect(server.batch.uploads).toBe(1);
 
-    expect((await cli(["batch", "collect", ...base, "--base-url", server.baseURL, "--wait", "--poll-interval", "0.01"], NO_KEY)).code).toBe(0);
-    const judged = await cli(["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"], NO_KEY);
+    expect((await runCliCaptured(["batch", "collect", ...base, "--base-url", server.baseURL, "--wait", "--poll-interval", "0.01"], NO_KEY)).code).toBe(0);
+    const judged = await runCliCaptured(["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"], NO_KEY);
     expect(judged.code).toBe(0);
     expect(server.count).toBe(0);
   }, 60_000);
@@ -134,32 +131,25 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     const dir = tempDir("ragjudge-expired-");
     const base = ["--config", CONFIG, "--cache-dir", dir];
     const judge = ["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"];
-    expect((await cli([...judge, "--batch-export", join(dir, "a.jsonl")], NO_KEY)).code).toBe(0);
-    expect((await cli(["batch", "submit", join(dir, "a.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY)).code).toBe(0);
-    const col = await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
+    expect((await runCliCaptured([...judge, "--batch-export", join(dir, "a.jsonl")], NO_KEY)).code).toBe(0);
+    expect((await runCliCaptured(["batch", "submit", join(dir, "a.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY)).code).toBe(0);
+    const col = await runCliCaptured(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY);
     expect(col.out).toMatch(/batch_\d+ expired: 15 verdicts stored, 0 error verdicts, 22 returned to pending/);
     expect(col.out).toContain("22 requests need another go");
 
-    const exp = await cli([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY);
+    const exp = await runCliCaptured([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY);
     expect(exp.out).toMatch(/batch export: 22 requests in 1 file:/);
     expect(exp.out).toContain("15 already in the cache");
     expire = false;
-    expect((await cli(["batch", "submit", join(dir, "b.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY)).code).toBe(0);
-    expect((await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY)).out).toContain("requests: 37 judged");
-    const after = await cli(judge, NO_KEY);
+    expect((await runCliCaptured(["batch", "submit", join(dir, "b.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY)).code).toBe(0);
+    expect((await runCliCaptured(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY)).out).toContain("requests: 37 judged");
+    const after = await runCliCaptured(judge, NO_KEY);
     expect(after.code).toBe(0);
     expect(server.count).toBe(0);
     expect(after.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
 
     // The whole evaluation too: `ragjudge run` finds every verdict in the cache and makes no call.
-    const evaluations = tempDir("ragjudge-cycle-evals-");
-    const run = await cli(["run", ...base, "--judge", "openai", "--base-url", server.baseURL, "--model", "judge-model", "--no-progress", "--evaluations-dir", evaluations, "--quiet"], NO_KEY);
-    expect(run.code, run.err).toBe(0);
-    expect(server.count).toBe(0);
-    const folder = readdirSync(evaluations);
-    expect(folder).toHaveLength(1);
-    const runVerdicts = judgments(join(evaluations, folder[0]!, "judgments.jsonl"));
-    expect(runVerdicts.filter((j) => j.judge === "llm").every((j) => j.cached)).toBe(true);
+    await expectRunFromCacheOnly(base, server);
   });
 
   it("forgets a batch that will never be collected: its requests return to pending and the next export holds them", async () => {
@@ -167,20 +157,20 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     const dir = tempDir("ragjudge-forget-");
     const base = ["--config", CONFIG, "--cache-dir", dir];
     const judge = ["judge", ...base, "--base-url", server.baseURL, "--model", "judge-model", "--no-progress"];
-    expect((await cli([...judge, "--batch-export", join(dir, "a.jsonl")], NO_KEY)).code).toBe(0);
-    const sub = await cli(["batch", "submit", join(dir, "a.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY);
+    expect((await runCliCaptured([...judge, "--batch-export", join(dir, "a.jsonl")], NO_KEY)).code).toBe(0);
+    const sub = await runCliCaptured(["batch", "submit", join(dir, "a.jsonl"), ...base, "--base-url", server.baseURL], NO_KEY);
     const id = /submitted as (batch_\d+)/.exec(sub.out)![1]!;
-    expect((await cli([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY)).out).toContain("batch export: nothing pending");
-    const unknown = await cli(["batch", "forget", "batch_nope", ...base], NO_KEY);
+    expect((await runCliCaptured([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY)).out).toContain("batch export: nothing pending");
+    const unknown = await runCliCaptured(["batch", "forget", "batch_nope", ...base], NO_KEY);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain(`no batch "batch_nope" in `);
     expect(unknown.err).toContain(`(have: ${id})`);
-    const f = await cli(["batch", "forget", id, ...base], NO_KEY);
+    const f = await runCliCaptured(["batch", "forget", id, ...base], NO_KEY);
     expect(f.code, f.err).toBe(0);
     expect(f.out).toContain(`${id}: forgotten; 37 requests back to pending`);
-    expect((await cli([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY)).out).toContain("batch export: 37 requests in 1 file");
-    expect((await cli(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY)).out).toContain("no batches waiting to be collected");
-    expect((await cli(["batch", "forget", id, ...base], NO_KEY)).out).toContain(`${id}: already collected; nothing to forget`);
+    expect((await runCliCaptured([...judge, "--batch-export", join(dir, "b.jsonl")], NO_KEY)).out).toContain("batch export: 37 requests in 1 file");
+    expect((await runCliCaptured(["batch", "collect", ...base, "--base-url", server.baseURL], NO_KEY)).out).toContain("no batches waiting to be collected");
+    expect((await runCliCaptured(["batch", "forget", id, ...base], NO_KEY)).out).toContain(`${id}: already collected; nothing to forget`);
   });
 
   it("takes the key from the environment only and writes it nowhere", async () => {
@@ -189,14 +179,14 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     const dir = tempDir("ragjudge-key-");
     const base = ["--config", CONFIG, "--cache-dir", dir];
     const env = { OPENAI_API_KEY: key, OPENAI_BASE_URL: undefined };
-    expect((await cli(["judge", ...base, "--base-url", server.baseURL, "--model", "m", "--batch-export", join(dir, "x.jsonl")], env)).code).toBe(0);
-    const outputs = [await cli(["batch", "submit", join(dir, "x.jsonl"), ...base, "--base-url", server.baseURL], env), await cli(["batch", "collect", ...base, "--base-url", server.baseURL], env), await cli(["batch", "collect", ...base, "--base-url", server.baseURL], env)];
+    expect((await runCliCaptured(["judge", ...base, "--base-url", server.baseURL, "--model", "m", "--batch-export", join(dir, "x.jsonl")], env)).code).toBe(0);
+    const outputs = [await runCliCaptured(["batch", "submit", join(dir, "x.jsonl"), ...base, "--base-url", server.baseURL], env), await runCliCaptured(["batch", "collect", ...base, "--base-url", server.baseURL], env), await runCliCaptured(["batch", "collect", ...base, "--base-url", server.baseURL], env)];
     expect(server.batch.authorizations.length).toBeGreaterThan(3);
     expect(server.batch.authorizations.every((a) => a === `Bearer ${key}`)).toBe(true);
     for (const o of outputs) expect(o.out + o.err).not.toContain("BATCHSECRET");
     for (const f of allFiles(dir)) expect(readFileSync(f).toString("latin1"), f).not.toContain("BATCHSECRET");
 
-    const noKey = await cli(["batch", "status", ...base, "--base-url", "https://batch.example.invalid/v1"], NO_KEY);
+    const noKey = await runCliCaptured(["batch", "status", ...base, "--base-url", "https://batch.example.invalid/v1"], NO_KEY);
     expect(noKey.code).toBe(2);
     expect(noKey.err).toContain("no API key: set the environment variable OPENAI_API_KEY");
   });
@@ -204,21 +194,21 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
   it("names usage mistakes and unreachable endpoints in one line (exit 2)", async () => {
     const dir = tempDir("ragjudge-usage-");
     const base = ["--config", CONFIG, "--cache-dir", dir];
-    const baseline = await cli(["judge", ...base, "--judge", "baseline", "--batch-export", join(dir, "x.jsonl")], NO_KEY);
+    const baseline = await runCliCaptured(["judge", ...base, "--judge", "baseline", "--batch-export", join(dir, "x.jsonl")], NO_KEY);
     expect(baseline.code).toBe(2);
     expect(baseline.err).toContain("--batch-export needs the LLM judge");
-    const stray = await cli(["judge", ...base, "--judge", "baseline", "--batch-max-requests", "5"], NO_KEY);
+    const stray = await runCliCaptured(["judge", ...base, "--judge", "baseline", "--batch-max-requests", "5"], NO_KEY);
     expect(stray.code).toBe(2);
     expect(stray.err).toContain("--batch-max-requests and --batch-max-bytes go with --batch-export");
-    const dry = await cli(["judge", ...base, "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--dry-run", "--batch-export", join(dir, "x.jsonl")], NO_KEY);
+    const dry = await runCliCaptured(["judge", ...base, "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--dry-run", "--batch-export", join(dir, "x.jsonl")], NO_KEY);
     expect(dry.code).toBe(2);
-    expect(await cli(["judge", ...base, "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--batch-export", join(dir, "x.jsonl")], NO_KEY)).toMatchObject({ code: 0 });
+    expect(await runCliCaptured(["judge", ...base, "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--batch-export", join(dir, "x.jsonl")], NO_KEY)).toMatchObject({ code: 0 });
     const closed = await startOpenAIServer();
     await closed.close();
-    const down = await cli(["batch", "submit", join(dir, "x.jsonl"), ...base, "--base-url", closed.baseURL], NO_KEY);
+    const down = await runCliCaptured(["batch", "submit", join(dir, "x.jsonl"), ...base, "--base-url", closed.baseURL], NO_KEY);
     expect(down.code).toBe(2);
     expect(down.err).toBe(`ragjudge: error: upload: cannot reach ${closed.baseURL} (ECONNREFUSED)\n`);
-    const missing = await cli(["batch", "submit", join(dir, "nope.jsonl"), ...base, "--base-url", "http://127.0.0.1:9/v1"], NO_KEY);
+    const missing = await runCliCaptured(["batch", "submit", join(dir, "nope.jsonl"), ...base, "--base-url", "http://127.0.0.1:9/v1"], NO_KEY);
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/nope\.jsonl: file not found/);
   });

@@ -1,11 +1,10 @@
 import { join } from "node:path";
-import { vi } from "vitest";
-import { runCli } from "../../../src/cli/program.js";
 import { openAIBackend } from "../../../src/judge/backend.js";
 import { batchClient, type BatchEndpoint } from "../../../src/judge/batch/api.js";
 import { exportBatch } from "../../../src/judge/batch/export.js";
 import type { BatchLimits } from "../../../src/judge/batch/format.js";
 import { BatchStore } from "../../../src/judge/batch/store.js";
+import { submitExport, type SubmitOptions } from "../../../src/judge/batch/submit.js";
 import { JudgeCache } from "../../../src/judge/cache.js";
 import { JudgeClient } from "../../../src/judge/client.js";
 import type { Item } from "../../../src/judge/items.js";
@@ -39,28 +38,13 @@ export function setup(baseURL: string, opts: { items?: Item[]; limits?: BatchLim
   return { dir, cache, store, plan, files: result.parts.map((p) => p.file), endpoint, sdk: batchClient(endpoint, { maxRetries: 0 }) };
 }
 
-/** Runs the CLI in-process, capturing stdout and stderr, with environment overrides restored afterwards. */
-export async function cli(args: string[], env: Record<string, string | undefined> = {}) {
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  try {
-    const code = await runCli(args);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+/**
+ * Submits `file` with the SDK client, endpoint and store of a {@link setup}:
+ * `extra` adds limits or the crash hook a test needs.
+ *
+ * @example
+ * await expect(submitFile(t, t.files[0]!, { onStep: crashAt("created") })).rejects.toThrow(Crash);
+ */
+export function submitFile(t: Pick<SubmitOptions, "sdk" | "endpoint" | "store">, file: string, extra: Pick<SubmitOptions, "limits" | "onStep"> = {}) {
+  return submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file, ...extra });
 }
-
-export const NO_KEY = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined };

@@ -3,9 +3,10 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BatchStore } from "../../../src/judge/batch/store.js";
 import { cacheKey, JudgeCache } from "../../../src/judge/cache.js";
+import { NO_KEY, runCliCaptured } from "../../helpers/cli.js";
 import { startOpenAIServer, type TestServer } from "../../server/openai-server.js";
 import { tempDir } from "../helpers.js";
-import { cli, CONFIG, NO_KEY, truth } from "./helpers.js";
+import { CONFIG, truth } from "./helpers.js";
 
 const FIXTURE = resolve(import.meta.dirname, "fixtures/vllm-output.jsonl");
 const A = "a1".repeat(32);
@@ -57,7 +58,7 @@ describe("ragjudge batch import", () => {
     BatchStore.open(cache).recordExport(rows);
     cache.close();
 
-    const r = await cli(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    const r = await runCliCaptured(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("vllm-output.jsonl: 5 lines; 2 verdicts stored, 2 error verdicts, 0 returned to pending");
     expect(r.out).toContain("  2 x batch: http-400");
@@ -77,7 +78,7 @@ describe("ragjudge batch import", () => {
     const cache = JudgeCache.open(dir);
     const lease = cache.acquireLease("ragjudge judge");
     try {
-      const r = await cli(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+      const r = await runCliCaptured(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(/^ragjudge: error: .*judge-cache\.sqlite: in use by another ragjudge run \(ragjudge judge, pid \d+, since [^)]+\): wait for it to finish, or give this run another --cache-dir\n$/);
       expect(r.out).toBe("");
@@ -93,7 +94,7 @@ describe("ragjudge batch import", () => {
     const bad = join(dir, "out.jsonl");
     const lines = readFileSync(FIXTURE, "utf8").trimEnd().split("\n");
     writeFileSync(bad, [lines[0], lines[1], '{"id":"x","response":{"status_code":200}}', "{oops", lines[2]].join("\n") + "\n");
-    const r = await cli(["batch", "import", bad, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    const r = await runCliCaptured(["batch", "import", bad, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err).toMatch(/out\.jsonl:3: custom_id: missing \(expected string\)\n/);
@@ -102,7 +103,7 @@ describe("ragjudge batch import", () => {
     const c = JudgeCache.open(dir);
     expect(c.countDone()).toBe(0);
     c.close();
-    const missing = await cli(["batch", "import", join(dir, "nope.jsonl"), "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    const missing = await runCliCaptured(["batch", "import", join(dir, "nope.jsonl"), "--config", CONFIG, "--cache-dir", dir], NO_KEY);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("nope.jsonl: file not found");
   });
@@ -113,7 +114,7 @@ describe("ragjudge batch import", () => {
     const base = ["--config", CONFIG, "--cache-dir", dir];
     const judge = ["judge", ...base, "--base-url", server.baseURL, "--model", "Qwen/Qwen2.5-7B-Instruct", "--no-progress"];
     const input = join(dir, "in.jsonl");
-    expect((await cli([...judge, "--batch-export", input], NO_KEY)).code).toBe(0);
+    expect((await runCliCaptured([...judge, "--batch-export", input], NO_KEY)).code).toBe(0);
 
     // The "GPU machine": answers every line, in its own order, the way run_batch writes them.
     const requests = readFileSync(input, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { custom_id: string; body: { messages: { role: string; content: string }[] } });
@@ -124,19 +125,19 @@ describe("ragjudge batch import", () => {
     const outFile = join(dir, "out.jsonl");
     writeFileSync(outFile, output.reverse().join("\n") + "\n");
 
-    const imp = await cli(["batch", "import", outFile, ...base], NO_KEY);
+    const imp = await runCliCaptured(["batch", "import", outFile, ...base], NO_KEY);
     expect(imp.code, imp.err).toBe(0);
     expect(imp.out).toContain(`out.jsonl: ${requests.length} lines; ${requests.length} verdicts stored, 0 error verdicts, 0 returned to pending`);
     expect(imp.out).not.toContain("warning");
-    const again = await cli(["batch", "import", outFile, ...base], NO_KEY);
+    const again = await runCliCaptured(["batch", "import", outFile, ...base], NO_KEY);
     expect(again.code).toBe(0);
 
-    const j = await cli(judge, NO_KEY);
+    const j = await runCliCaptured(judge, NO_KEY);
     expect(j.code, j.err).toBe(0);
     expect(server.count).toBe(0);
     expect(j.out).toContain("42 verdicts: 38 from cache, 4 by rule, 0 errors");
     expect(j.out).toContain("served Qwen/Qwen2.5-7B-Instruct");
-    const exp = await cli([...judge, "--batch-export", join(dir, "next.jsonl")], NO_KEY);
+    const exp = await runCliCaptured([...judge, "--batch-export", join(dir, "next.jsonl")], NO_KEY);
     expect(exp.out).toContain("batch export: nothing pending");
   });
 });

@@ -3,9 +3,9 @@ import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputErrors } from "../../../src/golden/errors.js";
 import { sha256 } from "../../../src/golden/hash.js";
-import { findBatch, readExportFile, submitExport, type SubmitStep } from "../../../src/judge/batch/submit.js";
+import { findBatch, readExportFile, type SubmitStep } from "../../../src/judge/batch/submit.js";
 import { startOpenAIServer, type TestServer } from "../../server/openai-server.js";
-import { setup } from "./helpers.js";
+import { setup, submitFile } from "./helpers.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -18,12 +18,21 @@ const crashAt = (at: SubmitStep) => (step: SubmitStep) => {
   if (step === at) throw new Crash(`crash after ${step}`);
 };
 
+/** A fresh server (also kept in `server`, so afterEach closes it) and export whose first file's submit crashed right after `step`. */
+async function crashedSubmit(step: SubmitStep) {
+  const srv = (server = await startOpenAIServer());
+  const t = setup(srv.baseURL);
+  const file = t.files[0]!;
+  await expect(submitFile(t, file, { onStep: crashAt(step) })).rejects.toThrow(Crash);
+  return { server: srv, t, file };
+}
+
 describe("batch submit (library, through the real SDK)", () => {
   it("records the intent, uploads, creates one batch with metadata naming the export, and never sends a file twice", async () => {
     server = await startOpenAIServer();
     const t = setup(server.baseURL, { limits: { maxRequests: 20, maxBytes: 1e9 } });
     const [first, second] = t.files;
-    const r = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file: first! });
+    const r = await submitFile(t, first!);
     const hash = sha256(readFileSync(first!));
     expect(r).toMatchObject({ action: "created", requests: 20, alreadyJudged: 0, sha256: hash, status: "validating" });
     expect(server.batch.uploads).toBe(1);
@@ -34,9 +43,9 @@ describe("batch submit (library, through the real SDK)", () => {
     expect(t.store.submission(hash, server.baseURL)).toMatchObject({ batchId: r.batchId, fileId: server.batch.files[0]!.id, requests: 20 });
     expect(t.store.stateCounts()).toMatchObject({ submitted: 20, exported: t.plan.requests.length - 20 });
 
-    const again = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file: first! });
+    const again = await submitFile(t, first!);
     expect(again).toMatchObject({ action: "already", batchId: r.batchId });
-    const other = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file: second! });
+    const other = await submitFile(t, second!);
     expect(other.action).toBe("created");
     expect(server.batch.uploads).toBe(2);
     expect(server.batch.batches).toHaveLength(2);
@@ -45,16 +54,12 @@ describe("batch submit (library, through the real SDK)", () => {
   });
 
   it("after a crash between creating the batch and recording its id, finds the batch by its metadata instead of creating a second", async () => {
-    server = await startOpenAIServer();
-    const t = setup(server.baseURL);
-    // Unrelated batches of someone else on the same account, listed before ours.
-    const file = t.files[0]!;
-    await expect(submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file, onStep: crashAt("created") })).rejects.toThrow(Crash);
+    const { server, t, file } = await crashedSubmit("created");
     const hash = sha256(readFileSync(file));
     expect(t.store.submission(hash, server.baseURL)).toMatchObject({ fileId: server.batch.files[0]!.id });
     expect(t.store.submission(hash, server.baseURL)!.batchId).toBeUndefined();
     expect(t.store.stateCounts().submitted).toBe(0);
-    const r = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file });
+    const r = await submitFile(t, file);
     expect(r).toMatchObject({ action: "found", batchId: server.batch.batches[0]!.object.id });
     expect(server.batch.batches).toHaveLength(1);
     expect(server.batch.uploads).toBe(1);
@@ -63,13 +68,10 @@ describe("batch submit (library, through the real SDK)", () => {
   });
 
   it("after a crash between uploading and recording the file id, finds the upload by name instead of uploading again", async () => {
-    server = await startOpenAIServer();
-    const t = setup(server.baseURL);
-    const file = t.files[0]!;
-    await expect(submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file, onStep: crashAt("uploaded") })).rejects.toThrow(Crash);
+    const { server, t, file } = await crashedSubmit("uploaded");
     expect(server.batch.uploads).toBe(1);
     expect(server.batch.batches).toHaveLength(0);
-    const r = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file });
+    const r = await submitFile(t, file);
     expect(r).toMatchObject({ action: "created", reusedFile: true });
     expect(server.batch.uploads).toBe(1);
     expect(server.batch.batches).toHaveLength(1);
@@ -77,24 +79,18 @@ describe("batch submit (library, through the real SDK)", () => {
   });
 
   it("after a crash right after recording the intent, uploads once and creates once", async () => {
-    server = await startOpenAIServer();
-    const t = setup(server.baseURL);
-    const file = t.files[0]!;
-    await expect(submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file, onStep: crashAt("intent") })).rejects.toThrow(Crash);
+    const { server, t, file } = await crashedSubmit("intent");
     expect(server.batch.uploads + server.batch.batches.length).toBe(0);
-    expect((await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file })).action).toBe("created");
+    expect((await submitFile(t, file)).action).toBe("created");
     expect([server.batch.uploads, server.batch.batches.length]).toEqual([1, 1]);
     t.cache.close();
   });
 
   it("uploads again when the recorded file is gone from the server", async () => {
-    server = await startOpenAIServer();
-    const t = setup(server.baseURL);
-    const file = t.files[0]!;
-    await expect(submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file, onStep: crashAt("created") })).rejects.toThrow(Crash);
+    const { server, t, file } = await crashedSubmit("created");
     server.batch.batches.length = 0; // the batch never got created after all
     server.batch.files.length = 0; // and the upload expired
-    const r = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file });
+    const r = await submitFile(t, file);
     expect(r).toMatchObject({ action: "created", reusedFile: false });
     expect(server.batch.uploads).toBe(2);
     t.cache.close();
@@ -103,7 +99,7 @@ describe("batch submit (library, through the real SDK)", () => {
   it("finds a batch through several list pages, and stops a newest-first list at objects older than the intent", async () => {
     server = await startOpenAIServer();
     const t = setup(server.baseURL, { limits: { maxRequests: 1, maxBytes: 1e9 } });
-    const ours = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file: t.files[0]! });
+    const ours = await submitFile(t, t.files[0]!);
     // 120 newer batches of someone else on the same account: ours is on the second page of 100.
     for (let i = 0; i < 120; i++) await t.sdk.batches.create({ input_file_id: server.batch.files[0]!.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
     const hash = (i: number) => sha256(readFileSync(t.files[i]!));
@@ -128,7 +124,7 @@ describe("batch submit (library, through the real SDK)", () => {
     writeFileSync(bad, [JSON.stringify(foreign), lines[1], lines[1], JSON.stringify(otherModel), '{"custom_id":"x","method":"GET"}'].join("\n") + "\n");
     let err: unknown;
     try {
-      await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file: bad, limits: { maxRequests: 3, maxBytes: 1000 } });
+      await submitFile(t, bad, { limits: { maxRequests: 3, maxBytes: 1000 } });
     } catch (e) {
       err = e;
     }
@@ -155,9 +151,9 @@ describe("batch submit (library, through the real SDK)", () => {
     const t = setup(server.baseURL);
     const empty = join(t.dir, "empty.jsonl");
     writeFileSync(empty, "");
-    expect((await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file: empty })).action).toBe("empty");
+    expect((await submitFile(t, empty)).action).toBe("empty");
     for (const r of t.plan.requests) t.cache.put(r.key, { status: "done", verdict: "yes", reason: "r", judge: "llm", rubric: r.rubric, time: "t" });
-    const r = await submitExport({ sdk: t.sdk, endpoint: t.endpoint, store: t.store, file: t.files[0]! });
+    const r = await submitFile(t, t.files[0]!);
     expect(r).toMatchObject({ action: "cached", alreadyJudged: t.plan.requests.length });
     expect(server.batch.uploads).toBe(0);
     expect(basename(r.file)).toBe("judge.jsonl");

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../../src/cli/program.js";
+import { describe, expect, it } from "vitest";
+import { runCliCaptured } from "../../helpers/cli.js";
+import { tempDir } from "../../helpers/temp.js";
 import { at, CHUNKS, fill, place, q, unanswerable } from "./build.js";
 
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-diag-cli-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("ragjudge-diag-cli-");
 
 function write(name: string, text: string): string {
   const file = join(dir, name);
@@ -46,20 +45,10 @@ const BOTH = config([
   { name: "hybrid-rerank", output: "hybrid.output.jsonl", chunks: "chunks.jsonl", stages: HYBRID },
 ]);
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  const code = await runCli(args);
-  vi.restoreAllMocks();
-  return { code, out, err };
-}
-afterEach(() => vi.restoreAllMocks());
 
 describe("ragjudge retrieval with diagnostics", () => {
   it("shows pool recall, the precision ceiling and failure kinds for every variant, split by kind", async () => {
-    const r = await run(["retrieval", "--config", BOTH]);
+    const r = await runCliCaptured(["retrieval", "--config", BOTH]);
     expect(r.code).toBe(0);
     for (const v of ["bm25-small", "hybrid-rerank"]) {
       expect(r.out).toContain(`Pool recall: ${v} (`);
@@ -71,7 +60,7 @@ describe("ragjudge retrieval with diagnostics", () => {
   });
 
   it("--misses adds the table with ranks per stage, failure kind and fix", async () => {
-    const r = await run(["retrieval", "--config", BOTH, "--misses"]);
+    const r = await runCliCaptured(["retrieval", "--config", BOTH, "--misses"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^q-it +lexical +hardware tokens expire after ninety days +3 +— +5 +14 +14 +reranker-demotion +hybrid-weights$/m);
     const small = r.out.slice(r.out.indexOf("Misses: bm25-small"), r.out.indexOf("Pool recall: hybrid-rerank"));
@@ -82,7 +71,7 @@ describe("ragjudge retrieval with diagnostics", () => {
   });
 
   it("--pool-depth overrides the config and is checked", async () => {
-    const r = await run(["retrieval", "--config", BOTH, "--variant", "hybrid-rerank", "--misses", "--pool-depth", "4"]);
+    const r = await runCliCaptured(["retrieval", "--config", BOTH, "--variant", "hybrid-rerank", "--misses", "--pool-depth", "4"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("Pool recall: hybrid-rerank (fused@4 beside final R@10)");
     // a pool read above k is no ceiling for R@k: the note says so instead of claiming one
@@ -90,13 +79,13 @@ describe("ragjudge retrieval with diagnostics", () => {
     expect(r.out).not.toContain("pool@4 is the ceiling");
     // it#1 is at 5 in fused: beyond depth 4; bm25 has it at 3, so fusion dropped it from the pool.
     expect(r.out).toMatch(/^q-it +lexical .* 3 +— +>4 +>4 +>4 +reranker-demotion/m);
-    const bad = await run(["retrieval", "--config", BOTH, "--pool-depth", "0"]);
+    const bad = await runCliCaptured(["retrieval", "--config", BOTH, "--pool-depth", "0"]);
     expect(bad.code).toBe(2);
     expect(bad.err).toBe('ragjudge: error: --pool-depth: expected a whole number >= 1, got "0"\n');
   });
 
   it("--format json carries the diagnostics", async () => {
-    const r = await run(["retrieval", "--config", BOTH, "--format", "json"]);
+    const r = await runCliCaptured(["retrieval", "--config", BOTH, "--format", "json"]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as { diagnostics: { variant: string; misses: { question: string; failure: string; fix: string | null }[] }[] };
     expect(j.diagnostics.map((d) => d.variant)).toEqual(["bm25-small", "hybrid-rerank"]);
@@ -108,31 +97,31 @@ describe("ragjudge retrieval with diagnostics", () => {
   });
 
   it("--format md appends Markdown sections", async () => {
-    const r = await run(["retrieval", "--config", BOTH, "--format", "md", "--misses"]);
+    const r = await runCliCaptured(["retrieval", "--config", BOTH, "--format", "md", "--misses"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^### Misses: hybrid-rerank/m);
     expect(r.out).toContain("| q-it | lexical | hardware tokens expire after ninety days | 3 | — | 5 | 14 | 14 | reranker-demotion | hybrid-weights |");
   });
 
   it("--format trec stays trec_eval's output only, and refuses --misses", async () => {
-    const r = await run(["retrieval", "--config", BOTH, "--variant", "bm25-small", "--format", "trec"]);
+    const r = await runCliCaptured(["retrieval", "--config", BOTH, "--variant", "bm25-small", "--format", "trec"]);
     expect(r.code).toBe(0);
     expect(r.out).not.toMatch(/Pool recall|Failure kinds/);
-    const bad = await run(["retrieval", "--config", BOTH, "--variant", "bm25-small", "--format", "trec", "--misses"]);
+    const bad = await runCliCaptured(["retrieval", "--config", BOTH, "--variant", "bm25-small", "--format", "trec", "--misses"]);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--misses does not apply to --format trec/);
   });
 
   it("a declared stage list missing from an output line is exit 2 naming file, line and field", async () => {
     const cfg = config([{ name: "hybrid-rerank", output: "broken.output.jsonl", chunks: "chunks.jsonl", stages: HYBRID }]);
-    const r = await run(["retrieval", "--config", cfg]);
+    const r = await runCliCaptured(["retrieval", "--config", cfg]);
     expect(r.code).toBe(2);
     expect(r.out).toBe("");
     expect(r.err).toBe(`ragjudge: error: ${join(dir, "broken.output.jsonl")}:2: stages.fused: missing: variant "hybrid-rerank" declares "fused" as its fused list (the config's stages)\n`);
   });
 
   it("explicit inputs have no declared stages: pool recall is unavailable, not faked", async () => {
-    const r = await run(["retrieval", "--golden", join(dir, "golden.jsonl"), "--chunks", join(dir, "chunks.jsonl"), "--output", join(dir, "hybrid.output.jsonl"), "--misses"]);
+    const r = await runCliCaptured(["retrieval", "--golden", join(dir, "golden.jsonl"), "--chunks", join(dir, "chunks.jsonl"), "--output", join(dir, "hybrid.output.jsonl"), "--misses"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("pool recall unavailable: no declared pool");
     expect(r.out).toMatch(/^q-fin +factual .* undecided +—$/m);
@@ -141,7 +130,7 @@ describe("ragjudge retrieval with diagnostics", () => {
   it("--misses does not apply to TREC runs", async () => {
     const qrels = write("x.qrels", "q1 0 d1 1\n");
     const runf = write("x.run", "q1 Q0 d1 1 1.0 t\n");
-    const r = await run(["retrieval", "--qrels", qrels, "--trec-run", runf, "--misses"]);
+    const r = await runCliCaptured(["retrieval", "--qrels", qrels, "--trec-run", runf, "--misses"]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--misses and --pool-depth diagnose golden-set inputs/);
   });

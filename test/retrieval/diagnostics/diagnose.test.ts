@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reportError } from "../../../src/cli/errors.js";
 import { loadGolden, loadVariant } from "../../../src/golden/dataset.js";
 import { InputErrors } from "../../../src/golden/errors.js";
@@ -9,10 +8,10 @@ import { VariantConfig } from "../../../src/golden/schema/config.js";
 import { diagnoseVariant, missK } from "../../../src/retrieval/diagnostics/diagnose.js";
 import { renderDiagnostics } from "../../../src/retrieval/diagnostics/render.js";
 import { scoreRetrieval } from "../../../src/retrieval/score.js";
+import { tempDir } from "../../helpers/temp.js";
 import { at, CHUNKS, fill, HYBRID, out, place, q, unanswerable, variant } from "./build.js";
 
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-diag-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("ragjudge-diag-");
 
 function jsonl(name: string, rows: unknown[]): string {
   const file = join(dir, name);

@@ -1,32 +1,16 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError, InputErrors } from "../../../src/golden/errors.js";
 import { parseMeasures } from "../../../src/retrieval/measures/parse.js";
 import { parseDecimal, streamLines } from "../../../src/retrieval/trec/bytes.js";
 import { evaluateTrecFiles } from "../../../src/retrieval/trec/evaluate.js";
 import { readQrels } from "../../../src/retrieval/trec/qrels.js";
 import { docnoOf, readRun, NONPOOL, UNJUDGED } from "../../../src/retrieval/trec/run.js";
 import { formatTrecEval } from "../../../src/retrieval/trec/write.js";
+import { inputErrorMessages } from "../../helpers/input-errors.js";
+import { numberedFiles, tempDir } from "../../helpers/temp.js";
 
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-trec-"));
-let n = 0;
-function file(text: string | Buffer): string {
-  const f = join(dir, `f${n++}.txt`);
-  writeFileSync(f, text);
-  return f;
-}
-function messages(f: () => unknown): string[] {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof InputErrors) return e.problems.map((p) => p.message);
-    if (e instanceof InputError) return [e.message];
-    throw e;
-  }
-  throw new Error("expected an input error");
-}
+const dir = tempDir("ragjudge-trec-");
+const file = numberedFiles(dir, ".txt");
 
 const QRELS = "1 0 A 1\n1 0 B 0\n1 0 C 2\n2 0 A 1\n";
 const RUN = "1 Q0 A 1 0.5 r\n1 Q0 B 2 0.9 r\n1 Q0 C 3 0.1 r\n2 Q0 X 1 3 r\n2 Q0 A 2 1 r\n";
@@ -71,7 +55,7 @@ describe("TREC run reader", () => {
 
   it("names file, line and field of a malformed line, and reports several at once", () => {
     const f = file("1 Q0 A 1 0.5 r\n1 Q0 B\n1 Q0 C 3 high r\n1 Q0 D 4 0.2\n");
-    expect(messages(() => readRun(f))).toEqual([
+    expect(inputErrorMessages(() => readRun(f))).toEqual([
       `${f}:2: rank: missing (a run line has 6 fields: qid iter docno rank score run; found 3)`,
       `${f}:3: score: expected a number, got "high"`,
       `${f}:4: run: missing (a run line has 6 fields: qid iter docno rank score run; found 5)`,
@@ -86,16 +70,16 @@ describe("TREC run reader", () => {
 
   it("refuses an empty file and a missing file with one clear line", () => {
     const empty = file("");
-    expect(messages(() => readRun(empty))).toEqual([`${empty}: file is empty (expected run lines: qid iter docno rank score run)`]);
+    expect(inputErrorMessages(() => readRun(empty))).toEqual([`${empty}: file is empty (expected run lines: qid iter docno rank score run)`]);
     const blank = file("\n# only a comment\n");
-    expect(messages(() => readRun(blank))[0]).toMatch(/file is empty/);
-    expect(messages(() => readRun(join(dir, "nope.txt")))[0]).toMatch(/nope\.txt: file not found/);
+    expect(inputErrorMessages(() => readRun(blank))[0]).toMatch(/file is empty/);
+    expect(inputErrorMessages(() => readRun(join(dir, "nope.txt")))[0]).toMatch(/nope\.txt: file not found/);
   });
 
   it("refuses a docno listed twice for one query, naming both lines", () => {
     const q = file(QRELS);
     const r = file("1 Q0 A 1 0.5 r\n2 Q0 A 1 0.5 r\n1 Q0 B 2 0.4 r\n1 Q0 A 3 0.3 r\n");
-    expect(messages(() => evaluateTrecFiles(q, r, { measures }))).toEqual([
+    expect(inputErrorMessages(() => evaluateTrecFiles(q, r, { measures }))).toEqual([
       `${r}:4: docno: document "A" appears twice for query "1" (first on line 1); trec_eval refuses duplicate documents too`,
     ]);
   });
@@ -103,8 +87,8 @@ describe("TREC run reader", () => {
   it("stops when no run query is in the qrels, with -c too (trec_eval: the wrong pair of files, not a run scoring 0)", () => {
     const q = file(QRELS);
     const r = file("9 Q0 A 1 0.5 r\n");
-    expect(messages(() => evaluateTrecFiles(q, r, { measures, complete: false }))[0]).toMatch(/no query of the run is in the qrels/);
-    expect(messages(() => evaluateTrecFiles(q, r, { measures }))[0]).toMatch(/no query of the run is in the qrels/);
+    expect(inputErrorMessages(() => evaluateTrecFiles(q, r, { measures, complete: false }))[0]).toMatch(/no query of the run is in the qrels/);
+    expect(inputErrorMessages(() => evaluateTrecFiles(q, r, { measures }))[0]).toMatch(/no query of the run is in the qrels/);
   });
 });
 
@@ -120,7 +104,7 @@ describe("TREC qrels reader", () => {
 
   it("names file, line and field for a bad grade, a missing field, an extra field and a duplicate", () => {
     const f = file("1 0 A 1\n1 0 B x\n1 0 C\n1 0 D 1 extra\n1 0 A 0\n");
-    expect(messages(() => readQrels(f))).toEqual([
+    expect(inputErrorMessages(() => readQrels(f))).toEqual([
       `${f}:2: relevance: expected a whole number, got "x"`,
       `${f}:3: relevance: missing (a qrels line has 4 fields: qid iter docno relevance; found 3)`,
       `${f}:4: 5 fields, expected 4 (qid iter docno relevance)`,
@@ -130,7 +114,7 @@ describe("TREC qrels reader", () => {
 
   it("refuses an empty qrels file", () => {
     const f = file("");
-    expect(messages(() => readQrels(f))).toEqual([`${f}: file is empty (expected qrels lines: qid iter docno relevance)`]);
+    expect(inputErrorMessages(() => readQrels(f))).toEqual([`${f}: file is empty (expected qrels lines: qid iter docno relevance)`]);
   });
 });
 

@@ -4,13 +4,14 @@ import { describe, expect, it } from "vitest";
 import { parseMeasures } from "../../../src/retrieval/measures/parse.js";
 import { evaluateTrecFiles } from "../../../src/retrieval/trec/evaluate.js";
 import { formatTrecEval } from "../../../src/retrieval/trec/write.js";
+import { fixturePath } from "../../helpers/paths.js";
 
 /**
  * The oracle: trec_eval's own outputs on fixed synthetic data (ties, shuffled
  * lines, graded qrels, queries only in the qrels or only in the run, queries
  * with no relevant document), copied from ../shared/reference/trec/small.
  */
-const dir = join(import.meta.dirname, "..", "..", "fixtures", "trec", "small");
+const dir = fixturePath("trec", "small");
 const qrels = join(dir, "qrels.txt");
 const run = join(dir, "run.txt");
 const oracle = (f: string) => readFileSync(join(dir, f), "utf8");
