@@ -1,103 +1,230 @@
 /**
- * `npm run bench:retrieval`: times `ragjudge retrieval --qrels --trec-run`
- * on a seeded 10,000-query x 1,000-document run (10M lines, about 335 MB)
- * and, when TREC_EVAL names a trec_eval binary, trec_eval on the same files
- * in the same run. Each scorer runs in its own child process (so its peak
- * memory is its own) several times; the medians are printed.
+ * `npm run bench:retrieval`: times `ragjudge retrieval --qrels --trec-run
+ * --format trec` on a seeded 10,000-query x 1,000-document run (10M lines,
+ * about 335 MB) and, when TREC_EVAL names a trec_eval binary, trec_eval
+ * (-q -c, the same measures) on the same files in the same invocation.
  *
- * Environment: BENCH_RUNS (default 3), BENCH_DIR (default the OS temp
- * folder), BENCH_KEEP=1 keeps the generated files for the next run,
- * BENCH_QUERIES / BENCH_DOCS shrink the data for a quick try.
+ * Each scorer runs in its own child process, BENCH_RUNS times, interleaved
+ * (rounds alternate which goes first: AB BA AB ...) so a change in machine
+ * load does not fall on one side. Every run prints wall time, user+sys CPU,
+ * peak RSS and the sha256 of its stdout; then the medians, the ratios against
+ * trec_eval (wall and memory with their targets, CPU for information) and
+ * whether all outputs are identical. Outputs that differ (ragjudge vs
+ * trec_eval, or between runs of one tool) are reported loudly with the first
+ * differing line and the script exits 1. Timings are printed, never asserted.
+ *
+ * The data is kept in BENCH_DIR (default os.tmpdir()/ragjudge-bench) and
+ * reused when its manifest, sizes and sha256 match; `--clean` (or
+ * BENCH_CLEAN=1) deletes it and exits.
+ *
+ * Environment: TREC_EVAL, BENCH_RUNS (default 3; 5 is steadier), BENCH_DIR,
+ * BENCH_CLEAN=1, BENCH_TIME (GNU time path, "proc" or "none"; default
+ * /usr/bin/time when it is GNU time, else /proc), BENCH_QUERIES / BENCH_DOCS
+ * (shrink the data for a quick try).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, openSync, closeSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_SHAPE, generateBenchData } from "./retrieval-data.js";
+import { cleanBenchData, DEFAULT_SHAPE, keptBytes, prepareBenchData, type BenchData } from "./retrieval-data.js";
+import { describeMeter, firstDifference, median, pickMeter, ratio, timeRun, type Meter, type Sample } from "./retrieval-measure.js";
 
-const root = resolve(fileURLToPath(import.meta.url), "..", "..");
-const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
-const dir = process.env.BENCH_DIR ?? join(tmpdir(), "ragjudge-bench");
-const shape = {
-  ...DEFAULT_SHAPE,
-  queries: Number(process.env.BENCH_QUERIES ?? DEFAULT_SHAPE.queries),
-  docsPerQuery: Number(process.env.BENCH_DOCS ?? DEFAULT_SHAPE.docsPerQuery),
-};
+const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
 const MEASURES = ["map", "Rprec", "recip_rank", "P.1,5,10", "recall.5,10,100", "ndcg_cut.5,10,100", "success.1,5,10"];
-const TIME = "/usr/bin/time";
+const COUNTS = ["num_q", "num_ret", "num_rel", "num_rel_ret"];
+const WALL_TARGET = 0.5;
+const MEMORY_TARGET = 2.0;
+const USAGE = "usage: npm run bench:retrieval [-- --clean]   (environment: TREC_EVAL, BENCH_RUNS, BENCH_DIR, BENCH_CLEAN=1, BENCH_TIME, BENCH_QUERIES, BENCH_DOCS)";
 
-interface Sample {
-  wall: number;
-  maxRssMiB: number;
+/** A tool under test: the command line and its timed runs. */
+interface Tool {
+  name: string;
+  cmd: string;
+  args: string[];
+  samples: Sample[];
 }
 
-/** Runs a command with stdout to /dev/null; wall time from here, peak RSS from /usr/bin/time or the child's own report. */
-function measure(cmd: string, args: string[], nodeChild: boolean): Sample {
-  const devnull = openSync("/dev/null", "w");
-  const useTime = existsSync(TIME);
-  const fullArgs = useTime ? ["-f", "RAGJUDGE_BENCH_MAXRSS_KB=%M", cmd, ...args] : args;
-  const env = { ...process.env };
-  if (!useTime && nodeChild) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --import=data:text/javascript,process.on("exit",()=>process.stderr.write("RAGJUDGE_BENCH_MAXRSS_KB="+process.resourceUsage().maxRSS+"\\n"))`;
-  const t0 = performance.now();
-  const r = spawnSync(useTime ? TIME : cmd, fullArgs, { stdio: ["ignore", devnull, "pipe"], env, maxBuffer: 1 << 26 });
-  const wall = (performance.now() - t0) / 1000;
-  closeSync(devnull);
-  const err = r.stderr?.toString() ?? "";
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}:\n${err}`);
-  const m = /RAGJUDGE_BENCH_MAXRSS_KB=(\d+)/.exec(err);
-  return { wall, maxRssMiB: m ? Number(m[1]) / 1024 : NaN };
+class UsageError extends Error {}
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name}=${raw}: expected a whole number of at least 1`);
+  return n;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
+const secs = (x: number | null) => (x === null ? "n/a" : `${x.toFixed(2)} s`);
+const mib = (x: number | null) => (x === null ? "n/a" : `${x.toFixed(0)} MiB`);
+const cpuOf = (s: Sample) => (s.user === null || s.sys === null ? null : s.user + s.sys);
+const load = () => loadavg().map((x) => x.toFixed(2)).join(" ");
+const met = (r: string, target: number) => (r === "n/a" ? "" : Number(r) <= target ? ", met" : ", NOT met");
 
-function ours(qrels: string, run: string): [string, string[]] {
-  const dist = join(root, "dist", "cli", "main.js");
-  const args = ["retrieval", "--qrels", qrels, "--trec-run", run, "--format", "trec", ...MEASURES.flatMap((m) => ["-m", m]), "-m", "num_q,num_ret,num_rel,num_rel_ret"];
-  if (existsSync(dist)) return [process.execPath, [dist, ...args]];
-  return [process.execPath, ["--import", "tsx", join(root, "src", "cli", "main.ts"), ...args]];
-}
-
-function main(): void {
-  console.log(`ragjudge retrieval benchmark: ${shape.queries} queries x ${shape.docsPerQuery} docs, seed ${shape.seed}, ${runs} run(s) each`);
-  const t0 = performance.now();
-  const data = generateBenchData(dir, shape);
-  console.log(`data: ${data.run} (${(data.runBytes / 1e6).toFixed(0)} MB, ${data.runLines.toLocaleString("en")} lines), prepared in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
-  const [cmd, args] = ours(data.qrels, data.run);
-  console.log(`ragjudge: ${args[0]!.endsWith(".ts") || args[0] === "--import" ? "tsx src/cli/main.ts (run npm run build first to time the compiled CLI)" : "dist/cli/main.js"}`);
-  const mine: Sample[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = measure(cmd, args, true);
-    mine.push(s);
-    console.log(`  ragjudge run ${i + 1}: ${s.wall.toFixed(2)} s, peak ${s.maxRssMiB.toFixed(0)} MiB`);
+/** The most recently modified file under `dir` (recursively): its time and path; time 0 when there is none. */
+function newest(dir: string): { time: number; path: string } {
+  let best = { time: 0, path: dir };
+  if (!existsSync(dir)) return best;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    const c = e.isDirectory() ? newest(p) : { time: statSync(p).mtimeMs, path: p };
+    if (c.time > best.time) best = c;
   }
-  const ourWall = median(mine.map((s) => s.wall));
-  const ourRss = median(mine.map((s) => s.maxRssMiB));
-  console.log(`ragjudge median: ${ourWall.toFixed(2)} s wall, ${ourRss.toFixed(0)} MiB peak RSS`);
+  return best;
+}
 
-  const peer = process.env.TREC_EVAL;
-  if (!peer) console.log("trec_eval: no peer (set TREC_EVAL=/path/to/trec_eval to time it on the same files)");
-  else {
-    const teArgs = ["-c", "-q", ...MEASURES.flatMap((m) => ["-m", m]), "-m", "num_q", "-m", "num_ret", "-m", "num_rel", "-m", "num_rel_ret", data.qrels, data.run];
-    const theirs: Sample[] = [];
-    for (let i = 0; i < runs; i++) {
-      const s = measure(peer, teArgs, false);
-      theirs.push(s);
-      console.log(`  trec_eval run ${i + 1}: ${s.wall.toFixed(2)} s, peak ${s.maxRssMiB.toFixed(0)} MiB`);
+/** The ragjudge command: the compiled CLI when built (warning when src/ is newer), else src/ through tsx. */
+function ragjudge(qrels: string, run: string): { tool: Tool; label: string } {
+  const dist = join(ROOT, "dist", "cli", "main.js");
+  const args = ["retrieval", "--qrels", qrels, "--trec-run", run, "--format", "trec", ...MEASURES.flatMap((m) => ["-m", m]), "-m", COUNTS.join(",")];
+  const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+  if (existsSync(dist)) {
+    const src = newest(join(ROOT, "src"));
+    const stale = src.time > newest(join(ROOT, "dist")).time ? ` (WARNING: ${relative(ROOT, src.path)} is newer than dist/; npm run build to time the current code)` : "";
+    const label = `ragjudge ${version}, dist/cli/main.js on Node ${process.version}${stale}`;
+    return { tool: { name: "ragjudge", cmd: process.execPath, args: [dist, ...args], samples: [] }, label };
+  }
+  const label = `ragjudge ${version}, src/cli/main.ts through tsx on Node ${process.version} (npm run build first to time the compiled CLI)`;
+  return { tool: { name: "ragjudge", cmd: process.execPath, args: ["--import", "tsx", join(ROOT, "src", "cli", "main.ts"), ...args], samples: [] }, label };
+}
+
+/** trec_eval's `-v` line (it prints it on stderr), or a UsageError when the binary cannot be run. */
+function peerVersion(peer: string): string {
+  const r = spawnSync(peer, ["-v"], { encoding: "utf8" });
+  if (r.error) throw new UsageError(`TREC_EVAL=${peer}: cannot run it (${r.error.message})`);
+  const line = `${r.stdout ?? ""}\n${r.stderr ?? ""}`.split("\n").map((l) => l.trim()).find((l) => l !== "");
+  return line ?? `no version printed by ${peer} -v (exit ${r.status})`;
+}
+
+function printRun(round: number, t: Tool, s: Sample): void {
+  const cpu = cpuOf(s);
+  const cpuText = cpu === null ? "cpu n/a" : `cpu ${secs(cpu)} (user ${s.user!.toFixed(2)} + sys ${s.sys!.toFixed(2)})`;
+  console.log(`  round ${round} ${t.name.padEnd(9)} ${secs(s.wall)} wall, ${cpuText}, peak ${mib(s.rssMiB)}, stdout ${(s.stdoutBytes / 1e6).toFixed(1)} MB sha256 ${s.sha256.slice(0, 16)}`);
+}
+
+function printMedians(t: Tool): { wall: number; cpu: number | null; rss: number | null } {
+  const wall = median(t.samples.map((s) => s.wall))!;
+  const cpu = median(t.samples.map(cpuOf));
+  const rss = median(t.samples.map((s) => s.rssMiB));
+  const share = cpu === null ? "" : ` (${(cpu / wall).toFixed(2)} cores busy on average)`;
+  console.log(`${t.name} median: ${secs(wall)} wall, ${secs(cpu)} cpu${share}, ${mib(rss)} peak RSS`);
+  return { wall, cpu, rss };
+}
+
+/** Compares every run's stdout with the first run of its own tool and ragjudge's with trec_eval's; prints the verdict and returns whether all agree. */
+function checkOutputs(tools: Tool[]): boolean {
+  const problems: string[] = [];
+  const show = (label: string, a: Sample, b: Sample, an: string, bn: string) => {
+    const d = firstDifference(a.stdout, b.stdout);
+    problems.push(`${label}: sha256 ${a.sha256.slice(0, 16)} vs ${b.sha256.slice(0, 16)}`);
+    if (d) problems.push(`  first difference at line ${d.line}:`, `    ${an.padEnd(12)} ${JSON.stringify(d.a)}`, `    ${bn.padEnd(12)} ${JSON.stringify(d.b)}`);
+  };
+  for (const t of tools) {
+    const ref = t.samples[0]!;
+    t.samples.forEach((s, i) => {
+      if (s.sha256 !== ref.sha256) show(`${t.name} run ${i + 1} differs from its run 1`, s, ref, `run ${i + 1}`, "run 1");
+    });
+  }
+  const [ours, peer] = tools;
+  if (peer && ours!.samples[0]!.sha256 !== peer.samples[0]!.sha256) show("ragjudge's output is not trec_eval's", ours!.samples[0]!, peer.samples[0]!, "ragjudge", "trec_eval");
+  if (problems.length === 0) {
+    const lines = ours!.samples[0]!.stdout.toString("latin1").split("\n").length - 1;
+    const who = tools.map((t) => `${t.samples.length} ${t.name}`).join(" and ");
+    const n = tools.reduce((sum, t) => sum + t.samples.length, 0);
+    console.log(`outputs: IDENTICAL: ${n === 1 ? `the ${who} run` : `all ${who} runs`} printed the same ${lines.toLocaleString("en")} lines (sha256 ${ours!.samples[0]!.sha256})${peer ? "" : "; no peer to compare with"}`);
+    return true;
+  }
+  const bar = "!".repeat(78);
+  console.log(bar);
+  console.log("!!! OUTPUTS DIFFER: the timings above compare results that are not the same.");
+  for (const p of problems) console.log(`!!! ${p}`);
+  console.log(bar);
+  return false;
+}
+
+function printData(data: BenchData): void {
+  const how = data.status === "reused" ? `reused (${data.reason}, ${data.seconds.toFixed(1)} s)` : `generated in ${data.seconds.toFixed(1)} s (${data.reason})`;
+  console.log(`data: ${data.dir}, ${how}`);
+  console.log(`  run   ${data.run.path} (${mb(data.run.bytes)}, ${data.run.lines.toLocaleString("en")} lines)`);
+  console.log(`  qrels ${data.qrels.path} (${mb(data.qrels.bytes)}, ${data.qrels.lines.toLocaleString("en")} lines)`);
+  console.log(`  kept for the next run (${mb(keptBytes(data.dir))} in ${data.dir}); delete with: npm run bench:retrieval -- --clean`);
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const unknown = argv.filter((a) => a !== "--clean");
+  if (unknown.length) throw new UsageError(`unknown argument ${unknown[0]}\n${USAGE}`);
+  const dir = process.env.BENCH_DIR || join(tmpdir(), "ragjudge-bench");
+  if (argv.includes("--clean") || process.env.BENCH_CLEAN === "1") {
+    const { files, bytes } = cleanBenchData(dir);
+    console.log(files ? `removed ${files} benchmark file(s), ${mb(bytes)}, from ${dir}` : `no benchmark data in ${dir}`);
+    return 0;
+  }
+  const runs = positiveInt("BENCH_RUNS", 3);
+  const shape = { ...DEFAULT_SHAPE, queries: positiveInt("BENCH_QUERIES", DEFAULT_SHAPE.queries), docsPerQuery: positiveInt("BENCH_DOCS", DEFAULT_SHAPE.docsPerQuery) };
+  if (shape.docsPerQuery > shape.collection) throw new UsageError(`BENCH_DOCS=${shape.docsPerQuery}: at most the collection size, ${shape.collection}`);
+  const peerPath = process.env.TREC_EVAL || undefined;
+  const meter: Meter = (() => {
+    try {
+      return pickMeter(process.env.BENCH_TIME || undefined);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
     }
-    const tw = median(theirs.map((s) => s.wall));
-    const tr = median(theirs.map((s) => s.maxRssMiB));
-    console.log(`trec_eval median: ${tw.toFixed(2)} s wall, ${tr.toFixed(0)} MiB peak RSS`);
-    console.log(`ratio ragjudge / trec_eval: wall ${(ourWall / tw).toFixed(2)} (target <= 0.50), memory ${(ourRss / tr).toFixed(2)} (target <= 2.00)`);
+  })();
+
+  const peerLabel = peerPath ? `${peerPath} (${peerVersion(peerPath)})` : undefined;
+  const loadBefore = load();
+  console.log(`ragjudge retrieval benchmark: ${shape.queries.toLocaleString("en")} queries x ${shape.docsPerQuery.toLocaleString("en")} docs, seed ${shape.seed}, ${runs} run(s) of each tool${peerPath ? ", interleaved (rounds alternate the order: AB BA AB ...)" : ""}`);
+  const cpu = cpus();
+  console.log(`machine: ${cpu.length} x ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; load average before ${loadBefore} (1/5/15 min)`);
+  if (loadavg()[0]! > Math.max(1.5, cpu.length * 0.75)) console.log(`  note: the machine is busy (load ${loadavg()[0]!.toFixed(2)} on ${cpu.length} cores); figures may be noisy`);
+  if (process.env.BENCH_KEEP) console.log("  note: BENCH_KEEP is no longer needed: the data is kept by default (--clean deletes it)");
+  console.log(`meter: ${describeMeter(meter)}`);
+
+  const data = prepareBenchData(dir, shape);
+  printData(data);
+
+  const { tool: ours, label } = ragjudge(data.qrels.path, data.run.path);
+  console.log(`ragjudge: ${label}`);
+  const tools: Tool[] = [ours];
+  if (peerLabel) {
+    console.log(`trec_eval: ${peerLabel}`);
+    const teArgs = ["-c", "-q", ...MEASURES.flatMap((m) => ["-m", m]), ...COUNTS.flatMap((m) => ["-m", m]), data.qrels.path, data.run.path];
+    tools.push({ name: "trec_eval", cmd: peerPath!, args: teArgs, samples: [] });
+  } else console.log("trec_eval: no peer (set TREC_EVAL=/path/to/trec_eval to time it on the same files)");
+
+  for (let round = 1; round <= runs; round++) {
+    const order = round % 2 === 1 ? tools : [...tools].reverse();
+    for (const t of order) {
+      const s = await timeRun(meter, t.cmd, t.args);
+      if (t.samples.length > 0 && s.sha256 === t.samples[0]!.sha256) s.stdout = Buffer.alloc(0); // keep only what a diff needs
+      t.samples.push(s);
+      printRun(round, t, s);
+    }
   }
-  if (process.env.BENCH_KEEP !== "1") {
-    rmSync(data.run, { force: true });
-    rmSync(data.qrels, { force: true });
+
+  const m = tools.map(printMedians);
+  if (tools.length === 2) {
+    const [a, b] = m as [ReturnType<typeof printMedians>, ReturnType<typeof printMedians>];
+    const wallR = ratio(a.wall, b.wall);
+    const memR = ratio(a.rss, b.rss);
+    console.log(`ratio ragjudge / trec_eval: wall ${wallR} (target <= ${WALL_TARGET.toFixed(2)}${met(wallR, WALL_TARGET)}), memory ${memR} (target <= ${MEMORY_TARGET.toFixed(2)}${met(memR, MEMORY_TARGET)})`);
+    console.log(`cpu ratio ragjudge / trec_eval: ${ratio(a.cpu, b.cpu)} (user+sys; no target, for information: ragjudge may use more than one core)`);
   }
+  const agree = checkOutputs(tools);
+  console.log(`load average after ${load()} (before ${loadBefore})`);
+  return agree ? 0 : 1;
 }
 
-main();
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError) {
+      console.error(`bench:retrieval: ${e.message}`);
+      process.exit(2);
+    }
+    console.error(`bench:retrieval: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);
