@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
+import { median } from "simple-statistics";
 import { runCli } from "../src/cli/program.js";
 import { loadConfig } from "../src/golden/config.js";
 import { openAIBackend } from "../src/judge/backend.js";
@@ -95,12 +96,6 @@ async function ragjudge(config: string) {
   const cpu = process.cpuUsage(cpu0);
   if (code !== 0) throw new Error(`ragjudge judge exited ${code}`);
   return { wall, cpuMs: (cpu.user + cpu.system) / 1000 };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 const server = await startServer();

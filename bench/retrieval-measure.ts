@@ -16,6 +16,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import { median as medianOf } from "simple-statistics";
 
 /** How CPU time and peak memory are read (the same for every tool in a benchmark). */
 export type Meter = { kind: "gnu-time"; path: string } | { kind: "proc"; clockTick: number } | { kind: "none" };
@@ -147,8 +148,7 @@ export function timeRun(meter: Meter, cmd: string, args: string[]): Promise<Samp
 /** Median of the numbers, or null when any is null (a meter that could not read it) or there are none. */
 export function median(xs: (number | null)[]): number | null {
   if (xs.length === 0 || xs.some((x) => x === null)) return null;
-  const s = (xs as number[]).slice().sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return medianOf(xs as number[]);
 }
 
 /** `a / b` to 2 decimals, or "n/a" when either is missing or b is 0 (never NaN). */

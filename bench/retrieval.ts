@@ -27,12 +27,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { REFERENCE_MEASURES_FULL } from "../src/retrieval/trec/reference.js";
 import { cleanBenchData, DEFAULT_SHAPE, keptBytes, prepareBenchData, type BenchData } from "./retrieval-data.js";
 import { describeMeter, firstDifference, median, pickMeter, ratio, timeRun, type Meter, type Sample } from "./retrieval-measure.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
-const MEASURES = ["map", "Rprec", "recip_rank", "P.1,5,10", "recall.5,10,100", "ndcg_cut.5,10,100", "success.1,5,10"];
-const COUNTS = ["num_q", "num_ret", "num_rel", "num_rel_ret"];
+/** Both tools get the full-precision reference outputs' measures, one `-m` each. */
+const MEASURE_ARGS = REFERENCE_MEASURES_FULL.flatMap((m) => ["-m", m]);
 const WALL_TARGET = 0.5;
 const MEMORY_TARGET = 2.0;
 const USAGE = "usage: npm run bench:retrieval [-- --clean]   (environment: TREC_EVAL, BENCH_RUNS, BENCH_DIR, BENCH_CLEAN=1, BENCH_TIME, BENCH_QUERIES, BENCH_DOCS)";
@@ -77,7 +78,7 @@ function newest(dir: string): { time: number; path: string } {
 /** The ragjudge command: the compiled CLI when built (warning when src/ is newer), else src/ through tsx. */
 function ragjudge(qrels: string, run: string): { tool: Tool; label: string } {
   const dist = join(ROOT, "dist", "cli", "main.js");
-  const args = ["retrieval", "--qrels", qrels, "--trec-run", run, "--format", "trec", ...MEASURES.flatMap((m) => ["-m", m]), "-m", COUNTS.join(",")];
+  const args = ["retrieval", "--qrels", qrels, "--trec-run", run, "--format", "trec", ...MEASURE_ARGS];
   const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
   if (existsSync(dist)) {
     const src = newest(join(ROOT, "src"));
@@ -190,7 +191,7 @@ async function main(): Promise<number> {
   const tools: Tool[] = [ours];
   if (peerLabel) {
     console.log(`trec_eval: ${peerLabel}`);
-    const teArgs = ["-c", "-q", ...MEASURES.flatMap((m) => ["-m", m]), ...COUNTS.flatMap((m) => ["-m", m]), data.qrels.path, data.run.path];
+    const teArgs = ["-c", "-q", ...MEASURE_ARGS, data.qrels.path, data.run.path];
     tools.push({ name: "trec_eval", cmd: peerPath!, args: teArgs, samples: [] });
   } else console.log("trec_eval: no peer (set TREC_EVAL=/path/to/trec_eval to time it on the same files)");
 

@@ -15,23 +15,12 @@ import { fileURLToPath } from "node:url";
 import { parseMeasures } from "../src/retrieval/measures/parse.js";
 import { evaluateTrec, type TrecEvalOptions } from "../src/retrieval/trec/evaluate.js";
 import { readQrels } from "../src/retrieval/trec/qrels.js";
+import { REFERENCE_MEASURES, REFERENCE_MEASURES_FULL, parseTrecEvalOutput } from "../src/retrieval/trec/reference.js";
 import { readRun } from "../src/retrieval/trec/run.js";
 import { formatTrecEval } from "../src/retrieval/trec/write.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "..", "..");
 const dir = process.env.TREC_MEDIUM_DIR ?? resolve(root, "..", "shared", "reference", "trec", "medium");
-const STOCK = ["map", "recip_rank", "P.1,5,10", "recall.5,10,100", "ndcg_cut.5,10,100", "success.1,5,10"];
-const FULL = [...STOCK, "Rprec", "num_q,num_ret,num_rel,num_rel_ret"];
-
-function values(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    if (!line) continue;
-    const [m, q, v] = line.split("\t");
-    out.set(`${m!.trim()} ${q}`, Number(v));
-  }
-  return out;
-}
 
 function main(): number {
   if (!existsSync(join(dir, "run.txt"))) {
@@ -43,7 +32,7 @@ function main(): number {
   const run = readRun(join(dir, "run.txt"), qrels);
   console.log(`check:trec-medium: ${qrels.queries.length} qrels queries, ${run.lines} run lines, read in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
   let failures = 0;
-  const expectText = (name: string, file: string, specs: string[], opts: Partial<TrecEvalOptions>, full: boolean, tolerance: boolean) => {
+  const expectText = (name: string, file: string, specs: readonly string[], opts: Partial<TrecEvalOptions>, full: boolean, tolerance: boolean) => {
     const ev = evaluateTrec(qrels, run, { measures: parseMeasures(specs, []), ...opts });
     const ours = formatTrecEval(ev, { fullPrecision: full });
     const theirs = readFileSync(join(dir, file), "utf8");
@@ -53,15 +42,15 @@ function main(): number {
       if (!bytes) failures++;
       return;
     }
-    const a = values(ours);
-    const b = values(theirs);
+    const a = parseTrecEvalOutput(ours);
+    const b = parseTrecEvalOutput(theirs);
     let worst = 0;
     let bad = 0;
     for (const [k, v] of b) {
       const d = a.has(k) ? Math.abs(a.get(k)! - v) : Infinity;
       worst = Math.max(worst, d);
       if (!(d <= 1e-9)) {
-        if (bad < 5) console.log(`    ${k}: ours ${a.get(k)}, trec_eval ${v}`);
+        if (bad < 5) console.log(`    ${k.replace("\t", " ")}: ours ${a.get(k)}, trec_eval ${v}`);
         bad++;
       }
     }
@@ -69,10 +58,10 @@ function main(): number {
     console.log(`  ${bad ? "FAIL" : "ok  "} ${name}: ${b.size} values within 1e-9 of ${file} (largest difference ${worst}; byte-identical: ${bytes ? "yes" : "no"})`);
     if (bad) failures++;
   };
-  expectText("trec_eval 10.0 -q -c", "trec_eval.c.txt", STOCK, {}, false, false);
-  expectText("trec_eval 9.0.8 without -c", "trec_eval-9.0.8.noc.txt", STOCK, { complete: false }, false, false);
-  expectText("full precision", "trec_eval.c.full.txt", FULL, {}, true, true);
-  expectText("full precision, -l 2", "trec_eval.c.l2.full.txt", FULL, { level: 2 }, true, true);
+  expectText("trec_eval 10.0 -q -c", "trec_eval.c.txt", REFERENCE_MEASURES, {}, false, false);
+  expectText("trec_eval 9.0.8 without -c", "trec_eval-9.0.8.noc.txt", REFERENCE_MEASURES, { complete: false }, false, false);
+  expectText("full precision", "trec_eval.c.full.txt", REFERENCE_MEASURES_FULL, {}, true, true);
+  expectText("full precision, -l 2", "trec_eval.c.l2.full.txt", REFERENCE_MEASURES_FULL, { level: 2 }, true, true);
   console.log(failures ? `check:trec-medium: ${failures} check(s) failed` : "check:trec-medium: all checks agree with trec_eval");
   return failures ? 1 : 0;
 }

@@ -14,7 +14,7 @@
  * Without the data (a user's clone has no ../shared) it prints one line and
  * exits 0.
  */
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { reportError } from "../../src/cli/errors.js";
@@ -26,7 +26,7 @@ import {
   BASELINE_VERSION, DEFAULT_THRESHOLDS, baselineFingerprint, baselineJudge, createBaselineJudge,
 } from "../../src/judge/baseline/index.js";
 import { ANNOTATOR, ConvertedItem, convertFile } from "./convert.js";
-import { findDataFile } from "./data.js";
+import { dataFileOrSkip } from "./data.js";
 import { type JudgedItem, SUPPORT_GRID, agreement, chooseThreshold, formatAgreement, sweep } from "./measure.js";
 import { SPLIT_SEED } from "./split.js";
 
@@ -74,13 +74,8 @@ function printSweep(items: readonly ConvertedItem[]): void {
 }
 
 async function main(args: string[]): Promise<number> {
-  const explicit = flagValue(args, "--data");
-  if (explicit !== undefined && !existsSync(explicit)) throw new InputError(explicit, undefined, undefined, "file not found");
-  const file = findDataFile(explicit);
-  if (!file) {
-    console.log("attribution:baseline: skipped: ../shared/data/attribution-dev.jsonl is absent (third-party data, not shipped with ragjudge)");
-    return 0;
-  }
+  const file = dataFileOrSkip(flagValue(args, "--data"), "attribution:baseline");
+  if (!file) return 0;
   const keep = args.includes("--keep");
   const { dir } = convertFile(file);
   try {

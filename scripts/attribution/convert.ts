@@ -24,7 +24,7 @@
  *
  * Run: `npx tsx scripts/attribution/convert.ts [--data FILE] [--out DIR]`.
  */
-import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -38,7 +38,7 @@ import { z } from "zod";
 import { Sha256, YesNo } from "../../src/golden/schema/common.js";
 import { Evidence, ItemKey, type Label } from "../../src/golden/schema/items.js";
 import type { PipelineOutput } from "../../src/golden/schema/pipeline.js";
-import { type AttributionRow, LABELS, findDataFile, loadAttributionRows } from "./data.js";
+import { type AttributionRow, LABELS, dataFileOrSkip, loadAttributionRows } from "./data.js";
 import { type Half, SPLIT_SEED, splitHalves } from "./split.js";
 
 /** The variant name the converted data runs under. */
@@ -146,13 +146,8 @@ function flag(args: string[], name: string): string | undefined {
 async function main(args: string[]): Promise<number> {
   const { reportError } = await import("../../src/cli/errors.js");
   try {
-    const explicit = flag(args, "--data");
-    if (explicit !== undefined && !existsSync(explicit)) throw new InputError(explicit, undefined, undefined, "file not found");
-    const file = findDataFile(explicit);
-    if (!file) {
-      console.log("attribution: skipped: ../shared/data/attribution-dev.jsonl is absent (third-party data, not shipped with ragjudge)");
-      return 0;
-    }
+    const file = dataFileOrSkip(flag(args, "--data"), "attribution");
+    if (!file) return 0;
     const out = flag(args, "--out");
     if (out !== undefined && (resolve(out) + sep).startsWith(packageRoot() + sep)) {
       throw new InputError(out, undefined, "--out", "is inside the ragjudge checkout: the converted files hold third-party data, which must stay outside the repository");

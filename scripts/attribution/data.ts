@@ -56,3 +56,20 @@ export function loadAttributionRows(file: string): AttributionRow[] {
 export function findDataFile(file = process.env.RAGJUDGE_ATTRIBUTION_DATA ?? DEFAULT_DATA_FILE): string | undefined {
   return existsSync(file) ? file : undefined;
 }
+
+/**
+ * The data file a script runs on: `--data FILE` (which must exist: an
+ * InputError otherwise), else the default copy when there is one. Without
+ * any it prints the one "skipped" line, prefixed with `script`, and returns
+ * `undefined`, so the script exits 0 on a user's clone.
+ *
+ * @example
+ * const file = dataFileOrSkip(flagValue(args, "--data"), "attribution:baseline");
+ * if (!file) return 0;
+ */
+export function dataFileOrSkip(explicit: string | undefined, script: string): string | undefined {
+  if (explicit !== undefined && !existsSync(explicit)) throw new InputError(explicit, undefined, undefined, "file not found");
+  const file = findDataFile(explicit);
+  if (!file) console.log(`${script}: skipped: ../shared/data/attribution-dev.jsonl is absent (third-party data, not shipped with ragjudge)`);
+  return file;
+}

@@ -30,20 +30,17 @@ export interface Agreement {
   bootstrap: BootstrapInterval;
 }
 
+/** The figures of {@link Agreement} that need no resampling (what a sweep row needs too). */
+function pointFigures(pairs: readonly Pair[]): Omit<Agreement, "n" | "bootstrap"> {
+  const matrix = confusion(pairs);
+  const r = rates(matrix);
+  return { matrix, accuracy: r.agreement, tpr: r.tpr, tnr: r.tnr, kappa: cohenKappa(confusionTable(matrix)) };
+}
+
 /** Accuracy, confusion matrix, TPR/TNR, Cohen's kappa with its asymptotic 95% interval and a seeded bootstrap interval. */
 export function agreement(items: readonly Pick<JudgedItem, "verdict" | "label">[], seed?: number): Agreement {
   const pairs: Pair[] = items.map((i) => ({ judge: i.verdict, label: i.label }));
-  const matrix = confusion(pairs);
-  const r = rates(matrix);
-  return {
-    n: items.length,
-    matrix,
-    accuracy: r.agreement,
-    tpr: r.tpr,
-    tnr: r.tnr,
-    kappa: cohenKappa(confusionTable(matrix)),
-    bootstrap: cohenKappaBootstrap(pairs, seed === undefined ? {} : { seed }),
-  };
+  return { n: items.length, ...pointFigures(pairs), bootstrap: cohenKappaBootstrap(pairs, seed === undefined ? {} : { seed }) };
 }
 
 const f = (x: number | null, d = 3): string => (x === null ? "n/a" : x.toFixed(d));
@@ -82,10 +79,8 @@ export function sweep(
 ): SweepRow[] {
   return grid.map((threshold) => {
     const judge = judgeAt(threshold);
-    const pairs: Pair[] = items.map((i) => ({ judge: judge(i.rubric, i.evidence).verdict, label: i.label }));
-    const m = confusion(pairs);
-    const r = rates(m);
-    return { threshold, kappa: cohenKappa(confusionTable(m)).kappa, tpr: r.tpr, tnr: r.tnr, accuracy: r.agreement };
+    const f = pointFigures(items.map((i) => ({ judge: judge(i.rubric, i.evidence).verdict, label: i.label })));
+    return { threshold, kappa: f.kappa.kappa, tpr: f.tpr, tnr: f.tnr, accuracy: f.accuracy };
   });
 }
 

@@ -1,4 +1,4 @@
-import type { LabelledItem } from "./labels.js";
+import { countedLabels, type LabelledItem } from "./labels.js";
 
 /**
  * What a calibration rests on: whose labels. A judge checked against the
@@ -30,7 +30,7 @@ export function labelBasis(items: readonly LabelledItem[]): LabelBasis {
   const out: LabelBasis = { human: 0, author: 0, import: 0, mixed: 0, sources: [] };
   const sources = new Set<string>();
   for (const item of items) {
-    const counted = item.adjudication ? [...item.byAnnotator, item.adjudication] : item.byAnnotator;
+    const counted = countedLabels(item);
     const kinds = new Set(counted.map((l) => l.value.provenance));
     for (const l of counted) if (l.value.source !== undefined && l.value.provenance === "import") sources.add(l.value.source);
     if (kinds.size === 1) out[[...kinds][0]!]++;

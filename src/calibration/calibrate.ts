@@ -1,4 +1,5 @@
 import { InputError, InputErrors } from "../golden/errors.js";
+import { hashJson } from "../golden/hash.js";
 import type { RagjudgeConfig } from "../golden/schema/config.js";
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Judgment } from "../golden/schema/items.js";
@@ -7,17 +8,31 @@ import { correctedPassRates, type PassRates } from "./corrected.js";
 import { agreementFigures, breakdowns, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
 import { gateDecision, thresholdsFor, trustState, type TrustState } from "./gate.js";
 import { humanAgreement, type HumanAgreement } from "./humans.js";
-import type { LabelBook, LabelledItem } from "./labels.js";
+import { firstLabel, type LabelBook } from "./labels.js";
 import { HELDOUT_SPLIT, pairGroup, unpairedLabels, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
 import { CalibrationRecord, type RecordFigures } from "./record.js";
-import { DEFAULT_REPS, DEFAULT_SEED } from "./stats/index.js";
+import { DEFAULT_REPS, DEFAULT_SEED, noBootstrap } from "./stats/index.js";
 import { groupJudgments, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
+
+/**
+ * The SHA-256 of the verdicts a record measured: each item, its input hash
+ * and its verdict, in a fixed order. Not the judgments file's bytes, which
+ * carry the time of every judgment: re-judging to the same verdicts must
+ * leave a committed record unchanged.
+ */
+function verdictsHash(group: JudgeGroup): string {
+  return hashJson(
+    group.items
+      .map((it) => [it.key.variant, it.key.question, it.key.rubric, it.key.unit, it.inputHash, it.verdict])
+      .sort((a, b) => (a.join("\u0000") < b.join("\u0000") ? -1 : 1)),
+  );
+}
 
 /** Inputs of one calibration run. */
 export interface CalibrateInput {
   judgments: readonly Judgment[];
-  /** The judgments file and its SHA-256, recorded in each record. */
-  judgmentsFile: { file: string; sha256: string };
+  /** The judgments file, named in each record. */
+  judgmentsFile: { file: string };
   book: LabelBook;
   /** The golden set's questions by id, for the by-kind and by-tag tables (optional). */
   questions?: ReadonlyMap<string, GoldenQuestion>;
@@ -129,7 +144,7 @@ export function recordFigures(f: AgreementFigures, weighted: boolean, level: num
   for (const [field, why] of Object.entries(f.rates.reasons)) reasons[field] = why;
   for (const [field, why] of Object.entries(f.paradox.reasons)) reasons[field] = why;
   if (f.ac1.reasons.ac1) reasons.ac1 = f.ac1.reasons.ac1;
-  const boot = f.bootstrap ?? { ci: null, reps, seed, level, undefinedReps: reps, reason: "not computed" };
+  const boot = f.bootstrap ?? noBootstrap("not computed", { reps, seed, level });
   return {
     n: f.n,
     nEffective: f.nEffective,
@@ -192,7 +207,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
     thresholds,
     heldoutOnly: pairing.heldoutOnly,
     labels: { hash: input.book.hash, files: input.book.files.map((f) => ({ name: f.name, sha256: f.sha256, labels: f.labels })) },
-    judgments: { file: input.judgmentsFile.file, sha256: input.judgmentsFile.sha256, items: group.items.length },
+    judgments: { file: input.judgmentsFile.file, sha256: verdictsHash(group), items: group.items.length },
     figures,
     basis,
     excluded,
@@ -222,10 +237,6 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
     trust,
     warnings,
   };
-}
-
-function firstLabel(item: LabelledItem) {
-  return (item.byAnnotator[0] ?? item.adjudication)!;
 }
 
 /**

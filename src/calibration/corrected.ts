@@ -1,7 +1,7 @@
-import type { GroupPairing } from "./pairing.js";
+import type { GroupPairing, PairedItem } from "./pairing.js";
 import {
   ppiMean, roganGladenBootstrap, wilsonInterval,
-  type BootstrapOptions, type Interval, type LabelledVerdict, type PpiEstimate, type RoganGladenEstimate,
+  type BootstrapOptions, type Interval, type LabelledVerdict, type PpiEstimate, type PpiLabelled, type RoganGladenEstimate,
 } from "./stats/index.js";
 
 /** A rubric's pass rate under one judge: raw, and corrected against people. */
@@ -38,6 +38,28 @@ export interface PassRates {
  * const r = correctedPassRates(pairGroup(group, book), { seed: 1 });
  * r.raw.value, r.roganGladen.estimate, r.ppi.estimate
  */
+/**
+ * The gate's labelled items as the corrections take them: the judge's yes/no
+ * against the label, with the item's weight and, in a weighted (stratified)
+ * frame, its stratum. Items the judge failed on are left out (an error has no
+ * yes/no to correct). One definition, so `calibrate` and the reports correct
+ * the same pass rate the same way.
+ */
+export function labelledVerdicts(gate: readonly PairedItem[], weighted: boolean): LabelledVerdict[] {
+  const out: LabelledVerdict[] = [];
+  for (const p of gate) {
+    if (p.judged.verdict === "error") continue;
+    const stratum = weighted ? p.labelled.random?.value.stratum : undefined;
+    out.push({ judge: p.judged.verdict === "yes" ? 1 : 0, label: p.label === "yes" ? 1 : 0, weight: p.weight, ...(stratum !== undefined ? { stratum } : {}) });
+  }
+  return out;
+}
+
+/** PPI's input from labelled verdicts (its field names differ). */
+export function ppiLabels(labelled: readonly LabelledVerdict[]): PpiLabelled[] {
+  return labelled.map((l) => ({ prediction: l.judge, label: l.label, weight: l.weight, ...(l.stratum !== undefined ? { stratum: l.stratum } : {}) }));
+}
+
 export function correctedPassRates(pairing: GroupPairing, options: BootstrapOptions = {}): PassRates {
   const { group } = pairing;
   const verdicts: (0 | 1)[] = [];
@@ -47,12 +69,7 @@ export function correctedPassRates(pairing: GroupPairing, options: BootstrapOpti
     else verdicts.push(it.verdict === "yes" ? 1 : 0);
   }
   const yes = verdicts.reduce<number>((s, v) => s + v, 0);
-  const labelled: LabelledVerdict[] = [];
-  for (const p of pairing.gate) {
-    if (p.judged.verdict === "error") continue;
-    const stratum = pairing.weighted ? p.labelled.random?.value.stratum : undefined;
-    labelled.push({ judge: p.judged.verdict === "yes" ? 1 : 0, label: p.label === "yes" ? 1 : 0, weight: p.weight, ...(stratum !== undefined ? { stratum } : {}) });
-  }
+  const labelled = labelledVerdicts(pairing.gate, pairing.weighted);
   const level = options.level ?? 0.95;
   return {
     rubric: group.rubric,
@@ -62,6 +79,6 @@ export function correctedPassRates(pairing: GroupPairing, options: BootstrapOpti
     raw: { value: verdicts.length ? yes / verdicts.length : null, ci: wilsonInterval(yes, verdicts.length, level) },
     labelled: labelled.length,
     roganGladen: roganGladenBootstrap(verdicts, labelled, options),
-    ppi: ppiMean(verdicts, labelled.map((l) => ({ prediction: l.judge, label: l.label, weight: l.weight, ...(l.stratum !== undefined ? { stratum: l.stratum } : {}) })), { level }),
+    ppi: ppiMean(verdicts, ppiLabels(labelled), { level }),
   };
 }

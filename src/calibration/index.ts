@@ -3,6 +3,7 @@
  * the trust gate and corrected pass rates. Other modules import from here.
  */
 export * from "./stats/index.js";
+export * from "./keys.js";
 export * from "./labels.js";
 export * from "./labels-csv.js";
 export * from "./verdicts.js";

@@ -3,7 +3,7 @@ import { stringify } from "csv-stringify/sync";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
 import { readText } from "../golden/files.js";
 import { Frame, Label, Provenance } from "../golden/schema/items.js";
-import type { LabelBook } from "./labels.js";
+import { currentLabels, type LabelBook } from "./labels.js";
 
 /**
  * CSV import and export of labels, since people label in spreadsheets. The
@@ -182,10 +182,7 @@ function startLine(rec: { record: string[]; info: { lines: number } }): number {
  * annotator, then time, so a diff of two exports reads well.
  */
 export function labelsToCsv(book: LabelBook, options: { history?: boolean } = {}): string {
-  const rows = (options.history ? book.history : book.effective).map((l) => l.value);
-  if (!options.history) {
-    for (const item of book.items.values()) if (item.adjudication) rows.push(item.adjudication.value);
-  }
+  const rows = (options.history ? book.history : currentLabels(book)).map((l) => l.value);
   const keyOf = (l: Label) => [l.variant, l.question, l.rubric, l.unit, l.inputHash, l.annotator, l.time].join("\u0000");
   rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   const records = rows.map((l) => CSV_COLUMNS.map((c) => {

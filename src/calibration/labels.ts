@@ -1,10 +1,11 @@
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
-import { appendLineDurable, readText } from "../golden/files.js";
-import { hashJson, sha256 } from "../golden/hash.js";
+import { appendLineDurable, readTextHashed } from "../golden/files.js";
+import { hashJson } from "../golden/hash.js";
 import { parseJsonl } from "../golden/jsonl.js";
 import { Label, type Frame, type ItemKey } from "../golden/schema/items.js";
+import { evidenceKey, keyOf } from "./keys.js";
 
 /**
  * Labels: the append-only JSONL files in `labels/` (one per annotator, plus
@@ -67,14 +68,24 @@ export interface LabelBook {
   items: Map<string, LabelledItem>;
 }
 
-/** A stable string key of an item (variant, question, rubric, unit). */
-export function itemKey(k: ItemKey): string {
-  return JSON.stringify([k.variant, k.question, k.rubric, k.unit]);
+/**
+ * The labels that decide an item: each annotator's effective label, then
+ * the adjudication label when there is one.
+ */
+export function countedLabels(item: LabelledItem): LocatedLabel[] {
+  return item.adjudication ? [...item.byAnnotator, item.adjudication] : item.byAnnotator;
 }
 
-/** A stable string key of an item together with the input hash of its evidence. */
-export function evidenceKey(k: ItemKey, inputHash: string): string {
-  return JSON.stringify([k.variant, k.question, k.rubric, k.unit, inputHash]);
+/** One label of an item, for pointing at its file and line in a message: the first annotator's, else the adjudication. */
+export function firstLabel(item: LabelledItem): LocatedLabel {
+  return (item.byAnnotator[0] ?? item.adjudication)!;
+}
+
+/** The labels in force: every effective label, then every adjudication label (what an export without `--history` holds). */
+export function currentLabels(book: LabelBook): LocatedLabel[] {
+  const out = [...book.effective];
+  for (const item of book.items.values()) if (item.adjudication) out.push(item.adjudication);
+  return out;
 }
 
 /** Later-wins order: by `time`, then by reading order. */
@@ -118,9 +129,8 @@ export function loadLabels(dir: string): LabelBook {
   const files: LabelFile[] = [];
   for (const name of names) {
     const path = join(dir, name);
-    const text = readText(path);
-    const raw = readFileSync(path);
-    files.push({ name, path, sha256: sha256(raw), labels: 0 });
+    const { text, sha256 } = readTextHashed(path);
+    files.push({ name, path, sha256, labels: 0 });
     if (text.trim() === "") continue;
     const { rows, problems: p } = parseJsonl(text, path, Label);
     problems.push(...p);
@@ -162,7 +172,6 @@ export function resolveLabels(dir: string, files: LabelFile[], history: LocatedL
     labels.sort((a, b) => (a.value.annotator < b.value.annotator ? -1 : a.value.annotator > b.value.annotator ? 1 : 0));
     const adjudication = adjudications.get(ek);
     const first = (labels[0] ?? adjudication)!.value;
-    const key: ItemKey = { variant: first.variant, question: first.question, rubric: first.rubric, unit: first.unit };
     const yes = labels.filter((l) => l.value.label === "yes").length;
     const no = labels.length - yes;
     let label: "yes" | "no" | null;
@@ -180,12 +189,12 @@ export function resolveLabels(dir: string, files: LabelFile[], history: LocatedL
       label = yes > no ? "yes" : "no";
       resolution = yes === 0 || no === 0 ? "unanimous" : "majority";
     }
-    const counted = adjudication ? [...labels, adjudication] : labels;
-    const frames = [...new Set(counted.map((l) => l.value.frame))].sort();
+    const item: LabelledItem = { key: keyOf(first), inputHash: first.inputHash, byAnnotator: labels, label, resolution, frames: [] };
+    if (adjudication) item.adjudication = adjudication;
+    const counted = countedLabels(item);
+    item.frames = [...new Set(counted.map((l) => l.value.frame))].sort();
     let random: LocatedLabel | undefined;
     for (const l of counted) if (l.value.frame === "random" && (!random || isLater(l, random, order))) random = l;
-    const item: LabelledItem = { key, inputHash: first.inputHash, byAnnotator: labels, label, resolution, frames };
-    if (adjudication) item.adjudication = adjudication;
     if (random) item.random = random;
     items.set(ek, item);
   }

@@ -1,5 +1,6 @@
 import type { Frame } from "../golden/schema/items.js";
-import { evidenceKey, itemKey, type LabelBook, type LabelledItem } from "./labels.js";
+import { evidenceKey, itemKey } from "./keys.js";
+import type { LabelBook, LabelledItem } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
 
 /** The split whose labels the gate uses when labels carry splits. */

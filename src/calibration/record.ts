@@ -107,6 +107,7 @@ export const CalibrationRecord = z.strictObject({
     hash: Sha256,
     files: z.array(z.strictObject({ name: z.string(), sha256: Sha256, labels: Count })),
   }),
+  /** The judgments file, the SHA-256 of the verdicts measured (item, input hash, verdict) and their count. */
   judgments: z.strictObject({ file: z.string(), sha256: Sha256, items: Count }),
   figures: RecordFigures,
   /** Whose labels these are (absent in records written before it was added). */
@@ -122,6 +123,17 @@ export type CalibrationRecord = z.infer<typeof CalibrationRecord>;
 export interface LoadedRecord {
   file: string;
   record: CalibrationRecord;
+}
+
+/**
+ * The key a record is known by in maps of written records (rubric and
+ * fingerprint): what writers of records fill and the renderers read.
+ *
+ * @example
+ * written.set(recordKey(r.record), writeRecordIfChanged(labelsDir, r.record));
+ */
+export function recordKey(record: Pick<CalibrationRecord, "rubric" | "fingerprint">): string {
+  return `${record.rubric}\u0000${record.fingerprint}`;
 }
 
 /** The folder of calibration records inside a labels folder. */

@@ -1,9 +1,10 @@
+import { displayPath } from "../golden/errors.js";
 import { basisNoun } from "./basis.js";
 import type { CalibrationReport, RubricCalibration } from "./calibrate.js";
 import type { AgreementFigures } from "./figures.js";
 import { fixed, fixedOrNa as num, interval as ci, pValue as pval } from "./format.js";
-import type { LabelledItem } from "./labels.js";
-import type { RecordWrite } from "./record.js";
+import { firstLabel, type LabelledItem } from "./labels.js";
+import { recordKey, type RecordWrite } from "./record.js";
 import type { CohenKappa } from "./stats/index.js";
 import { explainUninformative, shortUninformative } from "./uninformative.js";
 
@@ -16,13 +17,13 @@ import { explainUninformative, shortUninformative } from "./uninformative.js";
 export type Format = "table" | "json" | "md";
 
 /**
- * Where each calibration record went, by `rubric\0fingerprint`: a path (written), or
+ * Where each calibration record went, by {@link recordKey}: a path (written), or
  * what {@link writeRecordIfChanged} did (`unchanged` when only its time would have changed).
  */
 export type RecordFiles = ReadonlyMap<string, string | RecordWrite>;
 
 function recordWrite(files: RecordFiles, r: RubricCalibration): RecordWrite | undefined {
-  const w = files.get(r.record.rubric + "\u0000" + r.record.fingerprint);
+  const w = files.get(recordKey(r.record));
   return typeof w === "string" ? { file: w, status: "written" } : w;
 }
 
@@ -174,7 +175,7 @@ function heading(r: RubricCalibration): string {
 
 function unpairedLines(items: LabelledItem[], what: string): string[] {
   return items.slice(0, 5).map((i) => {
-    const l = (i.byAnnotator[0] ?? i.adjudication)!;
+    const l = firstLabel(i);
     return `${l.file}:${l.line}: ${i.key.variant}/${i.key.question}/${i.key.rubric}/${i.key.unit}: ${what}`;
   });
 }
@@ -191,7 +192,7 @@ export function renderTable(report: CalibrationReport, written: RecordFiles = ne
       if (s.rows) out.push(...columns(s.rows, "    "));
     }
     const rec = recordWrite(written, r);
-    if (rec) out.push("", rec.status === "unchanged" ? `  record unchanged (only its time would differ): ${rec.file}` : `  record written: ${rec.file}`);
+    if (rec) out.push("", rec.status === "unchanged" ? `  record unchanged (only its time would differ): ${displayPath(rec.file)}` : `  record written: ${displayPath(rec.file)}`);
     out.push("");
   }
   if (report.rubrics.length === 0) out.push("nothing to calibrate", "");
@@ -226,7 +227,7 @@ export function renderMarkdown(report: CalibrationReport, written: RecordFiles =
 
 function unpairedJson(items: LabelledItem[]) {
   return items.map((i) => {
-    const l = (i.byAnnotator[0] ?? i.adjudication)!;
+    const l = firstLabel(i);
     return { ...i.key, inputHash: i.inputHash, file: l.file, line: l.line };
   });
 }

@@ -1,5 +1,5 @@
 import type { ItemKey, Judgment, Verdict } from "../golden/schema/items.js";
-import { evidenceKey } from "./labels.js";
+import { evidenceKey, keyOf } from "./keys.js";
 
 /**
  * One judged piece of evidence under one judge (fingerprint): the final
@@ -113,7 +113,7 @@ function finalVerdict(reps: Judgment[]): JudgedItem {
   const verdict: Verdict = majority === "tie" ? reps.find((r) => r.verdict !== "error")!.verdict : majority;
   const chosen = reps.find((r) => r.verdict === verdict) ?? first;
   return {
-    key: { variant: first.variant, question: first.question, rubric: first.rubric, unit: first.unit },
+    key: keyOf(first),
     inputHash: first.inputHash,
     fingerprint: first.fingerprint,
     judge: first.judge as "llm" | "baseline",

@@ -1,5 +1,8 @@
 import { CommanderError } from "commander";
 import { InputError, InputErrors } from "../golden/errors.js";
+import { JudgeSetupError } from "../judge/settings.js";
+import { MeasureSpecError } from "../retrieval/measures/parse.js";
+import { NoTrecNameError } from "../retrieval/trec/write.js";
 
 /** Exit codes, the same for every command. */
 export const EXIT = {
@@ -32,7 +35,8 @@ export function reportError(e: unknown, write: (s: string) => void = (s) => proc
     if (problems.length > MAX_PRINTED) write(`ragjudge: ... and ${problems.length - MAX_PRINTED} more problems\n`);
     return EXIT.badInput;
   }
-  if (e instanceof UsageError) {
+  // Library errors about how a command was asked (judge setup, measure names) are usage errors too.
+  if (e instanceof UsageError || e instanceof JudgeSetupError || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
     write(`ragjudge: error: ${e.message}\n`);
     return EXIT.badInput;
   }

@@ -1,24 +1,16 @@
 import { Command } from "commander";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { packageRoot } from "../golden/config.js";
+import { ragjudgeVersion } from "../report/build/report.js";
 import { commands } from "./commands/index.js";
 import { EXIT, reportError } from "./errors.js";
-
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(resolve(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
-  } catch {
-    return "unknown";
-  }
-}
 
 /** Builds the `ragjudge` program with every command registered. */
 export function buildProgram(): Command {
   const program = new Command("ragjudge")
     .description("Tells whether a retrieval-augmented assistant fails at search or at answering.")
-    .version(version())
+    .version(ragjudgeVersion())
     .showHelpAfterError("(run with --help for usage)")
+    // Usage errors from commander read like every other error: "ragjudge: error: ...".
+    .configureOutput({ outputError: (text, write) => write(text.startsWith("error:") ? `ragjudge: ${text}` : text) })
     .exitOverride();
   for (const register of commands) register(program);
   return program;

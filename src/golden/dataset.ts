@@ -131,7 +131,7 @@ export function contextOf(out: PipelineOutput, contextK: number): string[] {
 }
 
 /** Relevant sets of every answerable question for one variant's chunks. */
-export function relevantSets(golden: GoldenSet, chunks: ChunkIndex): Map<string, Set<string>> {
+export function relevantSets(golden: { questions: readonly GoldenQuestion[] }, chunks: ChunkIndex): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const q of golden.questions) if (q.answerable) out.set(q.id, relevantSet(q, chunks));
   return out;

@@ -81,6 +81,13 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field:
     if (actual === undefined) return { field, message: `missing (expected ${issue.expected})` };
     return { field, message: `expected ${issue.expected}, got ${describe(actual)}` };
   }
+  if (issue.code === "invalid_value") {
+    const options = issue.values.map((v) => JSON.stringify(v));
+    const expected = options.length === 1 ? options[0]! : `one of ${options.join(", ")}`;
+    const actual = valueAt(input, issue.path);
+    if (actual === undefined) return { field: field || "(record)", message: `missing (expected ${expected})` };
+    return { field: field || "(record)", message: `expected ${expected}, got ${describe(actual)}` };
+  }
   if (issue.code === "unrecognized_keys") {
     const keys = issue.keys.map((k) => JSON.stringify(k)).join(", ");
     return { field: field || "(record)", message: `unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}` };

@@ -1,3 +1,4 @@
+import { sha256 } from "./hash.js";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync, unlinkSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
@@ -14,6 +15,30 @@ export function readText(file: string): string {
   } catch (e) {
     throw unreadable(file, e);
   }
+  return decodeText(raw);
+}
+
+/**
+ * Reads a file once for both of its uses: its text as {@link readText} gives
+ * it and the SHA-256 of its exact bytes (labels files are recorded by it in
+ * calibration records). Hashing a second read would cost twice the I/O and
+ * could hash other bytes than were parsed if the file changed in between.
+ *
+ * @example
+ * const { text, sha256 } = readTextHashed("labels/asha.jsonl");
+ */
+export function readTextHashed(file: string): { text: string; sha256: string } {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw unreadable(file, e);
+  }
+  return { text: decodeText(bytes.toString("utf8")), sha256: sha256(bytes) };
+}
+
+/** Drops a leading byte-order mark and turns CRLF and CR line ends into LF. */
+function decodeText(raw: string): string {
   if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
   return raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
 }

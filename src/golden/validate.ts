@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
 import { InputError, InputErrors } from "./errors.js";
@@ -37,20 +38,52 @@ export interface ValidationReport {
 }
 
 /** Parses a JSONL file, turning an unreadable file into a problem instead of a throw. */
-function parseFile<T>(file: string, schema: Parameters<typeof parseJsonl>[2], problems: InputError[]): Located<T>[] {
-  let text: string;
+function parseFile<S extends z.ZodType>(file: string, schema: S, problems: InputError[]): Located<z.infer<S>>[] {
+  const text = readOrReport(file, problems);
+  return text === undefined ? [] : parseText(text, file, schema, problems);
+}
+
+/** A file's text, or undefined with the reason added to `problems`. */
+function readOrReport(file: string, problems: InputError[]): string | undefined {
   try {
-    text = readText(file);
+    return readText(file);
   } catch (e) {
     if (e instanceof InputError) {
       problems.push(e);
-      return [];
+      return undefined;
     }
     throw e;
   }
+}
+
+function parseText<S extends z.ZodType>(text: string, file: string, schema: S, problems: InputError[]): Located<z.infer<S>>[] {
   const parsed = parseJsonl(text, file, schema);
   problems.push(...parsed.problems);
-  return parsed.rows as Located<T>[];
+  return parsed.rows;
+}
+
+/**
+ * Ids of the golden lines that failed validation but still name their
+ * question (`"id"` is a string), or undefined when some failed line names
+ * none: then an output line's id cannot be called unknown without risking a
+ * false follow-on error for the same mistake.
+ */
+function idsOfFailedLines(text: string, failed: readonly InputError[]): string[] | undefined {
+  const lines = text.split("\n");
+  const ids: string[] = [];
+  for (const line of new Set(failed.map((p) => p.line))) {
+    if (line === undefined) return undefined;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(lines[line - 1]!);
+    } catch {
+      return undefined;
+    }
+    const id = raw !== null && typeof raw === "object" ? (raw as { id?: unknown }).id : undefined;
+    if (typeof id !== "string") return undefined;
+    ids.push(id);
+  }
+  return ids;
 }
 
 /** Longest suffix of `a` that is a prefix of `b` (prefix function of b + sep + tail of a). */
@@ -106,14 +139,23 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
   const problems: InputError[] = [];
   const warnings: InputError[] = [];
   const notes: string[] = [];
-  const goldenRows = firstById(parseFile<GoldenQuestion>(inputs.golden, GoldenQuestion, problems), inputs.golden, DUPLICATE.question, problems);
+  const goldenText = readOrReport(inputs.golden, problems);
+  const goldenProblems: InputError[] = [];
+  const parsedGolden = goldenText === undefined ? [] : parseText(goldenText, inputs.golden, GoldenQuestion, goldenProblems);
+  problems.push(...goldenProblems);
+  const goldenRows = firstById(parsedGolden, inputs.golden, DUPLICATE.question, problems);
   const goldenIds = new Set(goldenRows.map((r) => r.value.id));
+  // A golden line that failed validation still names its question when its id is readable; otherwise
+  // output lines are not checked against the golden set (that would repeat the same mistake as a second error).
+  const failedIds = goldenText === undefined ? undefined : idsOfFailedLines(goldenText, goldenProblems);
+  for (const id of failedIds ?? []) goldenIds.add(id);
+  const goldenComplete = failedIds !== undefined;
 
   // Each distinct chunks file once, with golden relevance checked against it.
   const chunkIndexes = new Map<string, ChunkIndex>();
   for (const v of inputs.variants) {
     if (chunkIndexes.has(v.chunks)) continue;
-    const rows = firstById(parseFile<Chunk>(v.chunks, Chunk, problems), v.chunks, DUPLICATE.chunk, problems);
+    const rows = firstById(parseFile(v.chunks, Chunk, problems), v.chunks, DUPLICATE.chunk, problems);
     const index = indexChunks(rows.map((r) => r.value));
     chunkIndexes.set(v.chunks, index);
     if (rows.length === 0) continue;
@@ -143,10 +185,10 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
   for (const v of inputs.variants) {
     const index = chunkIndexes.get(v.chunks)!;
     const known = (id: string) => index.byId.has(id);
-    const rows = firstById(parseFile<PipelineOutput>(v.output, PipelineOutput, problems), v.output, DUPLICATE.output, problems);
+    const rows = firstById(parseFile(v.output, PipelineOutput, problems), v.output, DUPLICATE.output, problems);
     const seenQ = new Set<string>();
     for (const { line, value: out } of rows) {
-      if (goldenRows.length > 0 && !goldenIds.has(out.id)) {
+      if (goldenComplete && goldenRows.length > 0 && !goldenIds.has(out.id)) {
         problems.push(new InputError(v.output, line, "id", `question ${q(out.id)} is not in the golden set ${inputs.golden}`));
         continue;
       }

@@ -57,14 +57,21 @@ export class FatalJudgeError extends Error {
  * no cache, deterministic, with its own fingerprint per rubric.
  */
 export function baselineBackend(): JudgeBackend {
+  // A fingerprint is a hash, asked for several times per item: computed once per rubric.
+  const fps = new Map<string, string>();
+  const fingerprintOf = (rubric: Rubric): string => {
+    let fp = fps.get(rubric.name);
+    if (fp === undefined) fps.set(rubric.name, (fp = baselineFingerprint(rubric.name)));
+    return fp;
+  };
   return {
     kind: "baseline",
     label: `baseline (${BASELINE_JUDGE} v${BASELINE_VERSION}: lexical, no model; a floor to beat, not a judge to trust)`,
     cached: false,
-    fingerprint: (rubric) => baselineFingerprint(rubric.name),
+    fingerprint: fingerprintOf,
     template: (rubric) => ({ judge: BASELINE_JUDGE, version: BASELINE_VERSION, rubric: rubric.name }),
     async judge(rubric, evidence) {
-      const fingerprint = baselineFingerprint(rubric.name);
+      const fingerprint = fingerprintOf(rubric);
       try {
         const v = baselineJudge(rubric.name, evidence);
         return { verdict: v.verdict, reason: v.reason, fingerprint };

@@ -168,6 +168,35 @@ export class JudgeCache {
     return JudgeCache.openFile(join(dir, CACHE_FILE), false);
   }
 
+  /**
+   * Opens (creating when needed) the cache in `dir` holding its lease for
+   * `holder` (see {@link acquireLease}), for the commands that store into it
+   * outside `runJudge`: a batch export, submit, collect or import. `close`
+   * releases the lease and closes the cache; when the lease is refused the
+   * cache is closed before the error is thrown.
+   *
+   * @example
+   * const { cache, close } = JudgeCache.openLeased(".ragjudge", "ragjudge batch import");
+   * try { ... } finally { close(); }
+   */
+  static openLeased(dir: string, holder: string): { cache: JudgeCache; close: () => void } {
+    const cache = JudgeCache.open(dir);
+    let lease: Lease;
+    try {
+      lease = cache.acquireLease(holder);
+    } catch (e) {
+      cache.close();
+      throw e;
+    }
+    return {
+      cache,
+      close: () => {
+        lease.release();
+        cache.close();
+      },
+    };
+  }
+
   /** Opens an existing cache without writing to it (dry runs); undefined when there is none yet. */
   static openReadOnly(dir: string): JudgeCache | undefined {
     const file = join(dir, CACHE_FILE);

@@ -1,5 +1,6 @@
 import type { OpenAIBackend } from "./backend.js";
 import { cacheKey, type JudgeCache } from "./cache.js";
+import { planCalls } from "./calls.js";
 import type { Item } from "./items.js";
 
 /**
@@ -54,7 +55,8 @@ export function estimatePromptTokens(messages: readonly { content?: unknown }[])
 
 /**
  * Counts the calls a run would make and estimates their tokens and cost.
- * Identical evidence under one rubric counts once, as the run dedupes it.
+ * Calls are grouped as the run groups them ({@link planCalls}): identical
+ * evidence under one rubric counts once.
  *
  * @example
  * const est = estimateRun({ items, backend, cache, repeats: 1, maxTokens: 512, prices: config.prices });
@@ -68,42 +70,31 @@ export function estimateRun(o: {
   prices: Record<string, { input: number; output: number }>;
 }): DryRunEstimate {
   const per = new Map<string, RubricEstimate>();
-  const seen = new Set<string>();
-  let ruleVerdicts = 0;
-  for (const item of o.items) {
-    if (item.rule) {
-      ruleVerdicts++;
-      continue;
-    }
-    const r = item.rubric;
+  const plan = planCalls(o.items, o.repeats);
+  /** Prompt tokens by the item whose evidence a call sends (the same for each of its repeats). */
+  const prompts = new Map<Item, number>();
+  for (const call of plan.calls) {
+    const r = call.item.rubric;
     const e = per.get(r.name) ?? { rubric: r.name, verdicts: 0, shared: 0, cached: 0, calls: 0, promptTokens: 0, completionTokens: 0 };
     per.set(r.name, e);
-    const fp = o.backend.fingerprint(r);
-    let prompt: number | undefined;
-    for (let rep = 0; rep < o.repeats; rep++) {
-      e.verdicts++;
-      const k = `${r.name}\0${item.inputHash}\0${rep}`;
-      if (seen.has(k)) {
-        e.shared++;
-        continue;
-      }
-      seen.add(k);
-      if (o.cache?.getDone(cacheKey(fp, item.inputHash, rep))) {
-        e.cached++;
-        continue;
-      }
-      prompt ??= estimatePromptTokens(o.backend.request(r, item.evidence).messages);
-      e.calls++;
-      e.promptTokens += prompt;
-      e.completionTokens += o.maxTokens === null ? TYPICAL_COMPLETION_TOKENS : Math.min(TYPICAL_COMPLETION_TOKENS, o.maxTokens);
+    e.verdicts += call.slots.length;
+    e.shared += call.slots.length - 1;
+    if (o.cache?.getDone(cacheKey(o.backend.fingerprint(r), call.item.inputHash, call.repeat))) {
+      e.cached++;
+      continue;
     }
+    let prompt = prompts.get(call.item);
+    if (prompt === undefined) prompts.set(call.item, (prompt = estimatePromptTokens(o.backend.request(r, call.item.evidence).messages)));
+    e.calls++;
+    e.promptTokens += prompt;
+    e.completionTokens += o.maxTokens === null ? TYPICAL_COMPLETION_TOKENS : Math.min(TYPICAL_COMPLETION_TOKENS, o.maxTokens);
   }
   const rubrics = [...per.values()];
   const calls = rubrics.reduce((a, r) => a + r.calls, 0);
   const promptTokens = rubrics.reduce((a, r) => a + r.promptTokens, 0);
   const completionTokens = rubrics.reduce((a, r) => a + r.completionTokens, 0);
   const model = o.backend.model!;
-  const est: DryRunEstimate = { model, rubrics, calls, promptTokens, completionTokens, ruleVerdicts };
+  const est: DryRunEstimate = { model, rubrics, calls, promptTokens, completionTokens, ruleVerdicts: plan.rules.length };
   if (o.maxTokens !== null) est.completionTokensMax = calls * o.maxTokens;
   const price = o.prices[model];
   if (price) {

@@ -84,7 +84,7 @@ export function loadRubrics(dir: string, names?: readonly string[]): Rubric[] {
   const byName = new Map(all.map((r) => [r.name, r]));
   return names.map((n) => {
     const r = byName.get(n);
-    if (!r) throw new InputError(dir, undefined, "rubrics", `no rubric named ${JSON.stringify(n)} (have: ${[...byName.keys()].join(", ")})`);
+    if (!r) throw new InputError(dir, undefined, undefined, `no rubric named ${JSON.stringify(n)} (have: ${[...byName.keys()].join(", ")})`);
     return r;
   });
 }

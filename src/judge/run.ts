@@ -2,6 +2,7 @@ import pLimit from "p-limit";
 import type { Judgment } from "../golden/schema/items.js";
 import type { JudgeBackend, JudgeOutcome } from "./backend.js";
 import { cacheKey, type CachedVerdict, type JudgeCache } from "./cache.js";
+import { planCalls, type Call } from "./calls.js";
 import { RULE_FINGERPRINT, type Item } from "./items.js";
 import type { Rubric } from "./rubric.js";
 
@@ -47,14 +48,6 @@ export interface RunResult {
   judgments: Judgment[];
   progress: ProgressState;
   usage: Map<string, RubricUsage>;
-}
-
-interface Task {
-  rubric: Rubric;
-  item: Item;
-  repeat: number;
-  /** Output slots this verdict fills, each with its own item key (identical evidence under one rubric is judged once). */
-  slots: { index: number; item: Item }[];
 }
 
 function fromCache(item: Item, repeat: number, fingerprint: string, c: CachedVerdict): Judgment {
@@ -147,15 +140,15 @@ export async function runJudge(opts: RunOptions): Promise<RunResult> {
 
 async function judgeAll(opts: RunOptions, backend: JudgeBackend): Promise<RunResult> {
   const repeats = backend.kind === "llm" ? Math.max(1, opts.repeats) : 1;
-  const slotsPer = (item: Item) => (item.rule ? 1 : repeats);
-  const judgments: (Judgment | undefined)[] = [];
   const usage = new Map<string, RubricUsage>();
   const progress: ProgressState = { total: 0, done: 0, cacheHits: 0, calls: 0, errors: 0, tokens: 0, inFlight: 0, startedAt: Date.now() };
   const runTime = new Date().toISOString();
   const report = () => opts.onProgress?.(progress);
 
-  // Slots in item order; rule verdicts at once; judged ones grouped into tasks.
-  const tasks = new Map<string, Task>();
+  // Slots in item order; rule verdicts at once; identical evidence under one rubric is one call per repeat.
+  const plan = planCalls(opts.items, repeats);
+  const judgments = new Array<Judgment | undefined>(plan.slots);
+  for (const s of plan.rules) judgments[s.index] = ruleJudgment(s.item, runTime);
   const registered = new Set<string>();
   /** Records in the cache what the rubric's current fingerprint stands for (once per fingerprint). */
   const register = (rubric: Rubric): string => {
@@ -166,33 +159,18 @@ async function judgeAll(opts: RunOptions, backend: JudgeBackend): Promise<RunRes
     }
     return fp;
   };
-  for (const item of opts.items) {
-    const base = judgments.length;
-    judgments.length += slotsPer(item);
-    if (item.rule) {
-      judgments[base] = ruleJudgment(item, runTime);
-      continue;
-    }
-    register(item.rubric);
-    for (let r = 0; r < repeats; r++) {
-      const k = `${item.rubric.name}\0${item.inputHash}\0${r}`;
-      const t = tasks.get(k);
-      const slot = { index: base + r, item };
-      if (t) t.slots.push(slot);
-      else tasks.set(k, { rubric: item.rubric, item, repeat: r, slots: [slot] });
-    }
-  }
-  progress.total = judgments.length;
-  progress.done = judgments.filter(Boolean).length;
+  for (const call of plan.calls) register(call.item.rubric);
+  progress.total = plan.slots;
+  progress.done = plan.rules.length;
 
-  const fill = (task: Task, make: (item: Item) => Judgment) => {
+  const fill = (task: Call, make: (item: Item) => Judgment) => {
     for (const s of task.slots) judgments[s.index] = make(s.item);
     progress.done += task.slots.length;
   };
 
-  const lookup = (task: Task): boolean => {
+  const lookup = (task: Call): boolean => {
     if (!opts.cache || !backend.cached) return false;
-    const fp = backend.fingerprint(task.rubric);
+    const fp = backend.fingerprint(task.item.rubric);
     const hit = opts.cache.getDone(cacheKey(fp, task.item.inputHash, task.repeat));
     if (!hit) return false;
     fill(task, (item) => fromCache(item, task.repeat, fp, hit));
@@ -200,36 +178,36 @@ async function judgeAll(opts: RunOptions, backend: JudgeBackend): Promise<RunRes
     return true;
   };
 
-  const pending: Task[] = [];
-  for (const task of tasks.values()) if (!lookup(task)) pending.push(task);
+  const pending = plan.calls.filter((task) => !lookup(task));
   report();
 
   // The first failure that stops the run: a FatalJudgeError, or a bug or disk error. Calls in flight still commit.
   let stopped: unknown;
-  const fingerprintsAtStart = new Map(pending.map((t) => [t.rubric.name, backend.fingerprint(t.rubric)]));
-  const execute = async (task: Task) => {
+  const fingerprintsAtStart = new Map(pending.map((t) => [t.item.rubric.name, backend.fingerprint(t.item.rubric)]));
+  const execute = async (task: Call) => {
     if (stopped !== undefined) return;
     progress.inFlight++;
     try {
       // The response mode may have switched since the first lookup: look again under the new fingerprint.
-      const fp = register(task.rubric);
-      if (fp !== fingerprintsAtStart.get(task.rubric.name) && lookup(task)) return;
-      const o = await backend.judge(task.rubric, task.item.evidence);
+      const rubric = task.item.rubric;
+      const fp = register(rubric);
+      if (fp !== fingerprintsAtStart.get(rubric.name) && lookup(task)) return;
+      const o = await backend.judge(rubric, task.item.evidence);
       const time = new Date().toISOString();
       // Report what the cache holds: a verdict another run committed first wins over this reply.
-      const kept = backend.cached && opts.cache ? opts.cache.put(cacheKey(o.fingerprint, task.item.inputHash, task.repeat), toCached(backend, task.rubric, o, time)) : undefined;
+      const kept = backend.cached && opts.cache ? opts.cache.put(cacheKey(o.fingerprint, task.item.inputHash, task.repeat), toCached(backend, rubric, o, time)) : undefined;
       if (kept && !kept.stored) fill(task, (item) => fromCache(item, task.repeat, o.fingerprint, kept.verdict));
       else fill(task, (item) => fromOutcome(item, task.repeat, backend, o, time));
       progress.calls++;
       if ((kept && !kept.stored ? kept.verdict.verdict : o.verdict) === "error") progress.errors += task.slots.length;
-      const u = usage.get(task.rubric.name) ?? { calls: 0, prompt: 0, completion: 0 };
+      const u = usage.get(rubric.name) ?? { calls: 0, prompt: 0, completion: 0 };
       u.calls++;
       if (o.usage) {
         u.prompt += o.usage.prompt;
         u.completion += o.usage.completion;
         progress.tokens += o.usage.prompt + o.usage.completion;
       }
-      usage.set(task.rubric.name, u);
+      usage.set(rubric.name, u);
     } catch (e) {
       stopped ??= e;
     } finally {

@@ -17,13 +17,9 @@ export interface JudgeFlags {
 }
 
 /** The LLM judge's settings after config, flags and environment are combined. The key never leaves memory. */
-export interface OpenAISettings {
+export interface OpenAISettings extends Endpoint {
   kind: "openai";
   model: string;
-  baseURL: string;
-  apiKey: string;
-  /** Where the key came from (a variable name, or "none: loopback server"), for messages. */
-  keySource: string;
   temperature: number | null;
   seed: number | null;
   maxTokens: number | null;
@@ -73,7 +69,45 @@ export function checkBaseURL(raw: string, what: "judge" | "batch"): string {
   return baseURL;
 }
 
+/** The endpoint used when neither a flag, the config nor `OPENAI_BASE_URL` names one. */
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** An OpenAI-compatible endpoint and its key. The key is held in memory only. */
+export interface Endpoint {
+  baseURL: string;
+  apiKey: string;
+  /** Where the key came from (a variable name, or "none (loopback server)" and the like), for messages. */
+  keySource: string;
+}
+
+/**
+ * The endpoint the online judge and batch mode both talk to: `--base-url`,
+ * else the config's `judge.baseUrl`, else `OPENAI_BASE_URL`, else OpenAI
+ * (checked by {@link checkBaseURL}). The key comes only from the environment
+ * (`OPENAI_API_KEY`, or the variable `judge.apiKeyEnv` names); without one, a
+ * loopback server gets a dummy key, and so does any URL with `keyless` (a dry
+ * run, which sends nothing); otherwise a {@link JudgeSetupError}. The one
+ * place keys are read, so both paths refuse and accept the same setups.
+ *
+ * @example
+ * resolveEndpoint("batch", undefined, { baseUrl: "http://127.0.0.1:8000/v1" }, process.env)
+ * // { baseURL: "http://127.0.0.1:8000/v1", apiKey: LOOPBACK_DUMMY_KEY, keySource: "none (loopback server)" }
+ */
+export function resolveEndpoint(
+  what: "judge" | "batch",
+  baseUrlFlag: string | undefined,
+  judge: { baseUrl?: string; apiKeyEnv?: string } | undefined,
+  env: NodeJS.ProcessEnv,
+  opts: { keyless?: boolean } = {},
+): Endpoint {
+  const baseURL = checkBaseURL(baseUrlFlag ?? judge?.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, what);
+  const keyVar = judge?.apiKeyEnv ?? "OPENAI_API_KEY";
+  const apiKey = env[keyVar];
+  if (apiKey) return { baseURL, apiKey, keySource: keyVar };
+  if (isLoopback(baseURL)) return { baseURL, apiKey: LOOPBACK_DUMMY_KEY, keySource: "none (loopback server)" };
+  if (opts.keyless) return { baseURL, apiKey: DRY_RUN_KEY, keySource: `none (${keyVar} is not set; nothing is sent)` };
+  throw new JudgeSetupError(`no API key: set the environment variable ${keyVar} (the key is read only from the environment and never written anywhere)`);
+}
 
 /** Whether a URL points at this machine (a local vLLM, Ollama, llama.cpp or test server). */
 export function isLoopback(url: string): boolean {
@@ -101,10 +135,9 @@ function orNull(flag: number | false | undefined, config: number | null): number
 /**
  * Combines the config's `judge` block, the command-line flags and the
  * environment. `--judge` picks the kind; `--model` or `--base-url` without
- * `--judge` imply the LLM judge. The key comes only from the environment
- * (`OPENAI_API_KEY`, or the variable `judge.apiKeyEnv` names); a loopback
- * base URL without a key gets a dummy key, and so does any URL with
- * `keyless` (a dry run, which sends nothing). With no judge anywhere, throws
+ * `--judge` imply the LLM judge. The endpoint and key are found by
+ * {@link resolveEndpoint} (`keyless`: a dry run, which sends nothing, needs
+ * no key). With no judge anywhere, throws
  * {@link JudgeSetupError} with {@link HOW_TO_CONFIGURE}.
  *
  * @example
@@ -125,21 +158,7 @@ export function resolveJudge(config: RagjudgeConfig, flags: JudgeFlags, env: Nod
   const model = flags.model ?? fromConfig?.model;
   if (!model) throw new JudgeSetupError('the LLM judge needs a model: pass --model NAME or set "judge": {"kind": "openai", "model": "NAME"} in the config');
   const base = OpenAIJudgeConfig.parse({ ...(fromConfig ?? { kind: "openai" }), model });
-  const baseURL = checkBaseURL(flags.baseUrl ?? base.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, "judge");
-  const keyVar = base.apiKeyEnv ?? "OPENAI_API_KEY";
-  let apiKey = env[keyVar];
-  let keySource = keyVar;
-  if (!apiKey) {
-    if (isLoopback(baseURL)) {
-      apiKey = LOOPBACK_DUMMY_KEY;
-      keySource = "none (loopback server)";
-    } else if (opts.keyless) {
-      apiKey = DRY_RUN_KEY;
-      keySource = `none (${keyVar} is not set; nothing is sent)`;
-    } else {
-      throw new JudgeSetupError(`no API key: set the environment variable ${keyVar} (the key is read only from the environment and never written anywhere)`);
-    }
-  }
+  const { baseURL, apiKey, keySource } = resolveEndpoint("judge", flags.baseUrl, base, env, opts);
   const responseFormat = flags.responseFormat ?? base.responseFormat;
   if (responseFormat !== "json_schema" && responseFormat !== "text") throw new JudgeSetupError(`--response-format must be "json_schema" or "text", got ${JSON.stringify(responseFormat)}`);
   return {

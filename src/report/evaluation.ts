@@ -1,12 +1,10 @@
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
 import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
-import { CONFIG_FILE, loadConfig, type ResolvedConfig } from "../golden/config.js";
+import { loadConfig } from "../golden/config.js";
 import { InputErrors } from "../golden/errors.js";
-import { sha256 } from "../golden/hash.js";
 import { validateInputs } from "../golden/validate.js";
 import { loadJudgeInputs } from "../judge/inputs.js";
 import type { ProgressState } from "../judge/run.js";
@@ -14,13 +12,12 @@ import { resolveJudge, type JudgeFlags } from "../judge/settings.js";
 import { summarise } from "../judge/summary.js";
 import { ambiguityVerdicts, ANCHOR_AMBIGUITY_RUBRIC } from "../retrieval/diagnostics/ambiguity.js";
 import { diagnoseVariants } from "../retrieval/diagnostics/section.js";
-import { checkFloors, parseFloors, type Floor } from "../retrieval/floors.js";
+import { checkFloors, parseFloors } from "../retrieval/floors.js";
 import { defaultMeasures, sortMeasures } from "../retrieval/measures/parse.js";
-import type { Measure } from "../retrieval/measures/types.js";
-import { scoreRetrieval } from "../retrieval/score.js";
+import { overallValue, scoreRetrieval } from "../retrieval/score.js";
 import { assembleReport, type RunFindings } from "./build/report.js";
 import { rubricReports } from "./build/rubrics.js";
-import { EvaluationFolder } from "./folder.js";
+import { configEvaluationsDir, EvaluationFolder } from "./folder.js";
 import { searchOrAnswer } from "./join.js";
 import { checkJudgeSetup, judgeItems } from "./run-judge.js";
 import type { ReportJson } from "./schema.js";
@@ -70,16 +67,6 @@ export interface EvaluationResult {
   warnings: string[];
 }
 
-function floorsOf(resolved: ResolvedConfig, failUnder: string | undefined): Floor[] {
-  return parseFloors(failUnder, resolved.config.floors, resolved.file);
-}
-
-function measuresFor(ks: readonly number[], floors: readonly Floor[]): Measure[] {
-  const byLabel = new Map<string, Measure>();
-  for (const m of [...defaultMeasures(ks, false), ...floors.map((f) => f.measure)]) byLabel.set(m.label, m);
-  return sortMeasures([...byLabel.values()]);
-}
-
 /**
  * Runs a whole evaluation, the library behind `ragjudge run`: loads the
  * config (the shipped example when there is none), validates every input
@@ -111,12 +98,12 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
 
   const validation = validateInputs({
     golden: resolved.path(config.golden),
-    variants: config.variants.map((v) => ({ name: v.name, chunks: resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK })),
+    variants: config.variants.map((v) => ({ name: v.name, chunks: resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK, stages: v.stages })),
     citations: "warn",
   });
   if (validation.problems.length) throw new InputErrors(validation.problems);
   const warnings = [...validation.warnings.map((w) => `warning: ${w.message}`), ...validation.notes.map((n) => `note: ${n}`)];
-  const floors = floorsOf(resolved, options.failUnder);
+  const floors = parseFloors(options.failUnder, config.floors, resolved.file);
 
   const inputs = loadJudgeInputs(resolved);
   const { golden, variants, rubrics, itemSet } = inputs;
@@ -129,16 +116,14 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, ...(onProgress ? { onProgress } : {}) });
   const judgments = step.result.judgments;
 
-  const measures = measuresFor(config.k, floors);
+  // Every mean measure at every k, plus any a floor names (sortMeasures drops the repeats).
+  const measures = sortMeasures([...defaultMeasures(config.k, false), ...floors.map((f) => f.measure)]);
   const scores = variants.map((v) => scoreRetrieval(golden, v, { measures, by: ["kind", "tags"], k: config.k }));
   const ambiguityJudged = rubrics.some((r) => r.name === ANCHOR_AMBIGUITY_RUBRIC);
   const ambiguity = ambiguityJudged ? new Map(variants.map((v) => [v.name, ambiguityVerdicts(judgments, v.name, "judgments.jsonl")])) : undefined;
   const diagnostics = diagnoseVariants(golden, variants, { ks: config.k, poolDepth: config.poolDepth, ...(ambiguity ? { ambiguity } : {}) });
   const floorResults = scores.flatMap((s) => {
-    const valueOf = (label: string) => {
-      const i = s.measures.findIndex((m) => m.label === label);
-      return i < 0 ? undefined : s.overall.values[i];
-    };
+    const valueOf = (label: string) => overallValue(s, label);
     const misses = checkFloors(floors, valueOf);
     return floors.map((f) => ({ variant: s.variant, label: f.measure.label, min: f.min, value: valueOf(f.measure.label), miss: misses.find((m) => m.label === f.measure.label) }));
   });
@@ -146,7 +131,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const judgmentsText = judgments.map((j) => JSON.stringify(j)).join("\n") + (judgments.length ? "\n" : "");
   const calibration = calibrate({
     judgments,
-    judgmentsFile: { file: "judgments.jsonl", sha256: sha256(judgmentsText) },
+    judgmentsFile: { file: "judgments.jsonl" },
     book,
     questions: golden.byId,
     trust: config.trust,
@@ -163,8 +148,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   });
   const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
 
-  const fellBack = options.config === undefined && !existsSync(resolve(cwd, CONFIG_FILE));
-  const evaluationsDir = options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : fellBack ? resolve(cwd, config.evaluationsDir) : resolved.path(config.evaluationsDir);
+  const evaluationsDir = options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved, options.config, cwd);
   const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
   try {
     const findings: RunFindings = {

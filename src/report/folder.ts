@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import type { ResolvedConfig } from "../golden/config.js";
 import { writeFileAtomic } from "../golden/files.js";
 
 /** The file every complete evaluation folder holds; `compare` and `latestEvaluation` look for it. */
@@ -129,6 +130,20 @@ export function latestEvaluation(dir: string): string | undefined {
     .sort();
   const last = names[names.length - 1];
   return last === undefined ? undefined : join(dir, last);
+}
+
+/**
+ * Where a config's evaluation folders go: its `evaluationsDir`, relative to
+ * the config's folder, except when no config was named or found and the
+ * shipped example runs: then relative to the working directory, so a run
+ * never writes into the installed package.
+ *
+ * @example
+ * configEvaluationsDir(loadConfig(flags.config), flags.config) // "/work/project/evaluations"
+ */
+export function configEvaluationsDir(resolved: Pick<ResolvedConfig, "config" | "isShippedExample" | "path">, explicitConfig: string | undefined, cwd = process.cwd()): string {
+  const fellBack = explicitConfig === undefined && resolved.isShippedExample;
+  return fellBack ? resolve(cwd, resolved.config.evaluationsDir) : resolved.path(resolved.config.evaluationsDir);
 }
 
 /** A path relative to `from` with `/` separators (for report.json and messages). */

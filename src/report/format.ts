@@ -1,5 +1,6 @@
+import { fixed } from "../calibration/format.js";
 import type { ReportJson, RubricJson, TabJson } from "./schema.js";
-import type { Outcome } from "./search-or-answer.js";
+import { NOT_FOUND_RUBRIC, OUTCOMES, type Outcome } from "./search-or-answer.js";
 
 /**
  * Number and label formatting shared by the terminal, Markdown, HTML and
@@ -16,11 +17,15 @@ export function num(x: number | null | undefined, digits = 3): string {
   return x === null || x === undefined || !Number.isFinite(x) ? "n/a" : x.toFixed(digits);
 }
 
+/** A run's cost in US dollars, or "unknown" when the model has no price in the config. */
+export function usd(cost: number | null): string {
+  return cost === null ? "unknown" : `$${cost.toFixed(4)}`;
+}
+
 /** A signed difference: "+0.060", "-0.021". */
 export function signed(x: number | null | undefined, digits = 3): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return "n/a";
-  const s = x.toFixed(digits);
-  if (/^-0(\.0*)?$/.test(s)) return `+${s.slice(1)}`;
+  const s = fixed(x, digits);
   return s.startsWith("-") ? s : `+${s}`;
 }
 
@@ -44,8 +49,7 @@ export const OUTCOME_LABELS: Record<Outcome, string> = {
 
 /** The outcomes shown as columns: every one, except `unjudged` when no group has any. */
 export function outcomeColumns(tabs: readonly TabJson[]): Outcome[] {
-  const all: Outcome[] = ["ok", "retrieval-failure", "generation-failure", "ok-without-retrieval", "correct-not-found", "invented-answer", "unjudged"];
-  return all.filter((o) => o !== "unjudged" || tabs.some((t) => t.counts[o] > 0));
+  return OUTCOMES.filter((o) => o !== "unjudged" || tabs.some((t) => t.counts[o] > 0));
 }
 
 /** "1 question" / "3 questions". */
@@ -53,9 +57,36 @@ export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
+/**
+ * The golden set's size as every report's header states it.
+ *
+ * @example
+ * questionCounts(report) // "60 questions (48 answerable, 12 unanswerable)"
+ */
+export function questionCounts(report: ReportJson): string {
+  const q = report.questions;
+  const answerable = q.filter((x) => x.answerable).length;
+  return `${plural(q.length, "question")} (${answerable} answerable, ${q.length - answerable} unanswerable)`;
+}
+
+/**
+ * The run's time as a person reads it, to the second.
+ *
+ * @example
+ * readableTime("2026-11-30T13:45:01.250Z") // "2026-11-30 13:45:01 UTC"
+ */
+export function readableTime(iso: string): string {
+  return iso.replace("T", " ").replace(/\.\d+Z$/, " UTC");
+}
+
+/** The rubrics whose judge is trusted (rule-only rubrics left out: nothing was calibrated), for headline figures. */
+export function trustedJudgeRubrics(report: ReportJson): RubricJson[] {
+  return report.rubrics.filter((r) => r.trust.trusted && r.judge !== "rule");
+}
+
 /** The rubrics the search-or-answering join relied on that are not trusted, for its caveat. */
 export function untrustedAnswerRubrics(report: ReportJson): string[] {
-  const used = new Set<string>([...report.variants.flatMap((v) => v.searchOrAnswer.answerRubrics), "not-found"]);
+  const used = new Set<string>([...report.variants.flatMap((v) => v.searchOrAnswer.answerRubrics), NOT_FOUND_RUBRIC]);
   return [...new Set(report.rubrics.filter((r) => used.has(r.rubric) && !r.trust.trusted).map((r) => r.rubric))];
 }
 

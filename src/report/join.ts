@@ -3,9 +3,6 @@ import type { Judgment, Verdict } from "../golden/schema/items.js";
 import type { SearchOrAnswerJson } from "./schema.js";
 import { ANSWER_RUBRICS, classify, crossTab, diagnosis, type CrossTab } from "./search-or-answer.js";
 
-/** The rubric whose verdict classifies unanswerable questions. */
-export const NOT_FOUND_RUBRIC = "not-found";
-
 /**
  * The answer-level verdict of every (variant, question, rubric) at repeat 0,
  * rule verdicts included (a missing answer fails correctness by rule: that
@@ -48,7 +45,7 @@ export function searchOrAnswer(
   judgments: readonly Judgment[],
   judgedRubrics: readonly string[],
 ): SearchOrAnswerJson {
-  const relevant = relevantSets(golden as GoldenSet, variant.chunks);
+  const relevant = relevantSets(golden, variant.chunks);
   const verdicts = answerVerdicts(judgments);
   const answerRubrics = ANSWER_RUBRICS.filter((r) => judgedRubrics.includes(r));
   const outcomes = golden.questions.map((question) => {

@@ -1,5 +1,5 @@
 import { renderTable } from "../retrieval/diagnostics/table.js";
-import { OUTCOME_LABELS, plural, pct, retrievalHeadline } from "./format.js";
+import { OUTCOME_LABELS, plural, pct, questionCounts, retrievalHeadline, trustedJudgeRubrics } from "./format.js";
 import type { ReportJson, VariantJson } from "./schema.js";
 import { diagnosticsSection, gateSection, judgeSection, retrievalSection, searchOrAnswerSection } from "./terminal.js";
 
@@ -15,8 +15,8 @@ function headline(report: ReportJson): string[] {
     const c = v.searchOrAnswer.overall.counts;
     out.push(`| ${v.name} | ${retrievalHeadline(v)} | ${c.ok + c["ok-without-retrieval"]} | ${c["retrieval-failure"]} | ${c["generation-failure"]} |`);
   }
-  const trusted = report.rubrics.filter((r) => r.trust.trusted && r.judge !== "rule");
-  const untrusted = [...new Set(report.rubrics.filter((r) => !r.trust.trusted).map((r) => r.rubric))];
+  const trusted = trustedJudgeRubrics(report);
+  const untrusted = report.gate.untrusted;
   out.push("");
   if (trusted.length) out.push(`Trusted pass rates: ${trusted.map((r) => `${r.rubric} ${r.variants.map((v) => `${v.variant} ${pct(v.raw.value)}`).join(", ")}`).join("; ")}.`);
   if (untrusted.length) out.push(`Untrusted rubrics (not headline figures until calibrated): ${untrusted.join(", ")}.`);
@@ -44,12 +44,10 @@ function misses(v: VariantJson): string {
  * writeFileSync("report.md", renderReportMarkdown(report));
  */
 export function renderReportMarkdown(report: ReportJson): string {
-  const q = report.questions;
-  const answerable = q.filter((x) => x.answerable).length;
   const out: string[] = [
     `# ragjudge: ${report.name}`,
     "",
-    `${report.time} · ${plural(q.length, "question")} (${answerable} answerable, ${q.length - answerable} unanswerable) · judge: ${report.judge.label} · evaluation \`${report.folder}\``,
+    `${report.time} · ${questionCounts(report)} · judge: ${report.judge.label} · evaluation \`${report.folder}\``,
     "",
     ...headline(report),
     "",

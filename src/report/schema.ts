@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OUTCOMES } from "./search-or-answer.js";
 
 /**
  * `report.json`: everything an evaluation found, as one validated document.
@@ -19,7 +20,7 @@ const Values = z.record(z.string(), Num);
 const FileHash = z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
 
 /** The outcomes of the search-or-answering join (src/report/search-or-answer.ts). */
-export const OutcomeName = z.enum(["ok", "retrieval-failure", "generation-failure", "ok-without-retrieval", "correct-not-found", "invented-answer", "unjudged"]);
+export const OutcomeName = z.enum(OUTCOMES);
 
 /** Outcome counts of one group of questions. */
 export const TabJson = z.object({ n: Count, counts: z.record(OutcomeName, Count) });

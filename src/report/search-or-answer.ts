@@ -1,6 +1,6 @@
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Verdict } from "../golden/schema/items.js";
-import { NO_KIND } from "../retrieval/diagnostics/kinds.js";
+import { kindOf } from "../retrieval/diagnostics/kinds.js";
 
 /**
  * Where an answer went wrong, the question ragjudge exists to answer
@@ -19,17 +19,10 @@ import { NO_KIND } from "../retrieval/diagnostics/kinds.js";
  * - `invented-answer`: it answered anyway;
  * - `unjudged`.
  */
-export type Outcome =
-  | "ok"
-  | "retrieval-failure"
-  | "generation-failure"
-  | "ok-without-retrieval"
-  | "correct-not-found"
-  | "invented-answer"
-  | "unjudged";
+export type Outcome = (typeof OUTCOMES)[number];
 
-/** Every outcome in reading order (table columns, chart legends). */
-export const OUTCOMES: readonly Outcome[] = [
+/** Every outcome in reading order (table columns, chart legends); report.json's enum is built from it. */
+export const OUTCOMES = [
   "ok",
   "retrieval-failure",
   "generation-failure",
@@ -37,7 +30,7 @@ export const OUTCOMES: readonly Outcome[] = [
   "correct-not-found",
   "invented-answer",
   "unjudged",
-];
+] as const;
 
 /** What the join needs per question of one variant. */
 export interface QuestionEvidence {
@@ -65,6 +58,9 @@ export interface QuestionOutcome {
 /** The answer rubrics whose joint pass means "the answer is right". */
 export const ANSWER_RUBRICS = ["correctness", "faithfulness"] as const;
 
+/** The rubric whose verdict classifies unanswerable questions. */
+export const NOT_FOUND_RUBRIC = "not-found";
+
 /**
  * Classifies one question. An answer passes when every answer rubric that was
  * judged says yes; any error or missing verdict makes it `unjudged` rather
@@ -72,9 +68,9 @@ export const ANSWER_RUBRICS = ["correctness", "faithfulness"] as const;
  */
 export function classify(e: QuestionEvidence, answerRubrics: readonly string[] = ANSWER_RUBRICS): QuestionOutcome {
   const q = e.question;
-  const base = { id: q.id, kind: q.kind ?? NO_KIND, tags: q.tags, answerable: q.answerable };
+  const base = { id: q.id, kind: kindOf(q), tags: q.tags, answerable: q.answerable };
   if (!q.answerable) {
-    const v = e.verdicts.get("not-found");
+    const v = e.verdicts.get(NOT_FOUND_RUBRIC);
     const outcome: Outcome = v === "yes" ? "correct-not-found" : v === "no" ? "invented-answer" : "unjudged";
     const because = v === undefined ? "not-found not judged" : `not-found: ${v}`;
     return { ...base, relevantInContext: null, answerPassed: null, outcome, because };

@@ -1,5 +1,5 @@
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
-import { interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics } from "./format.js";
+import { interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
 import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";
 
 /**
@@ -133,7 +133,7 @@ export function judgeSection(report: ReportJson, format: TextFormat): string {
   const t = report.judgeTotals;
   out.push(item(`verdicts: ${t.judgments} (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no; rerun to retry them)" : ""}`, format));
   for (const [cause, n] of t.errorCauses) out.push(`${format === "markdown" ? "  - " : "  "}error x${n}: ${cause}`);
-  out.push(item(`tokens: ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion; cost: ${t.cost === null ? "unknown" : `$${t.cost.toFixed(4)}`} (${t.costNote})`, format));
+  out.push(item(`tokens: ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion; cost: ${usd(t.cost)} (${t.costNote})`, format));
   out.push("", `${format === "markdown" ? "> Pass" : "note: pass"} rates count items (answers, questions or citation pairs) with a yes/no verdict; Rogan-Gladen takes the judge's TPR and TNR from all its gate labels, PPI the variant's own gate labels; rule verdicts are exact and never corrected.`);
   return out.join("\n") + "\n";
 }
@@ -169,11 +169,9 @@ export interface TerminalOptions {
  * same in a CI log and in summary.txt).
  */
 export function renderTerminal(report: ReportJson, opts: TerminalOptions): string {
-  const q = report.questions;
-  const answerable = q.filter((x) => x.answerable).length;
   const head = [
-    `ragjudge run: ${report.name} (${report.time.replace("T", " ").replace(/\.\d+Z$/, " UTC")})`,
-    `${plural(q.length, "question")} (${answerable} answerable, ${q.length - answerable} unanswerable); variants ${report.variants.map((v) => v.name).join(", ")}`,
+    `ragjudge run: ${report.name} (${readableTime(report.time)})`,
+    `${questionCounts(report)}; variants ${report.variants.map((v) => v.name).join(", ")}`,
     "",
   ];
   const warn = report.warnings.length ? [`${plural(report.warnings.length, "input warning")} (citation problems and notes; see validation.json)`, ""] : [];

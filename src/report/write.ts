@@ -1,5 +1,5 @@
 import type { CalibrationReport } from "../calibration/calibrate.js";
-import { fingerprintPrefix, writeRecord } from "../calibration/record.js";
+import { recordKey, recordPath, writeRecord } from "../calibration/record.js";
 import { renderJson as calibrationJson, renderMarkdown as calibrationMarkdown } from "../calibration/render.js";
 import type { ResolvedConfig } from "../golden/config.js";
 import { displayPath } from "../golden/errors.js";
@@ -9,7 +9,7 @@ import type { Summary } from "../judge/summary.js";
 import type { VariantDiagnostics } from "../retrieval/diagnostics/diagnose.js";
 import { goldenView, viewJson } from "../retrieval/report.js";
 import type { RetrievalScore } from "../retrieval/score.js";
-import type { EvaluationFolder } from "./folder.js";
+import { relPath, type EvaluationFolder } from "./folder.js";
 import { renderHtml } from "./html/page.js";
 import { reportJunit } from "./junit-report.js";
 import { renderReportMarkdown } from "./markdown.js";
@@ -27,7 +27,7 @@ export const EVALUATION_FILES = [
 /** The files a run will write, known before writing so report.json can list them. */
 export interface FilePlan {
   files: string[];
-  /** Calibration records by `rubric\0fingerprint`, relative to the folder. */
+  /** Calibration records by `recordKey`, relative to the folder. */
   records: Map<string, string>;
 }
 
@@ -36,7 +36,8 @@ export function planFiles(calibration: CalibrationReport): FilePlan {
   const records = new Map<string, string>();
   for (const r of calibration.rubrics) {
     if (!r.hasLabels) continue;
-    records.set(`${r.record.rubric}\u0000${r.record.fingerprint}`, `calibration/${r.record.rubric}.${fingerprintPrefix(r.record.fingerprint)}.json`);
+    // Where writeRecord puts it when the evaluation folder is its labels folder.
+    records.set(recordKey(r.record), relPath(".", recordPath(".", r.record.rubric, r.record.fingerprint)));
   }
   return { files: [...EVALUATION_FILES, ...records.values()].sort(), records };
 }
@@ -92,16 +93,12 @@ export function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts
   folder.write("judgments.jsonl", a.judgmentsText);
   folder.write("judge-summary.json", json(a.summary));
   folder.write("outcomes.jsonl", report.variants.flatMap((v) => v.searchOrAnswer.questions.map((q) => JSON.stringify({ variant: v.name, ...q }))).join("\n") + "\n");
-  const written = new Map<string, string>();
   for (const r of a.calibration.rubrics) {
-    const key = `${r.record.rubric}\u0000${r.record.fingerprint}`;
-    const rel = a.plan.records.get(key);
-    if (!rel) continue;
-    folder.writeWith(rel, () => writeRecord(folder.tmp, r.record));
-    written.set(key, rel);
+    const rel = a.plan.records.get(recordKey(r.record));
+    if (rel) folder.writeWith(rel, () => writeRecord(folder.tmp, r.record));
   }
-  folder.write("calibration.json", calibrationJson(a.calibration, written));
-  folder.write("calibration.md", calibrationMarkdown(a.calibration, written));
+  folder.write("calibration.json", calibrationJson(a.calibration, a.plan.records));
+  folder.write("calibration.md", calibrationMarkdown(a.calibration, a.plan.records));
   const summary = renderTerminal(report, { folder: displayPath(folder.path) });
   folder.write("summary.txt", summary);
   folder.write("report.md", renderReportMarkdown(report));

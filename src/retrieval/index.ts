@@ -26,6 +26,7 @@ export { evaluateTrec, evaluateTrecFiles } from "./trec/evaluate.js";
 export type { TrecEvalOptions, TrecEvaluation } from "./trec/evaluate.js";
 export { formatTrecEval, NoTrecNameError } from "./trec/write.js";
 export { formatFixed4, formatG17 } from "./trec/numbers.js";
+export { parseTrecEvalOutput } from "./trec/reference.js";
 export { pipelineToRun, goldenToQrels, NO_RELEVANT_PLACEHOLDER } from "./trec/export.js";
 export { goldenView, trecView, renderTable, renderMarkdown, viewJson, retrievalResultsJson } from "./report.js";
 export type { RetrievalView } from "./report.js";

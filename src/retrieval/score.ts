@@ -1,6 +1,7 @@
 import type { GoldenSet, VariantData } from "../golden/dataset.js";
 import { loadChunks, loadGolden, loadPipelineOutput, variantNameFromFile } from "../golden/dataset.js";
 import { relevantSet } from "../golden/relevance.js";
+import { kindOf, NO_KIND } from "./diagnostics/kinds.js";
 import { computeValues, summarise, type Evaluation, type QueryValues } from "./evaluate.js";
 import { judgeList } from "./judged.js";
 import { defaultMeasures, parseMeasures } from "./measures/parse.js";
@@ -70,7 +71,8 @@ export interface RetrievalScore {
   evaluation: Evaluation;
 }
 
-const NONE = { kind: "(no kind)", split: "(no split)" } as const;
+/** Label of questions that carry no `split` (those without a `kind` get {@link NO_KIND}, as in the diagnostics). */
+const NO_SPLIT = "(no split)";
 
 function resolveMeasures(options: ScoreOptions): Measure[] {
   const ks = options.k ?? [1, 5, 10];
@@ -138,7 +140,7 @@ export function scoreRetrieval(
   for (const b of by) {
     const buckets = new Map<string, QuestionScore[]>();
     for (const q of sorted) {
-      const keys = b === "tags" ? q.tags : [b === "kind" ? q.kind ?? NONE.kind : q.split ?? NONE.split];
+      const keys = b === "tags" ? q.tags : [b === "kind" ? kindOf(q) : q.split ?? NO_SPLIT];
       for (const key of new Set(keys)) {
         let list = buckets.get(key);
         if (!list) buckets.set(key, (list = []));
@@ -146,7 +148,7 @@ export function scoreRetrieval(
       }
     }
     // a grouping nobody uses ("(no kind)" holding every question) would only repeat the overall row
-    if (buckets.size === 1 && (buckets.has(NONE.kind) || buckets.has(NONE.split))) continue;
+    if (buckets.size === 1 && (buckets.has(NO_KIND) || buckets.has(NO_SPLIT))) continue;
     for (const key of [...buckets.keys()].sort()) groups.push(group(b, key, buckets.get(key)!));
   }
   const overall = group("overall", "overall", sorted);

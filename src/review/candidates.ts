@@ -3,7 +3,7 @@ import { contextOf, type GoldenSet, type VariantData } from "../golden/dataset.j
 import type { Judgment } from "../golden/schema/items.js";
 import { majorityVerdict } from "../calibration/verdicts.js";
 import type { Item } from "../judge/items.js";
-import { itemId } from "./keys.js";
+import { evidenceKey } from "../calibration/keys.js";
 import type { Candidate } from "./sample.js";
 
 /** Why judged items of a rubric were left out of sampling, with counts. */
@@ -34,7 +34,7 @@ export interface RubricRunNotes {
 function latestPerRepeat(judgments: readonly Judgment[]): Judgment[] {
   const m = new Map<string, Judgment>();
   for (const j of judgments) {
-    const k = `${itemId(j, j.inputHash)}\u0000${j.fingerprint}\u0000${j.repeat}`;
+    const k = `${evidenceKey(j, j.inputHash)}\u0000${j.fingerprint}\u0000${j.repeat}`;
     const prev = m.get(k);
     if (!prev || Date.parse(j.time) >= Date.parse(prev.time)) m.set(k, j);
   }
@@ -60,7 +60,7 @@ export function candidatesFromRun(
   golden: GoldenSet,
   variants: readonly VariantData[],
 ): { candidates: Candidate[]; notes: RubricRunNotes[] } {
-  const itemsById = new Map(items.map((i) => [itemId(i.key, i.inputHash), i]));
+  const itemsById = new Map(items.map((i) => [evidenceKey(i.key, i.inputHash), i]));
   const variantByName = new Map(variants.map((v) => [v.name, v]));
   const notes = new Map<string, RubricRunNotes>();
   const note = (rubric: string) => {
@@ -94,7 +94,7 @@ export function candidatesFromRun(
   const stale = new Set<string>();
   for (const j of model) {
     if (j.fingerprint !== notes.get(j.rubric)!.fingerprint) continue;
-    const id = itemId(j, j.inputHash);
+    const id = evidenceKey(j, j.inputHash);
     if (!itemsById.has(id)) {
       if (!stale.has(id)) note(j.rubric).stale++;
       stale.add(id);
@@ -108,7 +108,7 @@ export function candidatesFromRun(
   const candidates: Candidate[] = [];
   for (const item of items) {
     if (item.rule) continue;
-    const id = itemId(item.key, item.inputHash);
+    const id = evidenceKey(item.key, item.inputHash);
     const n = note(item.key.rubric);
     const js = repeats.get(id);
     if (!js || js.length === 0) {

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { formatPath } from "../golden/errors.js";
 
 /** Largest request body the review server reads; a label with a long note is far below it. */
-export const MAX_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 /** An HTTP error answered as `{ "error": message }` with this status. */
 export class HttpError extends Error {
@@ -32,7 +32,7 @@ export const CSP = [
 ].join("; ");
 
 /** Headers every response carries. */
-export function baseHeaders(contentType: string): Record<string, string> {
+function baseHeaders(contentType: string): Record<string, string> {
   return {
     "content-type": contentType,
     "content-security-policy": CSP,

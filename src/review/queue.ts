@@ -3,7 +3,7 @@ import { hashJson } from "../golden/hash.js";
 import { readText } from "../golden/files.js";
 import { parseJsonl, type Located } from "../golden/jsonl.js";
 import { QueueEntry } from "../golden/schema/items.js";
-import { itemId } from "./keys.js";
+import { evidenceKey } from "../calibration/keys.js";
 
 /**
  * Reads a review queue (JSONL of QueueEntry, as `ragjudge sample` writes it).
@@ -24,7 +24,7 @@ export function loadQueue(file: string): Located<QueueEntry>[] {
     if (hashJson(value.evidence) !== value.inputHash) {
       problems.push(new InputError(file, line, "inputHash", "does not match the hash of this entry's evidence (was the queue edited? re-run `ragjudge sample`)"));
     }
-    const id = itemId(value, value.inputHash);
+    const id = evidenceKey(value, value.inputHash);
     const first = seen.get(id);
     if (first !== undefined) problems.push(new InputError(file, line, "(record)", `the same item and input hash is already queued on line ${first}`));
     else seen.set(id, line);

@@ -1,4 +1,5 @@
-import { uniformIntDistribution, xoroshiro128plus, type RandomGenerator } from "pure-rand";
+import { uniformIntDistribution, type RandomGenerator } from "pure-rand";
+import { seededRng } from "../calibration/stats/bootstrap.js";
 import { sha256 } from "../golden/hash.js";
 
 /**
@@ -8,7 +9,7 @@ import { sha256 } from "../golden/hash.js";
  */
 export function streamFor(seed: number, purpose: string): RandomGenerator {
   const h = sha256(`${seed}\u0000${purpose}`);
-  return xoroshiro128plus(Number.parseInt(h.slice(0, 8), 16) | 0);
+  return seededRng(Number.parseInt(h.slice(0, 8), 16));
 }
 
 /**

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
-import { loadLabels, type LocatedLabel } from "../calibration/labels.js";
+import { countedLabels, loadLabels, type LocatedLabel } from "../calibration/labels.js";
 import type { ResolvedConfig } from "../golden/config.js";
 import { InputError } from "../golden/errors.js";
 import { loadJsonl } from "../golden/jsonl.js";
 import { Judgment, type QueueEntry } from "../golden/schema/items.js";
 import { loadJudgeInputs } from "../judge/inputs.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
-import { itemId } from "./keys.js";
+import { evidenceKey } from "../calibration/keys.js";
 import { sampleQueue, type Candidate, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
 import { checkAnnotator } from "./store.js";
 
@@ -31,14 +31,14 @@ export interface SampleRunOptions extends SampleOptions {
 function nonRandomOwn(candidates: readonly Candidate[], own: readonly LocatedLabel[]): Map<string, number> {
   const frames = new Map<string, Set<string>>();
   for (const l of own) {
-    const id = itemId(l.value, l.value.inputHash);
+    const id = evidenceKey(l.value, l.value.inputHash);
     const f = frames.get(id) ?? new Set<string>();
     f.add(l.value.frame);
     frames.set(id, f);
   }
   const out = new Map<string, number>();
   for (const c of candidates) {
-    const f = frames.get(itemId(c.key, c.inputHash));
+    const f = frames.get(evidenceKey(c.key, c.inputHash));
     if (f && !f.has("random")) out.set(c.key.rubric, (out.get(c.key.rubric) ?? 0) + 1);
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -79,10 +79,11 @@ export function sampleFromRun(
   const existing: ExistingLabels[] = [...book.items.values()].map((i) => ({
     key: i.key,
     inputHash: i.inputHash,
-    labels: [...i.byAnnotator, ...(i.adjudication ? [i.adjudication] : [])].map((l) => ({ annotator: l.value.annotator, label: l.value.label })),
+    labels: countedLabels(i).map((l) => ({ annotator: l.value.annotator, label: l.value.label })),
   }));
   // A superseded label of this annotator still means "already labelled": use the whole history.
-  const earlier = book.history.filter((l) => l.value.annotator === opts.annotator).map((l) => ({ key: l.value, inputHash: l.value.inputHash }));
+  const own = book.history.filter((l) => l.value.annotator === opts.annotator);
+  const earlier = own.map((l) => ({ key: l.value, inputHash: l.value.inputHash }));
   const { entries, rubrics: sampled } = sampleQueue(candidates, existing, opts, earlier);
-  return { entries, rubrics: sampled, notes, nonRandomOwn: nonRandomOwn(candidates, book.history.filter((l) => l.value.annotator === opts.annotator)) };
+  return { entries, rubrics: sampled, notes, nonRandomOwn: nonRandomOwn(candidates, own) };
 }

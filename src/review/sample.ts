@@ -1,5 +1,5 @@
 import type { Evidence, ItemKey, QueueEntry } from "../golden/schema/items.js";
-import { itemId } from "./keys.js";
+import { evidenceKey } from "../calibration/keys.js";
 import { sampleWithoutReplacement, shuffle, streamFor } from "./rng.js";
 
 /** One item of the run that may be sampled: judged by the judge (not a rule). */
@@ -107,13 +107,13 @@ export function sampleQueue(
   labelledEarlier: readonly { key: ItemKey; inputHash: string }[] = [],
 ): { entries: QueueEntry[]; rubrics: RubricSample[] } {
   const labelsOf = new Map<string, ExistingLabels["labels"]>();
-  const own = new Set(labelledEarlier.map((l) => itemId(l.key, l.inputHash)));
+  const own = new Set(labelledEarlier.map((l) => evidenceKey(l.key, l.inputHash)));
   for (const e of existing) {
-    const id = itemId(e.key, e.inputHash);
+    const id = evidenceKey(e.key, e.inputHash);
     labelsOf.set(id, [...(labelsOf.get(id) ?? []), ...e.labels]);
     if (e.labels.some((l) => l.annotator === opts.annotator)) own.add(id);
   }
-  const mine = (c: Candidate) => own.has(itemId(c.key, c.inputHash));
+  const mine = (c: Candidate) => own.has(evidenceKey(c.key, c.inputHash));
 
   const byRubric = new Map<string, Candidate[]>();
   for (const c of candidates) {
@@ -125,12 +125,12 @@ export function sampleQueue(
   const rubrics: RubricSample[] = [];
   for (const rubric of [...byRubric.keys()].sort()) {
     // Canonical order first: the sample must not depend on file order.
-    const population = byRubric.get(rubric)!.slice().sort((a, b) => (itemId(a.key, a.inputHash) < itemId(b.key, b.inputHash) ? -1 : 1));
+    const population = byRubric.get(rubric)!.slice().sort((a, b) => (evidenceKey(a.key, a.inputHash) < evidenceKey(b.key, b.inputHash) ? -1 : 1));
     const eligible = population.filter((c) => !mine(c));
     const summary: RubricSample = { rubric, population: population.length, labelledByAnnotator: population.length - eligible.length, eligible: eligible.length, duplicates: 0, queued: 0 };
     const picked = new Map<string, QueueEntry>();
     const add = (c: Candidate, e: QueueEntry) => {
-      const id = itemId(c.key, c.inputHash);
+      const id = evidenceKey(c.key, c.inputHash);
       if (picked.has(id)) summary.duplicates++;
       else picked.set(id, e);
     };
@@ -160,7 +160,7 @@ export function sampleQueue(
       let ownCount = 0;
       for (const c of population) {
         if (c.verdict === "tie" || c.verdict === "error") continue;
-        const labels = labelsOf.get(itemId(c.key, c.inputHash)) ?? [];
+        const labels = labelsOf.get(evidenceKey(c.key, c.inputHash)) ?? [];
         if (!labels.some((l) => l.label !== c.verdict)) continue;
         found++;
         if (mine(c)) ownCount++;

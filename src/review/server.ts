@@ -10,7 +10,7 @@ import { PAGE_CSS } from "./page/style.js";
 import { provenanceNote, ReviewRequestError, type ReviewSession } from "./session.js";
 
 /** Longest note kept with a label. */
-export const MAX_NOTE = 2000;
+const MAX_NOTE = 2000;
 
 const Index = z.number().int().min(0);
 const LabelBody = z.strictObject({ index: Index, inputHash: Sha256, label: z.enum(["yes", "no"]), note: z.string().max(MAX_NOTE).optional() });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { loadJsonl, type Located } from "../golden/jsonl.js";
 import { Judgment, type Label, type QueueEntry } from "../golden/schema/items.js";
 import { loadRubrics, type Rubric } from "../judge/rubric.js";
-import { itemId, keyOf } from "./keys.js";
+import { evidenceKey, keyOf } from "../calibration/keys.js";
 import { loadQueue } from "./queue.js";
 import { appendLabelDurable, appendSkipDurable, checkAnnotator, readAnnotatorLabels, readSkips } from "./store.js";
 import { buildItemView, type ItemView } from "./view.js";
@@ -58,7 +58,7 @@ export type ItemState = "labelled" | "skipped" | "open";
  * same narrow question the judge decided. A `{{case}}` inside the question
  * itself is replaced the same way.
  */
-export function rubricQuestionFor(rubric: Rubric, entry: QueueEntry): { question: string; guidance?: string } {
+function rubricQuestionFor(rubric: Rubric, entry: QueueEntry): { question: string; guidance?: string } {
   const answerable = entry.evidence.answerable;
   if (!rubric.cases || answerable === undefined) return { question: rubric.question };
   const guidance = (answerable ? rubric.cases.answerable : rubric.cases.unanswerable).trim();
@@ -74,6 +74,8 @@ export function rubricQuestionFor(rubric: Rubric, entry: QueueEntry): { question
  */
 export class ReviewSession {
   readonly entries: Located<QueueEntry>[];
+  /** Each entry's {@link evidenceKey}, by queue index: labels, skips and verdicts are looked up by it. */
+  private readonly ids: string[];
   readonly annotator: string;
   private readonly questions: { question: string; guidance?: string }[];
   private readonly judgments = new Map<string, Judgment[]>();
@@ -91,10 +93,11 @@ export class ReviewSession {
     const names = [...new Set(this.entries.map((e) => e.value.rubric))].sort();
     const rubrics = new Map(loadRubrics(opts.rubricsDir, names).map((r) => [r.name, r]));
     this.questions = this.entries.map((e) => rubricQuestionFor(rubrics.get(e.value.rubric)!, e.value));
-    const wanted = new Set(this.entries.map((e) => itemId(e.value, e.value.inputHash)));
+    this.ids = this.entries.map((e) => evidenceKey(e.value, e.value.inputHash));
+    const wanted = new Set(this.ids);
     if (opts.judgmentsFile && existsSync(opts.judgmentsFile)) {
       for (const { value: j } of loadJsonl(opts.judgmentsFile, Judgment)) {
-        const id = itemId(j, j.inputHash);
+        const id = evidenceKey(j, j.inputHash);
         if (!wanted.has(id)) continue;
         const list = this.judgments.get(id) ?? [];
         list.push(j);
@@ -121,8 +124,8 @@ export class ReviewSession {
   }
 
   private id(index: number): string {
-    const e = this.entry(index);
-    return itemId(e, e.inputHash);
+    this.entry(index);
+    return this.ids[index]!;
   }
 
   /** Refuses a write aimed at an item whose evidence is not the one shown. */
@@ -160,7 +163,7 @@ export class ReviewSession {
   /** The item as shown before answering (no judge verdict, no frame). */
   view(index: number): ItemView {
     const e = this.entry(index);
-    const id = itemId(e, e.inputHash);
+    const id = this.ids[index]!;
     const l = this.labels.get(id);
     return {
       ...buildItemView(e, index, this.total, this.questions[index]!.question, this.questions[index]!.guidance),
@@ -190,14 +193,14 @@ export class ReviewSession {
       ...(trimmed ? { note: trimmed } : {}),
       time: this.now().toISOString(),
     });
-    this.labels.set(itemId(e, e.inputHash), written);
+    this.labels.set(this.ids[index]!, written);
     return written;
   }
 
   /** Marks an item skipped (a queue state, not a label); durable before returning. A labelled item stays labelled. */
   skip(index: number, inputHash: string): void {
     const e = this.check(index, inputHash);
-    const id = itemId(e, e.inputHash);
+    const id = this.ids[index]!;
     if (this.skips.has(id)) return;
     appendSkipDurable(this.opts.labelsDir, this.annotator, { ...keyOf(e), inputHash: e.inputHash, time: this.now().toISOString() });
     this.skips.add(id);
@@ -207,7 +210,7 @@ export class ReviewSession {
   reveal(index: number): RevealView {
     if (this.state(index) !== "labelled") throw new ReviewRequestError(403, "answer the item first: the judge's verdict stays hidden until then");
     const e = this.entry(index);
-    const judgments = (this.judgments.get(itemId(e, e.inputHash)) ?? [])
+    const judgments = (this.judgments.get(this.ids[index]!) ?? [])
       .slice()
       .sort((a, b) => a.fingerprint.localeCompare(b.fingerprint) || a.repeat - b.repeat)
       .map((j) => ({

@@ -7,7 +7,7 @@ import { parseJsonl } from "../golden/jsonl.js";
 import { ItemKey, type Label } from "../golden/schema/items.js";
 import { appendLabel, labelFileFor, loadLabels } from "../calibration/labels.js";
 import { Sha256, Time } from "../golden/schema/common.js";
-import { itemId } from "./keys.js";
+import { evidenceKey } from "../calibration/keys.js";
 
 /**
  * Checks an annotator name for use as a file name (`labels/<annotator>.jsonl`)
@@ -83,7 +83,7 @@ function loadLog<S extends z.ZodType>(file: string, schema: S): z.infer<S>[] {
 }
 
 /**
- * One annotator's current label per item and input hash, by {@link itemId},
+ * One annotator's current label per item and input hash, by {@link evidenceKey},
  * read through the labels module (every file of the folder, validated):
  * the latest by time, ties by reading order, adjudication labels included
  * (an item this person adjudicated counts as labelled by them).
@@ -92,7 +92,7 @@ export function readAnnotatorLabels(labelsDir: string, annotator: string): Map<s
   const out = new Map<string, Label>();
   for (const { value } of loadLabels(labelsDir).history) {
     if (value.annotator !== annotator) continue;
-    const id = itemId(value, value.inputHash);
+    const id = evidenceKey(value, value.inputHash);
     const prev = out.get(id);
     if (!prev || Date.parse(value.time) >= Date.parse(prev.time)) out.set(id, value);
   }
@@ -114,21 +114,21 @@ export function appendLabelDurable(labelsDir: string, label: Label): Label {
  * `<labels dir>/.review/<annotator>.skips.jsonl` so that a restarted review
  * resumes past skipped items; labelling a skipped item later overrides it.
  */
-export const SkipRecord = ItemKey.extend({ inputHash: Sha256, time: Time });
-export type SkipRecord = z.infer<typeof SkipRecord>;
+const SkipRecord = ItemKey.extend({ inputHash: Sha256, time: Time });
+type SkipRecord = z.infer<typeof SkipRecord>;
 
 /**
  * The review-progress file of one annotator (inside the labels folder).
  * Only a write creates `.review/` (`create`, the default); reading passes
  * `create: false`, so starting a review leaves no empty folder behind.
  */
-export function skipsFileOf(labelsDir: string, annotator: string, options: { create?: boolean } = {}): string {
+function skipsFileOf(labelsDir: string, annotator: string, options: { create?: boolean } = {}): string {
   return confinedPath(labelsDir, join(".review", `${checkAnnotator(annotator)}.skips.jsonl`), options);
 }
 
 /** Item ids an annotator skipped (none when nothing was skipped yet; creates nothing). */
 export function readSkips(labelsDir: string, annotator: string): Set<string> {
-  return new Set(loadLog(skipsFileOf(labelsDir, annotator, { create: false }), SkipRecord).map((s) => itemId(s, s.inputHash)));
+  return new Set(loadLog(skipsFileOf(labelsDir, annotator, { create: false }), SkipRecord).map((s) => evidenceKey(s, s.inputHash)));
 }
 
 /** Records a skip durably (flushed before returning). */

@@ -1,4 +1,5 @@
 import type { EvidenceChunk, QueueEntry } from "../golden/schema/items.js";
+import { keyOf } from "../calibration/keys.js";
 import { markAnchor, markCitations, type Segment } from "./highlight.js";
 
 /** One chunk as the reviewer sees it. */
@@ -79,7 +80,7 @@ export function buildItemView(
   return {
     index,
     total,
-    item: { variant: entry.variant, question: entry.question, rubric: entry.rubric, unit: entry.unit },
+    item: keyOf(entry),
     inputHash: entry.inputHash,
     rubricQuestion,
     ...(rubricGuidance ? { rubricGuidance } : {}),

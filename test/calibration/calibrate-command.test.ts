@@ -139,7 +139,7 @@ describe("ragjudge calibrate", () => {
     const { code, err } = await run();
     expect(code).toBe(2);
     expect(err.trim().split("\n")).toHaveLength(1);
-    expect(err).toMatch(/ben\.jsonl:21: label: Invalid option: expected one of "yes"\|"no"/);
+    expect(err).toMatch(/ben\.jsonl:21: label: expected one of "yes", "no", got string "maybe"/);
   });
 
   it("says so when the judgments file is missing, and validates its options", async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InputErrors } from "../../src/golden/errors.js";
-import { appendLabel, appendLabels, evidenceKey, loadLabels } from "../../src/calibration/labels.js";
+import { evidenceKey } from "../../src/calibration/keys.js";
+import { appendLabel, appendLabels, loadLabels } from "../../src/calibration/labels.js";
 import { inputErrorMessages } from "../helpers/input-errors.js";
 import { tempDir } from "../helpers/temp.js";
 

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { displayPath } from "../../src/golden/errors.js";
@@ -48,6 +48,20 @@ function bad(): { golden: string; chunks: string; output: string } {
 }
 
 describe("validateInputs", () => {
+  it("does not repeat a golden line's mistake as unknown-question errors in the outputs", () => {
+    const dir = tempDir("ragjudge-validate-");
+    const lines = readFileSync(join(fx, "golden.jsonl"), "utf8").trim().split("\n");
+    const first = JSON.parse(lines[0]!) as { id: string };
+    // The id itself is broken: output lines for that question cannot be called unknown.
+    writeFileSync(join(dir, "g.jsonl"), [JSON.stringify({ ...first, id: 7 }), ...lines.slice(1)].join("\n") + "\n");
+    const broken = validateInputs({ golden: join(dir, "g.jsonl"), variants: [{ name: "bm25", chunks: join(fx, "chunks.jsonl"), output: join(fx, "bm25.output.jsonl"), contextK: 5 }] });
+    expect(broken.problems.map((p) => p.message)).toEqual([`${displayPath(join(dir, "g.jsonl"))}:1: id: expected string, got number 7`]);
+    // Another field is broken but the id is readable: unknown questions are still found.
+    writeFileSync(join(dir, "g2.jsonl"), [JSON.stringify({ ...first, answerable: "yes" }), ...lines.slice(1)].join("\n") + "\n");
+    const readable = validateInputs({ golden: join(dir, "g2.jsonl"), variants: [{ name: "bm25", chunks: join(fx, "chunks.jsonl"), output: join(fx, "bm25.output.jsonl"), contextK: 5 }] });
+    expect(readable.problems.map((p) => p.field)).toEqual(["answerable"]);
+  });
+
   it("reports every problem at once, by file and line", () => {
     const f = bad();
     const report = validateInputs({ golden: f.golden, variants: [{ name: "v", chunks: f.chunks, output: f.output, contextK: 5 }] });

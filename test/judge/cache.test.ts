@@ -125,6 +125,16 @@ describe("the cache folder's lease", () => {
     b.close();
   });
 
+  it("openLeased holds the lease until close, and a refused lease leaves no cache open", () => {
+    const dir = tempDir();
+    const held = JudgeCache.openLeased(dir, "ragjudge batch collect");
+    expect(() => JudgeCache.openLeased(dir, "ragjudge batch import")).toThrow(/in use by another ragjudge run \(ragjudge batch collect,/);
+    held.close();
+    expect(held.cache.db.open).toBe(false);
+    const next = JudgeCache.openLeased(dir, "ragjudge batch import");
+    next.close();
+  });
+
   it("takes over a lease left by a killed run: on this host when its process is gone, from another host when its heartbeat is stale", () => {
     const dir = tempDir();
     const c = JudgeCache.open(dir);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RagjudgeConfig } from "../../src/golden/schema/config.js";
+import { resolveBatchEndpoint } from "../../src/judge/batch/api.js";
 import { HOW_TO_CONFIGURE, JudgeSetupError, LOOPBACK_DUMMY_KEY, isLoopback, resolveJudge } from "../../src/judge/settings.js";
 
 const base = { golden: "g.jsonl", variants: [{ name: "v", output: "o.jsonl", chunks: "c.jsonl" }] };
@@ -48,5 +49,21 @@ describe("resolveJudge", () => {
   it("recognises loopback hosts", () => {
     expect(["http://localhost:1/v1", "http://127.0.0.1:1", "http://127.1.2.3", "http://[::1]:8000/v1"].map(isLoopback)).toEqual([true, true, true, true]);
     expect(["http://10.0.0.1", "https://api.openai.com/v1", "http://localhost.evil.com", "nope"].map(isLoopback)).toEqual([false, false, false, false]);
+  });
+});
+
+describe("resolveBatchEndpoint", () => {
+  it("finds the endpoint and key as the online judge does, but never without a key for a remote endpoint", () => {
+    const judge = { kind: "openai", model: "m", baseUrl: "https://llm.example.org/v1", apiKeyEnv: "MY_KEY" };
+    expect(resolveBatchEndpoint(cfg(judge), {}, { MY_KEY: "k2" })).toEqual({ baseURL: "https://llm.example.org/v1", apiKey: "k2", keySource: "MY_KEY" });
+    expect(resolveBatchEndpoint(cfg(), { baseUrl: "http://127.0.0.1:8000/v1/" }, {})).toEqual({ baseURL: "http://127.0.0.1:8000/v1", apiKey: LOOPBACK_DUMMY_KEY, keySource: "none (loopback server)" });
+    expect(resolveBatchEndpoint(cfg({ kind: "baseline" }), {}, { OPENAI_API_KEY: "k1" })).toMatchObject({ baseURL: "https://api.openai.com/v1", keySource: "OPENAI_API_KEY" });
+    expect(() => resolveBatchEndpoint(cfg(judge), {}, {})).toThrow(/no API key: set the environment variable MY_KEY/);
+    expect(() => resolveBatchEndpoint(cfg(), { baseUrl: "https://u:p@host/v1" }, {})).toThrow(/batch base URL must not contain a user name/);
+  });
+
+  it("a dry run of the online judge needs no key, and says none was set", () => {
+    const s = resolveJudge(cfg({ kind: "openai", model: "m" }), {}, {}, { keyless: true });
+    expect(s).toMatchObject({ kind: "openai", keySource: "none (OPENAI_API_KEY is not set; nothing is sent)" });
   });
 });

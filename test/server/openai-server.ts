@@ -99,6 +99,18 @@ function completion(model: string, content: string, finishReason: string, prompt
   };
 }
 
+/** What a server without structured outputs answers a `json_schema` request. */
+const NO_JSON_SCHEMA: Behaviour = {
+  status: 400,
+  body: { error: { message: "response_format type json_schema is not supported by this server", type: "invalid_request_error", param: "response_format", code: null } },
+};
+
+/** What a script sees of a request body (`index` -1 for a batch line). */
+function requestInfo(body: Record<string, unknown>, index: number): RequestInfo {
+  const rf = body.response_format as { type?: string } | undefined;
+  return { index, body, system: messageText(body, "system"), user: messageText(body, "user"), jsonSchema: rf?.type === "json_schema" };
+}
+
 function kindOf(b: Behaviour): string {
   if ("verdict" in b) return `verdict:${b.verdict}`;
   if ("content" in b) return "content";
@@ -166,12 +178,8 @@ export async function startOpenAIServer(opts: ServerOptions = {}): Promise<TestS
 
   /** One batch request line, answered by the script like an online request (but not counted as one). */
   const answerLine = (body: Record<string, unknown>): LineAnswer => {
-    const rf = body.response_format as { type?: string } | undefined;
-    const info: RequestInfo = { index: -1, body, system: messageText(body, "system"), user: messageText(body, "user"), jsonSchema: rf?.type === "json_schema" };
-    if (info.jsonSchema && opts.jsonSchema === false) {
-      return { status: 400, body: { error: { message: "response_format type json_schema is not supported by this server", type: "invalid_request_error", param: "response_format", code: null } } };
-    }
-    const b: Behaviour = script(info);
+    const info = requestInfo(body, -1);
+    const b: Behaviour = info.jsonSchema && opts.jsonSchema === false ? NO_JSON_SCHEMA : script(info);
     if ("status" in b) return { status: b.status, body: b.body ?? { error: { message: b.message ?? `scripted ${b.status}`, type: "server_error", param: null, code: null } } };
     if ("hang" in b || "stallBody" in b || "reset" in b) return { error: { code: "server_error", message: "The request failed on the server." } };
     const model = opts.servedModel ?? `served-${String(body.model ?? "model")}`;
@@ -209,20 +217,8 @@ export async function startOpenAIServer(opts: ServerOptions = {}): Promise<TestS
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       res.on("close", () => inFlight--);
-      const rf = body.response_format as { type?: string } | undefined;
-      const info: RequestInfo = {
-        index: count++,
-        body: opts.keepBodies === false ? {} : body,
-        system: messageText(body, "system"),
-        user: messageText(body, "user"),
-        jsonSchema: rf?.type === "json_schema",
-      };
-      let b: Behaviour;
-      if (info.jsonSchema && opts.jsonSchema === false) {
-        b = { status: 400, body: { error: { message: "response_format type json_schema is not supported by this server", type: "invalid_request_error", param: "response_format", code: null } } };
-      } else {
-        b = script(info);
-      }
+      const info = { ...requestInfo(body, count++), ...(opts.keepBodies === false ? { body: {} } : {}) };
+      const b: Behaviour = info.jsonSchema && opts.jsonSchema === false ? NO_JSON_SCHEMA : script(info);
       if (opts.keepBodies !== false) requests.push({ info, kind: kindOf(b), authorization: req.headers.authorization, at: Date.now(), raw: rawBody });
       const delay = (opts.latencyMs ?? 0) + (b.delayMs ?? 0);
       if (delay > 0) {

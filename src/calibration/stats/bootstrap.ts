@@ -58,6 +58,45 @@ export function percentileInterval(values: number[], reps: number, seed: number,
   return { ...base, ci: { lo: quantileSorted(values, alpha), hi: quantileSorted(values, 1 - alpha) } };
 }
 
+/** The options with their defaults filled in. */
+function settingsOf(options: BootstrapOptions): { reps: number; seed: number; level: number } {
+  return { reps: options.reps ?? DEFAULT_REPS, seed: options.seed ?? DEFAULT_SEED, level: options.level ?? 0.95 };
+}
+
+/**
+ * The result of a bootstrap that could not run (no items, a figure unknown
+ * on the data itself), with why: every replicate counts as undefined.
+ *
+ * @example
+ * noBootstrap("no judged items", { seed: 1 }).ci // null
+ */
+export function noBootstrap(reason: string, options: BootstrapOptions = {}): BootstrapInterval {
+  const { reps, seed, level } = settingsOf(options);
+  return { ci: null, reason, level, reps, seed, undefinedReps: reps };
+}
+
+/**
+ * The seeded percentile bootstrap loop every interval here shares: runs
+ * `reps` replicates, each drawing its own resample from the one generator
+ * of the run (so the same seed gives the same interval) and returning the
+ * statistic on it, or null when it is undefined there (counted, then
+ * dropped). For resampling designs beyond one set of n items, such as two
+ * samples or strata, which {@link bootstrapInterval} does not cover.
+ *
+ * @example
+ * bootstrapReplicates((rng) => meanOf(resampleIndices(rng, n)), { seed: 7 })
+ */
+export function bootstrapReplicates(replicate: (rng: RandomGenerator) => number | null, options: BootstrapOptions = {}): BootstrapInterval {
+  const { reps, seed, level } = settingsOf(options);
+  const rng = seededRng(seed);
+  const values: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const v = replicate(rng);
+    if (v !== null && Number.isFinite(v)) values.push(v);
+  }
+  return percentileInterval(values, reps, seed, level);
+}
+
 /**
  * Seeded nonparametric bootstrap of any statistic of n items: each replicate
  * draws n item indices with replacement and calls `stat`, which returns null
@@ -71,17 +110,8 @@ export function bootstrapInterval(
   stat: (indices: Uint32Array) => number | null,
   options: BootstrapOptions = {},
 ): BootstrapInterval {
-  const reps = options.reps ?? DEFAULT_REPS;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const level = options.level ?? 0.95;
-  if (n === 0) return { ci: null, reason: "no items", level, reps, seed, undefinedReps: reps };
-  const rng = seededRng(seed);
-  const values: number[] = [];
-  for (let r = 0; r < reps; r++) {
-    const v = stat(resampleIndices(rng, n));
-    if (v !== null && Number.isFinite(v)) values.push(v);
-  }
-  return percentileInterval(values, reps, seed, level);
+  if (n === 0) return noBootstrap("no items", options);
+  return bootstrapReplicates((rng) => stat(resampleIndices(rng, n)), options);
 }
 
 /** A mean paired difference with its bootstrap interval. */

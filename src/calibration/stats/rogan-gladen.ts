@@ -1,4 +1,5 @@
-import { seededRng, resampleIndices, percentileInterval, DEFAULT_REPS, DEFAULT_SEED, type BootstrapInterval, type BootstrapOptions } from "./bootstrap.js";
+import type { RandomGenerator } from "pure-rand";
+import { bootstrapReplicates, noBootstrap, resampleIndices, type BootstrapInterval, type BootstrapOptions } from "./bootstrap.js";
 import { fixed } from "../format.js";
 
 /** A Rogan-Gladen corrected prevalence. */
@@ -63,7 +64,7 @@ export interface LabelledVerdict {
  * items carry strata, n_h within each stratum h (the design drew a fixed
  * number per stratum, so a resample must too).
  */
-function resampleLabelled(rng: ReturnType<typeof seededRng>, strata: readonly number[][] | null, n: number): Uint32Array {
+function resampleLabelled(rng: RandomGenerator, strata: readonly number[][] | null, n: number): Uint32Array {
   if (!strata) return resampleIndices(rng, n);
   const out = new Uint32Array(n);
   let k = 0;
@@ -116,18 +117,14 @@ export function roganGladenBootstrap(
   labelled: readonly LabelledVerdict[],
   options: BootstrapOptions = {},
 ): RoganGladenEstimate {
-  const reps = options.reps ?? DEFAULT_REPS;
-  const seed = options.seed ?? DEFAULT_SEED;
-  const level = options.level ?? 0.95;
   const N = verdicts.length;
   let yes = 0;
   for (const v of verdicts) yes += v;
   const apparent = N > 0 ? yes / N : null;
   const { tpr, tnr } = tprTnr(labelled);
-  const noBoot = (reason: string): BootstrapInterval => ({ ci: null, reason, level, reps, seed, undefinedReps: reps });
   if (apparent === null || tpr === null || tnr === null) {
     const reason = apparent === null ? "no judged items" : tpr === null ? "no labelled item is yes, so TPR is unknown" : "no labelled item is no, so TNR is unknown";
-    return { estimate: null, unclipped: null, clipped: false, youden: null, reason, apparent, tpr, tnr, bootstrap: noBoot(reason) };
+    return { estimate: null, unclipped: null, clipped: false, youden: null, reason, apparent, tpr, tnr, bootstrap: noBootstrap(reason, options) };
   }
   const point = roganGladen(apparent, tpr, tnr);
   let strata: number[][] | null = null;
@@ -135,19 +132,15 @@ export function roganGladenBootstrap(
     const by = new Map<string, number[]>();
     labelled.forEach((l, i) => {
       const h = l.stratum ?? "";
-      by.set(h, [...(by.get(h) ?? []), i]);
+      (by.get(h) ?? by.set(h, []).get(h)!).push(i);
     });
     strata = [...by.keys()].sort().map((h) => by.get(h)!);
   }
-  const rng = seededRng(seed);
-  const values: number[] = [];
-  for (let r = 0; r < reps; r++) {
+  const bootstrap = bootstrapReplicates((rng) => {
     let y = 0;
     for (const i of resampleIndices(rng, N)) y += verdicts[i]!;
     const rates = tprTnr(labelled, resampleLabelled(rng, strata, labelled.length));
-    if (rates.tpr === null || rates.tnr === null) continue;
-    const rg = roganGladen(y / N, rates.tpr, rates.tnr);
-    if (rg.estimate !== null) values.push(rg.estimate);
-  }
-  return { ...point, apparent, tpr, tnr, bootstrap: percentileInterval(values, reps, seed, level) };
+    return rates.tpr === null || rates.tnr === null ? null : roganGladen(y / N, rates.tpr, rates.tnr).estimate;
+  }, options);
+  return { ...point, apparent, tpr, tnr, bootstrap };
 }

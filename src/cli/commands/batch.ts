@@ -10,7 +10,6 @@ import { formatCollect, formatImport, formatStates, formatStatusLine, formatSubm
 import { BatchStore } from "../../judge/batch/store.js";
 import { submitExport, type SubmitStep } from "../../judge/batch/submit.js";
 import { JudgeCache } from "../../judge/cache.js";
-import { JudgeSetupError } from "../../judge/settings.js";
 import { UsageError } from "../errors.js";
 
 interface CommonFlags {
@@ -42,27 +41,17 @@ function seconds(v: string): number {
 function openStore(flags: CommonFlags, holder: string): { cache: JudgeCache; store: BatchStore; config: ReturnType<typeof loadConfig>; close: () => void } {
   const config = loadConfig(flags.config);
   const dir = flags.cacheDir ? resolve(flags.cacheDir) : config.path(config.config.cacheDir);
-  const cache = JudgeCache.open(dir);
+  const { cache, close } = JudgeCache.openLeased(dir, holder);
   try {
-    const lease = cache.acquireLease(holder);
-    const close = () => {
-      lease.release();
-      cache.close();
-    };
     return { cache, store: BatchStore.open(cache), config, close };
   } catch (e) {
-    cache.close();
+    close();
     throw e;
   }
 }
 
-function endpointOf(config: ReturnType<typeof loadConfig>, flags: CommonFlags): BatchEndpoint {
-  try {
-    return resolveBatchEndpoint(config.config, flags);
-  } catch (e) {
-    if (e instanceof JudgeSetupError) throw new UsageError(e.message);
-    throw e;
-  }
+function endpointOf(config: ReturnType<typeof loadConfig>, flags: CommonFlags, opts: { keyless?: boolean } = {}): BatchEndpoint {
+  return resolveBatchEndpoint(config.config, flags, process.env, opts);
 }
 
 /** API failures are the user's to fix (key, URL, network): one line, exit 2, never the key. */
@@ -133,10 +122,13 @@ export function registerBatch(program: Command): void {
     .action(async (flags: CommonFlags & { all?: boolean }) => {
       const { store, config, close } = openStore(flags, "ragjudge batch status");
       try {
-        const endpoint = endpointOf(config, flags);
+        // The key is needed only to poll: with nothing submitted, status answers without one.
+        const where = endpointOf(config, flags, { keyless: true });
+        const open = openSubmissions(store, where.baseURL);
+        const endpoint = open.length ? endpointOf(config, flags) : where;
         const sdk = batchClient(endpoint);
         await guarded(async () => {
-          for (const s of openSubmissions(store, endpoint.baseURL)) await pollBatch(sdk, endpoint, store, s.batchId!);
+          for (const s of open) await pollBatch(sdk, endpoint, store, s.batchId!);
         });
         store.reconcile();
         const subs = store.submissions(endpoint.baseURL).filter((s) => flags.all || !s.collected);

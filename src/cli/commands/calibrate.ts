@@ -1,17 +1,16 @@
 import { Option, type Command } from "commander";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { calibrate } from "../../calibration/calibrate.js";
 import { knownRubricNames } from "../../calibration/context.js";
-import { loadLabels } from "../../calibration/labels.js";
-import { loadRecords, writeRecordIfChanged, type RecordWrite } from "../../calibration/record.js";
+import { firstLabel, loadLabels } from "../../calibration/labels.js";
+import { loadJsonl } from "../../golden/jsonl.js";
+import { loadRecords, recordKey, writeRecordIfChanged, type RecordWrite } from "../../calibration/record.js";
 import { renderJson, renderMarkdown, renderTable, type Format } from "../../calibration/render.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../../calibration/stats/index.js";
 import { loadConfig } from "../../golden/config.js";
 import { loadGolden } from "../../golden/dataset.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
-import { sha256 } from "../../golden/hash.js";
-import { loadJsonl } from "../../golden/jsonl.js";
 import { Judgment } from "../../golden/schema/items.js";
 import { EXIT, UsageError } from "../errors.js";
 
@@ -58,6 +57,8 @@ export function registerCalibrate(program: Command): void {
       }
       const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
       const labelsDir = opts.labels ?? resolved.path(config.labels);
+      // A folder named on the command line must exist: a mistyped path is not "no labels yet".
+      if (opts.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
       const book = loadLabels(labelsDir);
       // Existing records must be sound: a broken or renamed one (it could be taken for another judge's) is an error, not overwritten in silence.
       loadRecords(labelsDir);
@@ -69,7 +70,7 @@ export function registerCalibrate(program: Command): void {
       const report = calibrate({
         judgments,
         // Relative to the config's folder, so a committed record names no machine's absolute path.
-        judgmentsFile: { file: relative(resolved.root, resolve(judgmentsFile)) || judgmentsFile, sha256: sha256(readFileSync(judgmentsFile)) },
+        judgmentsFile: { file: relative(resolved.root, resolve(judgmentsFile)) || judgmentsFile },
         book,
         questions,
         trust: config.trust,
@@ -84,7 +85,7 @@ export function registerCalibrate(program: Command): void {
           ...report.unpaired.unknownItem.map((i) => [i, "question", "label for an item no judgment covers (no verdict for this variant, question and unit)"] as const),
           ...report.unpaired.unknownRubric.map((i) => [i, "rubric", "label for a rubric no judgment covers"] as const),
         ].map(([i, field, why]) => {
-          const l = (i.byAnnotator[0] ?? i.adjudication)!;
+          const l = firstLabel(i);
           return new InputError(l.file, l.line, field, why);
         });
         if (problems.length) throw new InputErrors(problems);
@@ -95,7 +96,7 @@ export function registerCalibrate(program: Command): void {
       if (opts.write) {
         for (const r of report.rubrics) {
           if (!r.hasLabels) continue;
-          written.set(r.record.rubric + "\u0000" + r.record.fingerprint, writeRecordIfChanged(labelsDir, r.record));
+          written.set(recordKey(r.record), writeRecordIfChanged(labelsDir, r.record));
         }
       }
       const render = opts.format === "json" ? renderJson : opts.format === "md" ? renderMarkdown : renderTable;

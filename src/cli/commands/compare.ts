@@ -1,13 +1,12 @@
 import { Option, type Command } from "commander";
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../../calibration/stats/index.js";
-import { CONFIG_FILE, loadConfig } from "../../golden/config.js";
+import { loadConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { compareSides } from "../../report/compare/compare.js";
 import { loadEvaluation, parseSide, pickVariant, variantPairs, type CompareSide } from "../../report/compare/load.js";
 import { renderComparisons, type CompareFormat } from "../../report/compare/render.js";
-import { latestEvaluation } from "../../report/folder.js";
+import { configEvaluationsDir, latestEvaluation } from "../../report/folder.js";
 import { EXIT, UsageError } from "../errors.js";
 
 interface CompareFlags {
@@ -30,13 +29,7 @@ function intFlag(name: string, value: string, min: number): number {
 
 /** The newest evaluation under the config's evaluationsDir (or --evaluations-dir). */
 function latest(flags: CompareFlags): string {
-  let dir: string;
-  if (flags.evaluationsDir) dir = resolve(flags.evaluationsDir);
-  else {
-    const resolved = loadConfig(flags.config);
-    const fellBack = flags.config === undefined && !existsSync(resolve(CONFIG_FILE));
-    dir = fellBack ? resolve(resolved.config.evaluationsDir) : resolved.path(resolved.config.evaluationsDir);
-  }
+  const dir = flags.evaluationsDir ? resolve(flags.evaluationsDir) : configEvaluationsDir(loadConfig(flags.config), flags.config);
   const found = latestEvaluation(dir);
   if (!found) throw new UsageError(`no evaluation in ${displayPath(dir)}: run ragjudge run first, or name the folders (ragjudge compare A B)`);
   return found;

@@ -12,7 +12,7 @@ import { loadJudgeInputs } from "../../judge/inputs.js";
 import { progressReporter } from "../../judge/progress.js";
 import { redact } from "../../judge/redact.js";
 import { runJudge } from "../../judge/run.js";
-import { JudgeSetupError, resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/settings.js";
+import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/settings.js";
 import { summarise } from "../../judge/summary.js";
 import { formatSummary } from "../../judge/summary-format.js";
 import { summaryTrust } from "../../judge/summary-trust.js";
@@ -53,14 +53,6 @@ function collect(v: string, prev: string[] | undefined): string[] {
   return [...(prev ?? []), ...v.split(",").map((s) => s.trim()).filter(Boolean)];
 }
 
-function setup<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof JudgeSetupError) throw new UsageError(e.message);
-    throw e;
-  }
-}
 
 function parseBy(v: string): ("kind" | "tags")[] {
   const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
@@ -130,7 +122,7 @@ export function registerJudge(program: Command): void {
       const by = parseBy(flags.by ?? "kind");
       const resolved = loadConfig(flags.config);
       // A dry run sends nothing, so it needs no key.
-      const settings = setup(() => resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true }));
+      const settings = resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true });
       const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
       const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
       const { itemSet, rubrics } = inputs;
@@ -141,21 +133,12 @@ export function registerJudge(program: Command): void {
         if (settings.kind !== "openai") throw new UsageError("--batch-export needs the LLM judge (--judge openai --model NAME); the baseline makes no calls");
         if (flags.dryRun) throw new UsageError("--batch-export and --dry-run do not combine");
         const limits = { maxRequests: flags.batchMaxRequests ?? BATCH_LIMITS.maxRequests, maxBytes: flags.batchMaxBytes ?? BATCH_LIMITS.maxBytes };
-        const cache = JudgeCache.open(cacheDir);
-        const lease = (() => {
-          try {
-            return cache.acquireLease("ragjudge judge --batch-export");
-          } catch (e) {
-            cache.close();
-            throw e;
-          }
-        })();
+        const { cache, close } = JudgeCache.openLeased(cacheDir, "ragjudge judge --batch-export");
         try {
           const { plan, result } = exportBatch({ items: itemSet.items, backend: makeBackend(settings, cache, log), cache, repeats: settings.repeats, file: resolve(flags.batchExport), limits });
           process.stdout.write(formatExport(plan, result, settings.model));
         } finally {
-          lease.release();
-          cache.close();
+          close();
         }
         return;
       }

@@ -2,7 +2,7 @@ import { Option, type Command } from "commander";
 import { relative } from "node:path";
 import { knownRubricNames } from "../../calibration/context.js";
 import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
-import { appendLabels, loadLabels } from "../../calibration/labels.js";
+import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
 import { loadConfig } from "../../golden/config.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeOutputFile } from "../../calibration/output.js";
@@ -59,8 +59,7 @@ export function registerLabels(program: Command): void {
       // time) the annotator's current label on that evidence with the same content.
       const book = loadLabels(dir);
       const existing = new Set(book.history.map((l) => canonicalJson(l.value)));
-      const current = new Set(book.effective.map((l) => canonicalJson({ ...l.value, time: undefined })));
-      for (const item of book.items.values()) if (item.adjudication) current.add(canonicalJson({ ...item.adjudication.value, time: undefined }));
+      const current = new Set(currentLabels(book).map((l) => canonicalJson({ ...l.value, time: undefined })));
       const fresh = csv.labels.filter((l, i) => !existing.has(canonicalJson(l)) && (csv.timed[i] || !current.has(canonicalJson({ ...l, time: undefined }))));
       const result = fresh.length ? appendLabels(dir, fresh) : { labels: [], files: [] };
       const skipped = csv.labels.length - fresh.length;
@@ -82,8 +81,7 @@ export function registerLabels(program: Command): void {
       const { dir } = context(opts);
       const book = loadLabels(dir);
       writeOutputFile(opts.out, labelsToCsv(book, { history: opts.history }));
-      const adjudications = [...book.items.values()].filter((i) => i.adjudication).length;
-      const count = opts.history ? book.history.length : book.effective.length + adjudications;
+      const count = opts.history ? book.history.length : currentLabels(book).length;
       process.stdout.write(`exported ${count} label(s) to ${opts.out}\n`);
     });
 }

@@ -2,22 +2,23 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { basename } from "node:path";
 import { chooseVariants, loadConfig } from "../../golden/config.js";
-import { loadChunks, loadGolden, loadPipelineOutput, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { loadGolden, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
 import { InputError } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { checkFloors, formatMissedValue, parseFloors, type Floor, type FloorMiss } from "../../retrieval/floors.js";
 import { measureHelp } from "../../retrieval/measures/help.js";
-import { MeasureSpecError, defaultMeasures, headlineMeasures, parseCutoffs, parseMeasures, sortMeasures } from "../../retrieval/measures/parse.js";
+import { defaultMeasures, headlineMeasures, parseCutoffs, parseMeasures, sortMeasures } from "../../retrieval/measures/parse.js";
 import type { Measure } from "../../retrieval/measures/types.js";
 import { goldenView, renderMarkdown, renderTable, retrievalResultsJson, trecView, type RetrievalView } from "../../retrieval/report.js";
 import { GROUP_BY, scoreRetrieval, type GroupBy } from "../../retrieval/score.js";
 import { evaluateTrecFiles } from "../../retrieval/trec/evaluate.js";
 import { goldenToQrels, pipelineToRun } from "../../retrieval/trec/export.js";
-import { NoTrecNameError, formatTrecEval } from "../../retrieval/trec/write.js";
+import { formatTrecEval } from "../../retrieval/trec/write.js";
 import type { Evaluation } from "../../retrieval/evaluate.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
 import { diagnoseVariants, parsePoolDepth, renderDiagnosticsSection } from "../../retrieval/diagnostics/section.js";
 import { EXIT, UsageError } from "../errors.js";
+import { explicitFiles } from "./validate.js";
 
 interface RetrievalFlags {
   cutoffs?: string;
@@ -45,15 +46,6 @@ interface RetrievalFlags {
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-/** Library errors about measure names become usage errors (exit 2, one line). */
-function usage<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof MeasureSpecError || e instanceof NoTrecNameError) throw new UsageError(e.message);
-    throw e;
-  }
-}
 
 function parseBy(text: string): GroupBy[] {
   if (text.trim() === "none") return [];
@@ -124,7 +116,7 @@ function runTrecMode(flags: RetrievalFlags, ks: number[], floors: Floor[]): Scor
     if (!/^\d+$/.test(flags.level)) throw new UsageError(`-l: expected a whole number >= 0, got ${JSON.stringify(flags.level)}`);
     level = Number(flags.level);
   }
-  const { shown, all } = usage(() => measuresFor(flags, ks, floors));
+  const { shown, all } = measuresFor(flags, ks, floors);
   const ev = evaluateTrecFiles(flags.qrels, flags.trecRun, { measures: all, level, complete: flags.complete });
   const view = project(ev, shown);
   return [{ view: trecView(view, basename(flags.trecRun)), evaluation: view, valueOf: valueGetter(ev) }];
@@ -141,15 +133,10 @@ interface GoldenInputs {
 }
 
 function loadGoldenInputs(flags: RetrievalFlags): GoldenInputs {
-  const explicit = flags.golden || flags.chunks || flags.output;
-  if (explicit) {
-    if (!flags.golden || !flags.chunks || !flags.output) throw new UsageError("explicit inputs need all three of --golden, --chunks and --output");
-    if (flags.config) throw new UsageError("use either --config or --golden/--chunks/--output, not both");
-    const golden = loadGolden(flags.golden);
-    const chunks = loadChunks(flags.chunks);
-    const { outputs, lineOf } = loadPipelineOutput(flags.output, golden);
-    const name = flags.variant ?? variantNameFromFile(flags.output);
-    const variant: VariantData = { name, outputFile: flags.output, chunksFile: flags.chunks, chunks, outputs, lineOf, contextK: 5, stages: { first: [] } };
+  const files = explicitFiles(flags);
+  if (files) {
+    const golden = loadGolden(files.golden);
+    const variant = loadVariant({ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, chunks: files.chunks, contextK: 5, stages: { first: [] } }, golden);
     return { golden, variants: [variant], ks: [1, 5, 10], configFloors: {}, configFile: undefined, poolDepth: 50 };
   }
   const cfg = loadConfig(flags.config);
@@ -168,8 +155,8 @@ function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): { s
     throw new InputError(inputs.golden.file, undefined, undefined, `no answerable question: retrieval measures score answerable questions only (${unanswerable} unanswerable left out)`);
   }
   const ks = ksFlag ?? inputs.ks;
-  const floors = usage(() => parseFloors(flags.failUnder, inputs.configFloors, inputs.configFile));
-  const { shown, all } = usage(() => measuresFor(flags, ks, floors));
+  const floors = parseFloors(flags.failUnder, inputs.configFloors, inputs.configFile);
+  const { shown, all } = measuresFor(flags, ks, floors);
   const by = parseBy(flags.by);
   const single = (what: string) => {
     if (inputs.variants.length !== 1) throw new UsageError(`${what} needs one variant: add --variant NAME (variants: ${inputs.variants.map((v) => v.name).join(", ")})`);
@@ -201,7 +188,7 @@ function render(flags: RetrievalFlags, scored: Scored[], misses: { name: string;
   const opts = { perQuery: flags.perQuery ?? false, fullPrecision: flags.fullPrecision ?? false };
   switch (flags.format) {
     case "trec":
-      return usage(() => formatTrecEval(scored[0]!.evaluation, { fullPrecision: opts.fullPrecision }));
+      return formatTrecEval(scored[0]!.evaluation, { fullPrecision: opts.fullPrecision });
     case "json":
       return retrievalResultsJson(scored.map((s) => s.view), misses, diagnostics, opts);
     case "md": {
@@ -251,12 +238,12 @@ export function registerRetrieval(program: Command): void {
         process.stdout.write(`${measureHelp()}\n`);
         return;
       }
-      const ksFlag = flags.cutoffs === undefined ? undefined : usage(() => parseCutoffs(flags.cutoffs!));
+      const ksFlag = flags.cutoffs === undefined ? undefined : parseCutoffs(flags.cutoffs!);
       let scored: Scored[];
       let floors: Floor[];
       let diagnostics: VariantDiagnostics[] = [];
       if (flags.qrels || flags.trecRun) {
-        floors = usage(() => parseFloors(flags.failUnder));
+        floors = parseFloors(flags.failUnder);
         scored = runTrecMode(flags, ksFlag ?? [1, 5, 10], floors);
       } else ({ scored, floors, diagnostics } = runGoldenMode(flags, ksFlag));
       const misses = scored.flatMap((s) => checkFloors(floors, s.valueOf).map((miss) => ({ name: s.view.name, miss })));

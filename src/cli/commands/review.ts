@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { Option } from "commander";
-import { relative } from "node:path";
 import { loadConfig, type ResolvedConfig } from "../../golden/config.js";
+import { displayPath } from "../../golden/errors.js";
 import { startReviewServer } from "../../review/server.js";
 import { provenanceNote, ReviewSession } from "../../review/session.js";
 import { labelsFileOf } from "../../review/store.js";
@@ -61,9 +61,7 @@ export function registerReview(program: Command): void {
         return;
       }
       const labelsFile = labelsFileOf(labelsDir, session.annotator, { create: false });
-      const rel = relative(process.cwd(), labelsFile);
-      const where = rel && !rel.startsWith("..") ? rel : labelsFile;
-      process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${where} (${provenanceNote(session.provenance)})\n`);
+      process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${displayPath(labelsFile)} (${provenanceNote(session.provenance)})\n`);
       if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");
 
       if (flags.tty) {

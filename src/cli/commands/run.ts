@@ -3,8 +3,6 @@ import { displayPath } from "../../golden/errors.js";
 import { FatalJudgeError } from "../../judge/backend.js";
 import { progressReporter } from "../../judge/progress.js";
 import type { ProgressState } from "../../judge/run.js";
-import { JudgeSetupError } from "../../judge/settings.js";
-import { MeasureSpecError } from "../../retrieval/measures/parse.js";
 import { runEvaluation } from "../../report/evaluation.js";
 import { EXIT, UsageError } from "../errors.js";
 
@@ -77,7 +75,6 @@ export function registerRun(program: Command): void {
           } : undefined,
         });
       } catch (e) {
-        if (e instanceof JudgeSetupError || e instanceof MeasureSpecError) throw new UsageError(e.message);
         if (e instanceof FatalJudgeError) {
           const message = `the judge stopped: ${e.message}; verdicts already committed stay in the cache, and a rerun continues from there (nothing was written to the evaluations folder)`;
           if (e.kind === "setup") throw new UsageError(message);

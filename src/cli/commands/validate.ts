@@ -16,16 +16,34 @@ interface ValidateFlags {
   citations: "error" | "warn";
 }
 
+/** The files a command reads when given explicitly instead of through the config. */
+export interface ExplicitFiles {
+  golden: string;
+  chunks: string;
+  output: string;
+}
+
+/**
+ * The explicit `--golden/--chunks/--output` files, or undefined when none is
+ * given (the config is read then). Some but not all of them, or any with
+ * `--config`, is a usage error. `validate` and `retrieval` share these rules.
+ */
+export function explicitFiles(flags: Partial<ExplicitFiles> & { config?: string }): ExplicitFiles | undefined {
+  if (!flags.golden && !flags.chunks && !flags.output) return undefined;
+  if (!flags.golden || !flags.chunks || !flags.output) throw new UsageError("explicit inputs need all three of --golden, --chunks and --output");
+  if (flags.config) throw new UsageError("use either --config or --golden/--chunks/--output, not both");
+  return { golden: flags.golden, chunks: flags.chunks, output: flags.output };
+}
+
 function inputsFrom(flags: ValidateFlags): ValidateInputs {
-  if (flags.golden || flags.chunks || flags.output) {
-    if (!flags.golden || !flags.chunks || !flags.output) throw new UsageError("explicit inputs need all three of --golden, --chunks and --output");
-    if (flags.config) throw new UsageError("use either --config or --golden/--chunks/--output, not both");
+  const files = explicitFiles(flags);
+  if (files) {
     let contextK = 5;
     if (flags.contextK !== undefined) {
       if (!/^[1-9]\d*$/.test(flags.contextK)) throw new UsageError(`--context-k: expected a positive whole number, got ${JSON.stringify(flags.contextK)}`);
       contextK = Number(flags.contextK);
     }
-    return { golden: flags.golden, variants: [{ name: flags.variant ?? variantNameFromFile(flags.output), chunks: flags.chunks, output: flags.output, contextK }], citations: flags.citations };
+    return { golden: files.golden, variants: [{ name: flags.variant ?? variantNameFromFile(files.output), chunks: files.chunks, output: files.output, contextK }], citations: flags.citations };
   }
   const cfg = loadConfig(flags.config);
   const variants = chooseVariants(cfg, flags.variant);

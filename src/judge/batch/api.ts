@@ -1,35 +1,27 @@
 import OpenAI from "openai";
 import type { RagjudgeConfig } from "../../golden/schema/config.js";
 import { redact } from "../redact.js";
-import { checkBaseURL, isLoopback, JudgeSetupError, LOOPBACK_DUMMY_KEY } from "../settings.js";
+import { resolveEndpoint, type Endpoint } from "../settings.js";
 
 /** Where batches go: an OpenAI-compatible API with `/files` and `/batches`. The key is held in memory only. */
-export interface BatchEndpoint {
-  baseURL: string;
-  apiKey: string;
-  /** Where the key came from (a variable name), for messages. */
-  keySource: string;
-}
-
-const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export type BatchEndpoint = Endpoint;
 
 /**
- * The batch endpoint from `--base-url`, else the config's `judge.baseUrl`,
- * else `OPENAI_BASE_URL`, else OpenAI; the key, as for the online judge,
- * only from the environment (`OPENAI_API_KEY` or the variable
- * `judge.apiKeyEnv` names), with a dummy key for a loopback server.
+ * The batch endpoint, found as the online judge's is ({@link resolveEndpoint}):
+ * `--base-url`, else the config's `judge.baseUrl`, else `OPENAI_BASE_URL`,
+ * else OpenAI; the key only from the environment (`OPENAI_API_KEY` or the
+ * variable `judge.apiKeyEnv` names), with a dummy key for a loopback server.
  *
  * @example
  * resolveBatchEndpoint(config, { baseUrl: "http://127.0.0.1:8000/v1" })
  */
-export function resolveBatchEndpoint(config: RagjudgeConfig, flags: { baseUrl?: string }, env: NodeJS.ProcessEnv = process.env): BatchEndpoint {
-  const judge = config.judge?.kind === "openai" ? config.judge : undefined;
-  const baseURL = checkBaseURL(flags.baseUrl ?? judge?.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, "batch");
-  const keyVar = judge?.apiKeyEnv ?? "OPENAI_API_KEY";
-  const key = env[keyVar];
-  if (key) return { baseURL, apiKey: key, keySource: keyVar };
-  if (!isLoopback(baseURL)) throw new JudgeSetupError(`no API key: set the environment variable ${keyVar} (the key is read only from the environment and never written anywhere)`);
-  return { baseURL, apiKey: LOOPBACK_DUMMY_KEY, keySource: "none (loopback server)" };
+export function resolveBatchEndpoint(
+  config: RagjudgeConfig,
+  flags: { baseUrl?: string },
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { keyless?: boolean } = {},
+): BatchEndpoint {
+  return resolveEndpoint("batch", flags.baseUrl, config.judge?.kind === "openai" ? config.judge : undefined, env, opts);
 }
 
 /**

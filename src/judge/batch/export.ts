@@ -4,6 +4,7 @@ import { writeFileAtomic } from "../../golden/files.js";
 import type { ItemKey } from "../../golden/schema/items.js";
 import type { OpenAIBackend } from "../backend.js";
 import { cacheKey, type CacheKey, type JudgeCache } from "../cache.js";
+import { planCalls } from "../calls.js";
 import type { Item } from "../items.js";
 import type { RequestBody } from "../request.js";
 import { BATCH_LIMITS, BATCH_URL, customIdOf, partName, type BatchLimits } from "./format.js";
@@ -33,54 +34,35 @@ export interface ExportPlan {
 
 /**
  * The judge calls a run would make, grouped exactly as `runJudge` groups
- * them (identical evidence under one rubric is one call per repeat), without
- * those already committed in the cache and those in a batch not collected
- * yet. Each call's body comes from the backend's own request builder, so a
- * batch verdict and an online verdict are made from the same bytes and land
- * under the same cache key.
+ * them ({@link planCalls}: identical evidence under one rubric is one call
+ * per repeat), without those already committed in the cache and those in a
+ * batch not collected yet. Each call's body comes from the backend's own
+ * request builder, so a batch verdict and an online verdict are made from
+ * the same bytes and land under the same cache key.
  *
  * @example
  * const plan = planExport({ items, backend, cache, store, repeats: 1 });
  */
 export function planExport(o: { items: readonly Item[]; backend: OpenAIBackend; cache: JudgeCache; store: BatchStore; repeats: number }): ExportPlan {
-  const repeats = Math.max(1, o.repeats);
-  const byKey = new Map<string, ExportRequest>();
+  const plan = planCalls(o.items, Math.max(1, o.repeats));
+  const requests: ExportRequest[] = [];
   const registered = new Set<string>();
-  /** Calls left out, by custom_id (several items may share one). */
-  const left = new Map<string, "cached" | "inFlight">();
-  let byRule = 0;
-  for (const item of o.items) {
-    if (item.rule) {
-      byRule++;
-      continue;
-    }
-    const fp = o.backend.fingerprint(item.rubric);
+  let cached = 0;
+  let inFlight = 0;
+  for (const call of plan.calls) {
+    const rubric = call.item.rubric;
+    const fp = o.backend.fingerprint(rubric);
     if (!registered.has(fp)) {
       registered.add(fp);
-      o.cache.registerFingerprint(fp, item.rubric.name, o.backend.template(item.rubric));
+      o.cache.registerFingerprint(fp, rubric.name, o.backend.template(rubric));
     }
-    for (let r = 0; r < repeats; r++) {
-      const key = cacheKey(fp, item.inputHash, r);
-      const id = customIdOf(key);
-      const seen = byKey.get(id);
-      if (seen) {
-        seen.items.push(item.key);
-        continue;
-      }
-      if (left.has(id)) continue;
-      if (o.cache.getDone(key)) {
-        left.set(id, "cached");
-        continue;
-      }
-      if (o.store.request(id)?.state === "submitted") {
-        left.set(id, "inFlight");
-        continue;
-      }
-      byKey.set(id, { customId: id, key, rubric: item.rubric.name, model: o.backend.model!, items: [item.key], body: o.backend.request(item.rubric, item.evidence) });
-    }
+    const key = cacheKey(fp, call.item.inputHash, call.repeat);
+    const id = customIdOf(key);
+    if (o.cache.getDone(key)) cached++;
+    else if (o.store.request(id)?.state === "submitted") inFlight++;
+    else requests.push({ customId: id, key, rubric: rubric.name, model: o.backend.model!, items: call.slots.map((s) => s.item.key), body: o.backend.request(rubric, call.item.evidence) });
   }
-  const count = (k: "cached" | "inFlight") => [...left.values()].filter((v) => v === k).length;
-  return { requests: [...byKey.values()], cached: count("cached"), inFlight: count("inFlight"), byRule };
+  return { requests, cached, inFlight, byRule: plan.rules.length };
 }
 
 /** The batch input line of a request: `custom_id`, `method`, `url`, and the body as the online path serialises it. */

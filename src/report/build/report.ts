@@ -12,13 +12,14 @@ import type { RubricUsage } from "../../judge/run.js";
 import type { JudgeSettings } from "../../judge/settings.js";
 import type { RubricFigures } from "../../judge/summary.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
+import { kindOf } from "../../retrieval/diagnostics/kinds.js";
 import { formatMissedValue, type FloorMiss } from "../../retrieval/floors.js";
 import type { RetrievalScore } from "../../retrieval/score.js";
 import { relPath } from "../folder.js";
 import { REPORT_SCHEMA, ReportJson, type FloorJson, type RubricJson, type SearchOrAnswerJson } from "../schema.js";
 import { failuresJson, missesJson, poolJson, retrievalJson } from "./retrieval.js";
 
-/** The package version, for report.json. */
+/** The package version, for report.json and `ragjudge --version`. */
 export function ragjudgeVersion(): string {
   try {
     return (JSON.parse(readFileSync(resolve(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
@@ -119,7 +120,7 @@ export function assembleReport(f: RunFindings): ReportJson {
       model: s.kind === "openai" ? s.model : null,
       baseUrl: s.kind === "openai" ? s.baseURL : null,
     },
-    questions: f.golden.questions.map((q) => ({ id: q.id, kind: q.kind ?? "(no kind)", tags: [...q.tags], answerable: q.answerable, split: q.split ?? null })),
+    questions: f.golden.questions.map((q) => ({ id: q.id, kind: kindOf(q), tags: [...q.tags], answerable: q.answerable, split: q.split ?? null })),
     warnings: [...f.warnings],
     variants: f.variants.map((v, i) => ({
       name: v.name,

@@ -1,7 +1,8 @@
 import type { CalibrationReport, RubricCalibration } from "../../calibration/calibrate.js";
 import type { LabelBook } from "../../calibration/labels.js";
+import { labelledVerdicts, ppiLabels } from "../../calibration/corrected.js";
 import { pairGroup, type PairedItem } from "../../calibration/pairing.js";
-import { ppiMean, roganGladenBootstrap, wilsonInterval, type Interval, type LabelledVerdict } from "../../calibration/stats/index.js";
+import { ppiMean, roganGladenBootstrap, wilsonInterval, type Interval } from "../../calibration/stats/index.js";
 import { groupJudgments, type JudgeGroup, type JudgedItem } from "../../calibration/verdicts.js";
 import type { GoldenSet } from "../../golden/dataset.js";
 import type { Judgment } from "../../golden/schema/items.js";
@@ -9,6 +10,7 @@ import { RULE_FINGERPRINT } from "../../judge/items.js";
 import type { Rubric } from "../../judge/rubric.js";
 import type { RubricJson, RubricVariantJson, TrustJson } from "../schema.js";
 import { describeBasis, type LabelBasis } from "../../calibration/basis.js";
+import { recordKey } from "../../calibration/record.js";
 
 /** What {@link rubricReports} reads. */
 export interface RubricReportInput {
@@ -19,7 +21,7 @@ export interface RubricReportInput {
   calibration: CalibrationReport;
   book: LabelBook;
   requireCitations: boolean;
-  /** Records written into the evaluation folder, by `rubric\0fingerprint`, relative to it. */
+  /** Records written into the evaluation folder, by `recordKey`, relative to it. */
   recordFiles: ReadonlyMap<string, string>;
   seed: number;
   reps: number;
@@ -40,7 +42,6 @@ function foldInterval(ci: Interval | null, rulePass: number, nRule: number, nJud
   return { lo: withRules(ci.lo, rulePass, nRule, nJudged)!, hi: withRules(ci.hi, rulePass, nRule, nJudged)! };
 }
 
-const toLabelled = (p: PairedItem): LabelledVerdict => ({ judge: p.judged.verdict === "yes" ? 1 : 0, label: p.label === "yes" ? 1 : 0, weight: p.weight });
 
 /**
  * Per question (repeat 0) outcome of a rubric for one variant: the verdict of
@@ -72,7 +73,7 @@ function variantFigures(
   variant: string,
   judged: readonly JudgedItem[],
   rules: readonly Judgment[],
-  gate: readonly PairedItem[],
+  gate: { pairs: readonly PairedItem[]; weighted: boolean },
   perQuestion: ReadonlyMap<string, "yes" | "no" | "error" | null>,
   input: RubricReportInput,
   rubric: Rubric,
@@ -87,10 +88,10 @@ function variantFigures(
   const nJ = verdicts.length;
   const pass = judgedYes + rulePass;
   const fail = nJ - judgedYes + ruleFail;
-  const labelledAll = gate.filter((p) => p.judged.verdict !== "error").map(toLabelled);
-  const labelledHere = gate.filter((p) => p.judged.verdict !== "error" && p.judged.key.variant === variant).map(toLabelled);
+  const labelledAll = labelledVerdicts(gate.pairs, gate.weighted);
+  const labelledHere = labelledVerdicts(gate.pairs.filter((p) => p.judged.key.variant === variant), gate.weighted);
   const rg = roganGladenBootstrap(verdicts, labelledAll, { seed: input.seed, reps: input.reps });
-  const ppi = ppiMean(verdicts, labelledHere.map((l) => ({ prediction: l.judge, label: l.label, weight: l.weight })));
+  const ppi = ppiMean(verdicts, ppiLabels(labelledHere));
   const uncited = rubric.unit === "citation" ? rules.filter((j) => j.variant === variant && j.rule === "uncited").length : null;
   let notFound: RubricVariantJson["notFound"] = null;
   if (rubric.cases) {
@@ -214,12 +215,12 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
     mine.forEach((group, gi) => {
       const fingerprint = group?.fingerprint ?? RULE_FINGERPRINT;
       const cal = input.calibration.rubrics.find((r) => r.group.rubric === rubric.name && r.group.fingerprint === fingerprint);
-      const gate = group ? pairGroup(group, input.book).gate : [];
+      const pairing = group ? pairGroup(group, input.book) : undefined;
+      const gate = { pairs: pairing?.gate ?? [], weighted: pairing?.weighted ?? false };
       const myRules = gi === 0 ? rules : [];
       const judgedRows = rows.filter((j) => j.judge !== "rule" && j.fingerprint === fingerprint);
       const perQuestionAll = new Map<string, Map<string, "yes" | "no" | "error" | null>>();
       for (const v of input.variants) perQuestionAll.set(v, questionVerdicts([...judgedRows, ...myRules].filter((j) => j.variant === v), rubric.unit, input.requireCitations));
-      const key = `${rubric.name}\u0000${fingerprint}`;
       out.push({
         rubric: rubric.name,
         unit: rubric.unit,
@@ -227,7 +228,7 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
         judge: group?.judge ?? "rule",
         model: group?.models[0] ?? null,
         trust: trustJson(cal),
-        calibration: calibrationJson(cal, input.recordFiles.get(key)),
+        calibration: calibrationJson(cal, input.recordFiles.get(recordKey({ rubric: rubric.name, fingerprint }))),
         variants: input.variants
           .map((v) => variantFigures(v, group?.items ?? [], myRules, gate, perQuestionAll.get(v)!, input, rubric))
           .filter((f) => f.pass + f.fail + f.errors > 0 || (f.uncited ?? 0) > 0),

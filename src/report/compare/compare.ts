@@ -1,8 +1,10 @@
 import { join } from "node:path";
 import { DEFAULT_REPS, DEFAULT_SEED, mcnemarCounts, MCNEMAR_EXACT_BELOW, pairedBootstrapMeanDifference, type Interval } from "../../calibration/stats/index.js";
 import { InputError } from "../../golden/errors.js";
+import { meanOf } from "../../retrieval/diagnostics/kinds.js";
 import { REPORT_FILE } from "../folder.js";
-import type { Outcome } from "../search-or-answer.js";
+import { num } from "../format.js";
+import { NOT_FOUND_RUBRIC, type Outcome } from "../search-or-answer.js";
 import type { ReportJson, RubricJson } from "../schema.js";
 import type { CompareSide } from "./load.js";
 
@@ -114,7 +116,6 @@ export function answerScore(o: Outcome): 0 | 1 | null {
 
 function paired(a: readonly number[], b: readonly number[], seed: number, reps: number, minN: number): PairedDelta {
   const n = a.length;
-  const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
   if (n === 0) return { n, meanA: null, meanB: null, difference: null, ci: null, ciReason: "no question scored on both sides", direction: "unclear" };
   const d = pairedBootstrapMeanDifference(b, a, { seed, reps });
   let ci = d.bootstrap.ci;
@@ -124,7 +125,7 @@ function paired(a: readonly number[], b: readonly number[], seed: number, reps: 
     ciReason = `${n} question${n === 1 ? "" : "s"}: too few for an interval (fewer than ${minN})`;
   }
   const direction = ci && ci.lo > 0 ? "better" : ci && ci.hi < 0 ? "worse" : "unclear";
-  return { n, meanA: mean(a), meanB: mean(b), difference: d.meanDifference, ci, ciReason, direction };
+  return { n, meanA: meanOf(a), meanB: meanOf(b), difference: d.meanDifference, ci, ciReason, direction };
 }
 
 function mcnemarOf(a: readonly number[], b: readonly number[]): McNemarResult {
@@ -140,18 +141,28 @@ function mcnemarOf(a: readonly number[], b: readonly number[]): McNemarResult {
 
 const perQuery = (side: CompareSide, metric: string) => new Map(side.variant.retrieval.perQuery.map((q) => [q.id, q.values[metric]]));
 
-function metricComparison(a: CompareSide, b: CompareSide, metric: string, ids: readonly string[], seed: number, reps: number, minN: number): MetricComparison {
-  const va = perQuery(a, metric);
-  const vb = perQuery(b, metric);
+/** Per-question values of one measure on both sides. */
+interface SideValues {
+  a: ReadonlyMap<string, number | undefined>;
+  b: ReadonlyMap<string, number | undefined>;
+}
+
+/** The values of the questions `ids` that both sides scored, in `ids` order: the pairs every paired figure is computed on. */
+function pairsOf(values: SideValues, ids: Iterable<string>): [number[], number[]] {
   const xs: number[] = [];
   const ys: number[] = [];
   for (const id of ids) {
-    const x = va.get(id);
-    const y = vb.get(id);
+    const x = values.a.get(id);
+    const y = values.b.get(id);
     if (x === undefined || y === undefined) continue;
     xs.push(x);
     ys.push(y);
   }
+  return [xs, ys];
+}
+
+function metricComparison(a: CompareSide, b: CompareSide, metric: string, ids: readonly string[], seed: number, reps: number, minN: number): MetricComparison {
+  const [xs, ys] = pairsOf({ a: perQuery(a, metric), b: perQuery(b, metric) }, ids);
   const binary = metric.startsWith("Hit@");
   return { metric, ...paired(xs, ys, seed, reps, minN), mcnemar: binary ? mcnemarOf(xs, ys) : null };
 }
@@ -185,11 +196,12 @@ interface VerdictSource {
 function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids: readonly string[], seed: number, reps: number, minN: number): VerdictSource {
   const empty = new Map<string, 0 | 1>();
   const base = { measure, fingerprintA: null, fingerprintB: null, trustedA: null, trustedB: null, paired: null, mcnemar: null };
-  const names = measure === "answer" ? [...new Set([...a.variant.searchOrAnswer.answerRubrics, ...b.variant.searchOrAnswer.answerRubrics, "not-found"])] : [measure];
+  const names = measure === "answer" ? [...new Set([...a.variant.searchOrAnswer.answerRubrics, ...b.variant.searchOrAnswer.answerRubrics, NOT_FOUND_RUBRIC])] : [measure];
   const fa: string[] = [];
   const fb: string[] = [];
   let trustedA = true;
   let trustedB = true;
+  let single: [RubricJson, RubricJson] | undefined;
   for (const name of names) {
     const ra = rubricOf(a.evaluation.report, name, a.variant.name);
     const rb = rubricOf(b.evaluation.report, name, b.variant.name);
@@ -198,6 +210,7 @@ function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids:
       return { comparison: { ...base, refused: `${name} was judged in ${ra.length ? "A only" : rb.length ? "B only" : "neither evaluation"}` }, a: empty, b: empty };
     }
     if (ra.length > 1 || rb.length > 1) return { comparison: { ...base, refused: `${name} has verdicts of several judge fingerprints in one evaluation; they never mix` }, a: empty, b: empty };
+    single = [ra[0]!, rb[0]!];
     fa.push(ra[0]!.fingerprint);
     fb.push(rb[0]!.fingerprint);
     trustedA &&= ra[0]!.trust.trusted;
@@ -212,16 +225,10 @@ function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids:
       };
     }
   }
-  const va = measure === "answer" ? answerValues(a) : rubricValues(rubricOf(a.evaluation.report, measure, a.variant.name)[0]!, a.variant.name);
-  const vb = measure === "answer" ? answerValues(b) : rubricValues(rubricOf(b.evaluation.report, measure, b.variant.name)[0]!, b.variant.name);
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const id of ids) {
-    if (va.has(id) && vb.has(id)) {
-      xs.push(va.get(id)!);
-      ys.push(vb.get(id)!);
-    }
-  }
+  // A single rubric (not "answer") went through the loop once, which kept its two entries.
+  const va = measure === "answer" ? answerValues(a) : rubricValues(single![0], a.variant.name);
+  const vb = measure === "answer" ? answerValues(b) : rubricValues(single![1], b.variant.name);
+  const [xs, ys] = pairsOf({ a: va, b: vb }, ids);
   const fpA = fa.length === 1 ? fa[0]! : fa.join("+");
   const fpB = fb.length === 1 ? fb[0]! : fb.join("+");
   return {
@@ -240,19 +247,6 @@ function groupsOf(report: ReportJson): { by: "kind" | "tag"; group: string; ids:
   }
   const sorted = <T>(m: Map<string, T>) => [...m].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   return [...sorted(kinds).map(([group, ids]) => ({ by: "kind" as const, group, ids })), ...sorted(tags).map(([group, ids]) => ({ by: "tag" as const, group, ids }))];
-}
-
-function groupPairs(values: { a: ReadonlyMap<string, number | undefined>; b: ReadonlyMap<string, number | undefined> }, ids: Iterable<string>): [number[], number[]] {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const id of ids) {
-    const x = values.a.get(id);
-    const y = values.b.get(id);
-    if (x === undefined || y === undefined) continue;
-    xs.push(x);
-    ys.push(y);
-  }
-  return [xs, ys];
 }
 
 const f3 = (x: number | null) => (x === null ? "n/a" : (x >= 0 ? "+" : "") + x.toFixed(3));
@@ -304,15 +298,15 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
   const rubricNames = [...new Set([...ra.rubrics, ...rb.rubrics].map((r) => r.rubric))].sort();
   const rubrics = rubricNames.map((n) => verdictComparison(n, a, b, all, seed, reps, minGroup));
 
-  const measures: { name: string; a: ReadonlyMap<string, number | undefined>; b: ReadonlyMap<string, number | undefined> }[] = [
-    { name: metric, a: perQuery(a, metric), b: perQuery(b, metric) },
-  ];
+  const mA = perQuery(a, metric);
+  const mB = perQuery(b, metric);
+  const measures: (SideValues & { name: string })[] = [{ name: metric, a: mA, b: mB }];
   if (answers.comparison.refused === null) measures.push({ name: "answer", a: answers.a, b: answers.b });
   for (const r of rubrics) if (r.comparison.refused === null) measures.push({ name: r.comparison.measure, a: r.a, b: r.b });
   const groups: GroupComparison[] = [];
   for (const g of groupsOf(ra)) {
     for (const m of measures) {
-      const [xs, ys] = groupPairs(m, g.ids);
+      const [xs, ys] = pairsOf(m, g.ids);
       if (xs.length === 0) continue;
       const p = paired(xs, ys, seed, reps, minGroup);
       groups.push({ measure: m.name, by: g.by, group: g.group, paired: p, regressed: p.direction === "worse" });
@@ -330,8 +324,6 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
 
   const outA = new Map(a.variant.searchOrAnswer.questions.map((q) => [q.id, q]));
   const outB = new Map(b.variant.searchOrAnswer.questions.map((q) => [q.id, q]));
-  const mA = perQuery(a, metric);
-  const mB = perQuery(b, metric);
   const changed: ChangedQuestion[] = [];
   for (const q of ra.questions) {
     const oa = answers.comparison.refused === null ? outA.get(q.id)?.outcome ?? null : null;
@@ -351,7 +343,7 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
   const where = h.direction === "better" ? "the interval excludes zero (B is better)" : h.direction === "worse" ? "the interval excludes zero (B is worse)" : "the interval includes zero (no evidence of a difference at this sample size)";
   const groupRegressions = regressions.filter((r) => !r.startsWith("overall "));
   const otherOverall = regressions.filter((r) => r.startsWith("overall ") && !r.startsWith(`overall ${metric} `));
-  const verdict = `verdict: ${metric} ${b.variant.name} - ${a.variant.name} = ${f3(h.difference)} (${h.meanA?.toFixed(3) ?? "n/a"} -> ${h.meanB?.toFixed(3) ?? "n/a"}), 95% CI ${ciText(h.ci)} on ${h.n} questions: ${where}; `
+  const verdict = `verdict: ${metric} ${b.variant.name} - ${a.variant.name} = ${f3(h.difference)} (${num(h.meanA)} -> ${num(h.meanB)}), 95% CI ${ciText(h.ci)} on ${h.n} questions: ${where}; `
     + (groupRegressions.length ? `regressed groups: ${groupRegressions.join("; ")}` : "no group regressed")
     + (otherOverall.length ? `; also regressed: ${otherOverall.map((r) => r.replace(/^overall /, "")).join("; ")}` : "")
     + ".";

@@ -1,3 +1,4 @@
+import { num } from "../format.js";
 import { escapeHtml as esc } from "./escape.js";
 
 /**
@@ -20,11 +21,6 @@ function textWidth(text: string, size = 12): number {
 /** The left margin that fits every label, within [min, 320]. */
 function labelMargin(labels: readonly string[], min: number): number {
   return Math.min(320, Math.max(min, ...labels.map((l) => textWidth(l) + 16)));
-}
-
-/** A value in [0, 1] rendered with 3 decimals, or "n/a". */
-function fmt(v: number | null): string {
-  return v === null || !Number.isFinite(v) ? "n/a" : v.toFixed(3);
 }
 
 /** One group of bars (a kind) with one value per series (a variant). */
@@ -60,8 +56,8 @@ export function groupedBars(title: string, series: string[], groups: BarGroup[],
     g.values.forEach((v, si) => {
       const y = y0 + si * barH;
       const w = v === null ? 0 : Math.max(0, Math.min(1, v)) * width;
-      parts.push(`<rect class="bar" x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 2}" fill="${PALETTE[si % PALETTE.length]}"><title>${esc(`${g.label} ${series[si]}: ${fmt(v)}`)}</title></rect>`);
-      parts.push(`<text x="${left + w + 4}" y="${y + barH - 4}" font-size="10">${fmt(v)}</text>`);
+      parts.push(`<rect class="bar" x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH - 2}" fill="${PALETTE[si % PALETTE.length]}"><title>${esc(`${g.label} ${series[si]}: ${num(v)}`)}</title></rect>`);
+      parts.push(`<text x="${left + w + 4}" y="${y + barH - 4}" font-size="10">${num(v)}</text>`);
     });
   });
   const axisY = legendH + groups.length * groupH;
@@ -140,8 +136,8 @@ export function intervals(title: string, rows: IntervalRow[], domain: [number, n
     parts.push(`<text x="${left - 8}" y="${y + 4}" text-anchor="end">${esc(r.label)}</text>`);
     if (r.threshold !== undefined) parts.push(`<line x1="${x(r.threshold)}" y1="${y - 10}" x2="${x(r.threshold)}" y2="${y + 10}" stroke="#d97706" stroke-width="2"><title>threshold ${r.threshold}</title></line>`);
     if (r.low !== null && r.high !== null) parts.push(`<line class="interval" x1="${x(r.low)}" y1="${y}" x2="${x(r.high)}" y2="${y}" stroke="#2563eb" stroke-width="3"/>`);
-    if (r.estimate !== null) parts.push(`<circle cx="${x(r.estimate)}" cy="${y}" r="5" fill="#1e3a8a"><title>${esc(`${r.label}: ${fmt(r.estimate)} [${fmt(r.low)}, ${fmt(r.high)}]`)}</title></circle>`);
-    const text = r.text ?? (r.estimate === null ? "undefined" : `${fmt(r.estimate)} [${fmt(r.low)}, ${fmt(r.high)}]`);
+    if (r.estimate !== null) parts.push(`<circle cx="${x(r.estimate)}" cy="${y}" r="5" fill="#1e3a8a"><title>${esc(`${r.label}: ${num(r.estimate)} [${num(r.low)}, ${num(r.high)}]`)}</title></circle>`);
+    const text = r.text ?? (r.estimate === null ? "undefined" : `${num(r.estimate)} [${num(r.low)}, ${num(r.high)}]`);
     parts.push(`<text x="${left + width + 6}" y="${y + 4}" font-size="10">${esc(text)}</text>`);
   });
   const axisY = height - 22;

@@ -1,6 +1,5 @@
-import type { VariantData } from "../../golden/dataset.js";
+import { relevantSets, type VariantData } from "../../golden/dataset.js";
 import { InputErrors } from "../../golden/errors.js";
-import { relevantSet } from "../../golden/relevance.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { Verdict } from "../../golden/schema/items.js";
 import { kindOf } from "./kinds.js";
@@ -66,13 +65,9 @@ export function diagnoseVariant(
 ): VariantDiagnostics {
   const problems = checkDeclaredStages(variant);
   if (problems.length) throw new InputErrors(problems);
-  const relevant = new Map<string, Set<string>>();
+  const relevant = relevantSets({ questions }, variant.chunks);
   const answerableByKind = new Map<string, number>();
-  for (const q of questions) {
-    if (!q.answerable) continue;
-    relevant.set(q.id, relevantSet(q, variant.chunks));
-    answerableByKind.set(kindOf(q), (answerableByKind.get(kindOf(q)) ?? 0) + 1);
-  }
+  for (const q of questions) if (q.answerable) answerableByKind.set(kindOf(q), (answerableByKind.get(kindOf(q)) ?? 0) + 1);
   const misses = analyseMisses(questions, relevant, variant, { k: opts.k, poolDepth: opts.poolDepth, ambiguity: opts.ambiguity });
   return {
     variant: variant.name,

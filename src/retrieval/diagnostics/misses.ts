@@ -4,7 +4,8 @@ import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { Verdict } from "../../golden/schema/items.js";
 import type { PipelineOutput, RankedEntry } from "../../golden/schema/pipeline.js";
 import { kindOf } from "./kinds.js";
-import { bestRank, declaredLists, within, type ListRank, type StageList } from "./stages.js";
+import { bestRank, countInTop, declaredLists, within, type ListRank, type StageList } from "./stages.js";
+import { joinWords } from "./table.js";
 import { FIX_TABLE, type FailureKind, type Fix } from "./taxonomy.js";
 
 /** The best relevant chunk's place in one list of one question. */
@@ -72,8 +73,7 @@ export interface MissOptions {
  * isRetrievalMiss(new Set(["a"]), [{ id: "b" }, { id: "a" }], 1) // true
  */
 export function isRetrievalMiss(relevant: ReadonlySet<string>, retrieved: readonly RankedEntry[], k: number): boolean {
-  for (let i = 0; i < Math.min(k, retrieved.length); i++) if (relevant.has(retrieved[i]!.id)) return false;
-  return true;
+  return countInTop(retrieved, relevant, k) === 0;
 }
 
 /**
@@ -94,10 +94,6 @@ function short(r: StageRank, depth: number): string {
   if (r.status === "ranked") return `${r.name} ${r.rank}`;
   if (r.status === "beyond-depth") return `${r.name} >${depth} (${r.rank})`;
   return `${r.name} absent`;
-}
-
-function joinOr(names: string[], word: "and" | "or"): string {
-  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} ${word} ${names[names.length - 1]}`;
 }
 
 /** Where the relevant chunk got closest to the top: "best: bm25 14" or "absent from every list". */
@@ -155,7 +151,7 @@ export function classifyMiss(ev: MissEvidence): { failure: FailureKind; why: str
   }
   if (ev.missingOutput) return { failure: "undecided", why: "no pipeline output line for this question, so there are no ranks to read" };
   if (ev.relevantCount === 0) {
-    return { failure: "undecided", why: `no chunk of ${joinOr([...ev.docs], "or") || "the anchor's document"} contains the anchor in this chunks file (ragjudge validate reports it)` };
+    return { failure: "undecided", why: `no chunk of ${joinWords(ev.docs, "or") || "the anchor's document"} contains the anchor in this chunks file (ragjudge validate reports it)` };
   }
   const fused = ranks.find((r) => r.role === "fused");
   const final = ranks.find((r) => r.role === "reranked") ?? ranks.find((r) => r.role === "retrieved")!;
@@ -185,13 +181,13 @@ export function classifyMiss(ev: MissEvidence): { failure: FailureKind; why: str
     ? "its document is unknown (the relevant ids are not in the chunks file)"
     : sib
       ? `${sib.chunk} of the same document ranks ${sib.rank} in ${sib.list} but is not next to the anchor's chunk (the query matches the document, not the passage)`
-      : `no other chunk of ${joinOr([...ev.docs], "or")} ranks in the top ${k}`;
+      : `no other chunk of ${joinWords(ev.docs, "or")} ranks in the top ${k}`;
   if (firsts.length > 0 && reached.length === 0) {
     const names = firsts.map((r) => r.name);
     const further = firsts.filter((r) => r.status === "beyond-depth");
     const head = further.length === 0
-      ? `absent from ${joinOr(names, "and")} within depth ${depth}`
-      : `not in ${joinOr(names, "or")} within depth ${depth} (${further.map((r) => short(r, depth)).join(", ")})`;
+      ? `absent from ${joinWords(names, "and")} within depth ${depth}`
+      : `not in ${joinWords(names, "or")} within depth ${depth} (${further.map((r) => short(r, depth)).join(", ")})`;
     return { failure: "vocabulary-gap", why: `${head}; ${docNote}` };
   }
   if (firsts.length === 0) {

@@ -2,7 +2,7 @@ import type { StageRoles } from "../../golden/schema/config.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { PipelineOutput } from "../../golden/schema/pipeline.js";
 import { groupByKind, kindOf, meanOf, OVERALL } from "./kinds.js";
-import { poolList, type PoolChoice } from "./stages.js";
+import { countInTop, poolList, type PoolChoice } from "./stages.js";
 
 /** Pool and final recall of one answerable question. */
 export interface PoolRecallQuestion {
@@ -53,13 +53,6 @@ export interface PoolRecallReport {
   noRelevant: string[];
 }
 
-function countIn(list: readonly { id: string }[] | undefined, relevant: ReadonlySet<string>, n: number): number {
-  if (!list) return 0;
-  let c = 0;
-  for (let i = 0; i < Math.min(n, list.length); i++) if (relevant.has(list[i]!.id)) c++;
-  return c;
-}
-
 function meanRow(kind: string, rows: readonly PoolRecallQuestion[], available: boolean): PoolRecallMean {
   return {
     kind,
@@ -105,8 +98,8 @@ export function poolRecall(
     const rel = relevant.get(q.id) ?? new Set<string>();
     if (rel.size === 0) noRelevant.push(q.id);
     const out = outputs.get(q.id);
-    const inTopK = countIn(out?.retrieved, rel, k);
-    const inPool = pool.available ? countIn(out?.stages?.[pool.list], rel, depth) : null;
+    const inTopK = countInTop(out?.retrieved, rel, k);
+    const inPool = pool.available ? countInTop(out?.stages?.[pool.list], rel, depth) : null;
     const share = (n: number) => (rel.size === 0 ? 0 : n / rel.size);
     rows.push({
       question: q.id,

@@ -1,6 +1,8 @@
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { PipelineOutput } from "../../golden/schema/pipeline.js";
 import { groupByKind, kindOf, meanOf, OVERALL } from "./kinds.js";
+import { countInTop } from "./stages.js";
+import { joinWords } from "./table.js";
 
 /** P@k beside the best any ranking could score on the same questions. */
 export interface PrecisionCapCell {
@@ -52,11 +54,6 @@ function fmt(x: number): string {
   return x.toFixed(3);
 }
 
-/** "a", "a and b", "a, b and c". */
-function joinAnd(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-}
-
 /**
  * Seed 000's precision ceiling: with one anchor per question, one or two
  * chunks are relevant, so P@10 cannot exceed about 0.1-0.2 however good the
@@ -82,15 +79,15 @@ export function precisionCap(
   for (const q of questions) {
     if (!q.answerable) continue;
     const rel = relevant.get(q.id) ?? new Set<string>();
-    const list = outputs.get(q.id)?.retrieved ?? [];
-    const hits = sorted.map((k) => list.slice(0, k).filter((e) => rel.has(e.id)).length);
+    const list = outputs.get(q.id)?.retrieved;
+    const hits = sorted.map((k) => countInTop(list, rel, k));
     qs.push({ id: q.id, kind: kindOf(q), r: rel.size, hits });
   }
   const overall = qs.length ? row(OVERALL, qs, sorted) : null;
   const notes: string[] = [];
   const capped = overall ? overall.cells.filter((c) => c.maxPrecision < 1) : [];
   if (overall && capped.length) {
-    const list = (f: (c: PrecisionCapCell) => string) => joinAnd(capped.map(f));
+    const list = (f: (c: PrecisionCapCell) => string) => joinWords(capped.map(f));
     const why =
       overall.fewRelevant > 0
         ? `${overall.fewRelevant} of ${overall.questions} questions have one or two relevant chunks, so read R@k and RR rather than P@k.`

@@ -52,6 +52,20 @@ export function bestRank(list: readonly RankedEntry[], wanted: ReadonlySet<strin
 }
 
 /**
+ * How many of the list's top `n` entries are in `wanted` (0 when the output
+ * line has no such list): hits for P@k and recall within a depth.
+ *
+ * @example
+ * countInTop([{id:"a"},{id:"b"},{id:"c"}], new Set(["a", "c"]), 2) // 1
+ */
+export function countInTop(list: readonly RankedEntry[] | undefined, wanted: ReadonlySet<string>, n: number): number {
+  if (!list) return 0;
+  let c = 0;
+  for (let i = 0; i < Math.min(n, list.length); i++) if (wanted.has(list[i]!.id)) c++;
+  return c;
+}
+
+/**
  * True when the chunk is in the list's top `n`, whatever the depth: with a
  * depth below k, a chunk at rank depth + 1 is still in the top k.
  */

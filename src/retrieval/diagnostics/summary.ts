@@ -1,6 +1,7 @@
 import type { StageRoles } from "../../golden/schema/config.js";
 import { groupByKind, OVERALL } from "./kinds.js";
 import type { MissRow } from "./misses.js";
+import { joinWords } from "./table.js";
 import { FAILURE_KINDS, FIX_TABLE, type FailureKind } from "./taxonomy.js";
 
 /** How many misses got one failure kind, and their share of the group's misses. */
@@ -91,9 +92,7 @@ export function recommend(overall: Distribution): string {
     const c = leaders[0]!;
     return `most misses are ${c.failure} (${c.count} of ${overall.misses}): ${fixPhrase(c.failure)}.${tail}`;
   }
-  const names = leaders.map((c) => c.failure);
-  const joined = names.length === 2 ? names.join(" and ") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-  return `${joined} tie (${top} of ${overall.misses} misses each): ${leaders.map((c) => `${c.failure}: ${fixPhrase(c.failure)}`).join("; ")}.${tail}`;
+  return `${joinWords(leaders.map((c) => c.failure))} tie (${top} of ${overall.misses} misses each): ${leaders.map((c) => `${c.failure}: ${fixPhrase(c.failure)}`).join("; ")}.${tail}`;
 }
 
 /**

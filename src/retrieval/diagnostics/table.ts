@@ -55,6 +55,16 @@ export function shorten(text: string, max: number): string {
   return cut.trimEnd() + "…";
 }
 
+/**
+ * A list in a sentence: "a", "a and b", "a, b and c" (or "or").
+ *
+ * @example
+ * joinWords(["bm25", "vector", "fused"], "or") // "bm25, vector or fused"
+ */
+export function joinWords(items: readonly string[], word: "and" | "or" = "and"): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}`;
+}
+
 function pad(s: string, width: number, align: "left" | "right"): string {
   const fill = " ".repeat(Math.max(0, width - displayWidth(s)));
   return align === "right" ? fill + s : s + fill;

@@ -77,11 +77,6 @@ export class ByteKeyTable {
     return id;
   }
 
-  /** The key of an index as text (UTF-8). */
-  text(id: number): string {
-    return Buffer.from(this.arena.buffer, this.arena.byteOffset + this.starts[id]!, this.lens[id]!).toString("utf8");
-  }
-
   private rehash(): void {
     const size = this.slots.length * 2;
     const slots = new Int32Array(size);

@@ -1,6 +1,6 @@
 import type { JudgedList } from "../measures/types.js";
 import { numRelevant, type QrelsQuery } from "./qrels.js";
-import type { TrecRun } from "./run.js";
+import { docnoOf, type TrecRun } from "./run.js";
 
 /** A docno listed twice for one query of a run (trec_eval refuses such runs). */
 export class DuplicateDocError extends Error {
@@ -84,10 +84,7 @@ export function judgeQuery(run: TrecRun, qi: number, qrels: QrelsQuery, level: n
     numRet += end - segs[s]!;
   }
   const dup = findDuplicate(run, segs, numRet, scratch);
-  if (dup >= 0) {
-    const b = Buffer.from(run.arena.buffer, run.arena.byteOffset + run.docStart[dup]!, run.docLen[dup]!).toString("utf8");
-    throw new DuplicateDocError(run.qids[qi]!, b);
-  }
+  if (dup >= 0) throw new DuplicateDocError(run.qids[qi]!, docnoOf(run, dup));
 
   const ranks = countRanks(run, segs, cand);
   const order = cand.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]!);

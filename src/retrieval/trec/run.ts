@@ -43,7 +43,7 @@ export interface TrecRun {
 
 /** The docno of run line `i` as text. */
 export function docnoOf(run: TrecRun, i: number): string {
-  return Buffer.from(run.arena.buffer, run.arena.byteOffset + run.docStart[i]!, run.docLen[i]!).toString("utf8");
+  return text(run.arena, run.docStart[i]!, run.docStart[i]! + run.docLen[i]!);
 }
 
 const FIELDS = ["qid", "iter", "docno", "rank", "score", "run"];

@@ -1,7 +1,4 @@
-/** Escapes text for an HTML attribute or element (used only for the few server-made values in the shell). */
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
+import { escapeHtml } from "../../report/html/escape.js";
 
 /**
  * The page shell (the provenance note says whose labels these are: author

@@ -186,9 +186,13 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     for (const o of outputs) expect(o.out + o.err).not.toContain("BATCHSECRET");
     for (const f of allFiles(dir)) expect(readFileSync(f).toString("latin1"), f).not.toContain("BATCHSECRET");
 
-    const noKey = await runCliCaptured(["batch", "status", ...base, "--base-url", "https://batch.example.invalid/v1"], NO_KEY);
+    // Submitting needs the key; a status with nothing to poll there does not.
+    const noKey = await runCliCaptured(["batch", "submit", join(dir, "x.jsonl"), ...base, "--base-url", "https://batch.example.invalid/v1"], NO_KEY);
     expect(noKey.code).toBe(2);
     expect(noKey.err).toContain("no API key: set the environment variable OPENAI_API_KEY");
+    const idle = await runCliCaptured(["batch", "status", ...base, "--base-url", "https://batch.example.invalid/v1"], NO_KEY);
+    expect(idle.code, idle.err).toBe(0);
+    expect(idle.out).toContain("no batches waiting to be collected at https://batch.example.invalid/v1");
   });
 
   it("names usage mistakes and unreachable endpoints in one line (exit 2)", async () => {

@@ -132,7 +132,7 @@ describe("batch submit (library, through the real SDK)", () => {
     const msgs = (err as InputErrors).problems.map((p) => p.message.replace(t.dir, "DIR"));
     expect(msgs).toEqual([
       expect.stringMatching(/bad\.jsonl:5: method: /),
-      expect.stringMatching(/bad\.jsonl:5: url: Invalid input: expected "\/v1\/chat\/completions"/),
+      expect.stringMatching(/bad\.jsonl:5: url: missing \(expected "\/v1\/chat\/completions"\)/),
       expect.stringMatching(/bad\.jsonl:5: body: missing/),
       expect.stringMatching(/bad\.jsonl:1: custom_id: not exported from this cache \(.*judge-cache\.sqlite\): export with {2}ragjudge judge --batch-export FILE/),
       expect.stringMatching(/bad\.jsonl:3: custom_id: duplicate of line 2$/),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { relevantSets } from "../../../src/golden/dataset.js";
 import { relevantSet } from "../../../src/golden/relevance.js";
 import type { StageRoles } from "../../../src/golden/schema/config.js";
 import type { GoldenQuestion } from "../../../src/golden/schema/golden.js";
@@ -17,7 +18,7 @@ const QFIN = q("q-fin", "fin", "receipts must be attached to every single claim"
 
 function analyse(questions: GoldenQuestion[], outputs: PipelineOutput[], stages: Partial<StageRoles>, ambiguity?: Map<string, Verdict>): MissRow[] {
   const v = variant(outputs, stages);
-  const rel = new Map(questions.filter((x) => x.answerable).map((x) => [x.id, relevantSet(x, v.chunks)]));
+  const rel = relevantSets({ questions }, v.chunks);
   return analyseMisses(questions, rel, v, { k: K, poolDepth: DEPTH, ...(ambiguity ? { ambiguity } : {}) });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relevantSet } from "../../../src/golden/relevance.js";
+import { relevantSets } from "../../../src/golden/dataset.js";
 import type { StageRoles } from "../../../src/golden/schema/config.js";
 import type { GoldenQuestion } from "../../../src/golden/schema/golden.js";
 import type { PipelineOutput } from "../../../src/golden/schema/pipeline.js";
@@ -14,7 +14,7 @@ const QIT = q("q-it", "it", "hardware tokens expire after ninety days", "lexical
 
 function run(questions: GoldenQuestion[], outputs: PipelineOutput[], stages: Partial<StageRoles>, depth = 5, k = 2) {
   const v = variant(outputs, stages);
-  const rel = new Map(questions.filter((x) => x.answerable).map((x) => [x.id, relevantSet(x, v.chunks)]));
+  const rel = relevantSets({ questions }, v.chunks);
   return poolRecall(questions, rel, v.outputs, v.stages, depth, k);
 }
 

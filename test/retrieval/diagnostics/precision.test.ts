@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relevantSet } from "../../../src/golden/relevance.js";
+import { relevantSets } from "../../../src/golden/dataset.js";
 import type { GoldenQuestion } from "../../../src/golden/schema/golden.js";
 import type { PipelineOutput } from "../../../src/golden/schema/pipeline.js";
 import { precisionCap } from "../../../src/retrieval/diagnostics/precision.js";
@@ -10,7 +10,7 @@ const QSEC = q("q-sec", "sec", "badges must be worn visibly at all times inside 
 
 function cap(questions: GoldenQuestion[], outputs: PipelineOutput[], ks: number[]) {
   const v = variant(outputs);
-  const rel = new Map(questions.filter((x) => x.answerable).map((x) => [x.id, relevantSet(x, v.chunks)]));
+  const rel = relevantSets({ questions }, v.chunks);
   return precisionCap(questions, rel, v.outputs, ks);
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseMeasures } from "../../../src/retrieval/measures/parse.js";
 import { evaluateTrecFiles } from "../../../src/retrieval/trec/evaluate.js";
+import { REFERENCE_MEASURES, REFERENCE_MEASURES_FULL, parseTrecEvalOutput } from "../../../src/retrieval/trec/reference.js";
 import { formatTrecEval } from "../../../src/retrieval/trec/write.js";
 import { fixturePath } from "../../helpers/paths.js";
 
@@ -16,45 +17,30 @@ const qrels = join(dir, "qrels.txt");
 const run = join(dir, "run.txt");
 const oracle = (f: string) => readFileSync(join(dir, f), "utf8");
 
-/** The measures the fixtures were made with (trec_eval -m flags). */
-const STOCK = ["map", "recip_rank", "P.1,5,10", "recall.5,10,100", "ndcg_cut.5,10,100", "success.1,5,10"];
-const FULL = [...STOCK, "Rprec", "num_q,num_ret,num_rel,num_rel_ret"];
-
-/** measure -> qid -> value, from trec_eval output text. */
-function parseOutput(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split("\n")) {
-    if (!line) continue;
-    const [m, q, v] = line.split("\t");
-    out.set(`${m!.trim()}\t${q}`, Number(v));
-  }
-  return out;
-}
-
 describe("agreement with trec_eval on the small fixture", () => {
   it("--format trec is byte-identical to trec_eval 10.0 -q -c (stock 4 decimals)", () => {
-    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(STOCK, []) });
+    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(REFERENCE_MEASURES, []) });
     expect(formatTrecEval(ev)).toBe(oracle("trec_eval.c.txt"));
   });
 
   it("agrees within 1e-9 with the full-precision output for every query and measure", () => {
-    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(FULL, []) });
-    const ours = parseOutput(formatTrecEval(ev, { fullPrecision: true }));
-    const theirs = parseOutput(oracle("trec_eval.c.full.txt"));
+    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(REFERENCE_MEASURES_FULL, []) });
+    const ours = parseTrecEvalOutput(formatTrecEval(ev, { fullPrecision: true }));
+    const theirs = parseTrecEvalOutput(oracle("trec_eval.c.full.txt"));
     expect([...ours.keys()].sort()).toEqual([...theirs.keys()].sort());
     expect(theirs.size).toBeGreaterThan(900);
     for (const [key, v] of theirs) expect(Math.abs(ours.get(key)! - v), key).toBeLessThanOrEqual(1e-9);
   });
 
   it("prints the full-precision file byte for byte (printf %.17g)", () => {
-    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(FULL, []) });
+    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(REFERENCE_MEASURES_FULL, []) });
     expect(formatTrecEval(ev, { fullPrecision: true })).toBe(oracle("trec_eval.c.full.txt"));
   });
 
   it("agrees with -l 2 (only grade >= 2 relevant; nDCG keeps its grades)", () => {
-    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(FULL, []), level: 2 });
-    const ours = parseOutput(formatTrecEval(ev, { fullPrecision: true }));
-    const theirs = parseOutput(oracle("trec_eval.c.l2.full.txt"));
+    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(REFERENCE_MEASURES_FULL, []), level: 2 });
+    const ours = parseTrecEvalOutput(formatTrecEval(ev, { fullPrecision: true }));
+    const theirs = parseTrecEvalOutput(oracle("trec_eval.c.l2.full.txt"));
     expect(ours.size).toBe(theirs.size);
     for (const [key, v] of theirs) expect(Math.abs(ours.get(key)! - v), key).toBeLessThanOrEqual(1e-9);
     // trec_eval -c reports the qrels' positive lines as the summary num_rel, whatever -l says
@@ -62,7 +48,7 @@ describe("agreement with trec_eval on the small fixture", () => {
   });
 
   it("--no-complete reproduces trec_eval 9.0.8 without -c (missing queries skipped)", () => {
-    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(STOCK, []), complete: false });
+    const ev = evaluateTrecFiles(qrels, run, { measures: parseMeasures(REFERENCE_MEASURES, []), complete: false });
     expect(formatTrecEval(ev)).toBe(oracle("trec_eval-9.0.8.noc.txt"));
     expect(ev.missing).toEqual(["15", "50", "7"]);
     expect(ev.runOnly.sort()).toEqual(["51", "52", "53"]);

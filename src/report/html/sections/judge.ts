@@ -1,4 +1,4 @@
-import { basisSuffix, interval, num, pct, plural, unitWord } from "../../format.js";
+import { basisSuffix, interval, num, pct, plural, unitWord, usd } from "../../format.js";
 import type { ReportJson, RubricJson } from "../../schema.js";
 import { confusionMatrix, intervals, type IntervalRow } from "../charts.js";
 import { escapeHtml as esc } from "../escape.js";
@@ -74,7 +74,7 @@ function rubricBlock(r: RubricJson, report: ReportJson): string {
  */
 export function judgeSection(report: ReportJson): string {
   const t = report.judgeTotals;
-  const totals = `<p class="muted">${esc(`${t.judgments} verdicts (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no)" : ""}; ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens; cost ${t.cost === null ? "unknown" : `$${t.cost.toFixed(4)}`} (${t.costNote}).`)}</p>`
+  const totals = `<p class="muted">${esc(`${t.judgments} verdicts (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no)" : ""}; ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion tokens; cost ${usd(t.cost)} (${t.costNote}).`)}</p>`
     + (t.errorCauses.length ? `<ul>${t.errorCauses.map(([c, k]) => `<li>${esc(`error x${k}: ${c}`)}</li>`).join("")}</ul>` : "");
   return section(
     "judge",

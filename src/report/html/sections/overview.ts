@@ -1,4 +1,4 @@
-import { num, pct, plural } from "../../format.js";
+import { num, pct, plural, questionCounts, readableTime, trustedJudgeRubrics } from "../../format.js";
 import type { ReportJson } from "../../schema.js";
 import { escapeHtml as esc } from "../escape.js";
 import { trustBadge } from "../parts.js";
@@ -10,10 +10,8 @@ import { trustBadge } from "../parts.js";
  * without their numbers: an untrusted rubric is never a headline figure.
  */
 export function headerHtml(report: ReportJson): string {
-  const q = report.questions;
-  const answerable = q.filter((x) => x.answerable).length;
   return `<header class="top"><h1><span class="brand">ragjudge</span> · ${esc(report.name)}</h1>`
-    + `<div class="meta">${esc(report.time.replace("T", " ").replace(/\.\d+Z$/, " UTC"))} · ${esc(plural(q.length, "question"))} (${answerable} answerable, ${q.length - answerable} unanswerable) · `
+    + `<div class="meta">${esc(readableTime(report.time))} · ${esc(questionCounts(report))} · `
     + `judge: ${esc(report.judge.label)} · evaluation <code>${esc(report.folder)}</code></div></header>`;
 }
 
@@ -31,8 +29,8 @@ export function overviewHtml(report: ReportJson): string {
       + `<dt>retrieval failures</dt><dd>${c["retrieval-failure"]}</dd><dt>generation failures</dt><dd>${c["generation-failure"]}</dd>`
       + `<dt>correct “not found”</dt><dd>${c["correct-not-found"]} of ${v.searchOrAnswer.questions.length - answerable}</dd></dl></div>`);
   }
-  const trusted = report.rubrics.filter((r) => r.trust.trusted && r.judge !== "rule");
-  const untrusted = [...new Set(report.rubrics.filter((r) => !r.trust.trusted).map((r) => r.rubric))];
+  const trusted = trustedJudgeRubrics(report);
+  const untrusted = report.gate.untrusted;
   const trustedList = trusted.map((r) => `<dt>${esc(r.rubric)}</dt><dd>${r.variants.map((v) => `${esc(v.variant)} ${pct(v.raw.value)}`).join(" · ")}</dd>`).join("");
   cards.push(`<div class="card"><h3>Judge trust</h3><div class="big">${trusted.length} of ${trusted.length + untrusted.length} <span style="font-size:14px;font-weight:500">rubrics trusted</span></div>`
     + (trustedList ? `<dl class="kv">${trustedList}</dl>` : "")

@@ -1,3 +1,4 @@
+import { num } from "../../format.js";
 import type { ReportJson } from "../../schema.js";
 import { escapeHtml as esc } from "../escape.js";
 import { n, section, table } from "../parts.js";
@@ -21,7 +22,7 @@ export function reproduceSection(report: ReportJson): string {
   ]);
   const fps = table(["rubric", "judge", "fingerprint", "model"], report.rubrics.map((r) => [r.rubric, r.judge, { text: r.fingerprint, cls: "" }, r.model ?? "—"]));
   const floors = report.gate.floors.length
-    ? table(["variant", "floor", n("value"), "result"], report.gate.floors.map((f) => [f.variant, `${f.measure} ≥ ${f.min}`, n(f.value === null ? "n/a" : f.value.toFixed(4)), { text: "", html: f.passed ? `<span class="badge pass">ok</span>` : `<span class="badge fail">missed</span>` }]))
+    ? table(["variant", "floor", n("value"), "result"], report.gate.floors.map((f) => [f.variant, `${f.measure} ≥ ${f.min}`, n(num(f.value, 4)), { text: "", html: f.passed ? `<span class="badge pass">ok</span>` : `<span class="badge fail">missed</span>` }]))
     : `<p class="muted">No floors configured.</p>`;
   const warnings = report.warnings.length
     ? `<details><summary>${report.warnings.length} input warnings</summary><ul>${report.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul></details>`

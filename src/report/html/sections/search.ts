@@ -6,7 +6,7 @@ import { escapeHtml as esc } from "../escape.js";
 import { figure, n, section, slug, table } from "../parts.js";
 
 /** One colour per outcome, the same in every chart: green passes, red failures, amber doubts. */
-export const OUTCOME_COLORS: Record<Outcome, string> = {
+const OUTCOME_COLORS: Record<Outcome, string> = {
   ok: "#16a34a",
   "retrieval-failure": "#dc2626",
   "generation-failure": "#7c3aed",
