@@ -28,9 +28,9 @@ import { performance } from "node:perf_hooks";
 import { median } from "simple-statistics";
 import { runCli } from "../src/cli/program.js";
 import { loadConfig } from "../src/golden/config.js";
-import { openAIBackend } from "../src/judge/backend.js";
-import { JudgeClient } from "../src/judge/client.js";
-import { loadJudgeInputs } from "../src/judge/inputs.js";
+import { openAIBackend } from "../src/judge/judges/backend.js";
+import { JudgeClient } from "../src/judge/transport/client.js";
+import { loadJudgeInputs } from "../src/judge/items/inputs.js";
 import { writeJudgeBenchData } from "./judge-data.js";
 
 const ROOT = resolve(import.meta.dirname, "..");

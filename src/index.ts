@@ -32,18 +32,18 @@ export * from "./retrieval/index.js";
 export * from "./retrieval/diagnostics/index.js";
 
 // The judge.
-export * from "./judge/rubric.js";
-export * from "./judge/items.js";
-export * from "./judge/inputs.js";
-export * from "./judge/run.js";
-export * from "./judge/backend.js";
-export * from "./judge/cache.js";
-export * from "./judge/client.js";
-export * from "./judge/settings.js";
-export * from "./judge/summary.js";
-export * from "./judge/summary-format.js";
-export * from "./judge/summary-trust.js";
-export * from "./judge/estimate.js";
+export * from "./judge/rubric/rubric.js";
+export * from "./judge/items/items.js";
+export * from "./judge/items/inputs.js";
+export * from "./judge/schedule/run.js";
+export * from "./judge/judges/backend.js";
+export * from "./judge/schedule/cache.js";
+export * from "./judge/transport/client.js";
+export * from "./judge/judges/settings.js";
+export * from "./judge/summary/summary.js";
+export * from "./judge/summary/format.js";
+export * from "./calibration/summary-trust.js";
+export * from "./judge/schedule/estimate.js";
 export * from "./judge/baseline/index.js";
 
 // Calibration: statistics, labels, records, the trust gate, corrected rates.
@@ -53,7 +53,7 @@ export * from "./calibration/index.js";
 export * from "./report/index.js";
 
 // Names several areas use, made unambiguous: the plain name and an explicit alias for each.
-export { summarise, summarise as summariseJudgments } from "./judge/summary.js";
+export { summarise, summarise as summariseJudgments } from "./judge/summary/summary.js";
 export { summarise as summariseValues } from "./retrieval/evaluate.js";
 export { renderTable, renderMarkdown, renderTable as renderRetrievalTable, renderMarkdown as renderRetrievalMarkdown } from "./retrieval/report.js";
 export { renderTable as renderTextTable } from "./retrieval/diagnostics/table.js";

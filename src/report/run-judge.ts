@@ -1,10 +1,10 @@
-import { baselineBackend, baselineUnsupported, llmBackend, type JudgeBackend } from "../judge/backend.js";
-import { JudgeCache } from "../judge/cache.js";
-import type { Item } from "../judge/items.js";
-import { redact } from "../judge/redact.js";
-import type { Rubric } from "../judge/rubric.js";
-import { runJudge, type ProgressState, type RunResult } from "../judge/run.js";
-import { JudgeSetupError, type JudgeSettings } from "../judge/settings.js";
+import { baselineBackend, baselineUnsupported, llmBackend, type JudgeBackend } from "../judge/judges/backend.js";
+import { JudgeCache } from "../judge/schedule/cache.js";
+import type { Item } from "../judge/items/items.js";
+import { redact } from "../judge/transport/redact.js";
+import type { Rubric } from "../judge/rubric/rubric.js";
+import { runJudge, type ProgressState, type RunResult } from "../judge/schedule/run.js";
+import { JudgeSetupError, type JudgeSettings } from "../judge/judges/settings.js";
 
 /** What one judge step of a run needs. */
 export interface JudgeStepOptions {

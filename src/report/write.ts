@@ -4,8 +4,8 @@ import { renderJson as calibrationJson, renderMarkdown as calibrationMarkdown } 
 import type { ResolvedConfig } from "../golden/config.js";
 import { displayPath } from "../golden/errors.js";
 import type { ValidationReport } from "../golden/validate.js";
-import type { JudgeFlags, JudgeSettings } from "../judge/settings.js";
-import type { Summary } from "../judge/summary.js";
+import type { JudgeFlags, JudgeSettings } from "../judge/judges/settings.js";
+import type { Summary } from "../judge/summary/summary.js";
 import type { VariantDiagnostics } from "../retrieval/diagnostics/diagnose.js";
 import { goldenView, viewJson } from "../retrieval/report.js";
 import type { RetrievalScore } from "../retrieval/score.js";

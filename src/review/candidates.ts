@@ -2,7 +2,7 @@ import { readCitations } from "../golden/citations.js";
 import { contextOf, type GoldenSet, type VariantData } from "../golden/dataset.js";
 import type { Judgment } from "../golden/schema/items.js";
 import { majorityVerdict } from "../calibration/verdicts.js";
-import type { Item } from "../judge/items.js";
+import type { Item } from "../judge/items/items.js";
 import { evidenceKey } from "../calibration/keys.js";
 import type { Candidate } from "./sample.js";
 

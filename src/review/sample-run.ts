@@ -4,7 +4,7 @@ import type { ResolvedConfig } from "../golden/config.js";
 import { InputError } from "../golden/errors.js";
 import { loadJsonl } from "../golden/jsonl.js";
 import { Judgment, type QueueEntry } from "../golden/schema/items.js";
-import { loadJudgeInputs } from "../judge/inputs.js";
+import { loadJudgeInputs } from "../judge/items/inputs.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
 import { evidenceKey } from "../calibration/keys.js";
 import { sampleQueue, type Candidate, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";

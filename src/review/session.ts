@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { loadJsonl, type Located } from "../golden/jsonl.js";
 import { Judgment, type Label, type QueueEntry } from "../golden/schema/items.js";
-import { loadRubrics, type Rubric } from "../judge/rubric.js";
+import { loadRubrics, type Rubric } from "../judge/rubric/rubric.js";
 import { evidenceKey, keyOf } from "../calibration/keys.js";
 import { loadQueue } from "./queue.js";
 import { appendLabelDurable, appendSkipDurable, checkAnnotator, readAnnotatorLabels, readSkips } from "./store.js";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { JudgeCache } from "../../src/judge/cache.js";
+import { JudgeCache } from "../../src/judge/schedule/cache.js";
 import { NO_KEY, runCliCaptured, type EnvOverrides } from "../helpers/cli.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
 import { FIXTURE, readJudgments, tempDir } from "./helpers.js";

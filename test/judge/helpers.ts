@@ -4,8 +4,8 @@ import { expect } from "vitest";
 import { loadConfig, type ResolvedConfig } from "../../src/golden/config.js";
 import { parseJsonl } from "../../src/golden/jsonl.js";
 import { Judgment } from "../../src/golden/schema/items.js";
-import { loadJudgeInputs, type JudgeInputs } from "../../src/judge/inputs.js";
-import { loadRubrics, type Rubric } from "../../src/judge/rubric.js";
+import { loadJudgeInputs, type JudgeInputs } from "../../src/judge/items/inputs.js";
+import { loadRubrics, type Rubric } from "../../src/judge/rubric/rubric.js";
 import { fixturePath, ROOT } from "../helpers/paths.js";
 
 /** A fresh temporary folder, removed after the test file (shared: test/helpers/temp.ts). */

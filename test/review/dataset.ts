@@ -3,8 +3,8 @@ import { dirname, join } from "node:path";
 import { loadConfig } from "../../src/golden/config.js";
 import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
 import type { Judgment } from "../../src/golden/schema/items.js";
-import { buildItems, type Item } from "../../src/judge/items.js";
-import { loadRubrics } from "../../src/judge/rubric.js";
+import { buildItems, type Item } from "../../src/judge/items/items.js";
+import { loadRubrics } from "../../src/judge/rubric/rubric.js";
 import { tempDir } from "../helpers/temp.js";
 import { writeRubrics } from "./helpers.js";
 

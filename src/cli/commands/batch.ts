@@ -9,7 +9,7 @@ import { ingestLines, parseOutputFile } from "../../judge/batch/ingest.js";
 import { formatCollect, formatImport, formatStates, formatStatusLine, formatSubmit } from "../../judge/batch/report.js";
 import { BatchStore } from "../../judge/batch/store.js";
 import { submitExport, type SubmitStep } from "../../judge/batch/submit.js";
-import { JudgeCache } from "../../judge/cache.js";
+import { JudgeCache } from "../../judge/schedule/cache.js";
 import { UsageError } from "../errors.js";
 
 interface CommonFlags {

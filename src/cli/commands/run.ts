@@ -1,8 +1,8 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { displayPath } from "../../golden/errors.js";
-import { FatalJudgeError } from "../../judge/backend.js";
-import { progressReporter } from "../../judge/progress.js";
-import type { ProgressState } from "../../judge/run.js";
+import { FatalJudgeError } from "../../judge/judges/backend.js";
+import { progressReporter } from "../../judge/schedule/progress.js";
+import type { ProgressState } from "../../judge/schedule/run.js";
 import { runEvaluation } from "../../report/evaluation.js";
 import { EXIT, UsageError } from "../errors.js";
 

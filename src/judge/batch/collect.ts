@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import type { JudgeCache } from "../cache.js";
+import type { JudgeCache } from "../schedule/cache.js";
 import { apiCall, isNotFound, type BatchEndpoint } from "./api.js";
 import { addCounts, emptyCounts, ingestLines, parseOutputFile, type IngestCounts } from "./ingest.js";
 import type { BatchCounts, BatchStore, Submission } from "./store.js";

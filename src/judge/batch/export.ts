@@ -2,11 +2,11 @@ import { statSync } from "node:fs";
 import { InputError } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import type { ItemKey } from "../../golden/schema/items.js";
-import type { OpenAIBackend } from "../backend.js";
-import { cacheKey, type CacheKey, type JudgeCache } from "../cache.js";
-import { planCalls } from "../calls.js";
-import type { Item } from "../items.js";
-import type { RequestBody } from "../request.js";
+import type { OpenAIBackend } from "../judges/backend.js";
+import { cacheKey, type CacheKey, type JudgeCache } from "../schedule/cache.js";
+import { planCalls } from "../schedule/calls.js";
+import type { Item } from "../items/items.js";
+import type { RequestBody } from "../transport/request.js";
 import { BATCH_LIMITS, BATCH_URL, customIdOf, partName, type BatchLimits } from "./format.js";
 import { BatchStore, type NewRequest } from "./store.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CacheKey } from "../cache.js";
+import type { CacheKey } from "../schedule/cache.js";
 
 /** The one endpoint batch mode uses: every judge call is a chat completion. */
 export const BATCH_URL = "/v1/chat/completions";

@@ -1,6 +1,6 @@
 import { displayPath, InputErrors } from "../../golden/errors.js";
 import { parseJsonl, type Located } from "../../golden/jsonl.js";
-import { cacheKey, type CachedVerdict, type JudgeCache } from "../cache.js";
+import { cacheKey, type CachedVerdict, type JudgeCache } from "../schedule/cache.js";
 import { BatchOutputLine } from "./format.js";
 import { interpretLine } from "./read-output.js";
 import type { BatchStore } from "./store.js";

@@ -1,4 +1,4 @@
-import { readCompletion, type Usage, type VerdictReply } from "../parse.js";
+import { readCompletion, type Usage, type VerdictReply } from "../verdict/parse.js";
 import type { BatchOutputLine } from "./format.js";
 
 /**

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { ItemKey } from "../../golden/schema/items.js";
-import { cacheKey, type JudgeCache } from "../cache.js";
+import { cacheKey, type JudgeCache } from "../schedule/cache.js";
 
 /**
  * Where a batch request stands:

@@ -6,8 +6,8 @@ import { ppiMean, roganGladenBootstrap, wilsonInterval, type Interval } from "..
 import { groupJudgments, type JudgeGroup, type JudgedItem } from "../../calibration/verdicts.js";
 import type { GoldenSet } from "../../golden/dataset.js";
 import type { Judgment } from "../../golden/schema/items.js";
-import { RULE_FINGERPRINT } from "../../judge/items.js";
-import type { Rubric } from "../../judge/rubric.js";
+import { RULE_FINGERPRINT } from "../../judge/items/items.js";
+import type { Rubric } from "../../judge/rubric/rubric.js";
 import type { RubricJson, RubricVariantJson, TrustJson } from "../schema.js";
 import { describeBasis, type LabelBasis } from "../../calibration/basis.js";
 import { recordKey } from "../../calibration/record.js";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InputErrors } from "../../../src/golden/errors.js";
 import { collectBatch, openSubmissions, pollBatch } from "../../../src/judge/batch/collect.js";
-import { cacheKey } from "../../../src/judge/cache.js";
+import { cacheKey } from "../../../src/judge/schedule/cache.js";
 import { startOpenAIServer, type Behaviour, type TestServer } from "../../server/openai-server.js";
 import { setup, submitFile, truth } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cacheKey } from "../../../src/judge/cache.js";
+import { cacheKey } from "../../../src/judge/schedule/cache.js";
 import { BatchInputLine, BatchOutputLine, customIdOf, keyOfCustomId, partName } from "../../../src/judge/batch/format.js";
 
 const FP = "a".repeat(64);

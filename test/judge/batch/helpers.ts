@@ -1,14 +1,14 @@
 import { join } from "node:path";
-import { openAIBackend } from "../../../src/judge/backend.js";
+import { openAIBackend } from "../../../src/judge/judges/backend.js";
 import { batchClient, type BatchEndpoint } from "../../../src/judge/batch/api.js";
 import { exportBatch } from "../../../src/judge/batch/export.js";
 import type { BatchLimits } from "../../../src/judge/batch/format.js";
 import { BatchStore } from "../../../src/judge/batch/store.js";
 import { submitExport, type SubmitOptions } from "../../../src/judge/batch/submit.js";
-import { JudgeCache } from "../../../src/judge/cache.js";
-import { JudgeClient } from "../../../src/judge/client.js";
-import type { Item } from "../../../src/judge/items.js";
-import type { RequestSettings } from "../../../src/judge/request.js";
+import { JudgeCache } from "../../../src/judge/schedule/cache.js";
+import { JudgeClient } from "../../../src/judge/transport/client.js";
+import type { Item } from "../../../src/judge/items/items.js";
+import type { RequestSettings } from "../../../src/judge/transport/request.js";
 import type { RequestInfo } from "../../server/openai-server.js";
 import { FIXTURE, fixtureInputs, tempDir } from "../helpers.js";
 

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BatchStore } from "../../../src/judge/batch/store.js";
-import { cacheKey, JudgeCache } from "../../../src/judge/cache.js";
+import { cacheKey, JudgeCache } from "../../../src/judge/schedule/cache.js";
 import { NO_KEY, runCliCaptured } from "../../helpers/cli.js";
 import { startOpenAIServer, type TestServer } from "../../server/openai-server.js";
 import { tempDir } from "../helpers.js";

@@ -1,0 +1,40 @@
+import { loadGolden, loadVariant, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { InputError } from "../../golden/errors.js";
+import type { ResolvedConfig } from "../../golden/config.js";
+import { missK } from "../../retrieval/diagnostics/diagnose.js";
+import { buildItems, type ItemSet } from "./items.js";
+import { validateRubricTemplates } from "../rubric/prompt.js";
+import { loadRubrics, type Rubric } from "../rubric/rubric.js";
+
+/** Everything a judge run reads: golden set, variants, rubrics, and the items built from them. */
+export interface JudgeInputs {
+  golden: GoldenSet;
+  variants: VariantData[];
+  rubrics: Rubric[];
+  itemSet: ItemSet;
+}
+
+/**
+ * Loads a judge run's inputs from a resolved config: the golden set, the
+ * chosen variants (`variants`, default all), the chosen rubrics (`rubrics`,
+ * else the config's list, else every non-optional rubric in `rubricsDir`),
+ * with their templates checked, then builds every item (anchor-ambiguity
+ * items at the miss analysis's cut-off, `missK(config.k)`).
+ *
+ * @example
+ * const { itemSet, rubrics } = loadJudgeInputs(loadConfig(), { rubrics: ["faithfulness"] });
+ */
+export function loadJudgeInputs(resolved: ResolvedConfig, opts: { rubrics?: string[]; variants?: string[] } = {}): JudgeInputs {
+  const { config } = resolved;
+  const rubrics = loadRubrics(resolved.path(config.rubricsDir), opts.rubrics ?? config.rubrics);
+  for (const r of rubrics) validateRubricTemplates(r);
+  const known = config.variants.map((v) => v.name);
+  for (const name of opts.variants ?? []) {
+    if (!known.includes(name)) throw new InputError(resolved.file, undefined, "variants", `no variant named ${JSON.stringify(name)} (have: ${known.join(", ")})`);
+  }
+  const chosen = opts.variants?.length ? config.variants.filter((v) => opts.variants!.includes(v.name)) : config.variants;
+  const golden = loadGolden(resolved.path(config.golden));
+  const variants = chosen.map((v) => loadVariant(v, golden, resolved.path));
+  const itemSet = buildItems({ golden, variants, rubrics, requireCitations: config.requireCitations, missK: missK(config.k) });
+  return { golden, variants, rubrics, itemSet };
+}

@@ -1,0 +1,251 @@
+import type { Evidence } from "../../golden/schema/items.js";
+import { BASELINE_JUDGE, BASELINE_VERSION, BaselineEvidenceError, baselineFingerprint, baselineJudge, isBaselineRubric } from "../baseline/index.js";
+import type { JudgeCache } from "../schedule/cache.js";
+import { JudgeClient, type Usage } from "../transport/client.js";
+import { buildRequestBody, requestFingerprint, requestTemplate, type RequestBody, type RequestSettings, type ResponseMode } from "../transport/request.js";
+import { FORMAT_WORDS } from "../transport/retry.js";
+import type { Rubric } from "../rubric/rubric.js";
+import type { OpenAISettings } from "./settings.js";
+
+/** The result of judging one item once. `verdict: "error"` carries its cause and is never yes or no. */
+export interface JudgeOutcome {
+  verdict: "yes" | "no" | "error";
+  reason: string;
+  error?: string;
+  /** The fingerprint the verdict was made under (an LLM judge's may change mid-run on a mode switch). */
+  fingerprint: string;
+  servedModel?: string;
+  usage?: Usage;
+  raw?: string;
+  attempts?: number;
+}
+
+/** A judge the scheduler can run: the LLM judge or the offline baseline. */
+export interface JudgeBackend {
+  readonly kind: "llm" | "baseline";
+  /** The model name asked for (LLM judge only). */
+  readonly model?: string;
+  /** One line naming the judge for summaries (the baseline says it is one). */
+  readonly label: string;
+  /** Whether verdicts go through the SQLite cache (calls cost money; the baseline is instant). */
+  readonly cached: boolean;
+  /** The fingerprint verdicts get now. */
+  fingerprint(rubric: Rubric): string;
+  /** What the fingerprint stands for, stored in the cache for audits. */
+  template(rubric: Rubric): unknown;
+  judge(rubric: Rubric, evidence: Evidence): Promise<JudgeOutcome>;
+}
+
+/**
+ * The run must stop. `setup`: every call would fail the same way until the
+ * user changes something (bad key, unknown model, a parameter the model
+ * rejects): a usage error. `endpoint`: the server cannot serve the run now
+ * (rate limited, down, too slow): rerun later; committed verdicts are kept.
+ */
+export class FatalJudgeError extends Error {
+  override name = "FatalJudgeError";
+  constructor(
+    message: string,
+    readonly kind: "setup" | "endpoint" = "setup",
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The offline lexical baseline (src/judge/baseline) as a backend: no model,
+ * no cache, deterministic, with its own fingerprint per rubric.
+ */
+export function baselineBackend(): JudgeBackend {
+  // A fingerprint is a hash, asked for several times per item: computed once per rubric.
+  const fps = new Map<string, string>();
+  const fingerprintOf = (rubric: Rubric): string => {
+    let fp = fps.get(rubric.name);
+    if (fp === undefined) fps.set(rubric.name, (fp = baselineFingerprint(rubric.name)));
+    return fp;
+  };
+  return {
+    kind: "baseline",
+    label: `baseline (${BASELINE_JUDGE} v${BASELINE_VERSION}: lexical, no model; a floor to beat, not a judge to trust)`,
+    cached: false,
+    fingerprint: fingerprintOf,
+    template: (rubric) => ({ judge: BASELINE_JUDGE, version: BASELINE_VERSION, rubric: rubric.name }),
+    async judge(rubric, evidence) {
+      const fingerprint = fingerprintOf(rubric);
+      try {
+        const v = baselineJudge(rubric.name, evidence);
+        return { verdict: v.verdict, reason: v.reason, fingerprint };
+      } catch (e) {
+        if (e instanceof BaselineEvidenceError) return { verdict: "error", reason: "", error: `baseline: ${e.message}`, fingerprint };
+        throw e;
+      }
+    },
+  };
+}
+
+/** Rubrics the baseline has no rule for (checked before a run, to fail early). */
+export function baselineUnsupported(rubrics: readonly Rubric[]): string[] {
+  return rubrics.filter((r) => !isBaselineRubric(r.name)).map((r) => r.name);
+}
+
+/** Options of {@link openAIBackend}. */
+export interface OpenAIBackendOptions {
+  client: JudgeClient;
+  baseURL: string;
+  settings: RequestSettings;
+  /** Remembers a server found without structured outputs, so the next run starts in text mode. */
+  cache?: JudgeCache;
+  /** Told once when the run falls back to text mode. */
+  onModeChange?: (mode: ResponseMode, cause: string) => void;
+  /** Failed calls before any success that stop the run (an unreachable or misconfigured endpoint); default 10. */
+  breakerLimit?: number;
+  /** Calls in a row that give up on a rate limit (429 after every retry) that stop the run; default 8. */
+  rateLimitLimit?: number;
+}
+
+/** Request parameters a model may reject, and the flag that omits each. */
+const PARAM_FLAGS: [RegExp, string][] = [
+  [/\btemperature\b/i, "--no-temperature"],
+  [/\bseed\b/i, "--no-seed"],
+  [/\bmax_(completion_)?tokens\b/i, "--no-max-tokens"],
+];
+
+/**
+ * What to suggest when the first calls all fail: the flag omitting a
+ * parameter the error names; text mode when the failure is about the reply
+ * format (a parse failure, or a 400 about response_format) under structured
+ * outputs; nothing for rate limits, timeouts and the like.
+ */
+export function breakerHint(cause: string, mode: ResponseMode): string {
+  if (/^http-400\b/.test(cause)) {
+    const flag = PARAM_FLAGS.find(([re]) => re.test(cause));
+    if (flag) return `; if the model rejects that parameter, pass ${flag[1]}`;
+  }
+  if (mode === "json_schema" && (/^parse\b/.test(cause) || (/^http-400\b/.test(cause) && FORMAT_WORDS.test(cause)))) {
+    return "; if the server lacks structured outputs, pass --response-format text";
+  }
+  return "";
+}
+
+/** Causes that say the endpoint could not serve (not that the request is wrong). */
+const ENDPOINT_CAUSE = /^(timeout|connection|http-5\d\d|http-429|http-408|http-409|bad-response)\b/;
+
+/** The LLM judge backend, with its request builder exposed for dry runs. */
+export interface OpenAIBackend extends JudgeBackend {
+  readonly mode: ResponseMode;
+  request(rubric: Rubric, evidence: Evidence): RequestBody;
+}
+
+/**
+ * The LLM judge over an OpenAI-compatible endpoint. Starts in the configured
+ * response mode (or the one remembered for this endpoint and model); on a
+ * 400 that rejects `response_format` it switches the whole run to
+ * JSON-in-text, remembers that in the cache, and resends the item. Stops the
+ * run (FatalJudgeError) on a refused key or unknown model, when the first
+ * `breakerLimit` calls all fail (an unreachable or misconfigured endpoint
+ * would otherwise turn every item into an error, slowly), when
+ * `rateLimitLimit` calls in a row give up on a rate limit, and when the
+ * client finds the endpoint down. Stopping stops the client too, so calls in
+ * flight end at once.
+ */
+export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
+  let mode: ResponseMode = o.settings.responseMode;
+  const fps = new Map<string, string>();
+  let successes = 0;
+  let failures = 0;
+  let rateLimitedInARow = 0;
+  const limit = o.breakerLimit ?? 10;
+  const rateLimit = o.rateLimitLimit ?? 8;
+  /** Why this backend stopped the client (undefined: it stopped itself, finding the endpoint down). */
+  let stoppedKind: "setup" | "endpoint" | undefined;
+  const stop = (message: string, kind: "setup" | "endpoint"): never => {
+    stoppedKind ??= kind;
+    o.client.stop(message);
+    throw new FatalJudgeError(message, kind);
+  };
+  const settings = () => ({ ...o.settings, responseMode: mode });
+  const fingerprintIn = (rubric: Rubric, m: ResponseMode) => {
+    const k = `${m}\0${rubric.name}`;
+    let fp = fps.get(k);
+    if (fp === undefined) fps.set(k, (fp = requestFingerprint(rubric, { ...o.settings, responseMode: m })));
+    return fp;
+  };
+  const fingerprint = (rubric: Rubric) => fingerprintIn(rubric, mode);
+  return {
+    kind: "llm",
+    model: o.settings.model,
+    get label() {
+      return `LLM judge ${o.settings.model} at ${o.baseURL} (${mode === "json_schema" ? "structured outputs" : "JSON in text"})`;
+    },
+    cached: true,
+    get mode() {
+      return mode;
+    },
+    fingerprint,
+    template: (rubric) => requestTemplate(rubric, settings()),
+    request: (rubric, evidence) => buildRequestBody(rubric, evidence, settings()),
+    async judge(rubric, evidence) {
+      for (;;) {
+        const usedMode = mode;
+        const r = await o.client.complete(buildRequestBody(rubric, evidence, { ...o.settings, responseMode: usedMode }));
+        if (!r.ok && r.textMode && usedMode === "json_schema") {
+          if (mode === "json_schema") {
+            mode = "text";
+            o.cache?.rememberResponseMode(o.baseURL, o.settings.model, "text", r.cause);
+            o.onModeChange?.("text", r.cause);
+          }
+          continue;
+        }
+        const fp = fingerprintIn(rubric, usedMode);
+        if (r.ok) {
+          successes++;
+          rateLimitedInARow = 0;
+          return { verdict: r.reply.verdict, reason: r.reply.reason, fingerprint: fp, servedModel: r.servedModel, usage: r.usage, raw: r.raw, attempts: r.attempts };
+        }
+        if (r.fatal) {
+          const stopped = o.client.stopped;
+          if (stopped !== undefined) throw new FatalJudgeError(stopped, stoppedKind ?? "endpoint");
+          stop(r.cause, "setup");
+        }
+        rateLimitedInARow = r.rateLimited ? rateLimitedInARow + 1 : 0;
+        if (rateLimitedInARow >= rateLimit) {
+          stop(`rate limited: ${r.cause}; ${rateLimit} calls in a row gave up on the rate limit, so the run stops here: rerun later (or lower --concurrency)`, "endpoint");
+        }
+        if (successes === 0 && ++failures >= limit) {
+          const kind = ENDPOINT_CAUSE.test(r.cause) ? "endpoint" : "setup";
+          stop(`${r.cause} (the first ${limit} calls all failed; stopping: check --base-url, --model and the server${breakerHint(r.cause, usedMode)})`, kind);
+        }
+        return { verdict: "error", reason: "", error: r.cause, fingerprint: fp, servedModel: r.servedModel, usage: r.usage, raw: r.raw, attempts: r.attempts };
+      }
+    },
+  };
+}
+
+/**
+ * The LLM judge backend for resolved settings: the one place that builds it,
+ * for `ragjudge judge` (runs, dry runs, batch export) and anything else that
+ * judges with the configured LLM. Starts in the response mode remembered in
+ * the cache for this endpoint and model unless `--response-format` chose
+ * one. The client's outage breaker counts max(16, 2 x concurrency) failed
+ * attempts, so a restart dropping every call in flight does not stop a run.
+ *
+ * @example
+ * const backend = llmBackend(settings, { cache, onModeChange: (_m, cause) => log(cause) });
+ */
+export function llmBackend(s: OpenAISettings, o: { cache?: JudgeCache; onModeChange?: (mode: ResponseMode, cause: string) => void } = {}): OpenAIBackend {
+  const remembered = s.responseFormatExplicit ? undefined : o.cache?.responseMode(s.baseURL, s.model);
+  const client = new JudgeClient({
+    baseURL: s.baseURL,
+    apiKey: s.apiKey,
+    timeoutMs: s.timeoutMs,
+    policy: { maxRetries: s.maxRetries },
+    outageAttempts: Math.max(16, 2 * s.concurrency),
+  });
+  return openAIBackend({
+    client,
+    baseURL: s.baseURL,
+    cache: o.cache,
+    settings: { model: s.model, temperature: s.temperature, seed: s.seed, maxTokens: s.maxTokens, responseMode: remembered ?? s.responseFormat },
+    onModeChange: o.onModeChange,
+  });
+}

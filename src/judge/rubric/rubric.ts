@@ -1,0 +1,90 @@
+import { readdirSync } from "node:fs";
+import { join, basename } from "node:path";
+import { parse as parseYaml, YAMLParseError } from "yaml";
+import { z } from "zod";
+import { InputError, InputErrors, zodProblems } from "../../golden/errors.js";
+import { readText } from "../../golden/files.js";
+import { Id } from "../../golden/schema/common.js";
+
+/** Evidence fields a rubric may ask for (see `Evidence` in golden/schema/items.ts). */
+export const EvidenceField = z.enum(["question", "answer", "reference", "context", "sentence", "cited", "candidates", "answerable"]);
+export type EvidenceField = z.infer<typeof EvidenceField>;
+
+/**
+ * Which items a rubric applies to:
+ * - `answered`: answerable questions whose pipeline output has a non-empty answer;
+ * - `answerable`: every answerable question;
+ * - `all`: every golden question;
+ * - `retrieval-misses`: answerable questions whose relevant chunk is outside the top k (anchor ambiguity).
+ */
+export const AppliesTo = z.enum(["answered", "answerable", "all", "retrieval-misses"]);
+
+/**
+ * A rubric file (`rubrics/<name>.yaml`). The prompt text lives here, not in
+ * code, so a prompt change shows in a diff and changes the judge's
+ * fingerprint. "yes" always means the answer behaved correctly.
+ *
+ * - `question`: the narrow yes/no question, shown to the judge and to labellers;
+ * - `unit`: `answer` (one item per answer), `citation` (one per sentence-citation
+ *   pair), or `question` (one per question, no answer involved);
+ * - `system`, `user`: message templates with `{{field}}` placeholders for the
+ *   evidence fields; untrusted fields are fenced when rendered;
+ * - `cases`: optional text substituted for `{{case}}`, chosen by whether the
+ *   question is answerable (the not-found rubric asks a different narrow question
+ *   in each case while "yes" keeps meaning "behaved correctly");
+ * - `optional`: not judged unless named in the config's `rubrics` list.
+ */
+export const RubricFile = z.strictObject({
+  name: Id,
+  version: z.union([z.number(), z.string()]).transform(String),
+  description: z.string().optional(),
+  question: z.string().min(1),
+  evidence: z.array(EvidenceField).min(1),
+  appliesTo: AppliesTo,
+  unit: z.enum(["answer", "citation", "question"]),
+  optional: z.boolean().default(false),
+  cases: z.strictObject({ answerable: z.string(), unanswerable: z.string() }).optional(),
+  system: z.string().min(1),
+  user: z.string().min(1),
+});
+export type Rubric = z.infer<typeof RubricFile> & { file: string };
+
+/** Reads one rubric file; the file name must match its `name`. */
+export function loadRubric(file: string): Rubric {
+  const text = readText(file);
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (e) {
+    const line = e instanceof YAMLParseError ? e.linePos?.[0]?.line : undefined;
+    throw new InputError(file, line, undefined, `not valid YAML (${(e as Error).message.split("\n")[0]})`);
+  }
+  const parsed = RubricFile.safeParse(data);
+  if (!parsed.success) throw new InputErrors(zodProblems(parsed.error, data, file, undefined));
+  const expected = basename(file).replace(/\.ya?ml$/, "");
+  if (parsed.data.name !== expected) {
+    throw new InputError(file, undefined, "name", `rubric name ${JSON.stringify(parsed.data.name)} must match its file name ${JSON.stringify(expected)}`);
+  }
+  return { ...parsed.data, file };
+}
+
+/**
+ * Loads the rubrics of a folder. With `names`, exactly those (an unknown name
+ * is an error); without, every non-optional rubric. Sorted by name.
+ */
+export function loadRubrics(dir: string, names?: readonly string[]): Rubric[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+  } catch {
+    throw new InputError(dir, undefined, undefined, "rubrics folder not found");
+  }
+  const all = files.map((f) => loadRubric(join(dir, f)));
+  if (!names) return all.filter((r) => !r.optional);
+  const byName = new Map(all.map((r) => [r.name, r]));
+  return names.map((n) => {
+    const r = byName.get(n);
+    if (!r) throw new InputError(dir, undefined, undefined, `no rubric named ${JSON.stringify(n)} (have: ${[...byName.keys()].join(", ")})`);
+    return r;
+  });
+}

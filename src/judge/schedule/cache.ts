@@ -1,0 +1,317 @@
+import Database from "better-sqlite3";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { InputError } from "../../golden/errors.js";
+import type { Usage } from "../transport/client.js";
+import { acquireLease, type Lease } from "./lease.js";
+
+/** The cache file inside the cache folder (`config.cacheDir`, default `.ragjudge/`). */
+export const CACHE_FILE = "judge-cache.sqlite";
+
+/** Bumped when the table layout changes; an older file is refused with a clear message. */
+const SCHEMA_VERSION = 1;
+
+/**
+ * Where one verdict is stored: the judge's fingerprint, the item's input hash
+ * and the repeat index. The model is inside the fingerprint, so a cached
+ * verdict is never reused for another model, prompt or parameter.
+ */
+export interface CacheKey {
+  fingerprint: string;
+  inputHash: string;
+  repeat: number;
+}
+
+/** Builds a {@link CacheKey}; batch mode stores its verdicts under the same keys. */
+export function cacheKey(fingerprint: string, inputHash: string, repeat = 0): CacheKey {
+  return { fingerprint, inputHash, repeat };
+}
+
+/**
+ * One stored outcome. `status: "done"` is a committed verdict (yes/no) and is
+ * final; `status: "error"` keeps the cause and raw reply for audit but is not
+ * a verdict: the next run asks again.
+ */
+export interface CachedVerdict {
+  status: "done" | "error";
+  verdict: "yes" | "no" | "error";
+  reason: string;
+  error?: string;
+  judge: "llm" | "baseline";
+  rubric: string;
+  model?: string;
+  servedModel?: string;
+  usage?: Usage;
+  attempts?: number;
+  /** The server's reply body as received (key redacted), for audit. */
+  raw?: string;
+  time: string;
+}
+
+interface Row {
+  status: "done" | "error";
+  verdict: "yes" | "no" | "error";
+  reason: string;
+  error: string | null;
+  judge: "llm" | "baseline";
+  rubric: string;
+  model: string | null;
+  served_model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  attempts: number | null;
+  raw: string | null;
+  time: string;
+}
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS verdicts (
+  fingerprint TEXT NOT NULL,
+  input_hash TEXT NOT NULL,
+  repeat INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('done', 'error')),
+  verdict TEXT NOT NULL CHECK (verdict IN ('yes', 'no', 'error')),
+  reason TEXT NOT NULL,
+  error TEXT,
+  judge TEXT NOT NULL,
+  rubric TEXT NOT NULL,
+  model TEXT,
+  served_model TEXT,
+  prompt_tokens INTEGER,
+  completion_tokens INTEGER,
+  attempts INTEGER,
+  raw TEXT,
+  time TEXT NOT NULL,
+  PRIMARY KEY (fingerprint, input_hash, repeat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS fingerprints (
+  fingerprint TEXT PRIMARY KEY,
+  rubric TEXT NOT NULL,
+  template TEXT NOT NULL,
+  created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS endpoints (
+  base_url TEXT NOT NULL,
+  model TEXT NOT NULL,
+  response_mode TEXT NOT NULL,
+  cause TEXT,
+  time TEXT NOT NULL,
+  PRIMARY KEY (base_url, model)
+);`;
+
+function fromRow(r: Row): CachedVerdict {
+  return {
+    status: r.status,
+    verdict: r.verdict,
+    reason: r.reason,
+    error: r.error ?? undefined,
+    judge: r.judge,
+    rubric: r.rubric,
+    model: r.model ?? undefined,
+    servedModel: r.served_model ?? undefined,
+    usage: r.prompt_tokens === null || r.completion_tokens === null ? undefined : { prompt: r.prompt_tokens, completion: r.completion_tokens },
+    attempts: r.attempts ?? undefined,
+    raw: r.raw ?? undefined,
+    time: r.time,
+  };
+}
+
+/**
+ * The judge's verdict cache and resume log: SQLite (better-sqlite3) in WAL
+ * mode. Each verdict is committed on its own the moment its reply is read,
+ * so a killed run loses only the calls that were in flight and a rerun
+ * repeats none that were committed. `synchronous = NORMAL` keeps commits
+ * safe against a killed process (not against power loss) at a fraction of
+ * the cost of a sync per verdict.
+ *
+ * @example
+ * const cache = JudgeCache.open(".ragjudge");
+ * const hit = cache.getDone(cacheKey(fp, item.inputHash, 0));
+ * if (!hit) cache.put(cacheKey(fp, item.inputHash, 0), { status: "done", verdict: "yes", ... });
+ */
+export class JudgeCache {
+  private readonly stmts: {
+    get: Database.Statement<[string, string, number], Row>;
+    raw: Database.Statement<[string, string, number], { raw: string | null }>;
+    put: Database.Statement<unknown[]>;
+    fp: Database.Statement<[string, string, string, string]>;
+    mode: Database.Statement<[string, string], { response_mode: string }>;
+    setMode: Database.Statement<[string, string, string, string | null, string]>;
+  };
+
+  private constructor(
+    readonly db: Database.Database,
+    readonly file: string,
+  ) {
+    this.stmts = {
+      get: db.prepare("SELECT status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, NULL AS raw, time FROM verdicts WHERE fingerprint = ? AND input_hash = ? AND repeat = ?"),
+      raw: db.prepare("SELECT raw FROM verdicts WHERE fingerprint = ? AND input_hash = ? AND repeat = ?"),
+      put: db.prepare(
+        `INSERT INTO verdicts (fingerprint, input_hash, repeat, status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, raw, time)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (fingerprint, input_hash, repeat) DO UPDATE SET
+           status = excluded.status, verdict = excluded.verdict, reason = excluded.reason, error = excluded.error,
+           judge = excluded.judge, rubric = excluded.rubric, model = excluded.model, served_model = excluded.served_model,
+           prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+           attempts = excluded.attempts, raw = excluded.raw, time = excluded.time
+         WHERE verdicts.status = 'error'`,
+      ),
+      fp: db.prepare("INSERT OR IGNORE INTO fingerprints (fingerprint, rubric, template, created) VALUES (?, ?, ?, ?)"),
+      mode: db.prepare("SELECT response_mode FROM endpoints WHERE base_url = ? AND model = ?"),
+      setMode: db.prepare("INSERT OR REPLACE INTO endpoints (base_url, model, response_mode, cause, time) VALUES (?, ?, ?, ?, ?)"),
+    };
+  }
+
+  /** Opens (creating when needed) the cache in `dir`. A file that is not a ragjudge cache is an input error. */
+  static open(dir: string): JudgeCache {
+    mkdirSync(dir, { recursive: true });
+    return JudgeCache.openFile(join(dir, CACHE_FILE), false);
+  }
+
+  /**
+   * Opens (creating when needed) the cache in `dir` holding its lease for
+   * `holder` (see {@link acquireLease}), for the commands that store into it
+   * outside `runJudge`: a batch export, submit, collect or import. `close`
+   * releases the lease and closes the cache; when the lease is refused the
+   * cache is closed before the error is thrown.
+   *
+   * @example
+   * const { cache, close } = JudgeCache.openLeased(".ragjudge", "ragjudge batch import");
+   * try { ... } finally { close(); }
+   */
+  static openLeased(dir: string, holder: string): { cache: JudgeCache; close: () => void } {
+    const cache = JudgeCache.open(dir);
+    let lease: Lease;
+    try {
+      lease = cache.acquireLease(holder);
+    } catch (e) {
+      cache.close();
+      throw e;
+    }
+    return {
+      cache,
+      close: () => {
+        lease.release();
+        cache.close();
+      },
+    };
+  }
+
+  /** Opens an existing cache without writing to it (dry runs); undefined when there is none yet. */
+  static openReadOnly(dir: string): JudgeCache | undefined {
+    const file = join(dir, CACHE_FILE);
+    if (!existsSync(file)) return undefined;
+    return JudgeCache.openFile(file, true);
+  }
+
+  private static openFile(file: string, readonly: boolean): JudgeCache {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(file, { readonly, fileMustExist: readonly });
+      db.pragma("busy_timeout = 10000");
+      if (!readonly) {
+        db.pragma("journal_mode = WAL");
+        db.pragma("synchronous = NORMAL");
+        // Checkpoint every ~40 MB of WAL instead of every 4 MB: one commit per verdict
+        // stays cheap, and closing the cache checkpoints the rest.
+        db.pragma("wal_autocheckpoint = 10000");
+      }
+      const version = db.pragma("user_version", { simple: true }) as number;
+      if (version === 0 && !readonly) {
+        db.exec(DDL);
+        db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      } else if (version !== SCHEMA_VERSION) {
+        throw new InputError(file, undefined, undefined, `judge cache has layout version ${version}, this ragjudge needs ${SCHEMA_VERSION}: delete the file to start afresh`);
+      }
+      return new JudgeCache(db, file);
+    } catch (e) {
+      db?.close();
+      if (e instanceof InputError) throw e;
+      const code = (e as { code?: string }).code;
+      if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT") {
+        throw new InputError(file, undefined, undefined, "not a ragjudge judge cache (or damaged): delete it to start afresh");
+      }
+      throw new InputError(file, undefined, undefined, `cannot open the judge cache (${(e as Error).message})`);
+    }
+  }
+
+  /** The stored outcome under `key`, a committed verdict or a stored error (without the raw reply: see {@link raw}). */
+  get(key: CacheKey): CachedVerdict | undefined {
+    const row = this.stmts.get.get(key.fingerprint, key.inputHash, key.repeat);
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** The server's raw reply stored under `key`, for audits. */
+  raw(key: CacheKey): string | undefined {
+    return this.stmts.raw.get(key.fingerprint, key.inputHash, key.repeat)?.raw ?? undefined;
+  }
+
+  /** The committed verdict under `key`; a stored error counts as absent (it is retried). */
+  getDone(key: CacheKey): CachedVerdict | undefined {
+    const v = this.get(key);
+    return v?.status === "done" ? v : undefined;
+  }
+
+  /**
+   * Commits one outcome under `key` and returns what the cache holds now. A
+   * committed verdict is final: a later put for the same key (a concurrent
+   * run, a late error) does not replace it, and `stored: false` comes back
+   * with that earlier verdict, which the caller must report instead of its
+   * own (so judgments never disagree with the cache). An error is replaced
+   * by whatever comes next.
+   *
+   * @example
+   * const { stored, verdict } = cache.put(key, mine);
+   * // stored === false: another run committed `verdict` first
+   */
+  put(key: CacheKey, v: CachedVerdict): { stored: boolean; verdict: CachedVerdict } {
+    if ((v.status === "done") !== (v.verdict !== "error")) throw new Error("cache: status done needs a yes/no verdict, status error an error verdict");
+    const info = this.stmts.put.run(
+      key.fingerprint, key.inputHash, key.repeat, v.status, v.verdict, v.reason, v.error ?? null, v.judge, v.rubric,
+      v.model ?? null, v.servedModel ?? null, v.usage?.prompt ?? null, v.usage?.completion ?? null, v.attempts ?? null, v.raw ?? null, v.time,
+    );
+    if (info.changes > 0) return { stored: true, verdict: v };
+    // The upsert only skips a row that is already a committed verdict, and those never change.
+    const kept = this.get(key);
+    if (!kept) throw new Error("cache: a verdict was neither stored nor found");
+    return { stored: false, verdict: kept };
+  }
+
+  /**
+   * Takes this cache folder's lease for a run (see lease.ts): a second run
+   * on the same folder is refused with one line instead of paying for the
+   * same calls twice. Release it when the run ends.
+   */
+  acquireLease(holder: string): Lease {
+    return acquireLease(this.db, this.file, holder);
+  }
+
+  /** Records what a fingerprint stands for (its request template), for audits. */
+  registerFingerprint(fingerprint: string, rubric: string, template: unknown): void {
+    if (this.db.readonly) return;
+    this.stmts.fp.run(fingerprint, rubric, JSON.stringify(template), new Date().toISOString());
+  }
+
+  /** The response mode remembered for an endpoint and model (a server found to lack structured outputs). */
+  responseMode(baseURL: string, model: string): "json_schema" | "text" | undefined {
+    const r = this.stmts.mode.get(baseURL, model);
+    return r?.response_mode === "text" || r?.response_mode === "json_schema" ? r.response_mode : undefined;
+  }
+
+  /** Remembers an endpoint's response mode, so the next run starts in it and finds its cached verdicts. */
+  rememberResponseMode(baseURL: string, model: string, mode: "json_schema" | "text", cause?: string): void {
+    if (this.db.readonly) return;
+    this.stmts.setMode.run(baseURL, model, mode, cause ?? null, new Date().toISOString());
+  }
+
+  /** Number of committed verdicts, optionally for one fingerprint. */
+  countDone(fingerprint?: string): number {
+    const sql = fingerprint === undefined ? "SELECT count(*) AS n FROM verdicts WHERE status = 'done'" : "SELECT count(*) AS n FROM verdicts WHERE status = 'done' AND fingerprint = ?";
+    const stmt = this.db.prepare<unknown[], { n: number }>(sql);
+    return (fingerprint === undefined ? stmt.get() : stmt.get(fingerprint))!.n;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

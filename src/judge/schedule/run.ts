@@ -1,0 +1,227 @@
+import pLimit from "p-limit";
+import type { Judgment } from "../../golden/schema/items.js";
+import type { JudgeBackend, JudgeOutcome } from "../judges/backend.js";
+import { cacheKey, type CachedVerdict, type JudgeCache } from "./cache.js";
+import { planCalls, type Call } from "./calls.js";
+import { RULE_FINGERPRINT, type Item } from "../items/items.js";
+import type { Rubric } from "../rubric/rubric.js";
+
+/** Live counters of a run, for the progress display. */
+export interface ProgressState {
+  /** Verdicts the run produces (calls, cache hits and rule verdicts). */
+  total: number;
+  done: number;
+  cacheHits: number;
+  /** Judge calls finished in this run (each may have taken several attempts). */
+  calls: number;
+  errors: number;
+  /** Prompt plus completion tokens of this run's calls. */
+  tokens: number;
+  inFlight: number;
+  startedAt: number;
+}
+
+/** Calls and tokens of one rubric in this run (cache hits cost nothing). */
+export interface RubricUsage {
+  calls: number;
+  prompt: number;
+  completion: number;
+}
+
+export interface RunOptions {
+  items: readonly Item[];
+  backend: JudgeBackend;
+  /** Required for a cached backend (the LLM judge); ignored by the baseline. */
+  cache?: JudgeCache;
+  /** Times each LLM item is judged (repeat index 0..n-1); rule and baseline verdicts are made once. */
+  repeats: number;
+  concurrency: number;
+  onProgress?: (p: Readonly<ProgressState>) => void;
+  /** Who holds the cache's lease during the run, for the message a second run gets (default "ragjudge judge"). */
+  holder?: string;
+  /** false: the caller already holds the cache's lease. */
+  lease?: false;
+}
+
+export interface RunResult {
+  /** One per item and repeat, in item order. */
+  judgments: Judgment[];
+  progress: ProgressState;
+  usage: Map<string, RubricUsage>;
+}
+
+function fromCache(item: Item, repeat: number, fingerprint: string, c: CachedVerdict): Judgment {
+  return {
+    ...item.key,
+    inputHash: item.inputHash,
+    fingerprint,
+    judge: c.judge,
+    model: c.model,
+    servedModel: c.servedModel,
+    repeat,
+    verdict: c.verdict,
+    reason: c.reason,
+    error: c.error,
+    usage: c.usage,
+    cached: true,
+    time: c.time,
+    meta: c.attempts === undefined ? undefined : { attempts: c.attempts },
+  };
+}
+
+function fromOutcome(item: Item, repeat: number, backend: JudgeBackend, o: JudgeOutcome, time: string): Judgment {
+  return {
+    ...item.key,
+    inputHash: item.inputHash,
+    fingerprint: o.fingerprint,
+    judge: backend.kind,
+    model: backend.model,
+    servedModel: o.servedModel,
+    repeat,
+    verdict: o.verdict,
+    reason: o.reason,
+    error: o.error,
+    usage: o.usage,
+    cached: false,
+    time,
+    meta: o.attempts === undefined ? undefined : { attempts: o.attempts },
+  };
+}
+
+function ruleJudgment(item: Item, time: string): Judgment {
+  const r = item.rule!;
+  return { ...item.key, inputHash: item.inputHash, fingerprint: RULE_FINGERPRINT, judge: "rule", repeat: 0, verdict: r.verdict, reason: r.reason, rule: r.rule, cached: false, time };
+}
+
+function toCached(backend: JudgeBackend, rubric: Rubric, o: JudgeOutcome, time: string): CachedVerdict {
+  return {
+    status: o.verdict === "error" ? "error" : "done",
+    verdict: o.verdict,
+    reason: o.reason,
+    error: o.error,
+    judge: backend.kind,
+    rubric: rubric.name,
+    model: backend.model,
+    servedModel: o.servedModel,
+    usage: o.usage,
+    attempts: o.attempts,
+    raw: o.raw,
+    time,
+  };
+}
+
+/**
+ * Judges every item: rule items directly; the others through the backend,
+ * `repeats` times each for the LLM judge. Committed verdicts come from the
+ * cache without a call; every reply is committed the moment it is read, so a
+ * killed run resumes where it stopped. Identical evidence under one rubric is
+ * judged once per repeat. At most `concurrency` calls are in flight. A
+ * {@link FatalJudgeError} (or any other failure) stops scheduling, lets the
+ * calls in flight finish and commit, then is thrown. With the LLM judge the
+ * run holds the cache folder's lease (lease.ts): a second run on the same
+ * cache is refused with an InputError instead of paying for the same calls;
+ * and a verdict another process committed first is reported as it is in the
+ * cache, never this run's different reply.
+ *
+ * @example
+ * const { judgments } = await runJudge({ items, backend, cache, repeats: 1, concurrency: 8 });
+ */
+export async function runJudge(opts: RunOptions): Promise<RunResult> {
+  const { backend } = opts;
+  if (backend.cached && !opts.cache) throw new Error("runJudge: the LLM judge needs a cache");
+  // One run per cache folder at a time: a second one is refused before it pays for anything.
+  const lease = backend.cached && opts.cache && opts.lease !== false ? opts.cache.acquireLease(opts.holder ?? "ragjudge judge") : undefined;
+  try {
+    return await judgeAll(opts, backend);
+  } finally {
+    lease?.release();
+  }
+}
+
+async function judgeAll(opts: RunOptions, backend: JudgeBackend): Promise<RunResult> {
+  const repeats = backend.kind === "llm" ? Math.max(1, opts.repeats) : 1;
+  const usage = new Map<string, RubricUsage>();
+  const progress: ProgressState = { total: 0, done: 0, cacheHits: 0, calls: 0, errors: 0, tokens: 0, inFlight: 0, startedAt: Date.now() };
+  const runTime = new Date().toISOString();
+  const report = () => opts.onProgress?.(progress);
+
+  // Slots in item order; rule verdicts at once; identical evidence under one rubric is one call per repeat.
+  const plan = planCalls(opts.items, repeats);
+  const judgments = new Array<Judgment | undefined>(plan.slots);
+  for (const s of plan.rules) judgments[s.index] = ruleJudgment(s.item, runTime);
+  const registered = new Set<string>();
+  /** Records in the cache what the rubric's current fingerprint stands for (once per fingerprint). */
+  const register = (rubric: Rubric): string => {
+    const fp = backend.fingerprint(rubric);
+    if (opts.cache && !registered.has(fp)) {
+      registered.add(fp);
+      opts.cache.registerFingerprint(fp, rubric.name, backend.template(rubric));
+    }
+    return fp;
+  };
+  for (const call of plan.calls) register(call.item.rubric);
+  progress.total = plan.slots;
+  progress.done = plan.rules.length;
+
+  const fill = (task: Call, make: (item: Item) => Judgment) => {
+    for (const s of task.slots) judgments[s.index] = make(s.item);
+    progress.done += task.slots.length;
+  };
+
+  const lookup = (task: Call): boolean => {
+    if (!opts.cache || !backend.cached) return false;
+    const fp = backend.fingerprint(task.item.rubric);
+    const hit = opts.cache.getDone(cacheKey(fp, task.item.inputHash, task.repeat));
+    if (!hit) return false;
+    fill(task, (item) => fromCache(item, task.repeat, fp, hit));
+    progress.cacheHits += task.slots.length;
+    return true;
+  };
+
+  const pending = plan.calls.filter((task) => !lookup(task));
+  report();
+
+  // The first failure that stops the run: a FatalJudgeError, or a bug or disk error. Calls in flight still commit.
+  let stopped: unknown;
+  const fingerprintsAtStart = new Map(pending.map((t) => [t.item.rubric.name, backend.fingerprint(t.item.rubric)]));
+  const execute = async (task: Call) => {
+    if (stopped !== undefined) return;
+    progress.inFlight++;
+    try {
+      // The response mode may have switched since the first lookup: look again under the new fingerprint.
+      const rubric = task.item.rubric;
+      const fp = register(rubric);
+      if (fp !== fingerprintsAtStart.get(rubric.name) && lookup(task)) return;
+      const o = await backend.judge(rubric, task.item.evidence);
+      const time = new Date().toISOString();
+      // Report what the cache holds: a verdict another run committed first wins over this reply.
+      const kept = backend.cached && opts.cache ? opts.cache.put(cacheKey(o.fingerprint, task.item.inputHash, task.repeat), toCached(backend, rubric, o, time)) : undefined;
+      if (kept && !kept.stored) fill(task, (item) => fromCache(item, task.repeat, o.fingerprint, kept.verdict));
+      else fill(task, (item) => fromOutcome(item, task.repeat, backend, o, time));
+      progress.calls++;
+      if ((kept && !kept.stored ? kept.verdict.verdict : o.verdict) === "error") progress.errors += task.slots.length;
+      const u = usage.get(rubric.name) ?? { calls: 0, prompt: 0, completion: 0 };
+      u.calls++;
+      if (o.usage) {
+        u.prompt += o.usage.prompt;
+        u.completion += o.usage.completion;
+        progress.tokens += o.usage.prompt + o.usage.completion;
+      }
+      usage.set(rubric.name, u);
+    } catch (e) {
+      stopped ??= e;
+    } finally {
+      progress.inFlight--;
+      report();
+    }
+  };
+
+  if (backend.cached) {
+    const limit = pLimit(Math.max(1, opts.concurrency));
+    await Promise.all(pending.map((t) => limit(execute, t)));
+  } else {
+    for (const t of pending) await execute(t);
+  }
+  if (stopped !== undefined) throw stopped;
+  return { judgments: judgments as Judgment[], progress, usage };
+}

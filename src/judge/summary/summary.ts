@@ -1,0 +1,313 @@
+import type { GoldenSet } from "../../golden/dataset.js";
+import type { Judgment } from "../../golden/schema/items.js";
+import { RULE_FINGERPRINT, type SkippedItem } from "../items/items.js";
+import type { Rubric } from "../rubric/rubric.js";
+import type { RubricUsage } from "../schedule/run.js";
+
+/**
+ * Pass rates of a run, computed from its judgments. A pure function over the
+ * judgments JSONL rows, so `report` and later trust gates can recompute it.
+ *
+ * Rules: a rate is pass / (pass + fail); errors are counted apart and never
+ * enter it. Each figure belongs to one judge fingerprint: verdicts of
+ * different fingerprints never mix. Rule verdicts (no call) count once, in
+ * the main figure of their rubric (its most frequent fingerprint), and are
+ * also counted apart; so do skipped items. A citation answer goes to the
+ * figure of the fingerprint its pairs were judged under, with its rule
+ * pairs. Figures use repeat 0; further repeats only feed the
+ * self-disagreement figure.
+ */
+
+/** A pass rate with its counts. `rate` is null when nothing was scored. */
+export interface Rate {
+  pass: number;
+  fail: number;
+  errors: number;
+  rate: number | null;
+}
+
+/** Citation-accuracy detail for one variant. */
+export interface CitationFigures {
+  pairs: number;
+  supported: number;
+  unsupported: number;
+  errors: number;
+  /** Pairs failed by rule: cited chunk outside the context, or no such chunk. */
+  outsideContext: number;
+  unknownChunk: number;
+  /** Answers without any citation (failing only when citations are required). */
+  uncited: number;
+  /** Mean over answers of the share of supported pairs. */
+  meanShare: number | null;
+  /**
+   * Answers whose pairs were judged under different fingerprints (a response
+   * mode switch mid-run): scored in no figure, since that would mix
+   * fingerprints; a rerun judges them under one. Counted in the rubric's
+   * main figure.
+   */
+  splitAnswers?: number;
+}
+
+/** Not-found detail for one variant: the two figures it is reported as. */
+export interface NotFoundFigures {
+  /** Unanswerable questions answered "not available": pass = correct "not found". */
+  correctNotFound: Rate;
+  /** Answerable questions refused: `refused` of `scored` (lower is better). */
+  falseRefusals: { refused: number; scored: number; errors: number; rate: number | null };
+}
+
+/** One rubric's figures for one variant. */
+export interface VariantFigures {
+  variant: string;
+  overall: Rate;
+  byKind: Record<string, Rate>;
+  byTag: Record<string, Rate>;
+  /** Items decided by rule (no-answer, no-candidates, outside-context, ...), by rule name. */
+  rules: Record<string, number>;
+  skipped: number;
+  citations?: CitationFigures;
+  notFound?: NotFoundFigures;
+}
+
+/** The figures of one rubric under one judge fingerprint. */
+export interface RubricFigures {
+  rubric: string;
+  unit: "answer" | "citation" | "question";
+  fingerprint: string;
+  judge: "llm" | "baseline" | "rule";
+  model?: string;
+  /** Model names the server reported; more than one means the endpoint changed model mid-evaluation. */
+  servedModels: string[];
+  variants: VariantFigures[];
+  /** With repeats: items judged at least twice, and how many got different verdicts. */
+  selfDisagreement?: { items: number; disagreeing: number; rate: number | null };
+  /** Most frequent error causes (cause, count). */
+  errorCauses: [string, number][];
+}
+
+export interface Summary {
+  figures: RubricFigures[];
+  /** Whether uncited answers count as failing citation accuracy (`config.requireCitations`). */
+  requireCitations: boolean;
+  usage: Record<string, RubricUsage>;
+  totals: { judgments: number; errors: number; cached: number; rule: number };
+}
+
+export interface SummaryInput {
+  judgments: readonly Judgment[];
+  golden: GoldenSet;
+  rubrics: readonly Rubric[];
+  requireCitations: boolean;
+  skipped?: readonly SkippedItem[];
+  usage?: Map<string, RubricUsage>;
+}
+
+type Outcome = "pass" | "fail" | "error" | "uncited";
+
+function newRate(): Rate {
+  return { pass: 0, fail: 0, errors: 0, rate: null };
+}
+
+function add(r: Rate, o: Outcome, requireCitations: boolean): void {
+  if (o === "pass") r.pass++;
+  else if (o === "fail" || (o === "uncited" && requireCitations)) r.fail++;
+  else if (o === "error") r.errors++;
+  r.rate = r.pass + r.fail > 0 ? r.pass / (r.pass + r.fail) : null;
+}
+
+function verdictOutcome(j: Judgment): Outcome {
+  if (j.rule === "uncited") return "uncited";
+  return j.verdict === "yes" ? "pass" : j.verdict === "no" ? "fail" : "error";
+}
+
+/** One answer's citation pairs folded into its outcome and share of supported pairs. */
+function citationOutcome(pairs: Judgment[]): { outcome: Outcome; share: number | null } {
+  if (pairs.some((p) => p.rule === "uncited")) return { outcome: "uncited", share: null };
+  const yes = pairs.filter((p) => p.verdict === "yes").length;
+  const no = pairs.filter((p) => p.verdict === "no").length;
+  const share = yes + no > 0 ? yes / (yes + no) : null;
+  if (no > 0) return { outcome: "fail", share };
+  if (pairs.some((p) => p.verdict === "error")) return { outcome: "error", share };
+  return { outcome: "pass", share };
+}
+
+function groupBy<T>(xs: Iterable<T>, key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = key(x);
+    const list = m.get(k);
+    if (list) list.push(x);
+    else m.set(k, [x]);
+  }
+  return m;
+}
+
+/**
+ * What belongs to one fingerprint's figure. Rule verdicts, skipped items and
+ * split citation answers count once per rubric: in its main figure (`home`).
+ */
+interface FigureRows {
+  judged: Judgment[];
+  rules: Judgment[];
+  allRepeats: Judgment[];
+  home: boolean;
+  /** Split citation answers by variant (home figure only). */
+  split?: Map<string, number>;
+}
+
+function figuresFor(rubric: Rubric, fingerprint: string, part: FigureRows, input: SummaryInput, variantOrder: string[]): RubricFigures {
+  const { judged, rules, allRepeats } = part;
+  const rows = [...judged, ...rules];
+  const first = judged[0] ?? allRepeats[0];
+  const fig: RubricFigures = {
+    rubric: rubric.name,
+    unit: rubric.unit,
+    fingerprint,
+    judge: first ? first.judge : "rule",
+    model: first?.model,
+    servedModels: [...new Set(judged.map((j) => j.servedModel).filter((m): m is string => !!m))].sort(),
+    variants: [],
+    errorCauses: [...groupBy(judged.filter((j) => j.verdict === "error"), (j) => (j.error ?? "unknown").replace(/ \(gave up after \d+ attempts\)$/, "")).entries()]
+      .map(([c, l]) => [c, l.length] as [string, number])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5),
+  };
+  const byVariant = groupBy(rows, (j) => j.variant);
+  for (const variant of variantOrder) {
+    const vrows = byVariant.get(variant) ?? [];
+    const skipped = part.home ? (input.skipped ?? []).filter((s) => s.key.rubric === rubric.name && s.key.variant === variant).length : 0;
+    const split = part.split?.get(variant) ?? 0;
+    if (vrows.length === 0 && skipped === 0 && split === 0) continue;
+    const vf: VariantFigures = { variant, overall: newRate(), byKind: {}, byTag: {}, rules: {}, skipped };
+    for (const j of vrows) if (j.rule) vf.rules[j.rule] = (vf.rules[j.rule] ?? 0) + 1;
+    const perQuestion = groupBy(vrows, (j) => j.question);
+    if (rubric.unit === "citation") vf.citations = { pairs: 0, supported: 0, unsupported: 0, errors: 0, outsideContext: 0, unknownChunk: 0, uncited: 0, meanShare: null, ...(split ? { splitAnswers: split } : {}) };
+    if (rubric.cases) vf.notFound = { correctNotFound: newRate(), falseRefusals: { refused: 0, scored: 0, errors: 0, rate: null } };
+    const shares: number[] = [];
+    for (const [qid, qrows] of perQuestion) {
+      const q = input.golden.byId.get(qid);
+      let outcome: Outcome;
+      if (rubric.unit === "citation") {
+        const c = citationOutcome(qrows);
+        outcome = c.outcome;
+        if (c.share !== null) shares.push(c.share);
+        const cf = vf.citations!;
+        for (const p of qrows) {
+          if (p.rule === "uncited") cf.uncited++;
+          else {
+            cf.pairs++;
+            if (p.verdict === "yes") cf.supported++;
+            else if (p.verdict === "no") cf.unsupported++;
+            else cf.errors++;
+            if (p.rule === "outside-context") cf.outsideContext++;
+            if (p.rule === "unknown-chunk") cf.unknownChunk++;
+          }
+        }
+      } else {
+        outcome = verdictOutcome(qrows[0]!);
+      }
+      add(vf.overall, outcome, input.requireCitations);
+      const kind = q?.kind ?? "(no kind)";
+      add((vf.byKind[kind] ??= newRate()), outcome, input.requireCitations);
+      for (const tag of q?.tags ?? []) add((vf.byTag[tag] ??= newRate()), outcome, input.requireCitations);
+      if (vf.notFound && q) {
+        if (!q.answerable) add(vf.notFound.correctNotFound, outcome, false);
+        else {
+          const fr = vf.notFound.falseRefusals;
+          if (outcome === "error") fr.errors++;
+          else {
+            fr.scored++;
+            if (outcome === "fail") fr.refused++;
+          }
+          fr.rate = fr.scored > 0 ? fr.refused / fr.scored : null;
+        }
+      }
+    }
+    if (vf.citations) vf.citations.meanShare = shares.length ? shares.reduce((a, b) => a + b, 0) / shares.length : null;
+    fig.variants.push(vf);
+  }
+  const repeated = groupBy(allRepeats, (j) => `${j.variant}\0${j.question}\0${j.unit}`);
+  let items = 0;
+  let disagreeing = 0;
+  for (const list of repeated.values()) {
+    const verdicts = list.filter((j) => j.verdict !== "error").map((j) => j.verdict);
+    if (verdicts.length < 2) continue;
+    items++;
+    if (new Set(verdicts).size > 1) disagreeing++;
+  }
+  if (allRepeats.some((j) => j.repeat > 0)) fig.selfDisagreement = { items, disagreeing, rate: items ? disagreeing / items : null };
+  return fig;
+}
+
+/**
+ * Citation accuracy splits by answer: each answer (its judged pairs and its
+ * rule pairs) goes to the figure of the one fingerprint its pairs were
+ * judged under; an answer with rule pairs only goes to the main figure (the
+ * first fingerprint); an answer judged under several is scored nowhere and
+ * counted as split in the main figure.
+ */
+function citationParts(fps: readonly string[], byFp: Map<string, Judgment[]>, rules: readonly Judgment[]): Map<string, FigureRows> {
+  const parts = new Map<string, FigureRows>(fps.map((fp, i) => [fp, { judged: [], rules: [], allRepeats: byFp.get(fp)!, home: i === 0, ...(i === 0 ? { split: new Map<string, number>() } : {}) }]));
+  const home = parts.get(fps[0]!)!;
+  const answerOf = (j: Judgment) => `${j.variant}\0${j.question}`;
+  const judged = groupBy(fps.flatMap((fp) => byFp.get(fp)!.filter((j) => j.repeat === 0)), answerOf);
+  const ruled = groupBy(rules, answerOf);
+  for (const key of new Set([...judged.keys(), ...ruled.keys()])) {
+    const pairs = judged.get(key) ?? [];
+    const answerFps = new Set(pairs.map((j) => j.fingerprint));
+    if (answerFps.size > 1) {
+      const variant = pairs[0]!.variant;
+      home.split!.set(variant, (home.split!.get(variant) ?? 0) + 1);
+      continue;
+    }
+    const part = answerFps.size === 1 ? parts.get([...answerFps][0]!)! : home;
+    part.judged.push(...pairs);
+    part.rules.push(...(ruled.get(key) ?? []));
+  }
+  return parts;
+}
+
+/**
+ * Summarises judgments into pass rates per rubric and judge fingerprint,
+ * per variant, kind and tag, with error, rule and uncited counts, the two
+ * not-found figures, citation pair counts, self-disagreement across repeats
+ * and token usage per rubric.
+ *
+ * @example
+ * const summary = summarise({ judgments, golden, rubrics, requireCitations: false, usage });
+ * process.stdout.write(formatSummary(summary));
+ */
+export function summarise(input: SummaryInput): Summary {
+  const variantOrder = [...new Set(input.judgments.map((j) => j.variant))];
+  const figures: RubricFigures[] = [];
+  const byRubric = groupBy(input.judgments, (j) => j.rubric);
+  for (const rubric of input.rubrics) {
+    const rows = byRubric.get(rubric.name) ?? [];
+    const rules = rows.filter((j) => j.judge === "rule");
+    const judgedAll = rows.filter((j) => j.judge !== "rule");
+    const byFp = groupBy(judgedAll, (j) => j.fingerprint);
+    const fps = [...byFp.keys()].sort((a, b) => byFp.get(b)!.length - byFp.get(a)!.length);
+    if (fps.length === 0 && (rules.length > 0 || (input.skipped ?? []).some((s) => s.key.rubric === rubric.name))) {
+      figures.push(figuresFor(rubric, RULE_FINGERPRINT, { judged: [], rules, allRepeats: [], home: true }, input, variantOrder));
+    }
+    const parts = rubric.unit === "citation" ? citationParts(fps, byFp, rules) : undefined;
+    fps.forEach((fp, i) => {
+      const all = byFp.get(fp)!;
+      const part: FigureRows = parts?.get(fp) ?? { judged: all.filter((j) => j.repeat === 0), rules: i === 0 ? rules : [], allRepeats: all, home: i === 0 };
+      figures.push(figuresFor(rubric, fp, part, input, variantOrder));
+    });
+  }
+  const usage: Record<string, RubricUsage> = {};
+  for (const [k, v] of input.usage ?? []) usage[k] = v;
+  return {
+    figures,
+    requireCitations: input.requireCitations,
+    usage,
+    totals: {
+      judgments: input.judgments.length,
+      errors: input.judgments.filter((j) => j.verdict === "error").length,
+      cached: input.judgments.filter((j) => j.cached).length,
+      rule: input.judgments.filter((j) => j.judge === "rule").length,
+    },
+  };
+}

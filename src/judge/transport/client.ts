@@ -1,0 +1,233 @@
+import OpenAI from "openai";
+import { readCompletion, type Usage, type VerdictReply } from "../verdict/parse.js";
+import { redact } from "./redact.js";
+import type { RequestBody } from "./request.js";
+import { DEFAULT_RETRY_POLICY, classifyError, retryWaitMs, RETRY_JITTER, type Failure, type RetryPolicy } from "./retry.js";
+
+export type { Usage } from "../verdict/parse.js";
+
+/** How one judge call ended, after all its retries. */
+export type CallResult =
+  | { ok: true; reply: VerdictReply; via: string; servedModel?: string; usage?: Usage; raw: string; attempts: number }
+  | {
+      ok: false;
+      cause: string;
+      /** The server rejected structured outputs (switch to text mode). */
+      textMode?: boolean;
+      /** Every call would fail the same way (bad key, unknown model, the endpoint down): stop the run. */
+      fatal?: boolean;
+      /** The last attempt was rate limited (429): the call gave up on a rate limit. */
+      rateLimited?: boolean;
+      servedModel?: string;
+      usage?: Usage;
+      raw?: string;
+      attempts: number;
+    };
+
+/** Options of {@link JudgeClient}. The key is held in memory only. */
+export interface ClientOptions {
+  baseURL: string;
+  apiKey: string;
+  /** Deadline of one attempt, from sending to the last byte of the reply. */
+  timeoutMs: number;
+  policy?: Partial<RetryPolicy>;
+  /**
+   * Attempts in a row (across all calls) that fail at the endpoint itself
+   * (timeout, connection, 5xx) with no reply in between, after which the
+   * endpoint counts as down: every call ends fatal. Default 16.
+   */
+  outageAttempts?: number;
+  /** For tests: deterministic jitter and instant sleeps. */
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!b) return a;
+  return a ? { prompt: a.prompt + b.prompt, completion: a.completion + b.completion } : b;
+}
+
+type Attempt =
+  | { reply: VerdictReply; via: string; servedModel?: string; usage?: Usage; raw?: string }
+  | { failure: Failure; parse?: boolean; servedModel?: string; usage?: Usage; raw?: string };
+
+/**
+ * A chat-completions client for judge calls over any OpenAI-compatible
+ * endpoint, through the official `openai` SDK with the SDK's retries turned
+ * off: this class is the one retry layer (see retry.ts). Retries wait the
+ * longer of the server's Retry-After and the backoff, plus jitter. A 429
+ * pauses every call of the client until its wait has passed, so a rate limit
+ * is not hammered by the other concurrent calls. When the endpoint stops
+ * answering (see {@link ClientOptions.outageAttempts}) every call ends fatal
+ * and the attempts in flight are aborted. Refused and truncated replies are
+ * not retried (asking again gives the same). Every string it returns
+ * (causes, reasons, raw replies) has the key redacted.
+ *
+ * @example
+ * const client = new JudgeClient({ baseURL: "http://127.0.0.1:8000/v1", apiKey: "x", timeoutMs: 60_000 });
+ * const r = await client.complete(buildRequestBody(rubric, evidence, settings));
+ */
+export class JudgeClient {
+  readonly sdk: OpenAI;
+  readonly policy: RetryPolicy;
+  private pausedUntil = 0;
+  /** Jitter span of the current pause: a fifth of its length. */
+  private pauseSpread = 0;
+  private readonly secrets: string[];
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly outageAttempts: number;
+  /** Endpoint failures (timeout, connection, 5xx) in a row, across calls. */
+  private failStreak = 0;
+  private stoppedCause: string | undefined;
+  private readonly stopSignal: Promise<void>;
+  private wake!: () => void;
+  private readonly inFlight = new Set<AbortController>();
+
+  constructor(private readonly opts: ClientOptions) {
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...opts.policy };
+    this.sdk = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs });
+    this.secrets = [opts.apiKey];
+    this.random = opts.random ?? Math.random;
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.outageAttempts = Math.max(1, opts.outageAttempts ?? 16);
+    this.stopSignal = new Promise<void>((r) => (this.wake = r));
+  }
+
+  /**
+   * Ends every call: the attempts in flight are aborted, waits cut short, and
+   * each call (and any later one) returns a fatal result with `cause`. Used
+   * when the run stops, so it does not wait for retries it will not use.
+   */
+  stop(cause: string): void {
+    if (this.stoppedCause !== undefined) return;
+    this.stoppedCause = cause;
+    this.wake();
+    for (const c of this.inFlight) c.abort();
+  }
+
+  /** Why the client was stopped, if it was. */
+  get stopped(): string | undefined {
+    return this.stoppedCause;
+  }
+
+  private async nap(ms: number): Promise<void> {
+    await Promise.race([this.sleep(ms), this.stopSignal]);
+  }
+
+  /** Sends one request body, retrying within the policy; never throws for server behaviour. */
+  async complete(body: RequestBody): Promise<CallResult> {
+    let attempts = 0;
+    let retries = 0;
+    let parseRetries = 0;
+    let usage: Usage | undefined;
+    let servedModel: string | undefined;
+    let raw: string | undefined;
+    const ended = () => ({ ok: false as const, cause: this.stoppedCause!, fatal: true, servedModel, usage, raw, attempts });
+    for (;;) {
+      await this.waitForGate();
+      if (this.stoppedCause !== undefined) return ended();
+      attempts++;
+      const outcome = await this.attempt(body);
+      usage = addUsage(usage, outcome.usage);
+      servedModel = outcome.servedModel ?? servedModel;
+      raw = outcome.raw ?? raw;
+      if ("reply" in outcome) {
+        return { ok: true, reply: outcome.reply, via: outcome.via, servedModel, usage, raw: outcome.raw!, attempts };
+      }
+      if (this.stoppedCause !== undefined) return ended();
+      const f = outcome.failure;
+      const cause = redact(f.cause, this.secrets);
+      if (f.action === "retry" && f.transport) {
+        if (++this.failStreak >= this.outageAttempts) {
+          this.stop(`${cause} (${this.failStreak} attempts in a row failed with no reply: the endpoint seems down or too slow; stopping. Check the server, or raise --timeout-ms if it is only slow)`);
+          return ended();
+        }
+      } else this.failStreak = 0;
+      const retryable = f.action === "retry" || (f.action === "fail" && outcome.parse);
+      if (retryable) {
+        const budgetLeft = retries < this.policy.maxRetries && (!outcome.parse || parseRetries < this.policy.maxParseRetries);
+        if (budgetLeft) {
+          retries++;
+          if (outcome.parse) {
+            parseRetries++;
+            continue;
+          }
+          const wait = retryWaitMs(retries, f.action === "retry" ? f.waitMs : undefined, this.policy, this.random);
+          if (f.action === "retry" && f.rateLimited && Date.now() + wait > this.pausedUntil) {
+            this.pausedUntil = Date.now() + wait;
+            this.pauseSpread = Math.round(wait * RETRY_JITTER);
+          }
+          await this.nap(wait);
+          continue;
+        }
+        const rateLimited = f.action === "retry" && f.rateLimited ? true : undefined;
+        return { ok: false, cause: attempts > 1 ? `${cause} (gave up after ${attempts} attempts)` : cause, rateLimited, servedModel, usage, raw, attempts };
+      }
+      return {
+        ok: false,
+        cause,
+        textMode: f.action === "text-mode" || undefined,
+        fatal: f.action === "fatal" || undefined,
+        servedModel,
+        usage,
+        raw,
+        attempts,
+      };
+    }
+  }
+
+  /**
+   * Waits out a rate-limit pause, then a random part of a fifth of the
+   * pause's length, so the calls paused behind one 429 resume spread out,
+   * not all at the moment it ends.
+   */
+  private async waitForGate(): Promise<void> {
+    for (let now = Date.now(); now < this.pausedUntil && this.stoppedCause === undefined; now = Date.now()) {
+      await this.nap(this.pausedUntil - now + Math.round(this.pauseSpread * this.random()));
+    }
+  }
+
+  /** One HTTP attempt with its own deadline, read into a verdict or a classified failure. */
+  private async attempt(body: RequestBody): Promise<Attempt> {
+    const ctrl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort();
+    }, this.opts.timeoutMs);
+    this.inFlight.add(ctrl);
+    let data: unknown;
+    try {
+      data = await this.sdk.chat.completions.create(body, { signal: ctrl.signal, timeout: this.opts.timeoutMs, maxRetries: 0 });
+    } catch (e) {
+      const failure = classifyError(e, timedOut, this.policy);
+      const errBody = (e as { error?: unknown }).error;
+      return { failure, raw: errBody === undefined ? undefined : redact(JSON.stringify(errBody), this.secrets) };
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(ctrl);
+    }
+    this.failStreak = 0;
+    return this.read(data);
+  }
+
+  /** Reads a 2xx body with the reading batch mode shares ({@link readCompletion}), then decides about retries. */
+  private read(data: unknown): Attempt {
+    const raw = redact(typeof data === "string" ? data : JSON.stringify(data) ?? "", this.secrets);
+    const r = readCompletion(data, this.secrets);
+    const meta = { servedModel: r.servedModel, usage: r.usage, raw };
+    if (r.ok) return { reply: r.reply, via: r.via, ...meta };
+    switch (r.kind) {
+      case "bad-response":
+        return { failure: { action: "retry", cause: r.cause }, ...meta };
+      case "refusal":
+      case "truncated":
+        return { failure: { action: "fail", cause: r.cause }, ...meta };
+      case "parse":
+        return { failure: { action: "fail", cause: r.cause }, parse: true, ...meta };
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { formatProgress, progressReporter } from "../../../src/judge/schedule/progress.js";
+import type { ProgressState } from "../../../src/judge/schedule/run.js";
+
+const state = (over: Partial<ProgressState> = {}): ProgressState => ({ total: 8000, done: 1200, cacheHits: 300, calls: 900, errors: 2, tokens: 1_234_567, inFlight: 8, startedAt: 0, ...over });
+
+describe("formatProgress", () => {
+  it("shows done/total, calls/s, cache hits, errors, tokens and ETA", () => {
+    expect(formatProgress(state(), 3000)).toBe("1200/8000 15% | 300.0 calls/s | cache 300 | errors 2 | tokens 1.2M | ETA 0:23");
+    expect(formatProgress(state({ calls: 0 }), 1000)).toContain("ETA --:--");
+    expect(formatProgress(state({ done: 8000 }), 1000)).toContain("ETA 0:00");
+  });
+});
+
+describe("progressReporter", () => {
+  it("redraws one line in place on a terminal", () => {
+    const out: string[] = [];
+    let t = 0;
+    const r = progressReporter({ write: (s: string) => out.push(s), isTTY: true, columns: 120 }, { now: () => t });
+    t = 1000;
+    r.update(state());
+    t = 1050;
+    r.update(state()); // throttled
+    r.finish(state({ done: 8000 }));
+    expect(out).toHaveLength(3);
+    expect(out[0]).toMatch(/^\r\[#+\.+\] 1200\/8000/);
+    expect(out[2]).toBe("\n");
+  });
+
+  it("prints plain periodic lines when stderr is not a terminal", () => {
+    const out: string[] = [];
+    let t = 100_000;
+    const r = progressReporter({ write: (s: string) => out.push(s) }, { now: () => t, intervalMs: 10_000 });
+    r.update(state());
+    t += 5_000;
+    r.update(state());
+    t += 6_000;
+    r.update(state());
+    r.finish(state({ done: 8000 }));
+    expect(out).toHaveLength(3);
+    for (const line of out) expect(line).toMatch(/^judge: \d+\/8000 .*\n$/);
+    expect(out.join("")).not.toContain("\r");
+  });
+});
