@@ -28,7 +28,7 @@ import { performance } from "node:perf_hooks";
 import { median } from "simple-statistics";
 import { runCli } from "../src/cli/program.js";
 import { loadConfig } from "../src/golden/config.js";
-import { openAIBackend } from "../src/judge/judges/backend.js";
+import { openAIBackend } from "../src/judge/judges/llm.js";
 import { JudgeClient } from "../src/judge/transport/client.js";
 import { loadJudgeInputs } from "../src/judge/items/inputs.js";
 import { writeJudgeBenchData } from "./judge-data.js";

@@ -1,6 +1,6 @@
 import { CommanderError } from "commander";
 import { InputError, InputErrors } from "../golden/errors.js";
-import { JudgeSetupError } from "../judge/judges/settings.js";
+import { JudgeSetupError } from "../judge/transport/endpoint.js";
 import { MeasureSpecError } from "../retrieval/measures/parse.js";
 import { NoTrecNameError } from "../retrieval/trec/write.js";
 

@@ -1,10 +1,13 @@
-import { baselineBackend, baselineUnsupported, llmBackend, type JudgeBackend } from "../judge/judges/backend.js";
+import { baselineBackend, baselineUnsupported } from "../judge/judges/baseline.js";
+import type { JudgeBackend } from "../judge/judges/judge.js";
+import { llmBackend } from "../judge/judges/llm.js";
 import { JudgeCache } from "../judge/schedule/cache.js";
 import type { Item } from "../judge/items/items.js";
 import { redact } from "../judge/transport/redact.js";
 import type { Rubric } from "../judge/rubric/rubric.js";
 import { runJudge, type ProgressState, type RunResult } from "../judge/schedule/run.js";
-import { JudgeSetupError, type JudgeSettings } from "../judge/judges/settings.js";
+import type { JudgeSettings } from "../judge/judges/settings.js";
+import { JudgeSetupError } from "../judge/transport/endpoint.js";
 
 /** What one judge step of a run needs. */
 export interface JudgeStepOptions {

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { displayPath } from "../../golden/errors.js";
-import { FatalJudgeError } from "../../judge/judges/backend.js";
+import { FatalJudgeError } from "../../judge/judges/judge.js";
 import { progressReporter } from "../../judge/schedule/progress.js";
 import type { ProgressState } from "../../judge/schedule/run.js";
 import { runEvaluation } from "../../report/evaluation.js";

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { RagjudgeConfig } from "../../golden/schema/config.js";
 import { redact } from "../transport/redact.js";
-import { resolveEndpoint, type Endpoint } from "../judges/settings.js";
+import { resolveEndpoint, type Endpoint } from "../transport/endpoint.js";
 
 /** Where batches go: an OpenAI-compatible API with `/files` and `/batches`. The key is held in memory only. */
 export type BatchEndpoint = Endpoint;

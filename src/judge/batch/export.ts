@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { InputError } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import type { ItemKey } from "../../golden/schema/items.js";
-import type { OpenAIBackend } from "../judges/backend.js";
+import type { OpenAIBackend } from "../judges/llm.js";
 import { cacheKey, type CacheKey, type JudgeCache } from "../schedule/cache.js";
 import { planCalls } from "../schedule/calls.js";
 import type { Item } from "../items/items.js";

@@ -1,4 +1,5 @@
-import { readCompletion, type Usage, type VerdictReply } from "../verdict/parse.js";
+import { readCompletion, type Usage } from "../transport/completion.js";
+import type { VerdictReply } from "../verdict/parse.js";
 import type { BatchOutputLine } from "./format.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { OpenAIBackend } from "../judges/backend.js";
+import type { OpenAIBackend } from "../judges/llm.js";
 import { cacheKey, type JudgeCache } from "./cache.js";
 import { planCalls } from "./calls.js";
 import type { Item } from "../items/items.js";

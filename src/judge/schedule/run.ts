@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import type { Judgment } from "../../golden/schema/items.js";
-import type { JudgeBackend, JudgeOutcome } from "../judges/backend.js";
+import type { JudgeBackend, JudgeOutcome } from "../judges/judge.js";
 import { cacheKey, type CachedVerdict, type JudgeCache } from "./cache.js";
 import { planCalls, type Call } from "./calls.js";
 import { RULE_FINGERPRINT, type Item } from "../items/items.js";

@@ -1,10 +1,11 @@
 import OpenAI from "openai";
-import { readCompletion, type Usage, type VerdictReply } from "../verdict/parse.js";
+import type { VerdictReply } from "../verdict/parse.js";
+import { readCompletion, type Usage } from "./completion.js";
 import { redact } from "./redact.js";
 import type { RequestBody } from "./request.js";
 import { DEFAULT_RETRY_POLICY, classifyError, retryWaitMs, RETRY_JITTER, type Failure, type RetryPolicy } from "./retry.js";
 
-export type { Usage } from "../verdict/parse.js";
+export type { Usage } from "./completion.js";
 
 /** How one judge call ended, after all its retries. */
 export type CallResult =

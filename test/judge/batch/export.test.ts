@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError } from "../../../src/golden/errors.js";
-import { openAIBackend } from "../../../src/judge/judges/backend.js";
+import { openAIBackend } from "../../../src/judge/judges/llm.js";
 import { exportBatch, planExport, writeExport } from "../../../src/judge/batch/export.js";
 import { customIdOf, partName } from "../../../src/judge/batch/format.js";
 import { BatchStore } from "../../../src/judge/batch/store.js";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { openAIBackend } from "../../../src/judge/judges/backend.js";
+import { openAIBackend } from "../../../src/judge/judges/llm.js";
 import { batchClient, type BatchEndpoint } from "../../../src/judge/batch/api.js";
 import { exportBatch } from "../../../src/judge/batch/export.js";
 import type { BatchLimits } from "../../../src/judge/batch/format.js";

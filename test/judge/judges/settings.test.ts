@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { RagjudgeConfig } from "../../../src/golden/schema/config.js";
 import { resolveBatchEndpoint } from "../../../src/judge/batch/api.js";
-import { HOW_TO_CONFIGURE, JudgeSetupError, LOOPBACK_DUMMY_KEY, isLoopback, resolveJudge } from "../../../src/judge/judges/settings.js";
+import { HOW_TO_CONFIGURE, resolveJudge } from "../../../src/judge/judges/settings.js";
+import { JudgeSetupError, LOOPBACK_DUMMY_KEY, isLoopback } from "../../../src/judge/transport/endpoint.js";
 
 const base = { golden: "g.jsonl", variants: [{ name: "v", output: "o.jsonl", chunks: "c.jsonl" }] };
 const cfg = (judge?: unknown) => RagjudgeConfig.parse(judge === undefined ? base : { ...base, judge });

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Judgment } from "../../../src/golden/schema/items.js";
-import { baselineBackend, FatalJudgeError, openAIBackend } from "../../../src/judge/judges/backend.js";
+import { baselineBackend } from "../../../src/judge/judges/baseline.js";
+import { FatalJudgeError } from "../../../src/judge/judges/judge.js";
+import { openAIBackend } from "../../../src/judge/judges/llm.js";
 import { JudgeCache, cacheKey } from "../../../src/judge/schedule/cache.js";
 import { JudgeClient } from "../../../src/judge/transport/client.js";
 import type { Item } from "../../../src/judge/items/items.js";

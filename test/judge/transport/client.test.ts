@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { breakerHint, FatalJudgeError, openAIBackend } from "../../../src/judge/judges/backend.js";
+import { FatalJudgeError } from "../../../src/judge/judges/judge.js";
+import { breakerHint, openAIBackend } from "../../../src/judge/judges/llm.js";
 import { JudgeClient, type CallResult } from "../../../src/judge/transport/client.js";
 import { buildRequestBody, requestFingerprint, type RequestSettings } from "../../../src/judge/transport/request.js";
 import { startOpenAIServer, type Behaviour, type TestServer } from "../../server/openai-server.js";

@@ -1,91 +1,20 @@
 import type { Evidence } from "../../golden/schema/items.js";
-import { BASELINE_JUDGE, BASELINE_VERSION, BaselineEvidenceError, baselineFingerprint, baselineJudge, isBaselineRubric } from "../baseline/index.js";
-import type { JudgeCache } from "../schedule/cache.js";
-import { JudgeClient, type Usage } from "../transport/client.js";
+import type { Rubric } from "../rubric/rubric.js";
+import { JudgeClient } from "../transport/client.js";
 import { buildRequestBody, requestFingerprint, requestTemplate, type RequestBody, type RequestSettings, type ResponseMode } from "../transport/request.js";
 import { FORMAT_WORDS } from "../transport/retry.js";
-import type { Rubric } from "../rubric/rubric.js";
+import { FatalJudgeError, type JudgeBackend } from "./judge.js";
 import type { OpenAISettings } from "./settings.js";
 
-/** The result of judging one item once. `verdict: "error"` carries its cause and is never yes or no. */
-export interface JudgeOutcome {
-  verdict: "yes" | "no" | "error";
-  reason: string;
-  error?: string;
-  /** The fingerprint the verdict was made under (an LLM judge's may change mid-run on a mode switch). */
-  fingerprint: string;
-  servedModel?: string;
-  usage?: Usage;
-  raw?: string;
-  attempts?: number;
-}
-
-/** A judge the scheduler can run: the LLM judge or the offline baseline. */
-export interface JudgeBackend {
-  readonly kind: "llm" | "baseline";
-  /** The model name asked for (LLM judge only). */
-  readonly model?: string;
-  /** One line naming the judge for summaries (the baseline says it is one). */
-  readonly label: string;
-  /** Whether verdicts go through the SQLite cache (calls cost money; the baseline is instant). */
-  readonly cached: boolean;
-  /** The fingerprint verdicts get now. */
-  fingerprint(rubric: Rubric): string;
-  /** What the fingerprint stands for, stored in the cache for audits. */
-  template(rubric: Rubric): unknown;
-  judge(rubric: Rubric, evidence: Evidence): Promise<JudgeOutcome>;
-}
-
 /**
- * The run must stop. `setup`: every call would fail the same way until the
- * user changes something (bad key, unknown model, a parameter the model
- * rejects): a usage error. `endpoint`: the server cannot serve the run now
- * (rate limited, down, too slow): rerun later; committed verdicts are kept.
+ * Where the LLM judge remembers that an endpoint lacks structured outputs,
+ * so the next run starts in text mode and finds its cached verdicts. The
+ * verdict cache (schedule/cache.ts) is one; the judge needs only these two
+ * methods, so it does not depend on the scheduler's storage.
  */
-export class FatalJudgeError extends Error {
-  override name = "FatalJudgeError";
-  constructor(
-    message: string,
-    readonly kind: "setup" | "endpoint" = "setup",
-  ) {
-    super(message);
-  }
-}
-
-/**
- * The offline lexical baseline (src/judge/baseline) as a backend: no model,
- * no cache, deterministic, with its own fingerprint per rubric.
- */
-export function baselineBackend(): JudgeBackend {
-  // A fingerprint is a hash, asked for several times per item: computed once per rubric.
-  const fps = new Map<string, string>();
-  const fingerprintOf = (rubric: Rubric): string => {
-    let fp = fps.get(rubric.name);
-    if (fp === undefined) fps.set(rubric.name, (fp = baselineFingerprint(rubric.name)));
-    return fp;
-  };
-  return {
-    kind: "baseline",
-    label: `baseline (${BASELINE_JUDGE} v${BASELINE_VERSION}: lexical, no model; a floor to beat, not a judge to trust)`,
-    cached: false,
-    fingerprint: fingerprintOf,
-    template: (rubric) => ({ judge: BASELINE_JUDGE, version: BASELINE_VERSION, rubric: rubric.name }),
-    async judge(rubric, evidence) {
-      const fingerprint = fingerprintOf(rubric);
-      try {
-        const v = baselineJudge(rubric.name, evidence);
-        return { verdict: v.verdict, reason: v.reason, fingerprint };
-      } catch (e) {
-        if (e instanceof BaselineEvidenceError) return { verdict: "error", reason: "", error: `baseline: ${e.message}`, fingerprint };
-        throw e;
-      }
-    },
-  };
-}
-
-/** Rubrics the baseline has no rule for (checked before a run, to fail early). */
-export function baselineUnsupported(rubrics: readonly Rubric[]): string[] {
-  return rubrics.filter((r) => !isBaselineRubric(r.name)).map((r) => r.name);
+export interface ResponseModeMemory {
+  responseMode(baseURL: string, model: string): ResponseMode | undefined;
+  rememberResponseMode(baseURL: string, model: string, mode: ResponseMode, cause?: string): void;
 }
 
 /** Options of {@link openAIBackend}. */
@@ -94,7 +23,7 @@ export interface OpenAIBackendOptions {
   baseURL: string;
   settings: RequestSettings;
   /** Remembers a server found without structured outputs, so the next run starts in text mode. */
-  cache?: JudgeCache;
+  cache?: ResponseModeMemory;
   /** Told once when the run falls back to text mode. */
   onModeChange?: (mode: ResponseMode, cause: string) => void;
   /** Failed calls before any success that stop the run (an unreachable or misconfigured endpoint); default 10. */
@@ -232,7 +161,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
  * @example
  * const backend = llmBackend(settings, { cache, onModeChange: (_m, cause) => log(cause) });
  */
-export function llmBackend(s: OpenAISettings, o: { cache?: JudgeCache; onModeChange?: (mode: ResponseMode, cause: string) => void } = {}): OpenAIBackend {
+export function llmBackend(s: OpenAISettings, o: { cache?: ResponseModeMemory; onModeChange?: (mode: ResponseMode, cause: string) => void } = {}): OpenAIBackend {
   const remembered = s.responseFormatExplicit ? undefined : o.cache?.responseMode(s.baseURL, s.model);
   const client = new JudgeClient({
     baseURL: s.baseURL,
