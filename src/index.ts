@@ -31,26 +31,12 @@ export * from "./golden/validate.js";
 export * from "./retrieval/index.js";
 export * from "./retrieval/diagnostics/index.js";
 
-// The judge.
-export * from "./judge/rubric/rubric.js";
-export * from "./judge/items/items.js";
-export * from "./judge/items/inputs.js";
-export * from "./judge/schedule/run.js";
-export * from "./judge/judges/judge.js";
-export * from "./judge/judges/baseline.js";
-export * from "./judge/judges/llm.js";
-export * from "./judge/schedule/cache.js";
-export * from "./judge/transport/client.js";
-export * from "./judge/judges/settings.js";
-export * from "./judge/transport/endpoint.js";
-export * from "./judge/summary/summary.js";
-export * from "./judge/summary/format.js";
-export * from "./calibration/summary-trust.js";
-export * from "./judge/schedule/estimate.js";
-export * from "./judge/baseline/index.js";
+// The judge (its folders and their order: src/judge/index.ts).
+export * from "./judge/index.js";
 
 // Calibration: statistics, labels, records, the trust gate, corrected rates.
 export * from "./calibration/index.js";
+export * from "./calibration/summary-trust.js";
 
 // The evaluation, the reports and the comparison.
 export * from "./report/index.js";

@@ -1,5 +1,5 @@
 import { baselineBackend, baselineUnsupported } from "../judge/judges/baseline.js";
-import type { JudgeBackend } from "../judge/judges/judge.js";
+import type { Judge } from "../judge/judges/judge.js";
 import { llmBackend } from "../judge/judges/llm.js";
 import { JudgeCache } from "../judge/schedule/cache.js";
 import type { Item } from "../judge/items/items.js";
@@ -23,7 +23,7 @@ export interface JudgeStepOptions {
 /** A run's verdicts and the judge that gave them. */
 export interface JudgeStep {
   result: RunResult;
-  backend: JudgeBackend;
+  backend: Judge;
   /** Every rubric's fingerprint and what it stands for (written to fingerprints.json). */
   fingerprints: { rubric: string; fingerprint: string; template: unknown }[];
 }
@@ -51,7 +51,7 @@ export async function judgeItems(o: JudgeStepOptions): Promise<JudgeStep> {
   checkJudgeSetup(o.settings, o.rubrics);
   const s = o.settings;
   let cache: JudgeCache | undefined;
-  let backend: JudgeBackend;
+  let backend: Judge;
   if (s.kind === "openai") {
     cache = JudgeCache.open(o.cacheDir);
     backend = llmBackend(s, {

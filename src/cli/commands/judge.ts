@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { loadConfig } from "../../golden/config.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { baselineBackend, baselineUnsupported } from "../../judge/judges/baseline.js";
-import { FatalJudgeError, type JudgeBackend } from "../../judge/judges/judge.js";
+import { FatalJudgeError, type Judge } from "../../judge/judges/judge.js";
 import { llmBackend, type OpenAIBackend } from "../../judge/judges/llm.js";
 import { JudgeCache } from "../../judge/schedule/cache.js";
 import { estimateRun, formatEstimate } from "../../judge/schedule/estimate.js";
@@ -168,7 +168,7 @@ export function registerJudge(program: Command): void {
       }
 
       let cache: JudgeCache | undefined;
-      let backend: JudgeBackend;
+      let backend: Judge;
       if (settings.kind === "openai") {
         cache = JudgeCache.open(cacheDir);
         backend = makeBackend(settings, cache, log);

@@ -1,12 +1,20 @@
 import { BASELINE_JUDGE, BASELINE_VERSION, BaselineEvidenceError, baselineFingerprint, baselineJudge, isBaselineRubric } from "../baseline/index.js";
 import type { Rubric } from "../rubric/rubric.js";
-import type { JudgeBackend } from "./judge.js";
+import type { Judge } from "./judge.js";
+
+/** What the baseline's fingerprint covers ({@link baselineFingerprint}). */
+export const BASELINE_COVERS: readonly string[] = [
+  "the baseline's name and behaviour version (bumped whenever any verdict or reason could change)",
+  "the rubric's name",
+  "the thresholds of its rules",
+];
 
 /**
- * The offline lexical baseline (src/judge/baseline) as a backend: no model,
- * no cache, deterministic, with its own fingerprint per rubric.
+ * The offline lexical baseline (src/judge/baseline) as a judge record: no
+ * model, no cache, deterministic (so no repeats), one item at a time (pure
+ * CPU work: nothing to overlap), with its own fingerprint per rubric.
  */
-export function baselineBackend(): JudgeBackend {
+export function baselineBackend(): Judge {
   // A fingerprint is a hash, asked for several times per item: computed once per rubric.
   const fps = new Map<string, string>();
   const fingerprintOf = (rubric: Rubric): string => {
@@ -15,9 +23,13 @@ export function baselineBackend(): JudgeBackend {
     return fp;
   };
   return {
+    name: BASELINE_JUDGE,
     kind: "baseline",
     label: `baseline (${BASELINE_JUDGE} v${BASELINE_VERSION}: lexical, no model; a floor to beat, not a judge to trust)`,
+    covers: BASELINE_COVERS,
     cached: false,
+    repeatable: false,
+    maxConcurrency: 1,
     fingerprint: fingerprintOf,
     template: (rubric) => ({ judge: BASELINE_JUDGE, version: BASELINE_VERSION, rubric: rubric.name }),
     async judge(rubric, evidence) {

@@ -1,4 +1,4 @@
-import type { Evidence } from "../../golden/schema/items.js";
+import type { Evidence, Judgment } from "../../golden/schema/items.js";
 import type { Usage } from "../transport/completion.js";
 import type { Rubric } from "../rubric/rubric.js";
 
@@ -15,21 +15,53 @@ export interface JudgeOutcome {
   attempts?: number;
 }
 
-/** A judge the scheduler can run: the LLM judge or the offline baseline. */
-export interface JudgeBackend {
-  readonly kind: "llm" | "baseline";
-  /** The model name asked for (LLM judge only). */
+/**
+ * A judge, as a record the scheduler runs without knowing which judge it is
+ * (the way a retrieval measure is a `MeasureDef`): its identity, what its
+ * fingerprint covers, how it judges one item, and the properties that decide
+ * how a run schedules it. The scheduler (schedule/run.ts) reads only these,
+ * never `kind`, so a judge panel or a cascade is one more record composing
+ * member records, with no new branch in the scheduler.
+ *
+ * Records: {@link openAIBackend} / {@link llmBackend} (judges/llm.ts), the
+ * LLM judge over an OpenAI-compatible endpoint; {@link baselineBackend}
+ * (judges/baseline.ts), the offline lexical baseline.
+ */
+export interface Judge {
+  /** The judge's identity, as its fingerprint template names it ("openai-chat", "ragjudge-lexical-baseline"). */
+  readonly name: string;
+  /** What its verdicts' `judge` field says (a file format: judgments and the cache store it). */
+  readonly kind: Exclude<Judgment["judge"], "rule">;
+  /** The model name asked for (an LLM judge only). */
   readonly model?: string;
   /** One line naming the judge for summaries (the baseline says it is one). */
   readonly label: string;
-  /** Whether verdicts go through the SQLite cache (calls cost money; the baseline is instant). */
+  /**
+   * What the fingerprint covers, one phrase each, for documentation and
+   * help: a change to any of them gives the verdicts a new fingerprint, so
+   * they never mix with (or reuse) the old ones.
+   */
+  readonly covers: readonly string[];
+  /**
+   * Whether verdicts go through the SQLite cache, and so whether a run holds
+   * the cache folder's lease (calls cost money and time; the baseline is
+   * instant and needs neither).
+   */
   readonly cached: boolean;
+  /** Whether judging an item again may give another verdict, so `--repeats` mean something; otherwise each item is judged once. */
+  readonly repeatable: boolean;
+  /** The most calls it wants in flight: `Infinity` takes the run's `--concurrency`; 1 judges one item at a time. */
+  readonly maxConcurrency: number;
   /** The fingerprint verdicts get now. */
   fingerprint(rubric: Rubric): string;
-  /** What the fingerprint stands for, stored in the cache for audits. */
+  /** What the fingerprint stands for, stored in the cache (and fingerprints.json) for audits. */
   template(rubric: Rubric): unknown;
+  /** Judges one item once; a failure that is not a verdict is `verdict: "error"`, a run-stopping one a thrown {@link FatalJudgeError}. */
   judge(rubric: Rubric, evidence: Evidence): Promise<JudgeOutcome>;
 }
+
+/** @deprecated Renamed {@link Judge} (a judge is a record now, not only a backend). */
+export type JudgeBackend = Judge;
 
 /**
  * The run must stop. `setup`: every call would fail the same way until the

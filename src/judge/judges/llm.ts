@@ -1,9 +1,9 @@
 import type { Evidence } from "../../golden/schema/items.js";
 import type { Rubric } from "../rubric/rubric.js";
 import { JudgeClient } from "../transport/client.js";
-import { buildRequestBody, requestFingerprint, requestTemplate, type RequestBody, type RequestSettings, type ResponseMode } from "../transport/request.js";
+import { buildRequestBody, LLM_JUDGE, requestFingerprint, requestTemplate, type RequestBody, type RequestSettings, type ResponseMode } from "../transport/request.js";
 import { FORMAT_WORDS } from "../transport/retry.js";
-import { FatalJudgeError, type JudgeBackend } from "./judge.js";
+import { FatalJudgeError, type Judge } from "./judge.js";
 import type { OpenAISettings } from "./settings.js";
 
 /**
@@ -59,8 +59,22 @@ export function breakerHint(cause: string, mode: ResponseMode): string {
 /** Causes that say the endpoint could not serve (not that the request is wrong). */
 const ENDPOINT_CAUSE = /^(timeout|connection|http-5\d\d|http-429|http-408|http-409|bad-response)\b/;
 
-/** The LLM judge backend, with its request builder exposed for dry runs. */
-export interface OpenAIBackend extends JudgeBackend {
+/**
+ * What the LLM judge's fingerprint covers: everything in its request
+ * template ({@link requestTemplate}). Not the endpoint's URL, nor the model
+ * the server actually serves (recorded with each verdict as `servedModel`).
+ */
+export const LLM_COVERS: readonly string[] = [
+  "the rubric's name and version",
+  "the exact request body, with placeholders where the evidence goes: the rubric's system and user prompts as rendered",
+  "the model name asked for",
+  "temperature, seed and max_tokens as sent (or their absence)",
+  "the response mode (structured outputs or JSON in the text) and the reply schema",
+  "the versions of ragjudge's prompt rendering, fencing and reply parsing",
+];
+
+/** The LLM judge record, with its request builder exposed for dry runs. */
+export interface OpenAIBackend extends Judge {
   readonly mode: ResponseMode;
   request(rubric: Rubric, evidence: Evidence): RequestBody;
 }
@@ -85,7 +99,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
   let rateLimitedInARow = 0;
   const limit = o.breakerLimit ?? 10;
   const rateLimit = o.rateLimitLimit ?? 8;
-  /** Why this backend stopped the client (undefined: it stopped itself, finding the endpoint down). */
+  /** Why this judge stopped the client (undefined: it stopped itself, finding the endpoint down). */
   let stoppedKind: "setup" | "endpoint" | undefined;
   const stop = (message: string, kind: "setup" | "endpoint"): never => {
     stoppedKind ??= kind;
@@ -101,12 +115,16 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
   };
   const fingerprint = (rubric: Rubric) => fingerprintIn(rubric, mode);
   return {
+    name: LLM_JUDGE,
     kind: "llm",
     model: o.settings.model,
     get label() {
       return `LLM judge ${o.settings.model} at ${o.baseURL} (${mode === "json_schema" ? "structured outputs" : "JSON in text"})`;
     },
+    covers: LLM_COVERS,
     cached: true,
+    repeatable: true,
+    maxConcurrency: Number.POSITIVE_INFINITY,
     get mode() {
       return mode;
     },
@@ -151,7 +169,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
 }
 
 /**
- * The LLM judge backend for resolved settings: the one place that builds it,
+ * The LLM judge record for resolved settings: the one place that builds it,
  * for `ragjudge judge` (runs, dry runs, batch export) and anything else that
  * judges with the configured LLM. Starts in the response mode remembered in
  * the cache for this endpoint and model unless `--response-format` chose

@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import type { Judgment } from "../../golden/schema/items.js";
-import type { JudgeBackend, JudgeOutcome } from "../judges/judge.js";
+import type { Judge, JudgeOutcome } from "../judges/judge.js";
 import { cacheKey, type CachedVerdict, type JudgeCache } from "./cache.js";
 import { planCalls, type Call } from "./calls.js";
 import { RULE_FINGERPRINT, type Item } from "../items/items.js";
@@ -30,11 +30,13 @@ export interface RubricUsage {
 
 export interface RunOptions {
   items: readonly Item[];
-  backend: JudgeBackend;
-  /** Required for a cached backend (the LLM judge); ignored by the baseline. */
+  /** The judge (a {@link Judge} record): the scheduler reads its properties, never which judge it is. */
+  backend: Judge;
+  /** Required for a judge whose verdicts are cached (the LLM judge); ignored otherwise. */
   cache?: JudgeCache;
-  /** Times each LLM item is judged (repeat index 0..n-1); rule and baseline verdicts are made once. */
+  /** Times each item is judged (repeat index 0..n-1) by a repeatable judge; rule verdicts and other judges' are made once. */
   repeats: number;
+  /** Calls in flight at most (the judge's `maxConcurrency` may lower it). */
   concurrency: number;
   onProgress?: (p: Readonly<ProgressState>) => void;
   /** Who holds the cache's lease during the run, for the message a second run gets (default "ragjudge judge"). */
@@ -69,7 +71,7 @@ function fromCache(item: Item, repeat: number, fingerprint: string, c: CachedVer
   };
 }
 
-function fromOutcome(item: Item, repeat: number, backend: JudgeBackend, o: JudgeOutcome, time: string): Judgment {
+function fromOutcome(item: Item, repeat: number, backend: Judge, o: JudgeOutcome, time: string): Judgment {
   return {
     ...item.key,
     inputHash: item.inputHash,
@@ -93,7 +95,7 @@ function ruleJudgment(item: Item, time: string): Judgment {
   return { ...item.key, inputHash: item.inputHash, fingerprint: RULE_FINGERPRINT, judge: "rule", repeat: 0, verdict: r.verdict, reason: r.reason, rule: r.rule, cached: false, time };
 }
 
-function toCached(backend: JudgeBackend, rubric: Rubric, o: JudgeOutcome, time: string): CachedVerdict {
+function toCached(backend: Judge, rubric: Rubric, o: JudgeOutcome, time: string): CachedVerdict {
   return {
     status: o.verdict === "error" ? "error" : "done",
     verdict: o.verdict,
@@ -111,24 +113,26 @@ function toCached(backend: JudgeBackend, rubric: Rubric, o: JudgeOutcome, time: 
 }
 
 /**
- * Judges every item: rule items directly; the others through the backend,
- * `repeats` times each for the LLM judge. Committed verdicts come from the
- * cache without a call; every reply is committed the moment it is read, so a
- * killed run resumes where it stopped. Identical evidence under one rubric is
- * judged once per repeat. At most `concurrency` calls are in flight. A
- * {@link FatalJudgeError} (or any other failure) stops scheduling, lets the
- * calls in flight finish and commit, then is thrown. With the LLM judge the
- * run holds the cache folder's lease (lease.ts): a second run on the same
- * cache is refused with an InputError instead of paying for the same calls;
- * and a verdict another process committed first is reported as it is in the
- * cache, never this run's different reply.
+ * Judges every item: rule items directly; the others through the judge,
+ * `repeats` times each when the judge is `repeatable`. With a `cached`
+ * judge, committed verdicts come from the cache without a call and every
+ * reply is committed the moment it is read, so a killed run resumes where it
+ * stopped. Identical evidence under one rubric is judged once per repeat. At
+ * most `concurrency` calls (and no more than the judge's `maxConcurrency`)
+ * are in flight. A {@link FatalJudgeError} (or any other failure) stops
+ * scheduling, lets the calls in flight finish and commit, then is thrown.
+ * With a cached judge the run holds the cache folder's lease (lease.ts): a
+ * second run on the same cache is refused with an InputError instead of
+ * paying for the same calls; and a verdict another process committed first
+ * is reported as it is in the cache, never this run's different reply.
+ * Nothing here asks which judge it is: only the record's properties.
  *
  * @example
  * const { judgments } = await runJudge({ items, backend, cache, repeats: 1, concurrency: 8 });
  */
 export async function runJudge(opts: RunOptions): Promise<RunResult> {
   const { backend } = opts;
-  if (backend.cached && !opts.cache) throw new Error("runJudge: the LLM judge needs a cache");
+  if (backend.cached && !opts.cache) throw new Error(`runJudge: ${backend.name} caches its verdicts and needs a cache`);
   // One run per cache folder at a time: a second one is refused before it pays for anything.
   const lease = backend.cached && opts.cache && opts.lease !== false ? opts.cache.acquireLease(opts.holder ?? "ragjudge judge") : undefined;
   try {
@@ -138,8 +142,8 @@ export async function runJudge(opts: RunOptions): Promise<RunResult> {
   }
 }
 
-async function judgeAll(opts: RunOptions, backend: JudgeBackend): Promise<RunResult> {
-  const repeats = backend.kind === "llm" ? Math.max(1, opts.repeats) : 1;
+async function judgeAll(opts: RunOptions, backend: Judge): Promise<RunResult> {
+  const repeats = backend.repeatable ? Math.max(1, opts.repeats) : 1;
   const usage = new Map<string, RubricUsage>();
   const progress: ProgressState = { total: 0, done: 0, cacheHits: 0, calls: 0, errors: 0, tokens: 0, inFlight: 0, startedAt: Date.now() };
   const runTime = new Date().toISOString();
@@ -216,12 +220,8 @@ async function judgeAll(opts: RunOptions, backend: JudgeBackend): Promise<RunRes
     }
   };
 
-  if (backend.cached) {
-    const limit = pLimit(Math.max(1, opts.concurrency));
-    await Promise.all(pending.map((t) => limit(execute, t)));
-  } else {
-    for (const t of pending) await execute(t);
-  }
+  const limit = pLimit(Math.max(1, Math.min(opts.concurrency, backend.maxConcurrency)));
+  await Promise.all(pending.map((t) => limit(execute, t)));
   if (stopped !== undefined) throw stopped;
   return { judgments: judgments as Judgment[], progress, usage };
 }

@@ -23,6 +23,9 @@ export interface RequestSettings {
 /** The exact JSON body sent to `POST /chat/completions`. */
 export type RequestBody = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
+/** The LLM judge's name in its request template (and so in its fingerprint). */
+export const LLM_JUDGE = "openai-chat";
+
 /** `response_format` for structured outputs: strict JSON schema of the verdict reply. */
 export const RESPONSE_FORMAT = {
   type: "json_schema",
@@ -66,7 +69,7 @@ export function requestTemplate(rubric: Rubric, s: RequestSettings): Record<stri
     ? [buildRequestBody(rubric, placeholderEvidence(true), s), buildRequestBody(rubric, placeholderEvidence(false), s)]
     : [buildRequestBody(rubric, placeholderEvidence(true), s)];
   return {
-    judge: "openai-chat",
+    judge: LLM_JUDGE,
     rubric: { name: rubric.name, version: rubric.version },
     responseMode: s.responseMode,
     renderVersion: RENDER_VERSION,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { redact } from "../transport/redact.js";
 
 /**
  * The reply's shape as sent in `response_format` (structured outputs): a

@@ -6,7 +6,7 @@ import type { GoldenSet, VariantData } from "../../golden/dataset.js";
 import { displayPath } from "../../golden/errors.js";
 import { sha256 } from "../../golden/hash.js";
 import type { Judgment } from "../../golden/schema/items.js";
-import type { JudgeBackend } from "../../judge/judges/judge.js";
+import type { Judge } from "../../judge/judges/judge.js";
 import type { Rubric } from "../../judge/rubric/rubric.js";
 import type { RubricUsage } from "../../judge/schedule/run.js";
 import type { JudgeSettings } from "../../judge/judges/settings.js";
@@ -41,7 +41,7 @@ export interface RunFindings {
   time: Date;
   durationMs: number;
   settings: JudgeSettings;
-  backend: JudgeBackend;
+  backend: Judge;
   golden: GoldenSet;
   variants: VariantData[];
   rubrics: Rubric[];
