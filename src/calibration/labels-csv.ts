@@ -2,6 +2,7 @@ import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
 import { readText } from "../golden/files.js";
+import { formatSize, MAX_LINE_CHARS } from "../golden/limits.js";
 import { Frame, Label, Provenance } from "../golden/schema/items.js";
 import { currentLabels, type LabelBook } from "./labels.js";
 
@@ -60,10 +61,11 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   const text = readText(file);
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { skip_empty_lines: true, info: true, relax_column_count: true }) as unknown as typeof records;
+    records = parse(text, { skip_empty_lines: true, info: true, relax_column_count: true, max_record_size: MAX_LINE_CHARS }) as unknown as typeof records;
   } catch (e) {
     if (e instanceof CsvError) {
       const line = (e as CsvError & { lines?: number }).lines;
+      if (e.code === "CSV_MAX_RECORD_SIZE") throw new InputError(file, line, undefined, `record is longer than the limit of ${formatSize(MAX_LINE_CHARS)} (${MAX_LINE_CHARS.toLocaleString("en-US")} characters) per line`);
       throw new InputError(file, line, undefined, `not valid CSV (${e.message.replace(/ on line \d+$/, "")})`);
     }
     throw e;

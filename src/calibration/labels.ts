@@ -1,9 +1,10 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
 import { appendLineDurable, readTextHashed } from "../golden/files.js";
 import { hashJson } from "../golden/hash.js";
 import { parseJsonl } from "../golden/jsonl.js";
+import { confinedPath } from "../golden/paths.js";
 import { Label, type Frame, type ItemKey } from "../golden/schema/items.js";
 import { evidenceKey, keyOf } from "./keys.js";
 
@@ -214,6 +215,17 @@ export function labelFileFor(dir: string, annotator: string): string {
   return join(dir, `${annotator}.jsonl`);
 }
 
+/**
+ * The labels file of an annotator, checked to resolve inside the labels
+ * folder and not to be a symbolic link planted there (which would make an
+ * append write outside), before anything is written.
+ */
+function confinedLabelFile(dir: string, annotator: string): string {
+  const file = labelFileFor(dir, annotator);
+  confinedPath(dir, basename(file), { create: false });
+  return file;
+}
+
 /** Validates a label, throwing InputErrors that name the target file and the field. */
 export function validateLabel(input: unknown, file: string, line?: number): Label {
   const parsed = Label.safeParse(input);
@@ -251,7 +263,7 @@ export function appendLabel(dir: string, input: unknown): { label: Label; file: 
   const annotator = (input as { annotator?: unknown } | null)?.annotator;
   const file = typeof annotator === "string" && SAFE_ANNOTATOR.test(annotator) ? join(dir, `${annotator}.jsonl`) : join(dir, "<annotator>.jsonl");
   const label = validateLabel(input, file);
-  const target = labelFileFor(dir, label.annotator);
+  const target = confinedLabelFile(dir, label.annotator);
   appendLinesDurable(target, [JSON.stringify(label)]);
   return { label, file: target };
 }
@@ -271,7 +283,7 @@ export function appendLabels(dir: string, inputs: readonly unknown[]): { labels:
   const byFile = new Map<string, string[]>();
   for (const l of labels) {
     try {
-      const f = labelFileFor(dir, l.annotator);
+      const f = confinedLabelFile(dir, l.annotator);
       let lines = byFile.get(f);
       if (!lines) byFile.set(f, (lines = []));
       lines.push(JSON.stringify(l));

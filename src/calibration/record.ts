@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { InputError, InputErrors } from "../golden/errors.js";
 import { writeOutputFile } from "./output.js";
+import { readBytes } from "../golden/files.js";
 import { sha256 } from "../golden/hash.js";
 import { loadJson } from "../golden/jsonl.js";
 import { Id, Sha256, Time } from "../golden/schema/common.js";
@@ -155,7 +156,7 @@ export function recordPath(labelsDir: string, rubric: string, fingerprint: strin
 export function writeRecord(labelsDir: string, record: CalibrationRecord): string {
   const checked = CalibrationRecord.parse(record);
   const file = recordPath(labelsDir, checked.rubric, checked.fingerprint);
-  writeOutputFile(file, recordText(checked));
+  writeOutputFile(file, recordText(checked), { within: labelsDir });
   return file;
 }
 
@@ -189,13 +190,13 @@ export function writeRecordIfChanged(labelsDir: string, record: CalibrationRecor
     const oldTime = timeOf(old);
     if (oldTime !== undefined && recordText({ ...checked, time: oldTime }) === old) return { file, status: "unchanged" };
   }
-  writeOutputFile(file, recordText(checked));
+  writeOutputFile(file, recordText(checked), { within: labelsDir });
   return { file, status: "written" };
 }
 
 function existingText(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readBytes(file).toString("utf8");
   } catch {
     return undefined; // missing or unreadable: write it (a real problem surfaces there)
   }

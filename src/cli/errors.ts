@@ -24,6 +24,18 @@ export class UsageError extends Error {
 const MAX_PRINTED = 30;
 
 /**
+ * A message made safe for one terminal line: control characters (a newline
+ * or an escape sequence taken from a user's file into a message) are shown
+ * as `\uXXXX`, so each problem stays one line and cannot drive the terminal.
+ *
+ * @example
+ * oneLine('unknown field "a\nb"') // 'unknown field "a\u000ab"'
+ */
+export function oneLine(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
  * Prints an error the way a user can act on it and returns the exit code.
  * Input problems print one line each (file:line: field: message); nothing
  * prints a stack trace unless RAGJUDGE_DEBUG is set.
@@ -31,13 +43,13 @@ const MAX_PRINTED = 30;
 export function reportError(e: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): number {
   if (e instanceof InputErrors || e instanceof InputError) {
     const problems = e instanceof InputErrors ? e.problems : [e];
-    for (const p of problems.slice(0, MAX_PRINTED)) write(`ragjudge: error: ${p.message}\n`);
+    for (const p of problems.slice(0, MAX_PRINTED)) write(`ragjudge: error: ${oneLine(p.message)}\n`);
     if (problems.length > MAX_PRINTED) write(`ragjudge: ... and ${problems.length - MAX_PRINTED} more problems\n`);
     return EXIT.badInput;
   }
   // Library errors about how a command was asked (judge setup, measure names) are usage errors too.
   if (e instanceof UsageError || e instanceof JudgeSetupError || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
-    write(`ragjudge: error: ${e.message}\n`);
+    write(`ragjudge: error: ${oneLine(e.message)}\n`);
     return EXIT.badInput;
   }
   if (e instanceof CommanderError) {

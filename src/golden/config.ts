@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InputError } from "./errors.js";
 import { loadJson } from "./jsonl.js";
+import { MAX_DOCUMENT_BYTES } from "./limits.js";
 import { RagjudgeConfig, type VariantConfig } from "./schema/config.js";
 
 /** The config file name looked up in the working directory. */
@@ -40,7 +41,7 @@ export function loadConfig(explicit?: string, cwd = process.cwd()): ResolvedConf
     file = resolve(packageRoot(), CONFIG_FILE);
     isShippedExample = true;
   }
-  const config = loadJson(file, RagjudgeConfig);
+  const config = loadJson(file, RagjudgeConfig, MAX_DOCUMENT_BYTES);
   const root = dirname(file);
   return {
     config,

@@ -1,20 +1,31 @@
 import { sha256 } from "./hash.js";
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, mkdirSync, unlinkSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
+import { fileTooLarge, MAX_DATA_FILE_BYTES } from "./limits.js";
+import { checkFolder, writableTarget, writeProblem } from "./paths.js";
 
 /**
  * Reads a UTF-8 text file as users produce them: a leading byte-order mark is
  * dropped (spreadsheet exports add one) and CRLF line ends become LF.
- * A missing file is an {@link InputError}, not an ENOENT stack trace.
+ * A missing file, a folder, a named pipe or device, and a file over `limit`
+ * bytes are {@link InputError}s, not stack traces, hangs or exhausted memory
+ * (see {@link readBytes}).
  */
-export function readText(file: string): string {
+export function readText(file: string, limit = MAX_DATA_FILE_BYTES): string {
+  const { fd, size } = openRegular(file);
   let raw: string;
   try {
-    raw = readFileSync(file, "utf8");
+    if (size > limit) throw fileTooLarge(file, size, limit);
+    // Node decodes a file read as UTF-8 without a JavaScript Buffer: half the peak memory of reading bytes first.
+    raw = readFileSync(fd, "utf8");
   } catch (e) {
-    throw unreadable(file, e);
+    throw e instanceof InputError ? e : unreadable(file, e);
+  } finally {
+    closeSync(fd);
   }
+  // A file that grew while it was read (a log being appended to) is held to the limit too.
+  if (raw.length > limit) throw fileTooLarge(file, Buffer.byteLength(raw), limit);
   return decodeText(raw);
 }
 
@@ -27,13 +38,8 @@ export function readText(file: string): string {
  * @example
  * const { text, sha256 } = readTextHashed("labels/asha.jsonl");
  */
-export function readTextHashed(file: string): { text: string; sha256: string } {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    throw unreadable(file, e);
-  }
+export function readTextHashed(file: string, limit = MAX_DATA_FILE_BYTES): { text: string; sha256: string } {
+  const bytes = readBytes(file, limit);
   return { text: decodeText(bytes.toString("utf8")), sha256: sha256(bytes) };
 }
 
@@ -41,6 +47,85 @@ export function readTextHashed(file: string): { text: string; sha256: string } {
 function decodeText(raw: string): string {
   if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);
   return raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
+}
+
+/** Flags for opening an input: never wait (a FIFO with no writer would block `open` for ever). */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens an input file and checks, on the open descriptor (so nothing can be
+ * swapped in between), that it is a regular file: a folder, a named pipe, a
+ * device (/dev/zero never ends) or a socket is refused at once. The caller
+ * closes `fd`. One `open` and one `fstat`: cheap for any file size.
+ *
+ * @example
+ * const { fd, size } = openRegular("golden.jsonl");
+ * try { ... } finally { closeSync(fd); }
+ */
+export function openRegular(file: string): { fd: number; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, READ_FLAGS);
+  } catch (e) {
+    throw unreadable(file, e);
+  }
+  let st: Stats;
+  try {
+    st = fstatSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    throw unreadable(file, e);
+  }
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw notRegular(file, st);
+  }
+  return { fd, size: st.size };
+}
+
+/** Why a path that is not a regular file cannot be read, in words. */
+function notRegular(file: string, st: Stats): InputError {
+  const why =
+    st.isDirectory() ? "is a directory, expected a file"
+    : st.isFIFO() ? "is a named pipe (FIFO), not a regular file: give a file"
+    : st.isCharacterDevice() || st.isBlockDevice() ? "is a device, not a regular file: give a file"
+    : st.isSocket() ? "is a socket, not a regular file: give a file"
+    : "is not a regular file: give a file";
+  return new InputError(file, undefined, undefined, why);
+}
+
+/**
+ * Reads a whole regular file (see {@link openRegular}) of at most `limit`
+ * bytes: the size is checked before reading, and again while reading, so a
+ * file that grows as it is read cannot exceed it either.
+ */
+export function readBytes(file: string, limit = MAX_DATA_FILE_BYTES): Buffer {
+  const { fd, size } = openRegular(file);
+  try {
+    if (size > limit) throw fileTooLarge(file, size, limit);
+    const parts: Buffer[] = [];
+    let total = 0;
+    let buf = Buffer.allocUnsafe(size);
+    let got = 0;
+    for (;;) {
+      if (got === buf.length) {
+        if (got > 0) parts.push(buf);
+        buf = Buffer.allocUnsafe(64 * 1024);
+        got = 0;
+      }
+      const n = readSync(fd, buf, got, buf.length - got, null);
+      if (n === 0) break;
+      got += n;
+      total += n;
+      if (total > limit) throw fileTooLarge(file, total, limit);
+    }
+    parts.push(buf.subarray(0, got));
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
+  } catch (e) {
+    throw e instanceof InputError ? e : unreadable(file, e);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -57,44 +142,80 @@ export function unreadable(file: string, e: unknown): InputError {
     code === "ENOENT" ? "file not found"
     : code === "EISDIR" ? "is a directory, expected a file"
     : code === "EACCES" || code === "EPERM" ? "permission denied"
+    : code === "ENOTDIR" ? "part of the path is a file, not a folder"
     : `cannot read (${code ?? String(e)})`;
   return new InputError(file, undefined, undefined, why);
 }
 
+/** Writes all of `bytes` (a single write may be short). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+}
+
 /**
  * Writes a file so that readers never see half of it: the text goes to a
- * temporary file beside the target, is flushed to disk, then renamed over it
- * (rename is atomic within one file system).
+ * new temporary file beside the target (created exclusively, so a planted
+ * link cannot redirect it), is flushed to disk, then renamed over it (rename
+ * is atomic within one file system). The target is resolved first
+ * ({@link writableTarget}): a folder, pipe or device, a symbolic link out of
+ * its folder, or, with `within`, any path leaving that folder is refused
+ * before anything is written. On any failure the temporary file is removed,
+ * and a problem the user can fix (permission, a full disk) is an
+ * InputError naming the file.
+ *
+ * @example
+ * writeFileAtomic("out/judgments.jsonl", text)
+ * writeFileAtomic("labels/calibration/faithfulness.0db4794a352f.json", text, { within: "labels" })
  */
-export function writeFileAtomic(file: string, text: string | Uint8Array): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = openSync(tmp, "w");
+export function writeFileAtomic(file: string, text: string | Uint8Array, options: { within?: string } = {}): void {
+  const target = writableTarget(file, { ...options, create: true });
+  const dir = dirname(target);
+  const tmp = join(dir, `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  let fd: number | undefined;
   try {
-    writeSync(fd, typeof text === "string" ? Buffer.from(text, "utf8") : text);
+    fd = openSync(tmp, "wx");
+    writeAll(fd, typeof text === "string" ? Buffer.from(text, "utf8") : text);
     fsyncSync(fd);
-  } catch (e) {
     closeSync(fd);
-    try { unlinkSync(tmp); } catch { /* already gone */ }
-    throw e;
+    fd = undefined;
+    renameSync(tmp, target);
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created, or already gone */
+    }
+    throw writeProblem(file, e);
   }
-  closeSync(fd);
-  renameSync(tmp, file);
-  fsyncDir(dirname(file));
+  fsyncDir(dir);
 }
+
+/** Flags for appending: create, never follow a link at the target, never wait on a FIFO. */
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Appends one line and flushes it to disk before returning, for append-only
  * logs (labels, review progress) where a killed process must lose nothing
- * that was acknowledged.
+ * that was acknowledged. The log must be a regular file: a symbolic link at
+ * its place, a pipe or a device is refused before a byte is written.
+ * Callers resolve `file` inside its folder first (see `confinedPath`).
  */
 export function appendLineDurable(file: string, line: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const created = !existsSync(file);
-  const fd = openSync(file, "a");
+  checkFolder(dirname(file), "its folder", { create: true });
+  const created = lstatSync(file, { throwIfNoEntry: false }) === undefined;
+  let fd: number;
   try {
-    writeSync(fd, Buffer.from(line.endsWith("\n") ? line : line + "\n", "utf8"));
+    fd = openSync(file, APPEND_FLAGS, 0o666);
+  } catch (e) {
+    throw writeProblem(file, e);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new InputError(file, undefined, undefined, "is not a regular file (a named pipe, device or socket): refusing to write to it");
+    writeAll(fd, Buffer.from(line.endsWith("\n") ? line : line + "\n", "utf8"));
     fsyncSync(fd);
+  } catch (e) {
+    throw writeProblem(file, e);
   } finally {
     closeSync(fd);
   }

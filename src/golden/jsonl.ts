@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { InputError, InputErrors, zodProblems } from "./errors.js";
 import { readText } from "./files.js";
+import { lineTooLong } from "./limits.js";
 
 /** One parsed record and the 1-based line it came from, for later messages. */
 export interface Located<T> {
@@ -31,6 +32,12 @@ export function parseJsonl<S extends z.ZodType>(
     const line = lines[i]!;
     if (line.trim() === "") continue;
     if (problems.length >= MAX_PROBLEMS) break;
+    // The per-line limit (limits.ts), before parsing.
+    const long = lineTooLong(line, file, i + 1);
+    if (long) {
+      problems.push(long);
+      continue;
+    }
     let json: unknown;
     try {
       json = JSON.parse(line);
@@ -58,9 +65,9 @@ export function loadJsonl<S extends z.ZodType>(file: string, schema: S): Located
   return rows;
 }
 
-/** Reads one JSON document (config, calibration record) against a schema. */
-export function loadJson<S extends z.ZodType>(file: string, schema: S): z.infer<S> {
-  const text = readText(file);
+/** Reads one JSON document (config, calibration record, report.json) of at most `limit` bytes against a schema. */
+export function loadJson<S extends z.ZodType>(file: string, schema: S, limit?: number): z.infer<S> {
+  const text = readText(file, limit);
   if (text.trim() === "") throw new InputError(file, undefined, undefined, "file is empty (expected a JSON document)");
   let json: unknown;
   try {

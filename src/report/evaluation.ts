@@ -5,6 +5,7 @@ import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { loadConfig } from "../golden/config.js";
 import { InputErrors } from "../golden/errors.js";
+import { checkFolder } from "../golden/paths.js";
 import { validateInputs } from "../golden/validate.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
 import type { ProgressState } from "../judge/schedule/run.js";
@@ -95,6 +96,9 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const settings = resolveJudge(config, options.judge ?? {});
   const seed = options.seed ?? DEFAULT_SEED;
   const reps = options.reps ?? DEFAULT_REPS;
+  // Where the run writes, checked before any work: a file named as a folder fails now, not after judging.
+  const cacheDir = checkFolder(options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.path(config.cacheDir), "the cache folder");
+  const evaluationsDir = checkFolder(options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved, options.config, cwd), "the evaluations folder");
 
   const validation = validateInputs({
     golden: resolved.path(config.golden),
@@ -109,7 +113,6 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const { golden, variants, rubrics, itemSet } = inputs;
   checkJudgeSetup(settings, rubrics);
   const book = loadLabels(resolved.path(config.labels));
-  const cacheDir = options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.path(config.cacheDir);
 
   // The baseline judges in milliseconds: a progress display would only flicker.
   const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
@@ -148,7 +151,6 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   });
   const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
 
-  const evaluationsDir = options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved, options.config, cwd);
   const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
   try {
     const findings: RunFindings = {

@@ -1,7 +1,9 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { ResolvedConfig } from "../golden/config.js";
 import { writeFileAtomic } from "../golden/files.js";
+import { checkFolder, writeProblem } from "../golden/paths.js";
+import { hostTag, pidAlive } from "../golden/process.js";
 
 /** The file every complete evaluation folder holds; `compare` and `latestEvaluation` look for it. */
 export const REPORT_FILE = "report.json";
@@ -50,12 +52,17 @@ export class EvaluationFolder {
    * second), `-2`, `-3`... is appended.
    */
   static start(dir: string, name: string, time: Date): EvaluationFolder {
-    mkdirSync(dir, { recursive: true });
+    checkFolder(dir, "the evaluations folder", { create: true });
+    removeAbandoned(dir);
     const base = `${folderStamp(time)}-${safeName(name)}`;
     let final = join(dir, base);
     for (let i = 2; existsSync(final); i++) final = join(dir, `${base}-${i}`);
-    const tmp = join(dir, `.${base}.${process.pid}.${Date.now()}.tmp`);
-    mkdirSync(tmp, { recursive: true });
+    const tmp = join(dir, `.${base}.${process.pid}.${Date.now()}.${hostTag()}.tmp`);
+    try {
+      mkdirSync(tmp);
+    } catch (e) {
+      throw writeProblem(tmp, e);
+    }
     return new EvaluationFolder(final, tmp);
   }
 
@@ -69,12 +76,18 @@ export class EvaluationFolder {
    * flushed to disk before the folder is renamed into place, and records it.
    */
   write(rel: string, text: string): void {
-    const fd = openSync(this.at(rel), "wx");
+    const abs = this.at(rel);
     try {
-      writeSync(fd, Buffer.from(text, "utf8"));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      const fd = openSync(abs, "wx");
+      try {
+        const bytes = Buffer.from(text, "utf8");
+        for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw writeProblem(abs, e); // a full disk is the user's to fix (exit 2), not a bug
     }
     this.files.push(rel);
   }
@@ -112,6 +125,39 @@ export class EvaluationFolder {
   discard(): void {
     if (!this.committed) rmSync(this.tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The hidden folder of a run being written: `.<stamp>-<name>.<pid>.<ms>.<host tag>.tmp`
+ * (older versions wrote no host tag).
+ */
+const TEMP_FOLDER = /^\.\d{8}T\d{6}Z-.+\.(\d+)\.\d+(?:\.([0-9a-f]{8}))?\.tmp$/;
+
+/** A temporary folder of another host is left alone unless it is this old (no write takes a day). */
+const FOREIGN_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the hidden folders that killed runs left behind (a run killed
+ * while writing never renames its folder into place): those of this host
+ * whose process is gone, and any older than a day. A live run's folder,
+ * and anything not named like one, is left alone.
+ */
+export function removeAbandoned(dir: string, alive: (pid: number) => boolean = pidAlive, now = Date.now()): string[] {
+  const removed: string[] = [];
+  const mine = hostTag();
+  for (const n of readdirSync(dir)) {
+    const m = TEMP_FOLDER.exec(n);
+    if (!m) continue;
+    const p = join(dir, n);
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (!st?.isDirectory()) continue;
+    const here = m[2] === undefined || m[2] === mine;
+    const gone = here ? !alive(Number(m[1])) : now - st.mtimeMs > FOREIGN_MAX_AGE_MS;
+    if (!gone) continue;
+    rmSync(p, { recursive: true, force: true });
+    removed.push(n);
+  }
+  return removed;
 }
 
 /**

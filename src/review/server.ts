@@ -7,13 +7,14 @@ import { HttpError, hostAllowed, originAllowed, parseBody, readBody, sameSecret,
 import { CLIENT_JS } from "./page/client.js";
 import { pageHtml } from "./page/html.js";
 import { PAGE_CSS } from "./page/style.js";
-import { provenanceNote, ReviewRequestError, type ReviewSession } from "./session.js";
+import { provenanceNote, ReviewConflictError, ReviewRequestError, type ReviewSession } from "./session.js";
 
 /** Longest note kept with a label. */
 const MAX_NOTE = 2000;
 
 const Index = z.number().int().min(0);
-const LabelBody = z.strictObject({ index: Index, inputHash: Sha256, label: z.enum(["yes", "no"]), note: z.string().max(MAX_NOTE).optional() });
+/** `seen`: the time of the label the page showed for the item, or null for none (see ReviewSession.answer). */
+const LabelBody = z.strictObject({ index: Index, inputHash: Sha256, label: z.enum(["yes", "no"]), note: z.string().max(MAX_NOTE).optional(), seen: z.string().max(64).nullable().optional() });
 const SkipBody = z.strictObject({ index: Index, inputHash: Sha256 });
 const FinishBody = z.strictObject({});
 
@@ -64,7 +65,9 @@ function queryIndex(url: URL): number {
  * rebinding); every `/api/` request must carry the session token; writes must
  * be JSON, same-origin, at most 16 KiB and valid against a strict schema; the
  * session writes only the annotator's files inside the labels folder.
- * A label request returns only after the label is flushed to disk.
+ * A label request returns only after the label is flushed to disk; one that
+ * names the label it saw (`seen`) is refused with 409 and the current label
+ * when that changed meanwhile (two tabs, or another process appending).
  *
  * @example
  * const server = await startReviewServer(session);
@@ -90,6 +93,8 @@ export async function startReviewServer(session: ReviewSession, opts: ServeOptio
     const given = req.headers["x-ragjudge-token"];
     if (!sameSecret(typeof given === "string" ? given : undefined, token)) throw new HttpError(403, "missing or wrong session token");
     if (method === "GET") {
+      // Labels another process appended since the last request are picked up here.
+      session.refresh();
       if (url.pathname === "/api/state") return sendJson(res, 200, stateOf(session));
       if (url.pathname === "/api/item") return sendJson(res, 200, session.view(queryIndex(url)));
       if (url.pathname === "/api/reveal") return sendJson(res, 200, session.reveal(queryIndex(url)));
@@ -101,7 +106,7 @@ export async function startReviewServer(session: ReviewSession, opts: ServeOptio
     const text = await readBody(req);
     if (url.pathname === "/api/label") {
       const b = parseBody(text, LabelBody);
-      const saved = session.answer(b.index, b.inputHash, b.label, b.note);
+      const saved = session.answer(b.index, b.inputHash, b.label, b.note, b.seen);
       return sendJson(res, 200, { saved, next: session.nextOpenAfter(b.index), state: stateOf(session) });
     }
     if (url.pathname === "/api/skip") {
@@ -125,7 +130,7 @@ export async function startReviewServer(session: ReviewSession, opts: ServeOptio
       if (res.headersSent) return void res.destroy();
       // Stop reading an oversized or refused upload; the client gets the status.
       if (status === 413) res.setHeader("connection", "close");
-      sendJson(res, status, { error: message });
+      sendJson(res, status, { error: message, ...(e instanceof ReviewConflictError ? { conflict: e.conflict } : {}) });
       if (!req.complete) req.resume();
     });
   });

@@ -4,7 +4,8 @@ import { Judgment, type Label, type QueueEntry } from "../golden/schema/items.js
 import { loadRubrics, type Rubric } from "../judge/rubric/rubric.js";
 import { evidenceKey, keyOf } from "../calibration/keys.js";
 import { loadQueue } from "./queue.js";
-import { appendLabelDurable, appendSkipDurable, checkAnnotator, readAnnotatorLabels, readSkips } from "./store.js";
+import { InputError, InputErrors } from "../golden/errors.js";
+import { appendLabelDurable, appendSkipDurable, checkAnnotator, labelsSignature, readAnnotatorLabels, readSkips } from "./store.js";
 import { buildItemView, type ItemView } from "./view.js";
 
 /** A request the session refuses; `status` is the HTTP status the server answers with. */
@@ -12,6 +13,25 @@ export class ReviewRequestError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
     this.name = "ReviewRequestError";
+  }
+}
+
+/** What a label that changed under a page was changed to (a 409 carries it, so the page can offer the choice). */
+export interface ConflictView {
+  label: "yes" | "no";
+  note?: string;
+  time: string;
+}
+
+/**
+ * A label refused because the item's label changed since the page showed it
+ * (another tab, or another process appending to the labels file): the page
+ * shows `conflict` and lets the person keep it or answer again knowingly.
+ */
+export class ReviewConflictError extends ReviewRequestError {
+  constructor(message: string, readonly conflict: ConflictView | null) {
+    super(409, message);
+    this.name = "ReviewConflictError";
   }
 }
 
@@ -79,8 +99,10 @@ export class ReviewSession {
   readonly annotator: string;
   private readonly questions: { question: string; guidance?: string }[];
   private readonly judgments = new Map<string, Judgment[]>();
-  private readonly labels: Map<string, Label>;
-  private readonly skips: Set<string>;
+  private labels: Map<string, Label>;
+  private skips: Set<string>;
+  /** What the labels folder looked like when last read (see {@link refresh}). */
+  private seenOnDisk: string;
   /** The provenance every label of this session is saved with: `human`, or `author` (never shown as human). */
   readonly provenance: "human" | "author";
   private readonly now: () => Date;
@@ -104,8 +126,30 @@ export class ReviewSession {
         this.judgments.set(id, list);
       }
     }
+    this.seenOnDisk = labelsSignature(opts.labelsDir, this.annotator);
     this.labels = readAnnotatorLabels(opts.labelsDir, this.annotator);
     this.skips = readSkips(opts.labelsDir, this.annotator);
+  }
+
+  /**
+   * Reads the labels and skips again when any labels file changed on disk
+   * since they were last read (another process appended labels, `labels
+   * import` ran, a second review of this annotator is open): one listing and
+   * a stat per file when nothing changed. Files that no longer read are a
+   * 409 naming the first problem; the labels in memory stay as they were.
+   */
+  refresh(): void {
+    const now = labelsSignature(this.opts.labelsDir, this.annotator);
+    if (now === this.seenOnDisk) return;
+    try {
+      this.labels = readAnnotatorLabels(this.opts.labelsDir, this.annotator);
+      this.skips = readSkips(this.opts.labelsDir, this.annotator);
+    } catch (e) {
+      if (!(e instanceof InputErrors || e instanceof InputError)) throw e;
+      const first = e instanceof InputErrors ? e.problems[0]!.message : e.message;
+      throw new ReviewRequestError(409, `the labels folder changed on disk and no longer reads: ${first}${e instanceof InputErrors && e.problems.length > 1 ? ` (and ${e.problems.length - 1} more problems)` : ""}; fix the file, then reload the page`);
+    }
+    this.seenOnDisk = now;
   }
 
   get total(): number {
@@ -175,10 +219,15 @@ export class ReviewSession {
   /**
    * Appends the person's label, flushed to disk, and only then records it
    * in memory. Answering an item again appends a new line that supersedes
-   * the old one (the history stays in the file).
+   * the old one (the history stays in the file). With `seen` (the time of
+   * the label the page showed, or null for none), a label that changed
+   * since then is refused with a {@link ReviewConflictError} instead of
+   * silently replaced: two tabs never overwrite each other unknowingly.
    */
-  answer(index: number, inputHash: string, label: "yes" | "no", note?: string): Label {
+  answer(index: number, inputHash: string, label: "yes" | "no", note?: string, seen?: string | null): Label {
     const e = this.check(index, inputHash);
+    this.refresh();
+    if (seen !== undefined) this.checkUnchanged(index, seen);
     const trimmed = note?.trim();
     const written = appendLabelDurable(this.opts.labelsDir, {
       ...keyOf(e),
@@ -197,9 +246,22 @@ export class ReviewSession {
     return written;
   }
 
+  /** Refuses a write over a label the person has not seen (see {@link answer}). */
+  private checkUnchanged(index: number, seen: string | null): void {
+    const current = this.labels.get(this.ids[index]!);
+    if ((current?.time ?? null) === seen) return;
+    const shown = seen === null ? "unlabelled" : `labelled at ${seen}`;
+    if (!current) throw new ReviewConflictError(`item ${index + 1} has no label any more, while this page showed it ${shown}: reload the page`, null);
+    throw new ReviewConflictError(
+      `item ${index + 1} was labelled ${JSON.stringify(current.label)} at ${current.time} while this page showed it ${shown} (another tab or process): keep that label, or answer again to replace it`,
+      { label: current.label, ...(current.note !== undefined ? { note: current.note } : {}), time: current.time },
+    );
+  }
+
   /** Marks an item skipped (a queue state, not a label); durable before returning. A labelled item stays labelled. */
   skip(index: number, inputHash: string): void {
     const e = this.check(index, inputHash);
+    this.refresh();
     const id = this.ids[index]!;
     if (this.skips.has(id)) return;
     appendSkipDurable(this.opts.labelsDir, this.annotator, { ...keyOf(e), inputHash: e.inputHash, time: this.now().toISOString() });

@@ -1,11 +1,12 @@
-import { existsSync, lstatSync, mkdirSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import { z } from "zod";
-import { InputError, InputErrors } from "../golden/errors.js";
+import { InputErrors } from "../golden/errors.js";
+import { confinedPath as confinedIn } from "../golden/paths.js";
 import { appendLineDurable, readText } from "../golden/files.js";
 import { parseJsonl } from "../golden/jsonl.js";
 import { ItemKey, type Label } from "../golden/schema/items.js";
-import { appendLabel, labelFileFor, loadLabels } from "../calibration/labels.js";
+import { appendLabel, labelFileFor, labelFiles, loadLabels } from "../calibration/labels.js";
 import { Sha256, Time } from "../golden/schema/common.js";
 import { evidenceKey } from "../calibration/keys.js";
 
@@ -20,47 +21,18 @@ export function checkAnnotator(name: string): string {
 }
 
 /**
- * Resolves `name` inside `dir` and refuses anything that would land outside
- * it (`..`, absolute paths, a symbolic link planted at the target). The
- * review server builds every path it writes through this, so a request can
- * never make it write outside the labels folder.
- *
- * With `create` (the default, for a write) the folders on the way are
- * created; without it (for a read) nothing is created: a folder that does
- * not exist yet holds nothing to read, and only the parts that exist are
- * checked for links leading out.
+ * Resolves `name` inside the labels folder `dir` and refuses anything that
+ * would land outside it (`..`, absolute paths, a symbolic link planted at
+ * the target); see `confinedPath` in golden/paths.ts, which every writer
+ * into the labels folder shares. The review server builds every path it
+ * writes through this, so a request can never make it write outside.
  *
  * @example
  * confinedPath("labels", "asha.jsonl")   // "/abs/labels/asha.jsonl"
  * confinedPath("labels", "../x.jsonl")   // throws
- * confinedPath("labels", ".review/asha.skips.jsonl", { create: false }) // creates no folder
  */
 export function confinedPath(dir: string, name: string, options: { create?: boolean } = {}): string {
-  const create = options.create ?? true;
-  const outside = (r: string) => r === ".." || r.startsWith(`..${sep}`) || isAbsolute(r);
-  const lexical = relative(resolve(dir), resolve(dir, name));
-  if (lexical === "" || outside(lexical)) {
-    throw new InputError(dir, undefined, undefined, `refusing to write ${JSON.stringify(name)}: outside the labels folder`);
-  }
-  if (create) mkdirSync(dir, { recursive: true });
-  else if (!existsSync(dir)) return resolve(dir, name);
-  const root = realpathSync(dir);
-  const target = resolve(root, name);
-  const rel = relative(root, target);
-  if (rel === "" || outside(rel)) {
-    throw new InputError(dir, undefined, undefined, `refusing to write ${JSON.stringify(name)}: outside the labels folder`);
-  }
-  // A sub-folder (".review") that is a link to elsewhere would also escape.
-  if (create) mkdirSync(dirname(target), { recursive: true });
-  else if (!existsSync(dirname(target))) return target;
-  if (outside(relative(root, realpathSync(dirname(target))))) {
-    throw new InputError(dir, undefined, undefined, `refusing to write ${JSON.stringify(name)}: its folder links outside the labels folder`);
-  }
-  // lstat, not exists: a dangling link must be refused too.
-  if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink()) {
-    throw new InputError(target, undefined, undefined, "refusing to write through a symbolic link in the labels folder");
-  }
-  return target;
+  return confinedIn(dir, name, { ...options, folder: "the labels folder" });
 }
 
 /**
@@ -124,6 +96,20 @@ type SkipRecord = z.infer<typeof SkipRecord>;
  */
 function skipsFileOf(labelsDir: string, annotator: string, options: { create?: boolean } = {}): string {
   return confinedPath(labelsDir, join(".review", `${checkAnnotator(annotator)}.skips.jsonl`), options);
+}
+
+/**
+ * What the labels folder holds, cheaply: each labels file's name, size and
+ * modification time, and the annotator's skips file's. Changes whenever a
+ * label or skip is appended, by this process or any other.
+ */
+export function labelsSignature(labelsDir: string, annotator: string): string {
+  const files = labelFiles(labelsDir).map((n) => join(labelsDir, n));
+  files.push(skipsFileOf(labelsDir, annotator, { create: false }));
+  return files.map((f) => {
+    const st = statSync(f, { throwIfNoEntry: false });
+    return st ? `${f}\u0000${st.size}\u0000${st.mtimeMs}` : `${f}\u0000-`;
+  }).join("\n");
 }
 
 /** Item ids an annotator skipped (none when nothing was skipped yet; creates nothing). */

@@ -1,9 +1,9 @@
-import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CalibrationRecord } from "../../src/calibration/record.js";
 import { runCliCaptured } from "../helpers/cli.js";
-import { copyFixture } from "../helpers/temp.js";
+import { copyFixture, tempDir } from "../helpers/temp.js";
 
 let dir: string;
 beforeEach(() => {
@@ -149,5 +149,15 @@ describe("ragjudge calibrate", () => {
     const reps = await run("--reps", "ten");
     expect(reps.code).toBe(2);
     expect(reps.err).toMatch(/--reps must be an integer >= 100/);
+  });
+
+  it("refuses labels/calibration that is a symbolic link to a folder outside, exit 2, writing no record anywhere", async () => {
+    const outside = tempDir("ragjudge-outside-");
+    symlinkSync(outside, join(dir, "labels", "calibration"));
+    const { code, err, out } = await run();
+    expect(code).toBe(2);
+    expect(err).toMatch(/^ragjudge: error: .*labels: refusing to write "calibration\/[a-z-]+\.[0-9a-f]{12}\.json": its folder links outside the labels folder\n$/);
+    expect(out).toBe("");
+    expect(readdirSync(outside)).toEqual([]);
   });
 });

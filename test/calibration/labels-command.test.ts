@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
@@ -70,6 +70,19 @@ describe("ragjudge labels import", () => {
     const { code, err } = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "import", "--frame", "random", ...cfg()]);
     expect(code).toBe(2);
     expect(err).toMatch(/source: imported labels \(--provenance import\) need --source NAME or a source column/);
+  });
+});
+
+describe("ragjudge labels import: never writes outside the labels folder", () => {
+  it("refuses labels/<annotator>.jsonl that is a symbolic link to a file outside, exit 2, writing nothing", async () => {
+    const outside = join(tempDir("ragjudge-outside-"), "victim.txt");
+    writeFileSync(outside, ""); // an empty file reads as no labels: only the write can go wrong
+    symlinkSync(outside, join(dir, "labels", "zed.jsonl"));
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
+    const r = await runCliCaptured(["labels", "import", f, "--annotator", "zed", "--provenance", "human", "--frame", "random", ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`ragjudge: error: ${join(dir, "labels", "zed.jsonl")}: refusing to write through a symbolic link in the labels folder\n`);
+    expect(readFileSync(outside, "utf8")).toBe("");
   });
 });
 

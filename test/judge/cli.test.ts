@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { JudgeCache } from "../../src/judge/schedule/cache.js";
 import { NO_KEY, runCliCaptured, type EnvOverrides } from "../helpers/cli.js";
@@ -185,7 +185,7 @@ describe("ragjudge judge", () => {
       server = await startOpenAIServer();
       const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir], NO_KEY);
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/\nragjudge: error: .*judge-cache\.sqlite: in use by another ragjudge run \(ragjudge judge, pid \d+, since [^)]+\): wait for it to finish, or give this run another --cache-dir\n$/);
+      expect(r.err).toMatch(/\nragjudge: error: .*judge-cache\.sqlite: in use by another ragjudge run \(ragjudge judge, pid \d+, since [^)]+\): wait for it to finish, or give this run another --cache-dir; if no ragjudge run is alive, the lease expires by itself at \S+ \(120 s after its last heartbeat\)\n$/);
       expect(r.err.match(/ragjudge: error/g)).toHaveLength(1);
       expect(server.count).toBe(0);
       const exp = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--batch-export", join(dir, "b.jsonl")], NO_KEY);
@@ -195,6 +195,21 @@ describe("ragjudge judge", () => {
       lease.release();
       cache.close();
     }
+  });
+
+  it("refuses --out naming a folder and --cache-dir naming a file before judging, leaving no temporary file", async () => {
+    const dir = tempDir();
+    const before = readdirSync(dir);
+    const asFolder = await cli(["--judge", "baseline", "--out", dir], NO_KEY);
+    expect(asFolder.code).toBe(2);
+    expect(asFolder.err).toBe(`ragjudge: error: ${dir}: is a folder: give a file name to write\n`);
+    expect(readdirSync(dir)).toEqual(before);
+    expect(readdirSync(dirname(dir)).filter((n) => n.startsWith(`.${basename(dir)}.`))).toEqual([]);
+    const file = join(dir, "cache-file");
+    writeFileSync(file, "");
+    const asFile = await cli(["--judge", "baseline", "--cache-dir", file], NO_KEY);
+    expect(asFile.code).toBe(2);
+    expect(asFile.err).toBe(`ragjudge: error: ${file}: is a file, not a folder: the cache folder must be a folder\n`);
   });
 
   it("--help names where the key comes from and shows honest defaults", async () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -46,5 +47,20 @@ describe("evaluation folders", () => {
     writeFileSync(join(dir, ".20261202T100000Z-tmp", "report.json"), "{}");
     expect(latestEvaluation(dir)).toBe(join(dir, "20261130T100000Z-b"));
     expect(latestEvaluation(join(dir, "missing"))).toBeUndefined();
+  });
+
+  it("removes the hidden folders of killed runs whose process is gone, and keeps those of live runs", () => {
+    const dir = tempDir("ragjudge-folder-");
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    const dead = `.20261130T134501Z-example.${gone}.1764500000000.tmp`;
+    const live = `.20261130T134502Z-example.${process.ppid}.1764500000000.tmp`;
+    const other = ".not-ours.tmp";
+    for (const n of [dead, live, other]) {
+      mkdirSync(join(dir, n));
+      writeFileSync(join(dir, n, "summary.txt"), "half");
+    }
+    const f = EvaluationFolder.start(dir, "example", new Date("2026-11-30T13:45:03Z"));
+    f.commit("report.json", "{}");
+    expect(readdirSync(dir).sort()).toEqual([live, other, "20261130T134503Z-example"].sort());
   });
 });

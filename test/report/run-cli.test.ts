@@ -55,6 +55,30 @@ describe("ragjudge run: exit codes", () => {
   });
 });
 
+describe("ragjudge run: folders that cannot be folders", () => {
+  it("refuses an evaluations folder that is a file before any work (it used to fail with an internal error after the whole run)", async () => {
+    const copy = exampleCopy();
+    const file = join(copy.dir, "evals-file");
+    writeFileSync(file, "");
+    const r = await runCliCaptured(["run", "--config", copy.config, "--evaluations-dir", file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`ragjudge: error: ${file}: is a file, not a folder: the evaluations folder must be a folder\n`);
+    expect(r.out).toBe("");
+  });
+
+  it("refuses the config's evaluationsDir and a --cache-dir that name a file, before any work", async () => {
+    const copy = exampleCopy((c) => (c.evaluationsDir = "ragjudge.config.json"));
+    const viaConfig = await runCliCaptured(["run", "--config", copy.config]);
+    expect(viaConfig.code).toBe(2);
+    expect(viaConfig.err).toBe(`ragjudge: error: ${copy.config}: is a file, not a folder: the evaluations folder must be a folder\n`);
+    const other = exampleCopy();
+    const r = await runCliCaptured(["run", "--config", other.config, "--cache-dir", other.config]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`ragjudge: error: ${other.config}: is a file, not a folder: the cache folder must be a folder\n`);
+    expect(existsSync(other.evaluations)).toBe(false);
+  });
+});
+
 describe("the trust gate inside run", () => {
   it("trusts a rubric whose judge agrees with enough random labels, says they are author labels, and fails only the others", async () => {
     const copy = exampleCopy();

@@ -208,6 +208,53 @@ function browserTests(): void {
     await page.close();
   });
 
+  it("two tabs label one item yes and no: the second sees the conflict and chooses; both labels stay in the history", async () => {
+    const es = [entry("t1", "One."), entry("t2", "Two.")];
+    const w = workspace(es);
+    const s = await serve(w);
+    children.push(s);
+    const a = await newPage();
+    const b = await newPage();
+    await a.goto(s.url);
+    await b.goto(s.url);
+    await atItem(a, 1, 2);
+    await atItem(b, 1, 2);
+    await a.keyboard.press("y");
+    await atItem(a, 2, 2);
+    // Tab B still shows item 1 unlabelled and answers no: nothing is saved, it is told and asked.
+    await b.keyboard.press("n");
+    await b.waitForSelector("#conflict:not([hidden])");
+    expect(await b.textContent("#conflict-text")).toMatch(/^Not saved: while this page showed item 1, it was labelled “yes” at \S+ in another tab or window\.$/);
+    expect(await b.textContent("#conflict-keep")).toBe("Keep “yes”");
+    expect(await b.textContent("#conflict-mine")).toBe("Save my “no” instead");
+    const file = join(w.labels, "asha.jsonl");
+    const labels = () => readFileSync(file, "utf8").trim().split("\n").map((l) => Label.parse(JSON.parse(l)).label);
+    expect(labels()).toEqual(["yes"]);
+    // B chooses its own answer knowingly: saved after A's, which stays in the history.
+    await b.click("#conflict-mine");
+    await atItem(b, 2, 2);
+    expect(labels()).toEqual(["yes", "no"]);
+    expect(await b.textContent("#progress-text")).toBe("1 labelled, 0 skipped, 1 to go (of 2)");
+    // A answers item 1 again from what it last saw ("yes"): a conflict too; keeping shows B's label.
+    await a.keyboard.press("ArrowLeft");
+    await atItem(a, 1, 2);
+    expect(await a.textContent("#your-label")).toContain("Your label: no");
+    await b.keyboard.press("ArrowLeft");
+    await atItem(b, 1, 2);
+    await b.keyboard.press("y");
+    await atItem(b, 2, 2);
+    await a.keyboard.press("n");
+    await a.waitForSelector("#conflict:not([hidden])");
+    await a.click("#conflict-keep");
+    await a.waitForFunction(() => (globalThis as unknown as { document: PageDocument }).document.getElementById("status")?.textContent === "Kept the other label.");
+    expect(await a.textContent("#your-label")).toContain("Your label: yes");
+    expect(await a.isVisible("#conflict")).toBe(false);
+    expect(labels()).toEqual(["yes", "no", "yes"]);
+    expect(pageErrors).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+
   it("saves a screenshot of the page (docs/review-screenshot.png with RAGJUDGE_SCREENSHOT=1)", async () => {
     const chunks = [
       { id: "hr-leave#0", heading: "Annual leave", text: "Employees earn 1.5 days of annual leave per month of service. Annual leave may be carried forward up to a maximum of 10 days." },

@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Label } from "../../src/golden/schema/items.js";
@@ -155,6 +155,42 @@ describe("review server", () => {
     await s.close();
     const human = await start("human");
     expect((await call(human.s.port, "GET", "/")).body).toContain("(provenance human)");
+  });
+
+  it("two tabs labelling one item at once: the second sees the first's label and chooses; both stay in the history", async () => {
+    const { s, json, lines } = await start();
+    const get = (p: string) => call(s.port, "GET", p, { headers: { "x-ragjudge-token": s.token } });
+    const h = es[0]!.inputHash;
+    // Both tabs show item 0 unlabelled.
+    expect((await get("/api/item?i=0")).json.label).toBeUndefined();
+    const first = await call(s.port, "POST", "/api/label", json({ index: 0, inputHash: h, label: "yes", seen: null }));
+    expect(first.status).toBe(200);
+    const second = await call(s.port, "POST", "/api/label", json({ index: 0, inputHash: h, label: "no", seen: null }));
+    expect(second.status).toBe(409);
+    expect(second.json.error).toMatch(/item 1 was labelled "yes" at .* while this page showed it unlabelled/);
+    expect(second.json.conflict).toEqual({ label: "yes", time: first.json.saved.time });
+    expect(lines()).toHaveLength(1);
+    // The second tab chooses its own answer, knowingly: it is saved, and the first stays in the history.
+    const chosen = await call(s.port, "POST", "/api/label", json({ index: 0, inputHash: h, label: "no", seen: first.json.saved.time }));
+    expect(chosen.status).toBe(200);
+    expect(lines().map((l) => JSON.parse(l).label)).toEqual(["yes", "no"]);
+    expect(chosen.json.state.counts).toMatchObject({ labelled: 1, open: 2 });
+  });
+
+  it("picks up labels another process appends while it runs, and refuses with a message when they do not read", async () => {
+    const { w, s } = await start();
+    const get = (p: string) => call(s.port, "GET", p, { headers: { "x-ragjudge-token": s.token } });
+    expect((await get("/api/state")).json.counts).toMatchObject({ labelled: 0, open: 3 });
+    const e = es[1]!;
+    const label = { variant: e.variant, question: e.question, rubric: e.rubric, unit: e.unit, inputHash: e.inputHash, label: "no", annotator: "asha", provenance: "human", frame: "random", time: "2026-12-01T00:00:00.000Z" };
+    mkdirSync(w.labels, { recursive: true });
+    appendFileSync(join(w.labels, "asha.jsonl"), JSON.stringify(label) + "\n");
+    expect((await get("/api/state")).json.counts).toMatchObject({ labelled: 1, open: 2 });
+    expect((await get("/api/item?i=1")).json.label).toMatchObject({ label: "no", time: "2026-12-01T00:00:00.000Z" });
+    appendFileSync(join(w.labels, "asha.jsonl"), "{not json\n");
+    const broken = await get("/api/state");
+    expect(broken.status).toBe(409);
+    expect(broken.json.error).toMatch(/asha\.jsonl:2: not valid JSON/);
   });
 
   it("Finish stops the server", async () => {

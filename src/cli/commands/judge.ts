@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from "commander";
 import { resolve } from "node:path";
 import { loadConfig } from "../../golden/config.js";
 import { writeFileAtomic } from "../../golden/files.js";
+import { checkFolder, writableTarget } from "../../golden/paths.js";
 import { baselineBackend, baselineUnsupported } from "../../judge/judges/baseline.js";
 import { FatalJudgeError, type Judge } from "../../judge/judges/judge.js";
 import { llmBackend, type OpenAIBackend } from "../../judge/judges/llm.js";
@@ -123,13 +124,14 @@ export function registerJudge(program: Command): void {
       const log = (s: string) => process.stderr.write(s);
       const by = parseBy(flags.by ?? "kind");
       const resolved = loadConfig(flags.config);
+      // Where the judge writes, checked before any work: a folder given as --out fails now, not after judging.
+      const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.path(resolved.config.cacheDir), "the cache folder");
+      const out = writableTarget(flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl"), { create: false });
       // A dry run sends nothing, so it needs no key.
       const settings = resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true });
       const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
       const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
       const { itemSet, rubrics } = inputs;
-      const cacheDir = flags.cacheDir ? resolve(flags.cacheDir) : resolved.path(resolved.config.cacheDir);
-      const out = flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl");
 
       if (flags.batchExport !== undefined) {
         if (settings.kind !== "openai") throw new UsageError("--batch-export needs the LLM judge (--judge openai --model NAME); the baseline makes no calls");

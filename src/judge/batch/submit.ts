@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readBytes } from "../../golden/files.js";
 import { basename, resolve } from "node:path";
 import OpenAI, { toFile } from "openai";
 import { InputError, InputErrors } from "../../golden/errors.js";
@@ -28,13 +28,7 @@ export interface ExportFile {
  */
 export function readExportFile(file: string, store: BatchStore, limits: BatchLimits = BATCH_LIMITS): ExportFile {
   const abs = resolve(file);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(abs);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(file, undefined, undefined, code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a batch file" : `cannot read (${code ?? String(e)})`);
-  }
+  const bytes = readBytes(file);
   const text = bytes.toString("utf8");
   const hash = sha256(bytes);
   if (text.trim() === "") return { file: abs, bytes, sha256: hash, customIds: [] };

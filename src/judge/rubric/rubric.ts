@@ -4,6 +4,7 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import { z } from "zod";
 import { InputError, InputErrors, zodProblems } from "../../golden/errors.js";
 import { readText } from "../../golden/files.js";
+import { MAX_DOCUMENT_BYTES } from "../../golden/limits.js";
 import { Id } from "../../golden/schema/common.js";
 
 /** Evidence fields a rubric may ask for (see `Evidence` in golden/schema/items.ts). */
@@ -51,7 +52,7 @@ export type Rubric = z.infer<typeof RubricFile> & { file: string };
 
 /** Reads one rubric file; the file name must match its `name`. */
 export function loadRubric(file: string): Rubric {
-  const text = readText(file);
+  const text = readText(file, MAX_DOCUMENT_BYTES);
   let data: unknown;
   try {
     data = parseYaml(text);

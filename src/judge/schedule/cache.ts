@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../golden/errors.js";
+import { confinedPath } from "../../golden/paths.js";
 import type { Usage } from "../transport/client.js";
 import { acquireLease, type Lease } from "./lease.js";
 
@@ -164,7 +165,8 @@ export class JudgeCache {
 
   /** Opens (creating when needed) the cache in `dir`. A file that is not a ragjudge cache is an input error. */
   static open(dir: string): JudgeCache {
-    mkdirSync(dir, { recursive: true });
+    // A file named as the folder, or a cache file that links out of it, is one line (exit 2), not an EEXIST.
+    confinedPath(dir, CACHE_FILE, { folder: "the cache folder" });
     return JudgeCache.openFile(join(dir, CACHE_FILE), false);
   }
 

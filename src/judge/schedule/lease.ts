@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { InputError } from "../../golden/errors.js";
+import { pidAlive } from "../../golden/process.js";
 
 /**
  * One run at a time per cache folder. Two runs on the same cache would both
@@ -12,14 +13,15 @@ import { InputError } from "../../golden/errors.js";
  * naming the holder.
  *
  * A lease left behind by a killed run (`kill -9`) is taken over: on the same
- * host when its process is gone, from another host (a shared folder) when
- * its heartbeat, renewed every {@link HEARTBEAT_MS}, is older than
- * {@link STALE_MS}.
+ * host as soon as its process is gone, and from any host (a shared folder,
+ * or a pid since reused by an unrelated process) once its heartbeat, renewed
+ * every {@link HEARTBEAT_MS}, is older than {@link STALE_MS}. The refusal
+ * says when the lease expires, so a user never has to clear it by hand.
  */
 
 /** How often a held lease is renewed. */
 export const HEARTBEAT_MS = 30_000;
-/** A lease from another host not renewed for this long is abandoned. */
+/** A lease not renewed for this long is abandoned (four missed heartbeats). */
 export const STALE_MS = 120_000;
 
 const DDL = `CREATE TABLE IF NOT EXISTS lease (
@@ -44,16 +46,6 @@ interface LeaseRow {
 /** Tokens of the leases this process holds (a second run inside one process is refused too). */
 const held = new Set<string>();
 
-/** Whether a process with this id is running on this host. */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
-  }
-}
-
 /** For tests: a different identity (another process or host) and clock. */
 export interface LeaseEnv {
   pid: number;
@@ -64,9 +56,16 @@ export interface LeaseEnv {
 
 const defaultEnv = (): LeaseEnv => ({ pid: process.pid, host: hostname(), now: Date.now, alive: pidAlive });
 
+/**
+ * Whether a lease row was left by a run that is gone. A live run renews its
+ * heartbeat every HEARTBEAT_MS, so one not renewed for STALE_MS is abandoned
+ * whoever holds it (its pid may since belong to another, unrelated process);
+ * on this host a lease whose process is gone is abandoned at once.
+ */
 function stale(row: LeaseRow, env: LeaseEnv): boolean {
+  if (env.now() - row.heartbeat > STALE_MS) return true;
   if (row.host === env.host) return row.pid === env.pid ? !held.has(row.token) : !env.alive(row.pid);
-  return env.now() - row.heartbeat > STALE_MS;
+  return false;
 }
 
 /** A held lease; {@link release} gives it up (idempotent). */
@@ -91,11 +90,13 @@ export function acquireLease(db: Database.Database, file: string, holder: string
     const row = db.prepare<[], LeaseRow>("SELECT token, holder, pid, host, started, heartbeat FROM lease WHERE id = 1").get();
     if (row && !stale(row, env)) {
       const where = row.host === env.host ? `pid ${row.pid}` : `pid ${row.pid} on ${row.host}`;
+      const ago = Math.max(0, Math.round((env.now() - row.heartbeat) / 1000));
+      const expires = new Date(row.heartbeat + STALE_MS).toISOString();
       throw new InputError(
         file,
         undefined,
         undefined,
-        `in use by another ragjudge run (${row.holder}, ${where}, since ${row.started}): wait for it to finish, or give this run another --cache-dir`,
+        `in use by another ragjudge run (${row.holder}, ${where}, since ${row.started}, last heartbeat ${ago} s ago): wait for it to finish, or give this run another --cache-dir; if no ragjudge run is alive, the lease expires by itself at ${expires} (${STALE_MS / 1000} s after its last heartbeat)`,
       );
     }
     db.prepare("INSERT OR REPLACE INTO lease (id, token, holder, pid, host, started, heartbeat) VALUES (1, ?, ?, ?, ?, ?, ?)").run(

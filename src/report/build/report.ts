@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { readBytes } from "../../golden/files.js";
 import { resolve } from "node:path";
 import type { LabelBook } from "../../calibration/labels.js";
 import { packageRoot, type ResolvedConfig } from "../../golden/config.js";
@@ -30,7 +31,7 @@ export function ragjudgeVersion(): string {
 
 /** A file as report.json names it: path relative to the config's folder, and its SHA-256. */
 export function fileHash(root: string, file: string): { path: string; sha256: string } {
-  return { path: relPath(root, file), sha256: sha256(readFileSync(file)) };
+  return { path: relPath(root, file), sha256: sha256(readBytes(file)) };
 }
 
 /** Everything a run computed, in memory, before any file is written. */

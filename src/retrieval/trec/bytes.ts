@@ -1,5 +1,6 @@
-import { closeSync, openSync, readSync } from "node:fs";
-import { unreadable } from "../../golden/files.js";
+import { closeSync, readSync } from "node:fs";
+import { openRegular, unreadable } from "../../golden/files.js";
+import { lineTooLongBytes, MAX_LINE_CHARS } from "../../golden/limits.js";
 
 /** C's isspace() as a table: space, \t, \n, \v, \f, \r separate TREC fields (so CRLF works). */
 export const WS = new Uint8Array(256);
@@ -14,17 +15,15 @@ const CHUNK = 1 << 24;
  * Streams a file as whole lines without decoding it: `onLines(buf, start,
  * end)` receives byte ranges that end just after a newline (a final line
  * without one gets one appended). A leading UTF-8 byte-order mark is dropped.
- * Reading a missing file is an {@link InputError}, not a stack trace.
+ * Reading a missing file, a folder, a named pipe or a device is an
+ * {@link InputError}, not a stack trace or a hang; so is a line longer than
+ * `maxLine` bytes (limits.ts), found without counting lines on the way (the
+ * line number is counted only for the message).
  *
  * @returns the number of bytes read (0 for an empty file).
  */
-export function streamLines(file: string, onLines: (buf: Uint8Array, start: number, end: number) => void, chunkSize = CHUNK): number {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch (e) {
-    throw unreadable(file, e);
-  }
+export function streamLines(file: string, onLines: (buf: Uint8Array, start: number, end: number) => void, chunkSize = CHUNK, maxLine = MAX_LINE_CHARS): number {
+  const { fd } = openRegular(file);
   let buf = Buffer.allocUnsafe(Math.max(2, chunkSize) + 1);
   let carry = 0; // bytes of an unfinished line kept at the start of buf
   let total = 0;
@@ -32,7 +31,9 @@ export function streamLines(file: string, onLines: (buf: Uint8Array, start: numb
   try {
     for (;;) {
       if (carry === buf.length - 1) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        // One line fills the buffer: grow it, up to a line of maxLine bytes and its newline.
+        if (carry > maxLine) throw lineTooLongBytes(file, lineNumberAt(fd, total - carry), maxLine);
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxLine + 3));
         buf.copy(bigger, 0, 0, carry);
         buf = bigger;
       }
@@ -40,7 +41,7 @@ export function streamLines(file: string, onLines: (buf: Uint8Array, start: numb
       try {
         n = readSync(fd, buf, carry, buf.length - 1 - carry, null);
       } catch (e) {
-        throw unreadable(file, e); // a directory opens, then fails here with EISDIR
+        throw unreadable(file, e);
       }
       total += n;
       const eof = n === 0;
@@ -72,6 +73,19 @@ export function streamLines(file: string, onLines: (buf: Uint8Array, start: numb
   } finally {
     closeSync(fd);
   }
+}
+
+/** The 1-based number of the line that starts at byte `offset` (re-reads the file up to there; only for a message). */
+function lineNumberAt(fd: number, offset: number): number {
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let line = 1;
+  for (let pos = 0; pos < offset; ) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, offset - pos), pos);
+    if (n === 0) break;
+    for (let i = buf.indexOf(NL, 0); i !== -1 && i < n; i = buf.indexOf(NL, i + 1)) line++;
+    pos += n;
+  }
+  return line;
 }
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];

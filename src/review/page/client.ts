@@ -48,7 +48,12 @@ export const CLIENT_JS = String.raw`"use strict";
       return res.text().then(function (text) {
         var data = null;
         try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; }
-        if (!res.ok) throw new Error((data && data.error) || ("HTTP " + res.status));
+        if (!res.ok) {
+          var err = new Error((data && data.error) || ("HTTP " + res.status));
+          err.status = res.status;
+          err.conflict = data && data.conflict;
+          throw err;
+        }
         return data;
       });
     });
@@ -102,6 +107,8 @@ export const CLIENT_JS = String.raw`"use strict";
 
   function renderItem(v) {
     view = v;
+    pending = null;
+    show("conflict", false);
     show("done", false);
     show("item", true);
     $("rubric-name").textContent = "Rubric: " + v.item.rubric + (v.item.unit !== "answer" ? "  ·  unit " + v.item.unit : "");
@@ -195,10 +202,11 @@ export const CLIENT_JS = String.raw`"use strict";
     return api("GET", "/api/state").then(function (s) { state = s; });
   }
 
-  function write(path, body, done) {
+  function write(path, body, done, failed) {
     if (busy || !view) return;
     busy = true;
     setButtons(false);
+    show("conflict", false);
     setStatus("Saving\u2026");
     api("POST", path, body).then(function (r) {
       busy = false;
@@ -208,14 +216,33 @@ export const CLIENT_JS = String.raw`"use strict";
     }, function (e) {
       busy = false;
       setButtons(true);
+      if (failed && failed(e)) return;
       setStatus("NOT saved: " + e.message + ". Your answer was not recorded; try again.", true);
     });
   }
 
-  function answer(label) {
+  // The label changed since this page showed the item (another tab, another
+  // process): nothing was saved; the person keeps that label or saves theirs.
+  var pending = null;  // { label, note, seen } of the answer waiting for a choice
+  function showConflict(label, note, c) {
+    pending = { label: label, note: note, seen: c.time };
+    $("conflict-text").textContent = "Not saved: while this page showed item " + (view.index + 1) + ", it was labelled \u201c" + c.label + "\u201d" + (c.note ? " (\u201c" + c.note + "\u201d)" : "") + " at " + c.time + " in another tab or window.";
+    $("conflict-keep").textContent = "Keep \u201c" + c.label + "\u201d";
+    $("conflict-mine").textContent = "Save my \u201c" + label + "\u201d instead";
+    show("conflict", true);
+    setStatus("");
+  }
+
+  function answer(label, seenOverride) {
     var note = $("note").value;
-    write("/api/label", { index: view.index, inputHash: view.inputHash, label: label, note: note }, function () {
+    var seen = seenOverride !== undefined ? seenOverride : (view.label ? view.label.time : null);
+    write("/api/label", { index: view.index, inputHash: view.inputHash, label: label, note: note, seen: seen }, function () {
       flash = "Saved \u201c" + label + "\u201d for item " + (view.index + 1) + ".";
+    }, function (e) {
+      if (e.status !== 409) return false;
+      if (e.conflict) showConflict(label, note, e.conflict);
+      else { setStatus("NOT saved: " + e.message, true); go(index); }
+      return true;
     });
   }
 
@@ -263,6 +290,19 @@ export const CLIENT_JS = String.raw`"use strict";
   $("next").addEventListener("click", function () { if (!busy) go(index + 1); });
   $("reveal").addEventListener("click", reveal);
   $("finish").addEventListener("click", finish);
+  $("conflict-keep").addEventListener("click", function () {
+    pending = null;
+    show("conflict", false);
+    flash = "Kept the other label.";
+    refreshState().then(function () { return go(index); }, function (e) { setStatus(e.message, true); });
+  });
+  $("conflict-mine").addEventListener("click", function () {
+    if (!pending || !view) return;
+    var p = pending;
+    pending = null;
+    $("note").value = p.note;
+    answer(p.label, p.seen);
+  });
   $("first-skipped").addEventListener("click", function () { go(state.firstSkipped === undefined ? 0 : state.firstSkipped); });
 
   document.addEventListener("keydown", function (ev) {

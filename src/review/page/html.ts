@@ -62,6 +62,11 @@ export function pageHtml(token: string, annotator: string, provenanceNote: strin
     <input id="note" type="text" maxlength="2000" placeholder="Note (optional; Esc leaves the field)" autocomplete="off">
   </div>
   <div class="status-row"><span id="status" role="status"></span></div>
+  <div class="conflict" id="conflict" role="alert" hidden>
+    <span id="conflict-text"></span>
+    <button id="conflict-keep" type="button"></button>
+    <button id="conflict-mine" type="button"></button>
+  </div>
   <div class="reveal" id="reveal-box" hidden>
     <span id="your-label"></span>
     <button id="reveal" type="button">Show the judge's verdict <kbd>v</kbd></button>

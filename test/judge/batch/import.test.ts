@@ -80,7 +80,7 @@ describe("ragjudge batch import", () => {
     try {
       const r = await runCliCaptured(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/^ragjudge: error: .*judge-cache\.sqlite: in use by another ragjudge run \(ragjudge judge, pid \d+, since [^)]+\): wait for it to finish, or give this run another --cache-dir\n$/);
+      expect(r.err).toMatch(/^ragjudge: error: .*judge-cache\.sqlite: in use by another ragjudge run \(ragjudge judge, pid \d+, since [^)]+\): wait for it to finish, or give this run another --cache-dir; if no ragjudge run is alive, the lease expires by itself at \S+ \(120 s after its last heartbeat\)\n$/);
       expect(r.out).toBe("");
       expect(cache.countDone()).toBe(0);
     } finally {

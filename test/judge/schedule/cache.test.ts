@@ -165,4 +165,25 @@ describe("the cache folder's lease", () => {
     c.acquireLease("me").release();
     c.close();
   });
+
+  it("expires a lease by heartbeat age even when its pid now belongs to another live process, and says how to clear it", () => {
+    const dir = tempDir();
+    const c = JudgeCache.open(dir);
+    // A killed run's row whose pid was reused by a live process (here: this test's parent).
+    acquireLease(c.db, c.file, "old run", { pid: process.ppid });
+    const refused = (() => {
+      try {
+        c.acquireLease("me");
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "";
+    })();
+    expect(refused).toMatch(/in use by another ragjudge run \(old run, pid \d+, since [^)]+, last heartbeat \d+ s ago\): wait for it to finish, or give this run another --cache-dir; if no ragjudge run is alive, the lease expires by itself at .+ \(\d+ s after its last heartbeat\)$/);
+    c.db.prepare("UPDATE lease SET heartbeat = ?").run(Date.now() - STALE_MS - 1000);
+    const mine = c.acquireLease("me");
+    expect(c.db.prepare("SELECT holder FROM lease").get()).toEqual({ holder: "me" });
+    mine.release();
+    c.close();
+  });
 });
