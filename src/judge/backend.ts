@@ -11,6 +11,8 @@ import type { OpenAISettings } from "./settings.js";
 export interface JudgeOutcome {
   verdict: "yes" | "no" | "error";
   reason: string;
+  /** The judge's probability that the verdict is "yes" (0..1), when it has one (see Judgment.pYes). */
+  pYes?: number;
   error?: string;
   /** The fingerprint the verdict was made under (an LLM judge's may change mid-run on a mode switch). */
   fingerprint: string;
@@ -74,7 +76,7 @@ export function baselineBackend(): JudgeBackend {
       const fingerprint = fingerprintOf(rubric);
       try {
         const v = baselineJudge(rubric.name, evidence);
-        return { verdict: v.verdict, reason: v.reason, fingerprint };
+        return { verdict: v.verdict, reason: v.reason, ...(v.pYes === undefined ? {} : { pYes: v.pYes }), fingerprint };
       } catch (e) {
         if (e instanceof BaselineEvidenceError) return { verdict: "error", reason: "", error: `baseline: ${e.message}`, fingerprint };
         throw e;

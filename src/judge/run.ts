@@ -80,6 +80,7 @@ function fromOutcome(item: Item, repeat: number, backend: JudgeBackend, o: Judge
     repeat,
     verdict: o.verdict,
     reason: o.reason,
+    pYes: o.pYes,
     error: o.error,
     usage: o.usage,
     cached: false,
