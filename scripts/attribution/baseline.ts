@@ -135,7 +135,7 @@ async function main(args: string[]): Promise<number> {
     console.log(`  learned support model: ${SUPPORT_MODEL.name} v${SUPPORT_MODEL.version}, ${SUPPORT_MODEL.features.length} features (${SUPPORT_MODEL.features.join(", ")})`);
     console.log(`  shipped fingerprints: faithfulness ${baselineFingerprint("faithfulness").slice(0, 12)}, citation-accuracy ${baselineFingerprint("citation-accuracy").slice(0, 12)}; previous rule: ${baselineFingerprint("faithfulness", DEFAULT_THRESHOLDS, RULE).slice(0, 12)}, ${baselineFingerprint("citation-accuracy", DEFAULT_THRESHOLDS, RULE).slice(0, 12)}`);
     console.log(`  nested ${FOLDS}-fold cross-validation, folds by question (seed ${FOLD_SEED}); lambda chosen inside each outer fold: ${nested.map((n) => n.lambda).join(", ")}`);
-    console.log(`  every figure of the learned model and the anchor is out of fold; the previous rule's threshold was chosen on 200 of these claims (the tuning half of attribution-dev.jsonl)`);
+    console.log(`  every figure of the learned model and the anchor is out of fold; the previous rule has nothing to fit (its threshold was chosen on 200 AttributionBench development claims, the tuning half of attribution-dev.jsonl)`);
     console.log(`  features and ${FOLDS} nested fits in ${((fitted - started) / 1000).toFixed(1)} s; ${items.length} items judged three ways in ${((done - fitted) / 1000).toFixed(1)} s\n`);
 
     const sections: [string, string][] = [["faithfulness", "each claim against all its references"], ["citation-accuracy", "claims with a single reference, against it"]];

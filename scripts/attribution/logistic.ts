@@ -39,6 +39,7 @@ export function round(x: number): number {
 export function fitLogistic(x: readonly (readonly number[])[], y: readonly number[], lambda: number): LinearModel {
   const n = x.length;
   if (n === 0 || n !== y.length) throw new RangeError(`logistic regression needs rows with one label each (${n} rows, ${y.length} labels)`);
+  if (y.every((v) => v === y[0])) throw new RangeError(`logistic regression needs both labels among its ${n} training rows, all are ${y[0]}`);
   const d = x[0]!.length;
   const mean = new Array<number>(d).fill(0);
   const sd = new Array<number>(d).fill(0);
@@ -69,7 +70,9 @@ export function fitLogistic(x: readonly (readonly number[])[], y: readonly numbe
         g[j]! -= lambda * beta[j]!;
       }
     }
-    const step = new CholeskyDecomposition(h).solve(Matrix.columnVector(g)).getColumn(0);
+    const chol = new CholeskyDecomposition(h);
+    if (!chol.isPositiveDefinite()) throw new RangeError("logistic regression: the Newton system is singular (separable data and lambda 0?)");
+    const step = chol.solve(Matrix.columnVector(g)).getColumn(0);
     beta = beta.map((b, j) => b + step[j]!);
   }
   const weights = beta.slice(1).map((b, j) => b / sd[j]!);

@@ -205,12 +205,14 @@ export function alignClaim(claim: string, question: string, refs: ReferenceIndex
     }
   }
 
-  const sequence = c.terms.filter((t) => t.kind === "word").map((t) => t.value);
+  // Adjacent content words, a number or code between them breaking the pair (as in the index).
   let pairs = 0;
   let pairsFound = 0;
-  for (let i = 0; i + 1 < sequence.length; i++) {
+  for (let i = 0; i + 1 < c.terms.length; i++) {
+    const [x, y] = [c.terms[i]!, c.terms[i + 1]!];
+    if (x.kind !== "word" || y.kind !== "word") continue;
     pairs++;
-    if (refs.bigrams.has(`${sequence[i]} ${sequence[i + 1]}`)) pairsFound++;
+    if (refs.bigrams.has(`${x.value} ${y.value}`)) pairsFound++;
   }
 
   const tokens = c.tokens;

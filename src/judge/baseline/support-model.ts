@@ -29,15 +29,15 @@ export const SUPPORT_MODEL: SupportModel = {
   },
   features: ["coverage", "passageCoverage", "copiedShare", "bigramShare", "newWordCoverage", "nameGap", "negationMismatch", "claimLength"],
   weights: [
-    -0.982383, // coverage: share of the claim's distinct content words found anywhere in the references
-    2.27871,   // passageCoverage: share of them found in the best-matching passage (one or two consecutive sentences of one reference)
-    1.05305,   // copiedShare: share of the claim's tokens, stop words included, inside a run of three tokens found verbatim in a reference
-    0.801037,  // bigramShare: share of the claim's adjacent content-word pairs found adjacent in a reference sentence
-    0.522724,  // newWordCoverage: share of the claim's content words that are not in the question found in the references
-    -0.562683, // nameGap: share of the claim's names (capitalised words after its first) missing from the references
-    -0.282488, // negationMismatch: 1 when exactly one of the claim and its best-matching passage is negated, else 0
-    0.510105,  // claimLength: ln(1 + number of distinct content words of the claim)
+    -0.984108, // coverage: share of the claim's distinct content words found anywhere in the references
+    2.27255,   // passageCoverage: share of them found in the best-matching passage (one or two consecutive sentences of one reference)
+    1.03721,   // copiedShare: share of the claim's tokens, stop words included, inside a run of three tokens found verbatim in a reference
+    0.809784,  // bigramShare: share of the claim's adjacent content-word pairs found adjacent in a reference sentence
+    0.522821,  // newWordCoverage: share of the claim's content words that are not in the question found in the references
+    -0.565081, // nameGap: share of the claim's names (capitalised words after its first) missing from the references
+    -0.28229,  // negationMismatch: 1 when exactly one of the claim and its best-matching passage is negated, else 0
+    0.509829,  // claimLength: ln(1 + number of distinct content words of the claim)
   ],
-  intercept: -2.46149,
+  intercept: -2.4577,
   threshold: 0.5,
 };

@@ -41,7 +41,7 @@ function evidenceOf(a: ClaimAlignment, chunks: readonly EvidenceChunk[]): string
     const more = a.missingWords.length > WORDS ? `, and ${a.missingWords.length - WORDS} more` : "";
     parts.push(`lacks ${a.missingWords.slice(0, WORDS).join(", ")}${more} (${pct(1 - a.features.coverage)} of its content words)`);
   }
-  if (a.missingNumbers.length > 0) parts.push(`lacks the number${a.missingNumbers.length > 1 ? "s" : ""} ${a.missingNumbers.join(", ")} (a number or code no reference states is unsupported by rule)`);
+  if (a.missingNumbers.length > 0) parts.push(`lacks ${a.missingNumbers.join(", ")} (numbers and codes must occur as written: unsupported by rule)`);
   if (parts.length === 0) parts.push(a.words + a.numbers > 0 ? "has all its content words and numbers" : "has nothing of it to compare");
   parts.push(a.best ? `best-matching passage (${chunks[a.best.source]!.id}): ${quote(a.best.text, 160)}` : "there is no reference passage");
   return parts.join("; ");
