@@ -33,14 +33,17 @@ interface Terms {
 /** Raw tokens, case kept, for spotting names (same pattern as the tokeniser's). */
 const RAW_TOKEN = /\p{N}+(?:[.,]\p{N}+)*(?![\p{L}\p{M}\p{N}])|[\p{L}\p{M}\p{N}]+/gu;
 
-function readTerms(text: string): Terms {
+/** Reads a text's terms; `names` also spots capitalised words (needed of claims only). */
+function readTerms(text: string, names = false): Terms {
   const tokens = tokenise(text);
   const capitalised = new Set<string>();
-  (text.normalize("NFKC").match(RAW_TOKEN) ?? []).forEach((t, i) => {
-    if (i > 0 && /^\p{Lu}\p{Script=Latin}*$/u.test(t)) capitalised.add(t.toLowerCase());
-  });
+  if (names) {
+    (text.normalize("NFKC").match(RAW_TOKEN) ?? []).forEach((t, i) => {
+      if (i > 0 && /^\p{Lu}\p{Script=Latin}*$/u.test(t)) capitalised.add(t.toLowerCase());
+    });
+  }
   const terms: Term[] = [];
-  const names = new Set<string>();
+  const found = new Set<string>();
   let negated = false;
   for (const token of tokens) {
     if (NEGATIONS.has(token)) negated = true;
@@ -50,10 +53,10 @@ function readTerms(text: string): Terms {
     else if (!isStopWord(token) && !(token.length === 1 && /^[a-z]$/u.test(token))) {
       const value = NUMBER_WORDS.get(token) ?? stem(token);
       terms.push({ kind: "word", value, token });
-      if (capitalised.has(token)) names.add(value);
+      if (capitalised.has(token)) found.add(value);
     }
   }
-  return { terms, tokens, negated, names };
+  return { terms, tokens, negated, names: found };
 }
 
 /** A passage of the references: up to {@link PASSAGE_SENTENCES} consecutive sentences of one reference. */
@@ -69,63 +72,115 @@ export interface Passage {
 export const PASSAGE_SENTENCES = 2;
 
 /** What the references state, indexed once per set of references and shared by every claim checked against them. */
+/** Membership in a set of terms. */
+export interface Lookup {
+  has(term: string): boolean;
+}
+
 export interface ReferenceIndex {
+  words: Lookup;
+  numbers: Lookup;
+  codes: Lookup;
+  /** Adjacent content-word pairs within a sentence, as "a b". */
+  bigrams: Lookup;
+  /** Each reference's tokens, and where each token occurs in them, for verbatim runs ({@link hasRun}). */
+  runs: readonly TokenRuns[];
+  passages: readonly Passage[];
+}
+
+/** A reference's tokens in order, with the positions of every distinct token. */
+interface TokenRuns {
+  tokens: readonly string[];
+  at: ReadonlyMap<string, readonly number[]>;
+}
+
+/** True when the tokens `run` occur consecutively in one of the references. */
+function hasRun(refs: ReferenceIndex, run: readonly string[]): boolean {
+  for (const r of refs.runs) {
+    for (const p of r.at.get(run[0]!) ?? []) {
+      let k = 1;
+      while (k < run.length && r.tokens[p + k] === run[k]) k++;
+      if (k === run.length) return true;
+    }
+  }
+  return false;
+}
+
+interface ChunkIndex {
   words: ReadonlySet<string>;
   numbers: ReadonlySet<string>;
   codes: ReadonlySet<string>;
-  /** Adjacent content-word pairs within a sentence, as "a b". */
   bigrams: ReadonlySet<string>;
-  /** Every three consecutive tokens of each reference, as "a b c". */
-  trigrams: ReadonlySet<string>;
-  passages: readonly Passage[];
+  passages: Omit<Passage, "source">[];
+  runs: TokenRuns;
+}
+
+/**
+ * Indexed chunks by text. A run judges the same chunk many times (every
+ * answer whose context holds it, every citation of it), so each text is read
+ * once; the cache forgets everything past {@link CACHE_LIMIT} texts.
+ */
+const cache = new Map<string, ChunkIndex>();
+const CACHE_LIMIT = 4096;
+
+function indexChunk(text: string): ChunkIndex {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  const [words, numbers, codes, bigrams] = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
+  const at = new Map<string, number[]>();
+  const passages: Omit<Passage, "source">[] = [];
+  const sentences = splitSentences(text);
+  const read = sentences.map((s) => readTerms(s));
+  read.forEach((s, i) => {
+    let prev: string | undefined;
+    for (const t of s.terms) {
+      if (t.kind === "word") {
+        words.add(t.value);
+        if (prev !== undefined) bigrams.add(`${prev} ${t.value}`);
+        prev = t.value;
+        continue;
+      }
+      prev = undefined;
+      if (t.kind === "number") numbers.add(t.value);
+      else {
+        codes.add(t.value);
+        for (const d of digitRuns(t.value)) numbers.add(d);
+      }
+    }
+    for (let k = 1; k <= PASSAGE_SENTENCES && i + k <= read.length; k++) {
+      const span = read.slice(i, i + k);
+      const pw = new Set<string>();
+      for (const x of span) for (const t of x.terms) if (t.kind === "word") pw.add(t.value);
+      passages.push({ text: sentences.slice(i, i + k).join(" "), words: pw, negated: span.some((x) => x.negated) });
+    }
+  });
+  const tokens = read.flatMap((s) => s.tokens);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const asNumber = NUMBER_WORDS.get(t);
+    if (asNumber !== undefined) numbers.add(asNumber);
+    const next = tokens[i + 1];
+    // A claim's `hr204` is found in a reference's `HR-204` or `HR 204`.
+    if (next !== undefined && /\p{N}/u.test(t + next)) codes.add((t + next).replace(/[.,]/gu, ""));
+    const seen = at.get(t);
+    if (seen) seen.push(i);
+    else at.set(t, [i]);
+  }
+  const idx: ChunkIndex = { words, numbers, codes, bigrams, passages, runs: { tokens, at } };
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(text, idx);
+  return idx;
 }
 
 /** Indexes the references (chunk texts) a claim is checked against. */
 export function indexReferences(texts: readonly string[]): ReferenceIndex {
-  const words = new Set<string>();
-  const numbers = new Set<string>();
-  const codes = new Set<string>();
-  const bigrams = new Set<string>();
-  const trigrams = new Set<string>();
-  const passages: Passage[] = [];
-  texts.forEach((text, source) => {
-    const sentences = splitSentences(text);
-    const read = sentences.map(readTerms);
-    read.forEach((s, i) => {
-      let prev: string | undefined;
-      for (const t of s.terms) {
-        if (t.kind === "word") {
-          words.add(t.value);
-          if (prev !== undefined) bigrams.add(`${prev} ${t.value}`);
-          prev = t.value;
-          continue;
-        }
-        prev = undefined;
-        if (t.kind === "number") numbers.add(t.value);
-        else {
-          codes.add(t.value);
-          for (const d of digitRuns(t.value)) numbers.add(d);
-        }
-      }
-      for (let k = 1; k <= PASSAGE_SENTENCES && i + k <= read.length; k++) {
-        const span = read.slice(i, i + k);
-        const pw = new Set<string>();
-        for (const x of span) for (const t of x.terms) if (t.kind === "word") pw.add(t.value);
-        passages.push({ source, text: sentences.slice(i, i + k).join(" "), words: pw, negated: span.some((x) => x.negated) });
-      }
-    });
-    const tokens = tokenise(text);
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!;
-      const asNumber = NUMBER_WORDS.get(t);
-      if (asNumber !== undefined) numbers.add(asNumber);
-      const next = tokens[i + 1];
-      // A claim's `hr204` is found in a reference's `HR-204` or `HR 204`.
-      if (next !== undefined && /\p{N}/u.test(t + next)) codes.add((t + next).replace(/[.,]/gu, ""));
-      if (i + 2 < tokens.length) trigrams.add(`${t} ${next} ${tokens[i + 2]}`);
-    }
-  });
-  return { words, numbers, codes, bigrams, trigrams, passages };
+  const chunks = texts.map(indexChunk);
+  const passages = chunks.flatMap((c, source) => c.passages.map((p) => ({ ...p, source })));
+  const runs = chunks.map((c) => c.runs);
+  if (chunks.length === 1) return { ...chunks[0]!, passages, runs };
+  // A view over the chunks' sets rather than a copy: each claim asks about a few dozen terms.
+  const union = (key: "words" | "numbers" | "codes" | "bigrams"): Lookup => ({ has: (x) => chunks.some((c) => c[key].has(x)) });
+  return { words: union("words"), numbers: union("numbers"), codes: union("codes"), bigrams: union("bigrams"), passages, runs };
 }
 
 /**
@@ -182,7 +237,7 @@ const LIST_MARKER = /^\s*(?:\(?\p{N}{1,3}[.)]|[-•*–])(?:\s+|$)/u;
 
 /** Aligns one claim (a sentence) with indexed references; `question` tells the claim's new words from the restated ones. */
 export function alignClaim(claim: string, question: string, refs: ReferenceIndex): ClaimAlignment {
-  const c = readTerms(claim.replace(LIST_MARKER, ""));
+  const c = readTerms(claim.replace(LIST_MARKER, ""), true);
   const distinct = (kind: Term["kind"]) => [...new Set(c.terms.filter((t) => t.kind === kind).map((t) => t.value))];
   const words = distinct("word");
   const numbers = distinct("number");
@@ -218,7 +273,7 @@ export function alignClaim(claim: string, question: string, refs: ReferenceIndex
   const tokens = c.tokens;
   const copied = new Uint8Array(tokens.length);
   for (let i = 0; i + 2 < tokens.length; i++) {
-    if (refs.trigrams.has(`${tokens[i]} ${tokens[i + 1]} ${tokens[i + 2]}`)) copied[i] = copied[i + 1] = copied[i + 2] = 1;
+    if (hasRun(refs, tokens.slice(i, i + 3))) copied[i] = copied[i + 1] = copied[i + 2] = 1;
   }
   let copiedCount = 0;
   for (const x of copied) copiedCount += x;
