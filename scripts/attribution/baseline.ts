@@ -39,16 +39,8 @@ import {
 import { fitOverlapThreshold, tokenOverlap } from "./anchor.js";
 import { ANNOTATOR, ConvertedItem, convertFile } from "./convert.js";
 import { FOLDS, FOLD_SEED, nestedModels, questionFolds, trainingRows } from "./crossval.js";
-import { dataFileOrSkip, loadAttributionRows } from "./data.js";
+import { dataFileOrSkip, flagValue, loadAttributionRows } from "./data.js";
 import { type Agreement, type JudgedItem, SUPPORT_GRID, agreement, chooseThreshold, kappaDifference, sweep } from "./measure.js";
-
-function flagValue(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  if (v === undefined || v.startsWith("--")) throw new InputError("(command line)", undefined, name, "needs a value");
-  return v;
-}
 
 /** Reads back what the converter wrote and pairs every label with its item on key and input hash. */
 function readBack(dir: string): ConvertedItem[] {

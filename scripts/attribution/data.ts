@@ -74,3 +74,12 @@ export function dataFileOrSkip(explicit: string | undefined, script: string): st
   if (!file) console.log(`${script}: skipped: ../shared/data/attribution-dev-full.jsonl is absent (third-party data, not shipped with ragjudge)`);
   return file;
 }
+
+/** The value of a `--name VALUE` flag of a script, or `undefined`; a flag without a value is an InputError. */
+export function flagValue(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith("--")) throw new InputError("(command line)", undefined, name, "needs a value");
+  return v;
+}

@@ -21,12 +21,11 @@ import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { reportError } from "../../src/cli/errors.js";
 import { packageRoot } from "../../src/golden/config.js";
-import { InputError } from "../../src/golden/errors.js";
 import { writeFileAtomic } from "../../src/golden/files.js";
 import { FEATURE_DOCS, FEATURES } from "../../src/judge/baseline/align.js";
 import type { SupportModel } from "../../src/judge/baseline/model.js";
 import { FOLDS, FOLD_SEED, LAMBDAS, fitAll, questionFolds, trainingRows } from "./crossval.js";
-import { LABELS, dataFileOrSkip, loadAttributionRows } from "./data.js";
+import { LABELS, dataFileOrSkip, flagValue, loadAttributionRows } from "./data.js";
 import { ITERATIONS, SIGNIFICANT } from "./logistic.js";
 
 /** The file the parameters go to. */
@@ -112,14 +111,6 @@ export function renderModel(m: SupportModel): string {
     "};",
     "",
   ].join("\n");
-}
-
-function flagValue(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const v = args[i + 1];
-  if (v === undefined || v.startsWith("--")) throw new InputError("(command line)", undefined, name, "needs a value");
-  return v;
 }
 
 async function main(args: string[]): Promise<number> {

@@ -1,7 +1,7 @@
 import { splitSentences } from "../../golden/citations.js";
 import { NUMBER_WORDS, canonicalNumber, digitRuns, isCode } from "./numbers.js";
 import { NEGATIONS, isStopWord } from "./stopwords.js";
-import { stem, tokenise } from "./tokens.js";
+import { addSpelledAndGlued, stem, tokenise } from "./tokens.js";
 
 /**
  * Alignment of one claim with its references, for the learned support model
@@ -155,17 +155,12 @@ function indexChunk(text: string): ChunkIndex {
     }
   });
   const tokens = read.flatMap((s) => s.tokens);
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    const asNumber = NUMBER_WORDS.get(t);
-    if (asNumber !== undefined) numbers.add(asNumber);
-    const next = tokens[i + 1];
-    // A claim's `hr204` is found in a reference's `HR-204` or `HR 204`.
-    if (next !== undefined && /\p{N}/u.test(t + next)) codes.add((t + next).replace(/[.,]/gu, ""));
+  addSpelledAndGlued(tokens, numbers, codes);
+  tokens.forEach((t, i) => {
     const seen = at.get(t);
     if (seen) seen.push(i);
     else at.set(t, [i]);
-  }
+  });
   const idx: ChunkIndex = { words, numbers, codes, bigrams, passages, runs: { tokens, at } };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, idx);
