@@ -1,7 +1,8 @@
 /**
- * Reading `attribution-dev.jsonl`, a 400-claim sample of the AttributionBench
- * development split (OSU-NLP-Group/AttributionBench) with human labels of
- * whether each claim is supported by the references it cites.
+ * Reading `attribution-dev-full.jsonl`, the AttributionBench development
+ * split (OSU-NLP-Group/AttributionBench, 1,198 claims) with human labels of
+ * whether each claim is supported by the references it cites
+ * (`attribution-dev.jsonl` is a 400-claim sample of it, in the same format).
  *
  * It is third-party data: it lives in `../shared/data/` beside the checkout,
  * is read from there, and is never copied into the repository. A user's
@@ -15,7 +16,7 @@ import { InputError } from "../../src/golden/errors.js";
 import { loadJsonl } from "../../src/golden/jsonl.js";
 
 /** Where the development data sits relative to the checkout. */
-export const DEFAULT_DATA_FILE = resolve(packageRoot(), "..", "shared", "data", "attribution-dev.jsonl");
+export const DEFAULT_DATA_FILE = resolve(packageRoot(), "..", "shared", "data", "attribution-dev-full.jsonl");
 
 /** The AttributionBench label strings and what they mean for ragjudge ("yes" = supported). */
 export const LABELS = { attributable: "yes", "not attributable": "no" } as const;
@@ -70,6 +71,15 @@ export function findDataFile(file = process.env.RAGJUDGE_ATTRIBUTION_DATA ?? DEF
 export function dataFileOrSkip(explicit: string | undefined, script: string): string | undefined {
   if (explicit !== undefined && !existsSync(explicit)) throw new InputError(explicit, undefined, undefined, "file not found");
   const file = findDataFile(explicit);
-  if (!file) console.log(`${script}: skipped: ../shared/data/attribution-dev.jsonl is absent (third-party data, not shipped with ragjudge)`);
+  if (!file) console.log(`${script}: skipped: ../shared/data/attribution-dev-full.jsonl is absent (third-party data, not shipped with ragjudge)`);
   return file;
+}
+
+/** The value of a `--name VALUE` flag of a script, or `undefined`; a flag without a value is an InputError. */
+export function flagValue(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith("--")) throw new InputError("(command line)", undefined, name, "needs a value");
+  return v;
 }

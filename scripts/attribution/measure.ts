@@ -6,7 +6,7 @@
  */
 import {
   type BootstrapInterval, type CohenKappa, type Confusion, type Pair,
-  cohenKappa, cohenKappaBootstrap, confusion, confusionTable, rates,
+  bootstrapReplicates, cohenKappa, cohenKappaBootstrap, confusion, confusionTable, rates, resampleIndices,
 } from "../../src/calibration/stats/index.js";
 import type { Evidence } from "../../src/golden/schema/items.js";
 
@@ -24,6 +24,8 @@ export interface Agreement {
   n: number;
   matrix: Confusion;
   accuracy: number | null;
+  /** Mean of the F1 of "yes" and the F1 of "no" (each class in turn the positive one). */
+  macroF1: number | null;
   tpr: number | null;
   tnr: number | null;
   kappa: CohenKappa;
@@ -34,7 +36,44 @@ export interface Agreement {
 function pointFigures(pairs: readonly Pair[]): Omit<Agreement, "n" | "bootstrap"> {
   const matrix = confusion(pairs);
   const r = rates(matrix);
-  return { matrix, accuracy: r.agreement, tpr: r.tpr, tnr: r.tnr, kappa: cohenKappa(confusionTable(matrix)) };
+  return { matrix, accuracy: r.agreement, macroF1: macroF1(matrix), tpr: r.tpr, tnr: r.tnr, kappa: cohenKappa(confusionTable(matrix)) };
+}
+
+/**
+ * Macro-averaged F1: F1("yes") = 2tp / (2tp + fp + fn) and F1("no") =
+ * 2tn / (2tn + fn + fp), averaged; null without items. (The figure
+ * AttributionBench reports beside accuracy.)
+ */
+export function macroF1(m: Confusion): number | null {
+  if (m.n === 0) return null;
+  const f = (hit: number) => (2 * hit + m.fp + m.fn === 0 ? 1 : (2 * hit) / (2 * hit + m.fp + m.fn));
+  return (f(m.tp) + f(m.tn)) / 2;
+}
+
+/**
+ * Kappa of judge A minus kappa of judge B on the same items, with a seeded
+ * paired bootstrap interval (each replicate resamples whole items, so both
+ * judges are measured on the same resample).
+ */
+export function kappaDifference(
+  a: readonly Pick<JudgedItem, "verdict" | "label">[],
+  b: readonly Pick<JudgedItem, "verdict" | "label">[],
+  seed?: number,
+): { difference: number | null; bootstrap: BootstrapInterval } {
+  if (a.length !== b.length) throw new RangeError(`paired judges need the same items: ${a.length} vs ${b.length}`);
+  const kappaOf = (items: readonly Pick<JudgedItem, "verdict" | "label">[], idx?: Uint32Array): number | null => {
+    const pairs: Pair[] = idx ? [...idx].map((i) => ({ judge: items[i]!.verdict, label: items[i]!.label })) : items.map((i) => ({ judge: i.verdict, label: i.label }));
+    return cohenKappa(confusionTable(confusion(pairs))).kappa;
+  };
+  const ka = kappaOf(a);
+  const kb = kappaOf(b);
+  const bootstrap = bootstrapReplicates((rng) => {
+    const idx = resampleIndices(rng, a.length);
+    const x = kappaOf(a, idx);
+    const y = kappaOf(b, idx);
+    return x === null || y === null ? null : x - y;
+  }, seed === undefined ? {} : { seed });
+  return { difference: ka === null || kb === null ? null : ka - kb, bootstrap };
 }
 
 /** Accuracy, confusion matrix, TPR/TNR, Cohen's kappa with its asymptotic 95% interval and a seeded bootstrap interval. */
@@ -53,7 +92,7 @@ export function formatAgreement(title: string, a: Agreement): string[] {
   const m = a.matrix;
   return [
     `${title}: n = ${a.n}`,
-    `  accuracy ${f(a.accuracy)}   TPR ${f(a.tpr)}   TNR ${f(a.tnr)}`,
+    `  accuracy ${f(a.accuracy)}   macro-F1 ${f(a.macroF1)}   TPR ${f(a.tpr)}   TNR ${f(a.tnr)}`,
     `  Cohen's kappa ${k.kappa === null ? `undefined (${k.reasons.kappa})` : f(k.kappa)}  95% CI ${ci} (asymptotic, Fleiss-Cohen-Everitt SE ${f(k.se)}); bootstrap ${boot}`,
     `  confusion (judge x people):  yes/yes ${m.tp}   yes/no ${m.fp}   no/yes ${m.fn}   no/no ${m.tn}`,
   ];

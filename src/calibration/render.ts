@@ -168,7 +168,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
 
 function heading(r: RubricCalibration): string {
   const g = r.group;
-  const who = g.judge === "baseline" ? "baseline judge (offline, not a model)" : `llm ${g.models.join(", ") || "(model not recorded)"}`;
+  const who = g.judge === "baseline" ? "baseline judge (offline, no LLM)" : `llm ${g.models.join(", ") || "(model not recorded)"}`;
   const served = g.servedModels.length ? ` served as ${g.servedModels.join(", ")}` : "";
   return `${g.rubric} · ${who}${served} · fingerprint ${g.fingerprint.slice(0, 12)} · ${g.items} judged items`;
 }

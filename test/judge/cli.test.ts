@@ -30,7 +30,7 @@ describe("ragjudge judge", () => {
     const dir = tempDir();
     const r = await cli(["--judge", "baseline", "--cache-dir", dir], NO_KEY);
     expect(r.code).toBe(0);
-    expect(r.out).toContain("[baseline judge (lexical, no model)");
+    expect(r.out).toContain("[baseline judge (offline, no LLM)");
     const js = readJudgments(join(dir, "judgments.jsonl"));
     expect(js.length).toBe(42);
     expect(new Set(js.map((j) => j.judge))).toEqual(new Set(["baseline", "rule"]));

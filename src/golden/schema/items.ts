@@ -63,6 +63,12 @@ export const Judgment = ItemKey.extend({
   repeat: z.number().int().min(0).default(0),
   verdict: Verdict,
   reason: z.string(),
+  /**
+   * The judge's probability that the verdict is "yes" (0..1), when it has one:
+   * the baseline's learned support model (faithfulness, citation accuracy);
+   * an LLM judge's token log-probabilities. A confidence, not a second verdict.
+   */
+  pYes: z.number().min(0).max(1).optional(),
   /** Why the verdict is "error" (parse, http-429, http-500, timeout, ...), or the rule that decided it. */
   error: z.string().optional(),
   rule: z.string().optional(),

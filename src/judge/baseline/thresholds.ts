@@ -35,18 +35,21 @@ export interface BaselineThresholds {
 /**
  * The thresholds `baselineJudge` uses.
  *
- * - `supportCoverage` 0.60: chosen on the tuning half of attribution-dev
- *   (200 AttributionBench claims with human support labels, seeded split
- *   stratified by label; `npm run attribution:baseline -- --sweep` reproduces
- *   the sweep) as the value of the 0.05 grid 0.30..1.00 with the highest
+ * - `supportCoverage` 0.60: used only by the previous coverage rule for
+ *   faithfulness and citation accuracy (`support: "rule"`; the default judge
+ *   decides those with the learned support model, support-model.ts). Chosen
+ *   on the tuning half of attribution-dev.jsonl (200 AttributionBench claims
+ *   with human support labels, seeded split stratified by label;
+ *   `npm run attribution:baseline -- --data ../shared/data/attribution-dev.jsonl --sweep`
+ *   reproduces the sweep) as the value of the 0.05 grid 0.30..1.00 with the highest
  *   Cohen's kappa, ties broken by the smaller gap between TPR and TNR. On
  *   that half kappa was 0.44 at 0.60 and at 0.70 (TPR/TNR 0.72/0.72 against
  *   0.59/0.85), and fell off on both sides. The evaluation half was not
  *   looked at to choose it; there, faithfulness agrees with people at kappa
  *   0.33 (95% CI 0.20 to 0.46), accuracy 0.665: a weak judge, as expected of
  *   word overlap, and untrusted by the calibration gate.
- * - `minClaimWords` 2: not tuned (attribution-dev has one substantive claim
- *   per item). One content word ("It lapses.") is too little to check by
+ * - `minClaimWords` 2 (faithfulness, rule and learned model alike): not
+ *   tuned (attribution-dev has one substantive claim per item). One content word ("It lapses.") is too little to check by
  *   overlap, and such sentences are usually fragments or courtesy lines.
  * - `correctnessRecall` 0.60: not tuned (no human correctness labels yet).
  *   The same overlap question as support, asked in the other direction

@@ -128,14 +128,22 @@ export function indexSources(texts: readonly string[]): SourceIndex {
       codes.add(c);
       for (const d of digitRuns(c)) numbers.add(d);
     }
-    const tokens = tokenise(text);
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!;
-      const asWord = NUMBER_WORDS.get(t);
-      if (asWord !== undefined) numbers.add(asWord);
-      const next = tokens[i + 1];
-      if (next !== undefined && /\p{N}/u.test(t + next)) codes.add((t + next).replace(/[.,]/gu, ""));
-    }
+    addSpelledAndGlued(tokenise(text), numbers, codes);
   }
   return { words, numbers, codes };
+}
+
+/**
+ * What a source states beyond its plain analysis: number words as digits
+ * ("three" states 3) and each adjacent token pair glued together as a code,
+ * so that a claim's `hr204` is found in a source's `HR-204` or `HR 204`.
+ */
+export function addSpelledAndGlued(tokens: readonly string[], numbers: Set<string>, codes: Set<string>): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const asWord = NUMBER_WORDS.get(t);
+    if (asWord !== undefined) numbers.add(asWord);
+    const next = tokens[i + 1];
+    if (next !== undefined && /\p{N}/u.test(t + next)) codes.add((t + next).replace(/[.,]/gu, ""));
+  }
 }

@@ -4,6 +4,11 @@ import type { Evidence } from "../../golden/schema/items.js";
 export interface BaselineVerdict {
   verdict: "yes" | "no";
   reason: string;
+  /**
+   * The learned support model's probability that the verdict is "yes"
+   * (faithfulness, citation accuracy); absent when a rule decided alone.
+   */
+  pYes?: number;
 }
 
 /**

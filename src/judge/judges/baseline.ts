@@ -25,7 +25,7 @@ export function baselineBackend(): Judge {
   return {
     name: BASELINE_JUDGE,
     kind: "baseline",
-    label: `baseline (${BASELINE_JUDGE} v${BASELINE_VERSION}: lexical, no model; a floor to beat, not a judge to trust)`,
+    label: `baseline (${BASELINE_JUDGE} v${BASELINE_VERSION}: lexical features and a small learned model, no LLM; a floor to beat, not a judge to trust)`,
     covers: BASELINE_COVERS,
     cached: false,
     repeatable: false,
@@ -36,7 +36,7 @@ export function baselineBackend(): Judge {
       const fingerprint = fingerprintOf(rubric);
       try {
         const v = baselineJudge(rubric.name, evidence);
-        return { verdict: v.verdict, reason: v.reason, fingerprint };
+        return { verdict: v.verdict, reason: v.reason, ...(v.pYes === undefined ? {} : { pYes: v.pYes }), fingerprint };
       } catch (e) {
         if (e instanceof BaselineEvidenceError) return { verdict: "error", reason: "", error: `baseline: ${e.message}`, fingerprint };
         throw e;

@@ -6,6 +6,8 @@ import type { Rubric } from "../rubric/rubric.js";
 export interface JudgeOutcome {
   verdict: "yes" | "no" | "error";
   reason: string;
+  /** The judge's probability that the verdict is "yes" (0..1), when it has one (see Judgment.pYes). */
+  pYes?: number;
   error?: string;
   /** The fingerprint the verdict was made under (an LLM judge's may change mid-run on a mode switch). */
   fingerprint: string;

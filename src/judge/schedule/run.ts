@@ -82,6 +82,7 @@ function fromOutcome(item: Item, repeat: number, backend: Judge, o: JudgeOutcome
     repeat,
     verdict: o.verdict,
     reason: o.reason,
+    pYes: o.pYes,
     error: o.error,
     usage: o.usage,
     cached: false,

@@ -26,7 +26,7 @@ function table(rows: string[][]): string {
 function judgeLine(f: RubricFigures): string {
   const fp = f.fingerprint.slice(0, 12);
   if (f.judge === "rule") return `decided by rule only (${f.fingerprint})`;
-  if (f.judge === "baseline") return `baseline judge (lexical, no model), fingerprint ${fp}`;
+  if (f.judge === "baseline") return `baseline judge (offline, no LLM), fingerprint ${fp}`;
   const served = f.servedModels.length ? `; served ${f.servedModels.join(", ")}` : "";
   return `LLM judge ${f.model ?? "?"}${served}, fingerprint ${fp}`;
 }

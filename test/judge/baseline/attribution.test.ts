@@ -15,6 +15,7 @@ import { agreement, chooseThreshold, type SweepRow } from "../../../scripts/attr
 import { splitHalves } from "../../../scripts/attribution/split.js";
 import { ROOT } from "../../helpers/paths.js";
 import { tempDir } from "../../helpers/temp.js";
+import { richRows } from "./rows.js";
 
 const TIME = "2026-01-01T00:00:00.000Z";
 
@@ -122,19 +123,28 @@ describe("npm run attribution:baseline", () => {
     expect(r.stdout).toMatch(/skipped: .*absent/);
   });
 
-  it("measures the baseline on a data file and removes its temporary folder", () => {
+  it("measures the learned model, the previous rule and the anchor side by side, and removes its temporary folder", () => {
     const file = join(dir, "invented.jsonl");
-    writeFileSync(file, rows(24).map((x) => JSON.stringify(x)).join("\n") + "\n");
+    writeFileSync(file, richRows(40).map((x) => JSON.stringify(x)).join("\n") + "\n");
     const tmp = mkdtempSync(join(dir, "tmp-"));
     const r = run(["--data", file, "--sweep"], { TMPDIR: tmp });
     expect(r.stderr).toBe("");
     expect(readdirSync(tmp).filter((f) => f.startsWith("ragjudge-attribution-"))).toEqual([]);
     expect(r.status).toBe(0);
-    // Supported claims repeat their reference; unsupported ones change number and words: a perfect judge here.
-    expect(r.stdout).toMatch(/faithfulness \(all claims[^]*?tuning half: n = 12\n\s+accuracy 1\.000 {3}TPR 1\.000 {3}TNR 1\.000\n\s+Cohen's kappa 1\.000/);
-    expect(r.stdout).toMatch(/evaluation half: n = 12/);
-    expect(r.stdout).toMatch(/citation-accuracy \(claims with a single reference/);
-    expect(r.stdout).toMatch(/Sweep of supportCoverage on the tuning half only/);
+    expect(r.stdout).toMatch(/nested 10-fold cross-validation, folds by question/);
+    for (const rubric of ["faithfulness", "citation-accuracy"]) {
+      const section = r.stdout.slice(r.stdout.indexOf(`${rubric} (`));
+      expect(section).toMatch(/judge +source +n +kappa \[95% CI\] +accuracy +macro-F1 +TPR +TNR/);
+      for (const judge of ["learned support model", "previous rule", "token-overlap anchor"]) {
+        expect(section).toMatch(new RegExp(`${judge} +all +\\d+ +(-?\\d\\.\\d{3} \\[|undefined)`));
+      }
+      expect(section).toMatch(/^ +SetA +\d+ /m);
+      expect(section).toMatch(/^ +SetB +\d+ /m);
+      expect(section).toMatch(/learned minus previous rule: kappa [+-]\d\.\d{3}, paired bootstrap 95% CI/);
+    }
+    // Supported claims repeat their reference, unsupported ones change its words: the rule is perfect here.
+    expect(r.stdout).toMatch(/previous rule +all +40 +1\.000 \[1\.000, 1\.000\] +1\.000 +1\.000/);
+    expect(r.stdout).toMatch(/Sweep of the previous rule's supportCoverage on the tuning half only/);
     expect(r.stdout).not.toMatch(/converted files kept/);
   });
 

@@ -11,18 +11,21 @@ const leave = { id: "hr-leave#1", text: "You accrue 1.5 days of earned leave for
 const casual = { id: "hr-leave#2", heading: "Casual leave", text: "You get 8 days of casual leave a year. Unused casual leave lapses on 31 December; it is neither carried forward nor encashed." };
 const context = [leave, casual];
 
+/** The previous word-coverage rule for faithfulness and citation accuracy, kept for measurement. */
+const rule = createBaselineJudge(DEFAULT_THRESHOLDS, { support: "rule" });
+
 const faith = (answer: string): Evidence => ({ question: "How much earned leave do I get?", answer, context });
 const cite = (sentence: string, cited = leave): Evidence => ({ question: "q", sentence, cited });
 
-describe("faithfulness", () => {
+describe("faithfulness by the previous coverage rule (support: rule)", () => {
   it("passes an answer whose every sentence is in the context", () => {
-    const v = baselineJudge("faithfulness", faith("You accrue 1.5 days of earned leave every month [1]. That adds up to 18 days in a full year [1]."));
+    const v = rule("faithfulness", faith("You accrue 1.5 days of earned leave every month [1]. That adds up to 18 days in a full year [1]."));
     expect(v.verdict).toBe("yes");
     expect(v.reason).toMatch(/All 2 claims are supported/);
   });
 
   it("fails an unsupported sentence and names it", () => {
-    const v = baselineJudge("faithfulness", faith("You accrue 1.5 days of earned leave every month. Unused leave can be donated to colleagues in need."));
+    const v = rule("faithfulness", faith("You accrue 1.5 days of earned leave every month. Unused leave can be donated to colleagues in need."));
     expect(v.verdict).toBe("no");
     expect(v.reason).toMatch(/^1 of 2 claims unsupported/);
     expect(v.reason).toContain('s2 "Unused leave can be donated to colleagues in need."');
@@ -31,14 +34,14 @@ describe("faithfulness", () => {
   });
 
   it("fails a number the context does not state, however many words match", () => {
-    const v = baselineJudge("faithfulness", faith("You accrue 2 days of earned leave for every completed month of service."));
+    const v = rule("faithfulness", faith("You accrue 2 days of earned leave for every completed month of service."));
     expect(v.verdict).toBe("no");
     expect(v.reason).toContain("number 2 not found");
   });
 
   it("fails a code the context does not state", () => {
-    expect(baselineJudge("faithfulness", faith("Apply in Saathi using form EL7.")).verdict).toBe("yes");
-    const v = baselineJudge("faithfulness", faith("Apply in Saathi using form EL9."));
+    expect(rule("faithfulness", faith("Apply in Saathi using form EL7.")).verdict).toBe("yes");
+    const v = rule("faithfulness", faith("Apply in Saathi using form EL9."));
     expect(v.verdict).toBe("no");
     expect(v.reason).toContain("code el9 not found");
   });
@@ -46,52 +49,52 @@ describe("faithfulness", () => {
   it("matches number words against digits and headings as part of a chunk", () => {
     const ctx = [{ id: "c", heading: "Sick leave certificate", text: "A certificate is required for absences longer than two consecutive working days." }];
     const e: Evidence = { question: "q", answer: "A sick leave certificate is required for absences longer than 2 consecutive working days.", context: ctx };
-    expect(baselineJudge("faithfulness", e).verdict).toBe("yes");
+    expect(rule("faithfulness", e).verdict).toBe("yes");
   });
 
   it("skips refusals and sentences too short to check", () => {
-    const v = baselineJudge("faithfulness", faith("Sure. You accrue 1.5 days of earned leave every month. The documents do not say whether it can be donated."));
+    const v = rule("faithfulness", faith("Sure. You accrue 1.5 days of earned leave every month. The documents do not say whether it can be donated."));
     expect(v.verdict).toBe("yes");
     expect(v.reason).toMatch(/one claim/);
-    expect(baselineJudge("faithfulness", faith("Sure!")).reason).toMatch(/no checkable claim/);
+    expect(rule("faithfulness", faith("Sure!")).reason).toMatch(/no checkable claim/);
   });
 
   it("a claim is supported from 60% of its content words found (the tuned threshold)", () => {
     // Content words: accru, day, earn, leav, payout -> 4 of 5 found (80%); with two unknown of 5 -> 60%; three unknown -> 40%.
     const ctx = [{ id: "c", text: "You accrue days of earned leave." }];
-    const at = (answer: string) => baselineJudge("faithfulness", { question: "q", answer, context: ctx }).verdict;
+    const at = (answer: string) => rule("faithfulness", { question: "q", answer, context: ctx }).verdict;
     expect(at("You accrue days of earned leave payouts.")).toBe("yes");
     expect(at("You accrue days of earned bonus payouts.")).toBe("yes");
     expect(at("You accrue days of unpaid bonus payouts.")).toBe("no");
   });
 
   it("an empty context supports nothing", () => {
-    expect(baselineJudge("faithfulness", { question: "q", answer: "You get 8 days of casual leave.", context: [] }).verdict).toBe("no");
+    expect(rule("faithfulness", { question: "q", answer: "You get 8 days of casual leave.", context: [] }).verdict).toBe("no");
   });
 
   it("checks Devanagari answers against Devanagari context", () => {
     const ctx = [{ id: "c", text: "हर साल आपको 8 दिन की आकस्मिक छुट्टी मिलती है।" }];
-    expect(baselineJudge("faithfulness", { question: "q", answer: "आपको हर साल ८ दिन की आकस्मिक छुट्टी मिलती है।", context: ctx }).verdict).toBe("yes");
-    expect(baselineJudge("faithfulness", { question: "q", answer: "आपको हर साल 12 दिन की आकस्मिक छुट्टी मिलती है।", context: ctx }).verdict).toBe("no");
+    expect(rule("faithfulness", { question: "q", answer: "आपको हर साल ८ दिन की आकस्मिक छुट्टी मिलती है।", context: ctx }).verdict).toBe("yes");
+    expect(rule("faithfulness", { question: "q", answer: "आपको हर साल 12 दिन की आकस्मिक छुट्टी मिलती है।", context: ctx }).verdict).toBe("no");
   });
 });
 
-describe("citation-accuracy", () => {
+describe("citation-accuracy by the previous coverage rule (support: rule)", () => {
   it("passes a sentence its cited chunk supports", () => {
-    const v = baselineJudge("citation-accuracy", cite("Earned leave adds up to 18 days in a full year [hr-leave#1]."));
+    const v = rule("citation-accuracy", cite("Earned leave adds up to 18 days in a full year [hr-leave#1]."));
     expect(v).toEqual({ verdict: "yes", reason: "Chunk hr-leave#1 contains 100% of the sentence's content words and all its numbers and codes." });
   });
 
   it("fails a sentence supported by another chunk than the one cited", () => {
     const sentence = "Unused casual leave lapses on 31 December.";
-    expect(baselineJudge("citation-accuracy", cite(sentence, casual)).verdict).toBe("yes");
-    const v = baselineJudge("citation-accuracy", cite(sentence, leave));
+    expect(rule("citation-accuracy", cite(sentence, casual)).verdict).toBe("yes");
+    const v = rule("citation-accuracy", cite(sentence, leave));
     expect(v.verdict).toBe("no");
     expect(v.reason).toMatch(/^Chunk hr-leave#1 does not support the sentence: .*number 31 not found/);
   });
 
   it("fails a number mismatch", () => {
-    expect(baselineJudge("citation-accuracy", cite("Earned leave adds up to 20 days in a full year.")).verdict).toBe("no");
+    expect(rule("citation-accuracy", cite("Earned leave adds up to 20 days in a full year.")).verdict).toBe("no");
   });
 });
 
@@ -252,8 +255,8 @@ describe("the judge", () => {
 
   it("other thresholds change verdicts; invalid ones are refused", () => {
     const e = faith("You accrue 1.5 days of earned leave and unpaid sabbaticals.");
-    expect(createBaselineJudge({ ...DEFAULT_THRESHOLDS, supportCoverage: 1 })("faithfulness", e).verdict).toBe("no");
-    expect(createBaselineJudge({ ...DEFAULT_THRESHOLDS, supportCoverage: 0.3 })("faithfulness", e).verdict).toBe("yes");
+    expect(createBaselineJudge({ ...DEFAULT_THRESHOLDS, supportCoverage: 1 }, { support: "rule" })("faithfulness", e).verdict).toBe("no");
+    expect(createBaselineJudge({ ...DEFAULT_THRESHOLDS, supportCoverage: 0.3 }, { support: "rule" })("faithfulness", e).verdict).toBe("yes");
     expect(() => createBaselineJudge({ ...DEFAULT_THRESHOLDS, supportCoverage: 1.5 })).toThrow(RangeError);
     expect(() => createBaselineJudge({ ...DEFAULT_THRESHOLDS, hedgeMinWords: 2.5 })).toThrow(RangeError);
   });

@@ -1,0 +1,290 @@
+import { splitSentences } from "../../golden/citations.js";
+import { NUMBER_WORDS, canonicalNumber, digitRuns, isCode } from "./numbers.js";
+import { NEGATIONS, isStopWord } from "./stopwords.js";
+import { addSpelledAndGlued, stem, tokenise } from "./tokens.js";
+
+/**
+ * Alignment of one claim with its references, for the learned support model
+ * (support-model.ts): where in the references the claim's words, numbers and
+ * names occur, which passage matches it best, and how much of it is copied
+ * verbatim. Everything here is a count a reader can check by hand, in any
+ * script: Devanagari and romanised Hindi go through the same tokeniser as
+ * English (stemming and name detection only touch Latin letters).
+ */
+
+/** One term of a text in reading order: a content word (stemmed), a number (canonical) or a code. */
+interface Term {
+  kind: "word" | "number" | "code";
+  value: string;
+  /** The token as written (lower case), for reasons: "donated", not its stem "donat". */
+  token: string;
+}
+
+/** A text as the alignment reads it. */
+interface Terms {
+  terms: Term[];
+  /** Every token, stop words included (for verbatim runs). */
+  tokens: string[];
+  negated: boolean;
+  /** Content words written with a capital inside the text (not its first word): names. */
+  names: Set<string>;
+}
+
+/** Raw tokens, case kept, for spotting names (same pattern as the tokeniser's). */
+const RAW_TOKEN = /\p{N}+(?:[.,]\p{N}+)*(?![\p{L}\p{M}\p{N}])|[\p{L}\p{M}\p{N}]+/gu;
+
+/** Reads a text's terms; `names` also spots capitalised words (needed of claims only). */
+function readTerms(text: string, names = false): Terms {
+  const tokens = tokenise(text);
+  const capitalised = new Set<string>();
+  if (names) {
+    (text.normalize("NFKC").match(RAW_TOKEN) ?? []).forEach((t, i) => {
+      if (i > 0 && /^\p{Lu}\p{Script=Latin}*$/u.test(t)) capitalised.add(t.toLowerCase());
+    });
+  }
+  const terms: Term[] = [];
+  const found = new Set<string>();
+  let negated = false;
+  for (const token of tokens) {
+    if (NEGATIONS.has(token)) negated = true;
+    const num = canonicalNumber(token);
+    if (num !== undefined) terms.push({ kind: "number", value: num, token });
+    else if (isCode(token)) terms.push({ kind: "code", value: token, token });
+    else if (!isStopWord(token) && !(token.length === 1 && /^[a-z]$/u.test(token))) {
+      const value = NUMBER_WORDS.get(token) ?? stem(token);
+      terms.push({ kind: "word", value, token });
+      if (capitalised.has(token)) found.add(value);
+    }
+  }
+  return { terms, tokens, negated, names: found };
+}
+
+/** A passage of the references: up to {@link PASSAGE_SENTENCES} consecutive sentences of one reference. */
+export interface Passage {
+  /** Index of the reference (chunk) it comes from. */
+  source: number;
+  text: string;
+  words: ReadonlySet<string>;
+  negated: boolean;
+}
+
+/** A passage is one or two consecutive sentences: a claim usually restates one sentence, sometimes joins two. */
+export const PASSAGE_SENTENCES = 2;
+
+/** What the references state, indexed once per set of references and shared by every claim checked against them. */
+/** Membership in a set of terms. */
+export interface Lookup {
+  has(term: string): boolean;
+}
+
+export interface ReferenceIndex {
+  words: Lookup;
+  numbers: Lookup;
+  codes: Lookup;
+  /** Adjacent content-word pairs within a sentence, as "a b". */
+  bigrams: Lookup;
+  /** Each reference's tokens, and where each token occurs in them, for verbatim runs ({@link hasRun}). */
+  runs: readonly TokenRuns[];
+  passages: readonly Passage[];
+}
+
+/** A reference's tokens in order, with the positions of every distinct token. */
+interface TokenRuns {
+  tokens: readonly string[];
+  at: ReadonlyMap<string, readonly number[]>;
+}
+
+/** True when the tokens `run` occur consecutively in one of the references. */
+function hasRun(refs: ReferenceIndex, run: readonly string[]): boolean {
+  for (const r of refs.runs) {
+    for (const p of r.at.get(run[0]!) ?? []) {
+      let k = 1;
+      while (k < run.length && r.tokens[p + k] === run[k]) k++;
+      if (k === run.length) return true;
+    }
+  }
+  return false;
+}
+
+interface ChunkIndex {
+  words: ReadonlySet<string>;
+  numbers: ReadonlySet<string>;
+  codes: ReadonlySet<string>;
+  bigrams: ReadonlySet<string>;
+  passages: Omit<Passage, "source">[];
+  runs: TokenRuns;
+}
+
+/**
+ * Indexed chunks by text. A run judges the same chunk many times (every
+ * answer whose context holds it, every citation of it), so each text is read
+ * once; the cache forgets everything past {@link CACHE_LIMIT} texts.
+ */
+const cache = new Map<string, ChunkIndex>();
+const CACHE_LIMIT = 4096;
+
+function indexChunk(text: string): ChunkIndex {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  const [words, numbers, codes, bigrams] = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
+  const at = new Map<string, number[]>();
+  const passages: Omit<Passage, "source">[] = [];
+  const sentences = splitSentences(text);
+  const read = sentences.map((s) => readTerms(s));
+  read.forEach((s, i) => {
+    let prev: string | undefined;
+    for (const t of s.terms) {
+      if (t.kind === "word") {
+        words.add(t.value);
+        if (prev !== undefined) bigrams.add(`${prev} ${t.value}`);
+        prev = t.value;
+        continue;
+      }
+      prev = undefined;
+      if (t.kind === "number") numbers.add(t.value);
+      else {
+        codes.add(t.value);
+        for (const d of digitRuns(t.value)) numbers.add(d);
+      }
+    }
+    for (let k = 1; k <= PASSAGE_SENTENCES && i + k <= read.length; k++) {
+      const span = read.slice(i, i + k);
+      const pw = new Set<string>();
+      for (const x of span) for (const t of x.terms) if (t.kind === "word") pw.add(t.value);
+      passages.push({ text: sentences.slice(i, i + k).join(" "), words: pw, negated: span.some((x) => x.negated) });
+    }
+  });
+  const tokens = read.flatMap((s) => s.tokens);
+  addSpelledAndGlued(tokens, numbers, codes);
+  tokens.forEach((t, i) => {
+    const seen = at.get(t);
+    if (seen) seen.push(i);
+    else at.set(t, [i]);
+  });
+  const idx: ChunkIndex = { words, numbers, codes, bigrams, passages, runs: { tokens, at } };
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(text, idx);
+  return idx;
+}
+
+/** Indexes the references (chunk texts) a claim is checked against. */
+export function indexReferences(texts: readonly string[]): ReferenceIndex {
+  const chunks = texts.map(indexChunk);
+  const passages = chunks.flatMap((c, source) => c.passages.map((p) => ({ ...p, source })));
+  const runs = chunks.map((c) => c.runs);
+  if (chunks.length === 1) return { ...chunks[0]!, passages, runs };
+  // A view over the chunks' sets rather than a copy: each claim asks about a few dozen terms.
+  const union = (key: "words" | "numbers" | "codes" | "bigrams"): Lookup => ({ has: (x) => chunks.some((c) => c[key].has(x)) });
+  return { words: union("words"), numbers: union("numbers"), codes: union("codes"), bigrams: union("bigrams"), passages, runs };
+}
+
+/**
+ * The features of the support model, in the order of its weights. Each is
+ * defined where it is computed ({@link alignClaim}) and documented for users
+ * in {@link FEATURE_DOCS}. Numbers and codes are not a feature: a claim
+ * stating one that no reference states is unsupported by rule, before the
+ * model is asked (see rubrics/learnedSupport.ts).
+ */
+export const FEATURES = [
+  "coverage", "passageCoverage", "copiedShare", "bigramShare", "newWordCoverage",
+  "nameGap", "negationMismatch", "claimLength",
+] as const;
+export type FeatureName = (typeof FEATURES)[number];
+export type Features = Record<FeatureName, number>;
+
+/** One line per feature, for reasons, `--help`-style tables and the README. */
+export const FEATURE_DOCS: Readonly<Record<FeatureName, string>> = {
+  coverage: "share of the claim's distinct content words found anywhere in the references",
+  passageCoverage: "share of them found in the best-matching passage (one or two consecutive sentences of one reference)",
+  copiedShare: "share of the claim's tokens, stop words included, inside a run of three tokens found verbatim in a reference",
+  bigramShare: "share of the claim's adjacent content-word pairs found adjacent in a reference sentence",
+  newWordCoverage: "share of the claim's content words that are not in the question found in the references",
+  nameGap: "share of the claim's names (capitalised words after its first) missing from the references",
+  negationMismatch: "1 when exactly one of the claim and its best-matching passage is negated, else 0",
+  claimLength: "ln(1 + number of distinct content words of the claim)",
+};
+
+/** The alignment of one claim: its features and the evidence a reason names. */
+export interface ClaimAlignment {
+  features: Features;
+  /** Distinct content words of the claim (stemmed). */
+  words: number;
+  /** Distinct numbers and codes of the claim. */
+  numbers: number;
+  /** Content words of the claim no reference has, as written in the claim. */
+  missingWords: string[];
+  /** Numbers and codes of the claim that no reference states. */
+  missingNumbers: string[];
+  missingNames: string[];
+  /** The passage holding the most of the claim's content words (the shortest on ties); absent without references. */
+  best?: Passage;
+}
+
+const share = (found: number, of: number): number => (of === 0 ? 1 : found / of);
+
+/**
+ * A list marker opening a claim ("1.", "2)", "(3)", "-", "•"): layout, not
+ * something the claim states, so its number is not checked against the
+ * references. A sentence that is only a marker ("4." split off a numbered
+ * list item) makes no claim at all.
+ */
+const LIST_MARKER = /^\s*(?:\(?\p{N}{1,3}[.)]|[-•*–])(?:\s+|$)/u;
+
+/** Aligns one claim (a sentence) with indexed references; `question` tells the claim's new words from the restated ones. */
+export function alignClaim(claim: string, question: string, refs: ReferenceIndex): ClaimAlignment {
+  const c = readTerms(claim.replace(LIST_MARKER, ""), true);
+  const distinct = (kind: Term["kind"]) => [...new Set(c.terms.filter((t) => t.kind === kind).map((t) => t.value))];
+  const words = distinct("word");
+  const numbers = distinct("number");
+  const codes = distinct("code");
+  const missingWords = words.filter((w) => !refs.words.has(w));
+  const written = new Map<string, string>();
+  for (const t of c.terms) if (!written.has(t.value)) written.set(t.value, t.token);
+  const missingNumbers = [...numbers.filter((n) => !refs.numbers.has(n)), ...codes.filter((x) => !refs.codes.has(x))];
+  const names = [...c.names];
+  const missingNames = names.filter((n) => !refs.words.has(n));
+
+  let best: Passage | undefined;
+  let bestFound = 0;
+  for (const p of refs.passages) {
+    let found = 0;
+    for (const w of words) if (p.words.has(w)) found++;
+    if (!best || found > bestFound || (found === bestFound && p.text.length < best.text.length)) {
+      best = p;
+      bestFound = found;
+    }
+  }
+
+  // Adjacent content words, a number or code between them breaking the pair (as in the index).
+  let pairs = 0;
+  let pairsFound = 0;
+  for (let i = 0; i + 1 < c.terms.length; i++) {
+    const [x, y] = [c.terms[i]!, c.terms[i + 1]!];
+    if (x.kind !== "word" || y.kind !== "word") continue;
+    pairs++;
+    if (refs.bigrams.has(`${x.value} ${y.value}`)) pairsFound++;
+  }
+
+  const tokens = c.tokens;
+  const copied = new Uint8Array(tokens.length);
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    if (hasRun(refs, tokens.slice(i, i + 3))) copied[i] = copied[i + 1] = copied[i + 2] = 1;
+  }
+  let copiedCount = 0;
+  for (const x of copied) copiedCount += x;
+
+  const asked = new Set(readTerms(question).terms.filter((t) => t.kind === "word").map((t) => t.value));
+  const newWords = words.filter((w) => !asked.has(w));
+
+  const features: Features = {
+    coverage: share(words.length - missingWords.length, words.length),
+    passageCoverage: best ? share(bestFound, words.length) : words.length === 0 ? 1 : 0,
+    copiedShare: tokens.length === 0 ? 0 : copiedCount / tokens.length,
+    bigramShare: share(pairsFound, pairs),
+    newWordCoverage: share(newWords.filter((w) => refs.words.has(w)).length, newWords.length),
+    nameGap: names.length === 0 ? 0 : missingNames.length / names.length,
+    negationMismatch: best !== undefined && best.negated !== c.negated ? 1 : 0,
+    claimLength: Math.log1p(words.length),
+  };
+  return { features, words: words.length, numbers: numbers.length + codes.length, missingWords: missingWords.map((w) => written.get(w) ?? w), missingNumbers, missingNames: missingNames.map((w) => written.get(w) ?? w), best };
+}
