@@ -14,7 +14,7 @@ import { currentLabels, type LabelBook } from "./labels.js";
 /** Every column, in export order. */
 export const CSV_COLUMNS = [
   "variant", "question", "rubric", "unit", "inputHash", "label", "annotator", "provenance", "source",
-  "frame", "inclusionProbability", "stratum", "split", "adjudication", "note", "time",
+  "frame", "inclusionProbability", "stratum", "split", "draw", "attestation", "adjudication", "note", "time",
 ] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 
@@ -29,6 +29,8 @@ export interface ImportDefaults {
   frame?: string;
   inclusionProbability?: number;
   split?: string;
+  /** `--attest`: how random rows without a draw were drawn outside ragjudge (stamped on each such row). */
+  attestation?: string;
   /** Time stamped on rows without a `time` cell (default: now). */
   time?: string;
 }
@@ -123,7 +125,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     };
     const obj: Record<string, unknown> = {};
     const rowProblems: InputError[] = [];
-    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "stratum", "split"] as const) {
+    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "stratum", "split", "draw", "attestation"] as const) {
       const v = cell(col) ?? (col === "source" || col === "split" ? defaults[col] : undefined);
       if (v !== undefined) obj[col] = col === "inputHash" ? v.toLowerCase() : v;
     }
@@ -151,6 +153,11 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
       else rowProblems.push(new InputError(file, line, "adjudication", `expected true or false, got ${JSON.stringify(adj)}`));
     }
     obj.time = cell("time") ?? time;
+    // Random means drawn by ragjudge: a random row that names no draw must say how it was drawn.
+    if (obj.frame === "random" && obj.draw === undefined && obj.attestation === undefined) {
+      if (defaults.attestation !== undefined) obj.attestation = defaults.attestation;
+      else rowProblems.push(new InputError(file, line, "frame", "a random label that no ragjudge draw made needs --attest \"who drew the sample and how\" (or an attestation column); without it use another frame, such as manual"));
+    }
     if (rowProblems.length) {
       problems.push(...rowProblems);
       continue;
