@@ -29,8 +29,10 @@ export interface ImportDefaults {
   frame?: string;
   inclusionProbability?: number;
   split?: string;
-  /** `--attest`: how random rows without a draw were drawn outside ragjudge (stamped on each such row). */
+  /** `--attest`: how random rows that no recorded draw drew were drawn outside ragjudge (stamped on each such row). */
   attestation?: string;
+  /** Whether a recorded draw drew a label's item (key and input hash): such random rows need no attestation. */
+  isDrawn?: (label: Label) => boolean;
   /** Time stamped on rows without a `time` cell (default: now). */
   time?: string;
 }
@@ -153,11 +155,6 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
       else rowProblems.push(new InputError(file, line, "adjudication", `expected true or false, got ${JSON.stringify(adj)}`));
     }
     obj.time = cell("time") ?? time;
-    // Random means drawn by ragjudge: a random row that names no draw must say how it was drawn.
-    if (obj.frame === "random" && obj.draw === undefined && obj.attestation === undefined) {
-      if (defaults.attestation !== undefined) obj.attestation = defaults.attestation;
-      else rowProblems.push(new InputError(file, line, "frame", "a random label that no ragjudge draw made needs --attest \"who drew the sample and how\" (or an attestation column); without it use another frame, such as manual"));
-    }
     if (rowProblems.length) {
       problems.push(...rowProblems);
       continue;
@@ -167,7 +164,16 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
       problems.push(...zodProblems(parsed.error, obj, file, line));
       continue;
     }
-    labels.push(parsed.data);
+    // Random means drawn by ragjudge: a random row on an item no recorded draw drew must say how it was drawn.
+    const l = parsed.data;
+    if (l.frame === "random" && l.draw === undefined && l.attestation === undefined && !defaults.isDrawn?.(l)) {
+      if (defaults.attestation === undefined) {
+        problems.push(new InputError(file, line, "frame", "random, but no recorded draw (labels/draws/) drew this item: pass --attest \"who drew the sample and how\" (or an attestation column) for labels drawn outside ragjudge, or use another frame, such as manual"));
+        continue;
+      }
+      l.attestation = defaults.attestation;
+    }
+    labels.push(l);
     lines.push(line);
     timed.push(cell("time") !== undefined);
   }

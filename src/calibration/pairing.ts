@@ -234,6 +234,7 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
   const heldoutItems = group.items.filter((it) => heldoutForCheck(ctx, it, mine));
   const statuses = mine.map((d) => drawStatus(d, group, heldoutItems, book, ctx.minCoverage));
   const byId = new Map(mine.map((d, i) => [d.draw.id, { d, s: statuses[i]! }]));
+  const countingDraws = mine.filter((_, i) => statuses[i]!.counts);
   const gate: GateItem[] = [];
   const other: GroupPairing["other"] = [];
   const ties: LabelledItem[] = [];
@@ -253,7 +254,9 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
     let excluded: ExclusionReason | undefined;
     let item: GateItem | undefined;
     if (counting.length) {
-      const p = 1 - counting.reduce((acc, x) => acc * (1 - x.at!.item.p), 1);
+      // Its inclusion probability over every counting draw of the rubric (any of them could have drawn it).
+      const ps = countingDraws.map((d) => drawItemOf(d, judged.key, judged.inputHash)?.item.p ?? 0).filter((x) => x > 0);
+      const p = ps.length === 1 ? ps[0]! : 1 - ps.reduce((acc, x) => acc * (1 - x), 1);
       const stratum = counting.length === 1 ? counting[0]!.at!.item.stratum : undefined;
       item = { ...pair, source: "drawn", draws: counting.map((x) => x.d.draw.id), inclusionProbability: p, ...(stratum !== undefined ? { stratum } : {}) };
     } else if (drawnBy.some((x) => byId.get(x.d.draw.id)!.s.covers)) excluded = "draw incomplete";

@@ -8,7 +8,7 @@ import { loadConfig } from "../../golden/config.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { canonicalJson } from "../../golden/hash.js";
-import { Frame, Provenance } from "../../golden/schema/items.js";
+import { Frame, Provenance, type Label } from "../../golden/schema/items.js";
 import { UsageError } from "../errors.js";
 
 interface Common {
@@ -50,7 +50,10 @@ export function registerLabels(program: Command): void {
         if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
       }
       const { dir, rubrics } = context(opts);
+      const draws = loadDraws(dir);
+      const isDrawn = (l: Label) => draws.draws.some((d) => drawItemOf(d, l, l.inputHash)?.drawn === true);
       const csv = readLabelsCsv(file, {
+        isDrawn,
         annotator: opts.annotator, provenance: opts.provenance, source: opts.source, frame: opts.frame, inclusionProbability, split: opts.split,
         ...(opts.attest !== undefined ? { attestation: opts.attest } : {}),
       });
@@ -60,7 +63,6 @@ export function registerLabels(program: Command): void {
         if (bad.length) throw new InputErrors(bad);
       }
       // A row that names a draw must be one of its drawn items: the gate checks the same, but a wrong id is an input error here.
-      const draws = loadDraws(dir);
       const badDraw = csv.labels.flatMap((l, i) => {
         if (l.draw === undefined) return [];
         const d = draws.draws.find((x) => x.draw.id === l.draw);
