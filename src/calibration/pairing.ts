@@ -201,7 +201,7 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
     drawn: drawnItems.length,
     labelled,
     coverage,
-    counts: covers && coverage !== null && coverage >= minCoverage,
+    counts: covers && (coverage ?? 1) >= minCoverage,
     skipTest,
   };
 }
