@@ -23,7 +23,6 @@ describe("citation accuracy's pass rate", () => {
 
     const run = await runEvaluation({ config: copy.config });
     const rubric = run.report.rubrics.find((r) => r.rubric === "citation-accuracy")!;
-    expect(rubric.rateUnit).toBe("answers");
     const ev = loadEvaluation(run.folder);
     for (const jv of fromJudge) {
       const rv = rubric.variants.find((v) => v.variant === jv.variant)!;
@@ -36,6 +35,7 @@ describe("citation accuracy's pass rate", () => {
       expect(c.paired!.n).toBe(jv.overall.pass + jv.overall.fail);
       expect(c.paired!.meanA).toBeCloseTo(jv.overall.rate, 12);
     }
+    expect(rubric.rateUnit).toBe("answers");
     // Every human report prints that rate with its unit, and the pairs apart.
     const bm25 = fromJudge.find((v) => v.variant === "bm25-small")!;
     const pct = `${(100 * bm25.overall.rate).toFixed(1)}%`;
