@@ -194,7 +194,12 @@ export type CalibrationJson = z.infer<typeof CalibrationJson>;
 /** A corrected rate: its estimate and interval, why it is n/a, and why its interval is not informative (too few labels, zero width). */
 const Estimate = z.object({ estimate: NumOrNull, ci: Interval, reason: z.string().nullable(), uninformative: z.string().nullable() });
 
-/** A rate over items with its interval and both corrections. */
+/**
+ * A rate with its counts, its Wilson interval and both corrections. `pass`,
+ * `fail`: units with a yes/no verdict (judge and rule); `errors` in neither;
+ * `rulePass`, `ruleFail`: of pass + fail, those decided by rule (exact,
+ * never corrected).
+ */
 const RateFigures = z.object({
   pass: Count,
   fail: Count,
@@ -206,19 +211,9 @@ const RateFigures = z.object({
   ppi: Estimate.extend({ labelled: Count }),
 });
 
-/** One rubric's pass rate on one variant: raw with its Wilson interval, and the two corrections. */
-export const RubricVariantJson = z.object({
+/** One rubric's pass rate on one variant (its rate unit, see `RubricJson.rateUnit`): raw with its Wilson interval, and the two corrections. */
+export const RubricVariantJson = RateFigures.extend({
   variant: z.string(),
-  /** Items with a yes/no verdict (judge and rule), and error verdicts (in neither). */
-  pass: Count,
-  fail: Count,
-  errors: Count,
-  /** Of pass + fail, those decided by rule (exact, never corrected). */
-  rulePass: Count,
-  ruleFail: Count,
-  raw: z.object({ value: NumOrNull, ci: Interval }),
-  roganGladen: Estimate,
-  ppi: Estimate.extend({ labelled: Count }),
   /**
    * Citation accuracy only: the sentence-citation pairs (the unit its labels,
    * kappa and corrections are on), under their own name; the pass rate above

@@ -48,7 +48,7 @@ export function overviewHtml(report: ReportJson): string {
     + (untrusted.length ? `<div class="sub" style="margin-top:6px">${trustBadge(false)} ${esc(untrusted.join(", "))}: rates shown below, never as headline figures.</div>` : "")
     + `</div>`);
   const g = report.gate;
-  cards.push(`<div class="card"><h3>Gate ${gateBadge(report)}</h3><div class="sub">checked: ${esc(g.checked)}${g.floors.length ? esc(` · ${g.floors.filter((f) => !f.passed).length} of ${g.floors.length} floors missed`) : ""}</div>`
+  cards.push(`<div class="card"><h3>Gate ${gateBadge(report)}</h3><div class="sub">${esc(g.floors.length ? `${g.floors.filter((f) => !f.passed).length} of ${g.floors.length} floors missed` : "no floors configured")}${g.untrusted.length ? esc(` · ${plural(g.untrusted.length, "rubric")} untrusted${g.requireTrusted ? "" : " (run with --require-trusted to fail on them)"}`) : ""}</div>`
     + (g.failures.length ? `<ul>${g.failures.map((f) => `<li>${esc(f)}</li>`).join("")}</ul>` : "")
     + `<div class="sub" style="margin-top:6px">${esc(report.judgeTotals.judgments + " verdicts, " + plural(report.judgeTotals.errors, "error") + "; " + report.judgeTotals.costNote)}</div></div>`);
   return verdict + `<div class="cards">${cards.join("")}</div>`;
