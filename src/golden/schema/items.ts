@@ -89,8 +89,9 @@ export type Frame = z.infer<typeof Frame>;
  *   the example (not evidence about any judge); `import` with its `source`.
  * - `frame`: the sampling frame that put the item in front of the labeller,
  *   with its `inclusionProbability` when known and its `stratum` when the
- *   frame was stratified. Only `random` frames feed the gate (weighted by
- *   inverse inclusion probability when stratified).
+ *   frame was stratified. The frame alone never makes a label count for the
+ *   gate: "random" means drawn by a recorded draw (`draw`, checked against
+ *   labels/draws/) or attested (`attestation`).
  * - `adjudication`: an explicit tie-breaking label among several annotators.
  *
  * @example
