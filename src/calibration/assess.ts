@@ -1,17 +1,19 @@
-import type { RagjudgeConfig } from "../golden/schema/config.js";
+import type { TrustSettings } from "./gate.js";
 import type { Judgment } from "../golden/schema/items.js";
 import { correctedPassRates, type PassRates } from "./corrected.js";
-import { trustState, type TrustState } from "./gate.js";
+import { loadDraws } from "./draws.js";
 import { loadLabels } from "./labels.js";
 import { pairGroup } from "./pairing.js";
 import { loadRecords } from "./record.js";
 import type { BootstrapOptions } from "./stats/index.js";
+import { decideTrust, gateContext, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
 import { groupJudgments } from "./verdicts.js";
 
-/** Trust state and pass rates of one rubric under one judge. */
+/** Trust state and pass rates of one rubric under one judge (fingerprint and served model). */
 export interface RubricAssessment {
   rubric: string;
   fingerprint: string;
+  servedModel: string | null;
   judge: "llm" | "baseline";
   trust: TrustState;
   passRates: PassRates;
@@ -19,32 +21,37 @@ export interface RubricAssessment {
 
 /**
  * What every output showing a rubric's pass rate needs, in one call: for
- * each (rubric, fingerprint) among the judgments (rule verdicts left out),
- * its trust state from the calibration records in `<labelsDir>/calibration/`
- * (only a record for the exact fingerprint counts; others are listed), and
- * the raw pass rate beside its Rogan-Gladen and prediction-powered
- * corrections from the labels that count. Throws InputErrors for bad label
- * files or records (exit 2 in the CLI).
+ * each (rubric, fingerprint, served model) among the judgments (rule
+ * verdicts left out), its trust state decided now by the one gate
+ * (`decideTrust`: a record for the exact judge, current against today's
+ * verdicts, labels and draws, then the gate's rule on recomputed figures),
+ * and the raw pass rate beside its Rogan-Gladen and prediction-powered
+ * corrections from the labels that count. Pass the golden set's questions
+ * so splits come from the data. Throws InputErrors for bad label files,
+ * draws or records (exit 2 in the CLI).
  *
  * @example
- * const { rubrics } = assessJudgments({ judgments, labelsDir: resolved.path(config.labels), trust: config.trust });
+ * const { rubrics } = assessJudgments({ judgments, labelsDir: resolved.path(config.labels), trust: config.trust, questions: golden.questions });
  * for (const r of rubrics) console.log(r.rubric, r.passRates.raw.value, r.trust.message);
  */
 export function assessJudgments(input: {
   judgments: readonly Judgment[];
   labelsDir: string;
-  trust?: RagjudgeConfig["trust"];
+  trust?: TrustSettings;
+  questions?: Iterable<{ id: string; split?: string }>;
   bootstrap?: BootstrapOptions;
 }): { rubrics: RubricAssessment[]; ruleVerdicts: number } {
-  const book = loadLabels(input.labelsDir);
-  const records = loadRecords(input.labelsDir);
+  const inputs: TrustInputs = {
+    book: loadLabels(input.labelsDir),
+    draws: loadDraws(input.labelsDir),
+    records: loadRecords(input.labelsDir),
+    ...(input.trust ? { trust: input.trust } : {}),
+    ...(input.questions ? { splits: splitsOf(input.questions) } : {}),
+  };
   const { groups, counts } = groupJudgments(input.judgments);
-  const rubrics = groups.map((g) => ({
-    rubric: g.rubric,
-    fingerprint: g.fingerprint,
-    judge: g.judge,
-    trust: trustState(g.rubric, g.fingerprint, records, input.trust, { labelsHash: book.hash }),
-    passRates: correctedPassRates(pairGroup(g, book), input.bootstrap),
-  }));
+  const rubrics = groups.map((g) => {
+    const pairing = pairGroup(g, inputs.book, gateContext(inputs, g.rubric));
+    return { rubric: g.rubric, fingerprint: g.fingerprint, servedModel: g.servedModel, judge: g.judge, trust: decideTrust(pairing, inputs), passRates: correctedPassRates(pairing, input.bootstrap) };
+  });
   return { rubrics, ruleVerdicts: counts.ruleVerdicts };
 }

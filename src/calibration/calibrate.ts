@@ -1,32 +1,19 @@
 import { InputError, InputErrors } from "../golden/errors.js";
-import { hashJson } from "../golden/hash.js";
-import type { RagjudgeConfig } from "../golden/schema/config.js";
+import type { TrustSettings } from "./gate.js";
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Judgment } from "../golden/schema/items.js";
 import { labelBasis, type LabelBasis } from "./basis.js";
 import { correctedPassRates, type PassRates } from "./corrected.js";
+import { NO_DRAWS, type DrawBook } from "./draws.js";
 import { agreementFigures, breakdowns, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
-import { gateDecision, thresholdsFor, trustState, type TrustState } from "./gate.js";
+import { gateDecision, thresholdsFor } from "./gate.js";
 import { humanAgreement, type HumanAgreement } from "./humans.js";
 import { firstLabel, type LabelBook } from "./labels.js";
-import { HELDOUT_SPLIT, pairGroup, unpairedLabels, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
-import { CalibrationRecord, type RecordFigures } from "./record.js";
+import { pairGroup, unpairedLabels, type DrawStatus, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
+import { CalibrationRecord, RECORD_SCHEMA, type RecordFigures } from "./record.js";
 import { DEFAULT_REPS, DEFAULT_SEED, noBootstrap } from "./stats/index.js";
-import { groupJudgments, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
-
-/**
- * The SHA-256 of the verdicts a record measured: each item, its input hash
- * and its verdict, in a fixed order. Not the judgments file's bytes, which
- * carry the time of every judgment: re-judging to the same verdicts must
- * leave a committed record unchanged.
- */
-function verdictsHash(group: JudgeGroup): string {
-  return hashJson(
-    group.items
-      .map((it) => [it.key.variant, it.key.question, it.key.rubric, it.key.unit, it.inputHash, it.verdict])
-      .sort((a, b) => (a.join("\u0000") < b.join("\u0000") ? -1 : 1)),
-  );
-}
+import { countedDraws, decideTrust, excludedOf, gateContext, labelsHashOf, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
+import { groupJudgments, verdictsHash, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
 
 /** Inputs of one calibration run. */
 export interface CalibrateInput {
@@ -34,9 +21,11 @@ export interface CalibrateInput {
   /** The judgments file, named in each record. */
   judgmentsFile: { file: string };
   book: LabelBook;
-  /** The golden set's questions by id, for the by-kind and by-tag tables (optional). */
+  /** The recorded draws (`<labels>/draws/`): without them no label counts as drawn. */
+  draws?: DrawBook;
+  /** The golden set's questions by id, for the by-kind and by-tag tables and each question's split (optional). */
   questions?: ReadonlyMap<string, GoldenQuestion>;
-  trust?: RagjudgeConfig["trust"];
+  trust?: TrustSettings;
   /** Rubric names that exist (rubric files); a label for a rubric outside these and the judgments is an error. */
   knownRubrics?: ReadonlySet<string>;
   seed?: number;
@@ -64,11 +53,12 @@ export interface ErrorAnalysisRow {
   excluded: string;
   /**
    * `frame`: chosen by a non-random frame (disagreement, balanced, manual),
-   * so selection distorts kappa, TPR/TNR and every correction; `split`:
-   * random labels outside the held-out split, left out because prompts are
-   * tuned on them (their agreement figures are not distorted by selection).
+   * so selection distorts kappa, TPR/TNR and every correction; `draw`: not
+   * drawn by a counting draw (their selection is unknown); `split`: random
+   * labels outside the held-out split, left out because prompts are tuned on
+   * them (their agreement figures are not distorted by selection).
    */
-  kind: "frame" | "split";
+  kind: "frame" | "split" | "draw";
   /** What these labels are: "random labels in split dev", "labels from frame disagreement". */
   what: string;
   /** Why they are not in the gate, in one phrase. */
@@ -78,17 +68,20 @@ export interface ErrorAnalysisRow {
 }
 
 /**
- * Why labels excluded for `excluded` ("frame …" or "split …") do not count in the gate.
+ * Why labels excluded for `excluded` (see `ExclusionReason`) do not count in the gate.
  *
  * @example
- * exclusionWhy("split dev")
- * // { kind: "split", what: "random labels in split dev", why: "the gate uses the heldout split only (prompts are tuned on the rest)" }
+ * exclusionWhy("split dev", "heldout")
+ * // { kind: "split", what: "random labels in split dev", why: "the gate uses the held-out split \"heldout\" only (prompts are tuned on the rest)" }
  */
-export function exclusionWhy(excluded: string): { kind: "frame" | "split"; what: string; why: string } {
+export function exclusionWhy(excluded: string, heldout = "heldout"): { kind: "frame" | "split" | "draw"; what: string; why: string } {
   if (excluded.startsWith("split ")) {
-    const what = excluded === "split (none)" ? "random labels with no split (others carry one)" : `random labels in ${excluded}`;
-    return { kind: "split", what, why: `the gate uses the ${HELDOUT_SPLIT} split only (prompts are tuned on the rest)` };
+    const what = excluded === "split (none)" ? "random labels with no split (dev)" : `random labels in ${excluded}`;
+    return { kind: "split", what, why: `the gate uses the held-out split "${heldout}" only (labels with no split are dev; prompts are tuned on dev)` };
   }
+  if (excluded === "not drawn") return { kind: "draw", what: "random-frame labels outside any recorded draw", why: "random means drawn by ragjudge sample (or imported with --attest): a label's frame alone is not enough" };
+  if (excluded === "draw not covering") return { kind: "draw", what: "labels drawn by draws that do not cover today's items", why: "the draw's frame lacks held-out items the judge judged (new or changed evidence, or a variant or split left out): draw again" };
+  if (excluded === "draw incomplete") return { kind: "draw", what: "labels of draws not labelled far enough", why: "too little of the draw is labelled (trust.minCoverage), so skipping could choose the sample: label the rest" };
   return { kind: "frame", what: `labels from ${excluded}`, why: "a non-random frame, whose selection distorts kappa, TPR/TNR and the corrections" };
 }
 
@@ -97,7 +90,13 @@ export interface RubricCalibration {
   group: Omit<JudgeGroup, "items"> & { items: number };
   gate: AgreementFigures;
   heldoutOnly: boolean;
+  /** The held-out split's name. */
+  heldout: string;
   weighted: boolean;
+  /** The recorded draws of this rubric and their coverage. */
+  draws: DrawStatus[];
+  /** Counted labels declared random (attested), not drawn by ragjudge. */
+  declared: number;
   /** Whose labels the gate's figures rest on: human, author (never called human) or imported. */
   basis: LabelBasis;
   perAnnotator: AnnotatorFigures[];
@@ -162,6 +161,7 @@ export function recordFigures(f: AgreementFigures, weighted: boolean, level: num
     kappaCi: k.ci,
     kappaZ: k.z,
     kappaP: k.p,
+    kappaGofCi: f.kappaGof.ci,
     ...(f.kappaCiUninformative ? { kappaCiUninformative: { ...f.kappaCiUninformative } } : {}),
     bootstrap: { ci: boot.ci, reps: boot.reps, seed: boot.seed, level: boot.level, undefinedReps: boot.undefinedReps, ...(boot.reason ? { reason: boot.reason } : {}) },
     level,
@@ -173,7 +173,7 @@ export function recordFigures(f: AgreementFigures, weighted: boolean, level: num
   };
 }
 
-function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: string): RubricCalibration {
+function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: TrustInputs, time: string): RubricCalibration {
   const { group } = pairing;
   const seed = input.seed ?? DEFAULT_SEED;
   const reps = input.reps ?? DEFAULT_REPS;
@@ -183,21 +183,17 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
   for (const p of pairing.other) (byExclusion.get(p.excluded) ?? byExclusion.set(p.excluded, []).get(p.excluded)!).push(p);
   const errorAnalysis = [...byExclusion].sort(([a], [b]) => (a < b ? -1 : 1)).map(([excluded, ps]) => ({
     excluded,
-    ...exclusionWhy(excluded),
+    ...exclusionWhy(excluded, pairing.heldout),
     figures: agreementFigures(ps, { level }),
     disagreements: ps.filter((p) => p.judged.verdict !== p.label).map(disagreementOf),
   }));
-  const excluded = {
-    nonRandom: pairing.other.filter((p) => p.excluded.startsWith("frame")).length,
-    notHeldout: pairing.other.filter((p) => p.excluded.startsWith("split")).length,
-    ties: pairing.ties.length,
-  };
+  const excluded = excludedOf(pairing);
   const thresholds = thresholdsFor(input.trust, group.rubric);
   const figures = recordFigures(gate, pairing.weighted, level, seed, reps);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
-  const decision = gateDecision(figures, excluded, thresholds, basis, { heldoutOnly: pairing.heldoutOnly });
+  const decision = gateDecision(figures, excluded, thresholds, basis, { heldout: pairing.heldout, declared: pairing.declared });
   const record = CalibrationRecord.parse({
-    schema: "ragjudge.calibration/1",
+    schema: RECORD_SCHEMA,
     rubric: group.rubric,
     fingerprint: group.fingerprint,
     judge: group.judge,
@@ -205,8 +201,10 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
     servedModels: group.servedModels,
     time,
     thresholds,
-    heldoutOnly: pairing.heldoutOnly,
-    labels: { hash: input.book.hash, files: input.book.files.map((f) => ({ name: f.name, sha256: f.sha256, labels: f.labels })) },
+    heldoutOnly: true,
+    heldout: pairing.heldout,
+    labels: { hash: input.book.hash, rubricHash: labelsHashOf(input.book, group.rubric), files: input.book.files.map((f) => ({ name: f.name, sha256: f.sha256, labels: f.labels })) },
+    draws: countedDraws(pairing),
     judgments: { file: input.judgmentsFile.file, sha256: verdictsHash(group), items: group.items.length },
     figures,
     basis,
@@ -215,15 +213,18 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, time: stri
   });
   const hasLabels = pairing.gate.length + pairing.other.length + pairing.ties.length > 0;
   // Without any label for this judge no record is written, so the gate sees no calibration.
-  const trust = trustState(group.rubric, group.fingerprint, hasLabels ? [{ file: "(this run)", record }] : [], input.trust);
+  const trust = decideTrust(pairing, inputs, { fresh: hasLabels ? record : null, figures: gate });
   const warnings = [...pairing.warnings];
   if (pairing.ties.length) warnings.push(`${pairing.ties.length} item(s) have tied labels and no adjudication label: left out until adjudicated`);
   const { items: _items, ...groupInfo } = group;
   return {
     group: { ...groupInfo, items: group.items.length },
     gate,
-    heldoutOnly: pairing.heldoutOnly,
+    heldoutOnly: true,
+    heldout: pairing.heldout,
     weighted: pairing.weighted,
+    draws: pairing.draws,
+    declared: pairing.declared,
     basis,
     perAnnotator: perAnnotator(pairing.gate),
     annotatorAgreement: humanAgreement(pairing.gate.map((p) => p.labelled)),
@@ -267,7 +268,12 @@ export function calibrate(input: CalibrateInput): CalibrationReport {
       }));
     }
   }
-  const rubrics = groups.map((g) => calibrateGroup(pairGroup(g, input.book), input, time));
+  const inputs: TrustInputs = {
+    book: input.book, draws: input.draws ?? NO_DRAWS, records: [],
+    ...(input.trust ? { trust: input.trust } : {}),
+    ...(input.questions ? { splits: splitsOf(input.questions.values()) } : {}),
+  };
+  const rubrics = groups.map((g) => calibrateGroup(pairGroup(g, input.book, gateContext(inputs, g.rubric)), input, inputs, time));
   const warnings: string[] = [];
   if (counts.ruleVerdicts) warnings.push(`${counts.ruleVerdicts} rule verdict(s) left out: rule verdicts are never calibrated`);
   if (counts.duplicates) warnings.push(`${counts.duplicates} judgment line(s) repeat an earlier item, fingerprint and repeat: the later line was used`);

@@ -1,6 +1,6 @@
-import type { GroupPairing, PairedItem } from "./pairing.js";
+import type { GateItem, GroupPairing } from "./pairing.js";
 import {
-  ppiMean, roganGladenBootstrap, wilsonInterval,
+  ppiMean, PPI_MIN_LABELS, ROGAN_GLADEN_MIN_PER_CLASS, roganGladenBootstrap, wilsonInterval,
   type BootstrapOptions, type Interval, type LabelledVerdict, type PpiEstimate, type PpiLabelled, type RoganGladenEstimate,
 } from "./stats/index.js";
 
@@ -17,7 +17,44 @@ export interface PassRates {
   /** Gate-eligible labelled items used by the corrections (judge errors left out). */
   labelled: number;
   roganGladen: RoganGladenEstimate;
+  /** Why Rogan-Gladen's interval is not informative (too few labels of a class, or zero width), else null. */
+  roganGladenUninformative: string | null;
   ppi: PpiEstimate;
+  /** Why PPI's interval is not informative (too few labelled items, or zero width), else null. */
+  ppiUninformative: string | null;
+}
+
+const zeroWidth = (ci: Interval | null) => ci !== null && ci.hi - ci.lo <= 1e-12;
+
+/**
+ * Why a PPI interval says nothing, or null: fewer labelled items than
+ * {@link PPI_MIN_LABELS} (its normal interval rests on the rectifier's small
+ * sample), or zero width (every verdict and every judge-minus-label
+ * difference the same: 9 agreeing labels of a yes-to-everything judge give
+ * [1.000, 1.000]). The gate's kappa is flagged the same way.
+ *
+ * @example
+ * ppiUninformative(ppiMean(ones, nineAgreeing)) // "only 9 labelled items (PPI needs 30), and its interval has zero width"
+ */
+export function ppiUninformative(ppi: Pick<PpiEstimate, "estimate" | "nLabelled" | "ci">): string | null {
+  if (ppi.estimate === null) return null;
+  const few = ppi.nLabelled < PPI_MIN_LABELS ? `only ${ppi.nLabelled} labelled item${ppi.nLabelled === 1 ? "" : "s"} (PPI needs ${PPI_MIN_LABELS})` : null;
+  const flat = zeroWidth(ppi.ci) ? "its interval has zero width (every verdict and every judge-minus-label difference is the same), not certainty" : null;
+  return few && flat ? `${few}, and ${flat}` : few ?? flat;
+}
+
+/**
+ * Why a Rogan-Gladen interval says nothing, or null: fewer than
+ * {@link ROGAN_GLADEN_MIN_PER_CLASS} labels of either answer (TPR rests on
+ * the labels "yes", TNR on the labels "no"), or zero width.
+ */
+export function roganGladenUninformative(rg: Pick<RoganGladenEstimate, "estimate" | "bootstrap">, labelled: readonly Pick<LabelledVerdict, "label">[]): string | null {
+  if (rg.estimate === null) return null;
+  const yes = labelled.filter((l) => l.label === 1).length;
+  const no = labelled.length - yes;
+  const few = Math.min(yes, no) < ROGAN_GLADEN_MIN_PER_CLASS ? `${yes} yes / ${no} no labels (Rogan-Gladen needs ${ROGAN_GLADEN_MIN_PER_CLASS} of each: TPR and TNR each rest on one answer)` : null;
+  const flat = zeroWidth(rg.bootstrap.ci) ? "its interval has zero width, not certainty" : null;
+  return few && flat ? `${few}, and ${flat}` : few ?? flat;
 }
 
 /**
@@ -45,11 +82,11 @@ export interface PassRates {
  * yes/no to correct). One definition, so `calibrate` and the reports correct
  * the same pass rate the same way.
  */
-export function labelledVerdicts(gate: readonly PairedItem[], weighted: boolean): LabelledVerdict[] {
+export function labelledVerdicts(gate: readonly GateItem[], weighted: boolean): LabelledVerdict[] {
   const out: LabelledVerdict[] = [];
   for (const p of gate) {
     if (p.judged.verdict === "error") continue;
-    const stratum = weighted ? p.labelled.random?.value.stratum : undefined;
+    const stratum = weighted ? p.stratum : undefined;
     out.push({ judge: p.judged.verdict === "yes" ? 1 : 0, label: p.label === "yes" ? 1 : 0, weight: p.weight, ...(stratum !== undefined ? { stratum } : {}) });
   }
   return out;
@@ -71,6 +108,8 @@ export function correctedPassRates(pairing: GroupPairing, options: BootstrapOpti
   const yes = verdicts.reduce<number>((s, v) => s + v, 0);
   const labelled = labelledVerdicts(pairing.gate, pairing.weighted);
   const level = options.level ?? 0.95;
+  const roganGladen = roganGladenBootstrap(verdicts, labelled, options);
+  const ppi = ppiMean(verdicts, ppiLabels(labelled), { level });
   return {
     rubric: group.rubric,
     fingerprint: group.fingerprint,
@@ -78,7 +117,9 @@ export function correctedPassRates(pairing: GroupPairing, options: BootstrapOpti
     errors,
     raw: { value: verdicts.length ? yes / verdicts.length : null, ci: wilsonInterval(yes, verdicts.length, level) },
     labelled: labelled.length,
-    roganGladen: roganGladenBootstrap(verdicts, labelled, options),
-    ppi: ppiMean(verdicts, ppiLabels(labelled), { level }),
+    roganGladen,
+    roganGladenUninformative: roganGladenUninformative(roganGladen, labelled),
+    ppi,
+    ppiUninformative: ppiUninformative(ppi),
   };
 }

@@ -2,8 +2,8 @@ import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { PairedItem } from "./pairing.js";
 import { uninformativeInterval, type UninformativeInterval } from "./uninformative.js";
 import {
-  cohenKappa, cohenKappaBootstrap, confusion, confusionTable, gwetAc1, paradoxFigures, rates,
-  type BootstrapInterval, type BootstrapOptions, type CohenKappa, type Confusion, type GwetAc1, type Pair, type ParadoxFigures, type Rates,
+  cohenKappa, cohenKappaBootstrap, confusion, confusionTable, gwetAc1, kappaGofInterval, paradoxFigures, rates,
+  type BootstrapInterval, type BootstrapOptions, type CohenKappa, type Confusion, type GwetAc1, type KappaGofInterval, type Pair, type ParadoxFigures, type Rates,
 } from "./stats/index.js";
 
 /** Agreement of a judge with people on one set of items. */
@@ -20,6 +20,12 @@ export interface AgreementFigures {
   confusion: Confusion;
   rates: Rates;
   kappa: CohenKappa;
+  /**
+   * Donner & Eliasziw's goodness-of-fit interval (on the table scaled to the
+   * effective n when weighted). The gate checks the union of it and
+   * `kappa.ci`, which has zero width when nothing disagrees.
+   */
+  kappaGof: KappaGofInterval;
   /**
    * Set when kappa's interval (asymptotic and bootstrap) is not informative
    * because the labels or the judge's verdicts are all one answer: kappa is
@@ -80,6 +86,7 @@ export function agreementFigures(items: readonly PairedItem[], options: { bootst
     confusion: m,
     rates: rates(m),
     kappa: cohenKappa(table, { n: nEffective, level }),
+    kappaGof: kappaGofInterval(sw > 0 ? table.map((row) => row.map((v) => (v * nEffective) / sw)) : table, level),
     kappaCiUninformative: uninformativeInterval(m),
     paradox: paradoxFigures(table),
     ac1: gwetAc1(table, { n: nEffective, level }),

@@ -1,82 +1,66 @@
-import type { RagjudgeConfig, TrustThresholds } from "../golden/schema/config.js";
-import type { Judgment } from "../golden/schema/items.js";
-import type { CalibrationRecord, LoadedRecord } from "./record.js";
+import type { TrustOverride, TrustThresholds } from "../golden/schema/config.js";
+import type { CalibrationRecord } from "./record.js";
 import { describeBasis, type LabelBasis } from "./basis.js";
 import { fixed as f2, interval } from "./format.js";
 import { HELDOUT_SPLIT } from "./pairing.js";
 import { zCritical, type Interval } from "./stats/index.js";
-import { uninformativeInterval, type ConfusionCells, type UninformativeInterval } from "./uninformative.js";
+import { labelRule, trustRule, type UntrustedReason } from "./trust-rules.js";
+import { uninformativeInterval, type ConfusionCells } from "./uninformative.js";
 
-/**
- * Why a rubric's scores are not trusted. `kappa-uninformative`: the labels
- * or the judge's verdicts are all one answer, so kappa is 0 by convention
- * and its zero-width interval says nothing; never trusted, whatever the
- * threshold.
- */
-export type UntrustedReason = "no-calibration" | "labels-not-random" | "too-few-labels" | "kappa-undefined" | "kappa-uninformative" | "kappa-too-low";
+export type { UntrustedReason } from "./trust-rules.js";
 
-/** The trust state of one rubric under one judge, shown beside every pass rate. */
-export interface TrustState {
-  rubric: string;
-  fingerprint: string;
-  trusted: boolean;
-  reason?: UntrustedReason;
-  /** One line for people: "trusted: kappa 0.78, 95% CI [0.66, 0.90], n = 80 human labels" or why not. */
-  message: string;
-  kappa: number | null;
-  /** Kappa's asymptotic 95% interval (non-null SE), whose lower bound the gate checks. */
-  ci: Interval | null;
-  /** Set when kappa's interval is not informative (labels or verdicts all one answer): never read [0, 0] as certainty. */
-  kappaCiUninformative?: UninformativeInterval;
-  /** Gate-eligible labels in the record (0 without a record). */
-  n: number;
-  /** Whose labels the record rests on (human, author, imported), when the record says. */
-  basis?: LabelBasis;
-  thresholds: TrustThresholds;
-  /** The record used. */
-  record?: string;
-  /** Records of the same rubric for other fingerprints (another prompt or model): reported, never used. */
-  otherFingerprints: { fingerprint: string; file: string; time: string }[];
-  /** Remarks that do not change the state (labels changed since the record was written). */
-  notes: string[];
-}
+/** The config's `trust` as the gate reads it: every field optional (defaults below). */
+export type TrustSettings = Partial<TrustThresholds> & { heldout?: string; perRubric?: Record<string, TrustOverride> };
 
 /** The thresholds for one rubric: the config's defaults overridden by `trust.perRubric[rubric]`. */
-export function thresholdsFor(trust: RagjudgeConfig["trust"] | undefined, rubric: string): TrustThresholds {
-  const base: TrustThresholds = { minLabels: trust?.minLabels ?? 50, minPerClass: trust?.minPerClass ?? 10, kappaLower: trust?.kappaLower ?? 0.6 };
+export function thresholdsFor(trust: TrustSettings | undefined, rubric: string): TrustThresholds {
+  const base: TrustThresholds = { minLabels: trust?.minLabels ?? 50, minPerClass: trust?.minPerClass ?? 10, kappaLower: trust?.kappaLower ?? 0.6, minCoverage: trust?.minCoverage ?? 0.8 };
   const over = trust?.perRubric?.[rubric] ?? {};
   return {
     minLabels: over.minLabels ?? base.minLabels,
     minPerClass: over.minPerClass ?? base.minPerClass,
     kappaLower: over.kappaLower ?? base.kappaLower,
+    minCoverage: over.minCoverage ?? base.minCoverage,
   };
 }
 
-/** The confidence level of the interval whose lower bound the gate checks: kappa's asymptotic 95% interval. */
+/** The held-out split the gate uses (config `trust.heldout`, default `heldout`). */
+export function heldoutSplit(trust: TrustSettings | undefined): string {
+  return trust?.heldout ?? HELDOUT_SPLIT;
+}
+
+/** The confidence level of the interval whose lower bound the gate checks. */
 export const GATE_LEVEL = 0.95;
 
 /**
- * The figures the gate reads from a record. `confusion` tells whether the
- * labels or the verdicts are all one answer (kappa's interval then says
- * nothing); without it that check is skipped.
+ * The figures the gate reads. `confusion` tells whether the labels or the
+ * verdicts are all one answer (kappa's interval then says nothing); without
+ * it that check is skipped. `kappaGofCi` is Donner & Eliasziw's interval
+ * (absent from older records).
  */
-export type GateFigures = Pick<CalibrationRecord["figures"], "n" | "labelYes" | "labelNo" | "kappa" | "kappaSe" | "kappaCi" | "reasons" | "level"> & { confusion?: ConfusionCells };
+export type GateFigures = Pick<CalibrationRecord["figures"], "n" | "labelYes" | "labelNo" | "kappa" | "kappaSe" | "kappaCi" | "reasons" | "level"> & { confusion?: ConfusionCells; kappaGofCi?: Interval | null };
 
-/** Labels left out of the gate, each group with why it does not count (frame or split). */
-function notCounted(excluded: CalibrationRecord["excluded"]): string[] {
+/** Labels left out of the gate, by why (a record's `excluded`, with the newer counts optional). */
+export type GateExcluded = Pick<CalibrationRecord["excluded"], "nonRandom" | "notHeldout"> & Partial<Pick<CalibrationRecord["excluded"], "notDrawn" | "drawNotCovering" | "drawIncomplete" | "ties">>;
+
+/** "N <phrase>" with the rule's phrase in the singular for one label. */
+function counted(n: number, phrase: string): string {
+  return `${n} ${n === 1 ? phrase.replace(/\blabels\b/, "label") : phrase}`;
+}
+
+/** Labels left out of the gate, each group with why it does not count (the phrases of LABEL_RULES). */
+function notCounted(excluded: GateExcluded, heldout: string, minCoverage: number): string[] {
   const out: string[] = [];
-  if (excluded.nonRandom > 0) out.push(`${excluded.nonRandom} label${excluded.nonRandom === 1 ? "" : "s"} from disagreement, balanced or manual frames (selection distorts kappa)`);
-  if (excluded.notHeldout > 0) out.push(`${excluded.notHeldout} random label${excluded.notHeldout === 1 ? "" : "s"} outside the ${HELDOUT_SPLIT} split (the gate uses ${HELDOUT_SPLIT} only; prompts are tuned on the rest)`);
+  if (excluded.nonRandom > 0) out.push(`${counted(excluded.nonRandom, labelRule("frame").says)} (selection distorts kappa)`);
+  if (excluded.notDrawn) out.push(`${counted(excluded.notDrawn, labelRule("not-drawn").says)} (random means drawn by ragjudge sample, or imported with --attest)`);
+  if (excluded.drawNotCovering) out.push(`${counted(excluded.drawNotCovering, labelRule("draw-not-covering").says)} (the data changed since, or the draw left out a variant or split: draw again)`);
+  if (excluded.drawIncomplete) out.push(`${counted(excluded.drawIncomplete, labelRule("draw-incomplete").says)} ${Math.round(minCoverage * 100)}% (label the rest of the draw)`);
+  if (excluded.notHeldout > 0) out.push(`${counted(excluded.notHeldout, labelRule("split").says)} "${heldout}" (labels with no split count as dev; prompts are tuned on dev)`);
   return out;
 }
 
-/**
- * Kappa's asymptotic 95% interval, kappa ± z(0.975)·se with the non-null
- * standard error, clipped to [-1, 1]: recomputed from the record's kappa and
- * SE so the gate checks the 95% bound whatever level the record printed.
- * Null when kappa or its SE is undefined.
- */
-export function gateInterval(f: Pick<GateFigures, "kappa" | "kappaSe" | "kappaCi" | "level">): Interval | null {
+/** The asymptotic interval kappa ± z·se at the gate's level, clipped to [-1, 1]. */
+function asymptotic(f: Pick<GateFigures, "kappa" | "kappaSe" | "kappaCi" | "level">): Interval | null {
   if (f.kappa === null) return null;
   if (f.kappaSe === null) return f.level === GATE_LEVEL ? f.kappaCi : null;
   const half = zCritical(GATE_LEVEL) * f.kappaSe;
@@ -84,129 +68,97 @@ export function gateInterval(f: Pick<GateFigures, "kappa" | "kappaSe" | "kappaCi
 }
 
 /**
- * The gate's rule on one record's figures: trusted only with at least
- * `minLabels` gate-eligible labels, at least `minPerClass` of each label, a
- * defined kappa whose interval is informative (neither the labels nor the
- * judge's verdicts all one answer: kappa is then 0 by convention with a
- * zero-width interval, never trusted whatever the threshold), and the lower
- * bound of kappa's asymptotic 95% interval at or above `kappaLower`. The
- * first failed condition is the reason; the message also says when the
- * interval is not informative, and why each group of other labels does not
- * count (non-random frame, or outside the held-out split). It names whose
- * labels the figures rest on (`basis`): author and imported labels are never
- * called human.
+ * The interval whose lower bound the gate checks: the union of kappa's
+ * asymptotic 95% interval (kappa ± z(0.975)·se with the non-null standard
+ * error, recomputed so the gate checks the 95% bound whatever level the
+ * figures were printed at) and Donner & Eliasziw's 95% goodness-of-fit
+ * interval. The asymptotic interval has zero width when no item disagrees
+ * (46 agreements of 46 would read [1.00, 1.00]); the goodness-of-fit one
+ * does not, so the union stays honest at and near perfect agreement and is
+ * the asymptotic one elsewhere (where the two nearly agree). Null when kappa
+ * or its standard error is undefined.
+ */
+export function gateInterval(f: Pick<GateFigures, "kappa" | "kappaSe" | "kappaCi" | "level" | "kappaGofCi">): Interval | null {
+  const a = asymptotic(f);
+  if (!a) return null;
+  const g = f.kappaGofCi;
+  return g ? { lo: Math.min(a.lo, g.lo), hi: Math.max(a.hi, g.hi) } : a;
+}
+
+/** Options of {@link gateDecision}. */
+export interface GateOptions {
+  /** The held-out split's name (default `heldout`). */
+  heldout?: string;
+  /** `minCoverage`, for the not-counted text (default the thresholds'). */
+  minCoverage?: number;
+  /** Counted labels declared random by an attested import, not drawn by ragjudge. */
+  declared?: number;
+}
+
+/** ", 12 declared random, not drawn by ragjudge" when some counted labels were attested. */
+function declaredText(n: number | undefined): string {
+  return n ? `; ${n} of them declared random, not drawn by ragjudge` : "";
+}
+
+/**
+ * The gate's rule on a set of figures: trusted only with at least
+ * `minLabels` counted labels, at least `minPerClass` of each label, a defined
+ * kappa whose interval is informative, and the lower bound of
+ * {@link gateInterval} at or above `kappaLower`. The first failed condition
+ * is the reason (the order of TRUST_RULES). The message names whose labels
+ * the figures rest on (`basis`: author and imported labels are never called
+ * human), which split is held out (labels with no split are dev), why each
+ * group of other labels does not count, and any declared-random labels.
  */
 export function gateDecision(
   figures: GateFigures,
-  excluded: CalibrationRecord["excluded"],
+  excluded: GateExcluded,
   t: TrustThresholds,
   basis?: LabelBasis,
-  options: { heldoutOnly?: boolean } = {},
+  options: GateOptions = {},
 ): { trusted: boolean; reason?: UntrustedReason; message: string } {
+  const heldout = options.heldout ?? HELDOUT_SPLIT;
   const ci = gateInterval(figures);
   const labels = basis ? describeBasis(figures.n, basis) : `${figures.n} labels`;
-  const nText = basis ? `n = ${labels}` : `n = ${figures.n}`;
+  const nText = `n = ${basis ? labels : figures.n}${declaredText(options.declared)}`;
   const flat = figures.confusion && figures.kappa !== null ? uninformativeInterval(figures.confusion) : null;
-  const others = notCounted(excluded);
-  if (figures.n === 0 && excluded.nonRandom + excluded.notHeldout > 0) {
-    const what = excluded.nonRandom > 0 ? "labels not from random frames" : `no random label in the ${HELDOUT_SPLIT} split`;
-    const fix = excluded.nonRandom > 0 ? "label a random sample" : `label a random sample of the ${HELDOUT_SPLIT} split`;
-    return { trusted: false, reason: "labels-not-random", message: `untrusted: ${what} (not counted: ${others.join("; ")}); ${fix}` };
+  const others = notCounted(excluded, heldout, options.minCoverage ?? t.minCoverage);
+  const excludedTotal = excluded.nonRandom + excluded.notHeldout + (excluded.notDrawn ?? 0) + (excluded.drawNotCovering ?? 0) + (excluded.drawIncomplete ?? 0);
+  if (figures.n === 0 && excludedTotal > 0) {
+    const fix = excluded.notHeldout === excludedTotal
+      ? `label a random sample of the "${heldout}" split (ragjudge sample --random N --split ${heldout})`
+      : `label a random sample drawn by ragjudge (ragjudge sample --random N --split ${heldout}, then ragjudge review)`;
+    return { trusted: false, reason: "labels-not-random", message: `${trustRule("labels-not-random").says} (not counted: ${others.join("; ")}); ${fix}` };
   }
   if (figures.n < t.minLabels || figures.labelYes < t.minPerClass || figures.labelNo < t.minPerClass) {
-    const have = basis ? `${labels} from random frames` : `${figures.n} random`;
-    const where = options.heldoutOnly ? ` in the ${HELDOUT_SPLIT} split` : "";
+    const have = `${labels}, random and in the held-out split "${heldout}" (no split counts as dev)`;
     const note = flat ? `; ${flat.reason}, so kappa's interval is not informative` : "";
     const other = others.length ? `; not counted: ${others.join("; ")}` : "";
     return {
       trusted: false,
       reason: "too-few-labels",
-      message: `untrusted: too few labels (${have}${where}, ${figures.labelYes} yes / ${figures.labelNo} no; need ${t.minLabels} with ${t.minPerClass} of each${note}${other})`,
+      message: `${trustRule("too-few-labels").says} (${have}: ${figures.labelYes} yes / ${figures.labelNo} no${declaredText(options.declared)}; need ${t.minLabels} with ${t.minPerClass} of each${note}${other})`,
     };
   }
   if (figures.kappa === null || ci === null) {
-    return { trusted: false, reason: "kappa-undefined", message: `untrusted: kappa undefined (${figures.reasons.kappa ?? figures.reasons.kappaSe ?? figures.reasons.kappaCi ?? "no interval"})` };
+    return { trusted: false, reason: "kappa-undefined", message: `${trustRule("kappa-undefined").says} (${figures.reasons.kappa ?? figures.reasons.kappaSe ?? figures.reasons.kappaCi ?? "no interval"})` };
   }
   if (flat) {
     return {
       trusted: false,
       reason: "kappa-uninformative",
-      message: `untrusted: kappa's interval is not informative (${flat.reason}, so kappa is 0 by convention and its 95% CI ${interval(ci)} has zero width by formula, not certainty; ${nText})`,
+      message: `${trustRule("kappa-uninformative").says} (${flat.reason}, so kappa is 0 by convention and its 95% CI ${interval(ci)} has zero width by formula, not certainty; ${nText})`,
     };
   }
   if (ci.lo < t.kappaLower) {
     return {
       trusted: false,
       reason: "kappa-too-low",
-      message: `untrusted: kappa too low (${f2(figures.kappa)}, 95% CI ${interval(ci)}; lower bound must be >= ${f2(t.kappaLower)}, ${nText})`,
+      message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci)}; lower bound must be >= ${f2(t.kappaLower)}, ${nText})`,
     };
   }
   return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}` };
 }
 
-/**
- * The trust state of one rubric under one judge. Only a record for this
- * exact fingerprint is used; records for the rubric under other fingerprints
- * are listed (a changed prompt or model voids the old calibration). When
- * `labelsHash` is given and differs from the record's, a note says the labels
- * changed since calibration.
- */
-export function trustState(
-  rubric: string,
-  fingerprint: string,
-  records: readonly LoadedRecord[],
-  trust: RagjudgeConfig["trust"] | undefined,
-  options: { labelsHash?: string } = {},
-): TrustState {
-  const thresholds = thresholdsFor(trust, rubric);
-  const mine = records.filter((r) => r.record.rubric === rubric && r.record.fingerprint === fingerprint);
-  const others = records
-    .filter((r) => r.record.rubric === rubric && r.record.fingerprint !== fingerprint)
-    .map((r) => ({ fingerprint: r.record.fingerprint, file: r.file, time: r.record.time }));
-  const base = { rubric, fingerprint, thresholds, otherFingerprints: others, notes: [] as string[] };
-  const loaded = mine.sort((a, b) => (a.record.time < b.record.time ? 1 : -1))[0];
-  if (!loaded) {
-    const also = others.length ? `; ${others.length} record(s) exist for other fingerprints of ${rubric} (prompt or model changed), not used` : "";
-    return { ...base, trusted: false, reason: "no-calibration", message: `untrusted: no calibration for this judge${also}; run ragjudge calibrate`, kappa: null, ci: null, n: 0 };
-  }
-  const { record } = loaded;
-  const decision = gateDecision(record.figures, record.excluded, thresholds, record.basis, { heldoutOnly: record.heldoutOnly });
-  const state: TrustState = {
-    ...base,
-    trusted: decision.trusted,
-    message: decision.message,
-    kappa: record.figures.kappa,
-    ci: gateInterval(record.figures),
-    n: record.figures.n,
-    record: loaded.file,
-  };
-  if (record.basis) state.basis = record.basis;
-  const flat = record.figures.kappa === null ? null : uninformativeInterval(record.figures.confusion);
-  if (flat) state.kappaCiUninformative = flat;
-  if (decision.reason) state.reason = decision.reason;
-  if (options.labelsHash && options.labelsHash !== record.labels.hash) {
-    state.notes.push(`labels changed since this calibration (${record.time}): run ragjudge calibrate again`);
-  }
-  return state;
-}
-
-/**
- * Trust states for every (rubric, fingerprint) among judgments, sorted by
- * rubric. Rule verdicts are left out: they are never calibrated. This is what
- * the judge summary and reports show beside each pass rate.
- *
- * @example
- * for (const s of trustStates(judgments, loadRecords("labels"), config.trust)) console.log(s.rubric, s.message);
- */
-export function trustStates(
-  judgments: readonly Pick<Judgment, "rubric" | "fingerprint" | "judge">[],
-  records: readonly LoadedRecord[],
-  trust: RagjudgeConfig["trust"] | undefined,
-  options: { labelsHash?: string } = {},
-): TrustState[] {
-  const seen = new Map<string, [string, string]>();
-  for (const j of judgments) if (j.judge !== "rule") seen.set(JSON.stringify([j.rubric, j.fingerprint]), [j.rubric, j.fingerprint]);
-  return [...seen.values()]
-    .sort(([a, fa], [b, fb]) => (a === b ? (fa < fb ? -1 : 1) : a < b ? -1 : 1))
-    .map(([rubric, fingerprint]) => trustState(rubric, fingerprint, records, trust, options));
-}
+/** The label-rule phrase, exported for renderers that list exclusions. */
+export { labelRule };

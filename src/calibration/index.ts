@@ -19,3 +19,6 @@ export * from "./assess.js";
 export * from "./render.js";
 export * from "./output.js";
 export * from "./uninformative.js";
+export * from "./draws.js";
+export * from "./trust.js";
+export * from "./trust-rules.js";

@@ -15,7 +15,7 @@ import { currentLabels, type LabelBook } from "./labels.js";
 /** Every column, in export order. */
 export const CSV_COLUMNS = [
   "variant", "question", "rubric", "unit", "inputHash", "label", "annotator", "provenance", "source",
-  "frame", "inclusionProbability", "stratum", "split", "adjudication", "note", "time",
+  "frame", "inclusionProbability", "stratum", "split", "draw", "attestation", "adjudication", "note", "time",
 ] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 
@@ -30,6 +30,10 @@ export interface ImportDefaults {
   frame?: string;
   inclusionProbability?: number;
   split?: string;
+  /** `--attest`: how random rows that no recorded draw drew were drawn outside ragjudge (stamped on each such row). */
+  attestation?: string;
+  /** Whether a recorded draw drew a label's item (key and input hash): such random rows need no attestation. */
+  isDrawn?: (label: Label) => boolean;
   /** Time stamped on rows without a `time` cell (default: now). */
   time?: string;
 }
@@ -125,7 +129,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     };
     const obj: Record<string, unknown> = {};
     const rowProblems: InputError[] = [];
-    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "stratum", "split"] as const) {
+    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "stratum", "split", "draw", "attestation"] as const) {
       const v = cell(col) ?? (col === "source" || col === "split" ? defaults[col] : undefined);
       if (v !== undefined) obj[col] = col === "inputHash" ? v.toLowerCase() : v;
     }
@@ -162,7 +166,16 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
       problems.push(...zodProblems(parsed.error, obj, file, line));
       continue;
     }
-    labels.push(parsed.data);
+    // Random means drawn by ragjudge: a random row on an item no recorded draw drew must say how it was drawn.
+    const l = parsed.data;
+    if (l.frame === "random" && l.draw === undefined && l.attestation === undefined && !defaults.isDrawn?.(l)) {
+      if (defaults.attestation === undefined) {
+        problems.push(new InputError(file, line, "frame", "random, but no recorded draw (labels/draws/) drew this item: pass --attest \"who drew the sample and how\" (or an attestation column) for labels drawn outside ragjudge, or use another frame, such as manual"));
+        continue;
+      }
+      l.attestation = defaults.attestation;
+    }
+    labels.push(l);
     lines.push(line);
     timed.push(cell("time") !== undefined);
   }

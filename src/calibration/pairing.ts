@@ -1,36 +1,117 @@
 import type { Frame } from "../golden/schema/items.js";
+import { fisherExact, SKIP_TEST_ALPHA } from "./stats/index.js";
+import { drawItemOf, NO_DRAWS, type DrawBook, type LoadedDraw } from "./draws.js";
 import { evidenceKey, itemKey } from "./keys.js";
-import type { LabelBook, LabelledItem } from "./labels.js";
+import type { LabelBook, LabelledItem, LocatedLabel } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
 
-/** The split whose labels the gate uses when labels carry splits. */
+/** The default name of the split whose labels the gate uses (config `trust.heldout`). */
 export const HELDOUT_SPLIT = "heldout";
+
+/**
+ * What the gate needs besides verdicts and labels: the recorded draws, the
+ * held-out split's name, the golden set's split of each question, and the
+ * share of a draw that must be labelled before its labels count.
+ */
+export interface GateContext {
+  draws: DrawBook;
+  /** The held-out split (config `trust.heldout`); labels with no split are dev. */
+  heldout: string;
+  /** Each golden question's split (null: it has none). Questions not in it fall back to what the draw or the label recorded. */
+  splits?: ReadonlyMap<string, string | null>;
+  /** `trust.minCoverage` of this rubric (default 0.8). */
+  minCoverage: number;
+}
+
+/** No draws, default split and coverage: every random label is "not drawn" unless attested. */
+export const DEFAULT_GATE: GateContext = { draws: NO_DRAWS, heldout: HELDOUT_SPLIT, minCoverage: 0.8 };
 
 /** A judged item with the label that counts for it. */
 export interface PairedItem {
   judged: JudgedItem;
   labelled: LabelledItem;
   label: "yes" | "no";
-  /** Inverse inclusion probability for gate items of a stratified random frame; 1 otherwise. */
+  /** Inverse inclusion probability when gate items are weighted; 1 otherwise. */
   weight: number;
+  /** The item's split as the gate read it (golden set, else the draw, else the label); undefined: none (dev). */
+  split?: string;
 }
 
-/** Why a paired item is not in the gate: its frames, or its split. */
-export type ExclusionReason = `frame ${Frame}` | `frames ${string}` | `split ${string}`;
+/** How a gate item counts as random: drawn by ragjudge (in a recorded draw), or declared random by an attested import. */
+export type RandomSource = "drawn" | "declared";
+
+/** A gate item: a random held-out item with its label. */
+export interface GateItem extends PairedItem {
+  source: RandomSource;
+  /** The draws (ids) that drew it, for drawn items. */
+  draws: string[];
+  /** Its inclusion probability over the draws that count (1 - Π(1 - p)), or the attested label's, when known. */
+  inclusionProbability?: number;
+  stratum?: string;
+}
+
+/**
+ * Why a paired item is not in the gate:
+ * - `frame …`: put in front of the labeller by a non-random frame (disagreement, balanced, manual);
+ * - `not drawn`: a random-frame label on an item no recorded draw drew, and not attested;
+ * - `draw not covering`: drawn only by draws whose frame lacks items the judge judged (the data changed, or the draw left out a variant or split);
+ * - `draw incomplete`: drawn only by draws labelled below `trust.minCoverage`;
+ * - `split …`: random, but outside the held-out split (`split (none)`: no split, which counts as dev).
+ */
+export type ExclusionReason = `frame ${Frame}` | `frames ${string}` | "not drawn" | "draw not covering" | "draw incomplete" | `split ${string}`;
+
+/** The skip test of one draw: are its unlabelled held-out items like its labelled ones in the judge's verdict? */
+export interface SkipTest {
+  labelled: { yes: number; no: number };
+  unlabelled: { yes: number; no: number };
+  /** Fisher's exact test, two-sided. */
+  p: number;
+  /** True when p < {@link SKIP_TEST_ALPHA}: a warning, the skips lean to one verdict. */
+  leaning: boolean;
+  /** The verdict the unlabelled items lean to (their share of it is higher). */
+  leansTo: "yes" | "no";
+}
+
+/** One recorded draw of this rubric as the gate sees it for one judge's verdicts. */
+export interface DrawStatus {
+  id: string;
+  file: string;
+  annotator: string;
+  /** True when the draw's frame holds every held-out item the judge judged (same input hash). */
+  covers: boolean;
+  /** Why it does not (first reasons, for people). */
+  why?: string;
+  /** Drawn items among the judge's held-out items, and of those the labelled ones. */
+  drawn: number;
+  labelled: number;
+  /** labelled / drawn (null when nothing relevant was drawn). */
+  coverage: number | null;
+  /** True when it covers and its coverage reaches `minCoverage`: its labels count. */
+  counts: boolean;
+  skipTest: SkipTest | null;
+}
 
 /** The labels of one rubric and fingerprint, sorted into what counts and what does not. */
 export interface GroupPairing {
   group: JudgeGroup;
-  /** Items with a verdict and a resolved label from a uniform random frame (and the held-out split when splits exist). */
-  gate: PairedItem[];
+  /** Random held-out items with a resolved label: drawn by a counting draw, or declared random by an attested import. */
+  gate: GateItem[];
   /** Other paired items, for the error-analysis table, with why they are not in the gate. */
   other: (PairedItem & { excluded: ExclusionReason })[];
   /** Items labelled by annotators who tie, with no adjudication label. */
   ties: LabelledItem[];
-  /** True when the gate uses only the held-out split. */
+  /** The held-out split the gate used. */
+  heldout: string;
+  /** Always true: the gate uses the held-out split only (kept for records and reports). */
   heldoutOnly: boolean;
-  /** True when gate items are weighted by inverse inclusion probability. */
+  /** True when gate items are weighted by inverse inclusion probability (their probabilities differ). */
   weighted: boolean;
+  /** The recorded draws of this rubric and how each stands. */
+  draws: DrawStatus[];
+  /** Gate items declared random (attested imports), not drawn by ragjudge. */
+  declared: number;
+  /** The attestations of the declared items, deduplicated. */
+  attestations: string[];
   warnings: string[];
 }
 
@@ -44,31 +125,120 @@ export interface UnpairedLabels {
   unknownRubric: LabelledItem[];
 }
 
+/** The split of a judged item: the golden set's when it knows the question, else what a draw or a label recorded. */
+function splitOf(ctx: GateContext, judged: JudgedItem, draws: readonly LoadedDraw[], label?: LocatedLabel): string | undefined {
+  const q = judged.key.question;
+  if (ctx.splits?.has(q)) return ctx.splits.get(q) ?? undefined;
+  for (const d of draws) {
+    const at = drawItemOf(d, judged.key, judged.inputHash);
+    if (at) return at.item.split;
+  }
+  return label?.value.split;
+}
+
+/** Whether a judged item is held-out for the draw check: its known split is the held-out one, or its split is unknown (refuse rather than guess). */
+function heldoutForCheck(ctx: GateContext, judged: JudgedItem, draws: readonly LoadedDraw[]): boolean {
+  const q = judged.key.question;
+  if (ctx.splits?.has(q)) return ctx.splits.get(q) === ctx.heldout;
+  for (const d of draws) {
+    const at = drawItemOf(d, judged.key, judged.inputHash);
+    if (at) return at.item.split === ctx.heldout;
+  }
+  return true;
+}
+
+/**
+ * How one draw stands for one judge's verdicts. It covers them when every
+ * held-out item they judged is in its frame (in its population with the same
+ * input hash and an inclusion probability above 0); an item whose split is
+ * unknown counts as held-out, so the check errs on the side of refusing.
+ * Coverage and the skip test are over the drawn held-out items the judge
+ * judged.
+ */
+function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly JudgedItem[], book: LabelBook, minCoverage: number): DrawStatus {
+  let missing = 0;
+  let outside = 0;
+  let example: JudgedItem | undefined;
+  const drawnItems: JudgedItem[] = [];
+  for (const it of heldoutItems) {
+    const at = drawItemOf(d, it.key, it.inputHash);
+    if (!at && d.draw.scope.variants.includes(it.key.variant)) missing++;
+    else if (!at || !(at.item.p > 0)) outside++;
+    else {
+      if (at.drawn) drawnItems.push(it);
+      continue;
+    }
+    example ??= it;
+  }
+  const covers = missing === 0 && outside === 0;
+  const why: string[] = [];
+  if (missing) why.push(`${missing} held-out item${missing === 1 ? "" : "s"} judged now ${missing === 1 ? "is" : "are"} not in its population (new items, or their evidence changed since the draw)`);
+  if (outside) why.push(`${outside} held-out item${outside === 1 ? "" : "s"} judged now ${outside === 1 ? "was" : "were"} outside its frame (it was limited to variants ${d.draw.scope.variants.join(", ")}${d.draw.scope.splits ? ` and splits ${d.draw.scope.splits.join(", ")}` : ""})`);
+  if (example) why.push(`for example ${example.key.variant}/${example.key.question}/${example.key.unit}`);
+  let labelled = 0;
+  const tally = { labelled: { yes: 0, no: 0 }, unlabelled: { yes: 0, no: 0 } };
+  for (const it of drawnItems) {
+    const l = book.items.get(evidenceKey(it.key, it.inputHash));
+    const has = l !== undefined && l.label !== null;
+    if (has) labelled++;
+    if (it.verdict === "yes" || it.verdict === "no") tally[has ? "labelled" : "unlabelled"][it.verdict]++;
+  }
+  const coverage = drawnItems.length ? labelled / drawnItems.length : null;
+  let skipTest: SkipTest | null = null;
+  const un = tally.unlabelled.yes + tally.unlabelled.no;
+  const lab = tally.labelled.yes + tally.labelled.no;
+  if (un > 0 && lab > 0) {
+    const p = fisherExact([[tally.labelled.yes, tally.labelled.no], [tally.unlabelled.yes, tally.unlabelled.no]]);
+    const leansTo = tally.unlabelled.yes / un >= tally.labelled.yes / lab ? "yes" : "no";
+    skipTest = { ...tally, p, leaning: p < SKIP_TEST_ALPHA, leansTo };
+  }
+  return {
+    id: d.draw.id,
+    file: d.file,
+    annotator: d.draw.annotator,
+    covers,
+    ...(why.length ? { why: why.join("; ") } : {}),
+    drawn: drawnItems.length,
+    labelled,
+    coverage,
+    counts: covers && (coverage ?? 1) >= minCoverage,
+    skipTest,
+  };
+}
+
 /**
  * Joins one judge group with the labels on item AND input hash, and sorts
- * the pairs:
+ * the pairs. "Random" means drawn by ragjudge: an item is in the gate when
  *
- * - the gate takes items whose reference label is resolved and that a
- *   uniform `random` frame put in front of a labeller; disagreement,
- *   balanced and manual labels go to `other` (they distort kappa, TPR/TNR
- *   and every correction);
- * - when any gate label carries a split, only `heldout` items stay in the
- *   gate (prompts are tuned on the rest);
- * - stratified random frames (labels carrying a `stratum`): when every gate
- *   label has an inclusion probability, each item is weighted by its
- *   inverse; when only some have one, items stay unweighted with a warning.
- *   Unstratified random labels are never weighted: rounds of `sample --random`
- *   with different sizes draw uniformly from what is still unlabelled, so
- *   together they are one uniform sample whatever each round's probability.
+ * 1. a recorded draw of this rubric drew it, that draw's frame holds every
+ *    held-out item this judge judged (so its labels are a random sample of
+ *    them, not of some earlier data), and at least `minCoverage` of the
+ *    draw's drawn held-out items are labelled (so skipping cannot choose the
+ *    sample); whatever frame its label names; or its random-frame label is
+ *    attested (`labels import --attest`): declared random, not drawn by
+ *    ragjudge;
+ * 2. its split is the held-out split (the golden set's, else the draw's or
+ *    the label's; no split is dev).
+ *
+ * Everything else goes to `other` with why. Weights: drawn items carry their
+ * inclusion probability over the counting draws (1 - Π(1 - p)); when those
+ * differ among gate items (a stratified design), each is weighted by its
+ * inverse; uniform draws give one probability to all, so no weighting.
  *
  * @example
- * const pairing = pairGroup(group, loadLabels("labels"));
- * pairing.gate.length // gate-eligible labels
+ * const pairing = pairGroup(group, loadLabels("labels"), { ...DEFAULT_GATE, draws: loadDraws("labels") });
+ * pairing.gate.length // labels the gate counts
  */
-export function pairGroup(group: JudgeGroup, book: LabelBook): GroupPairing {
-  const candidates: PairedItem[] = [];
+export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext = DEFAULT_GATE): GroupPairing {
+  const mine = ctx.draws.draws.filter((d) => d.draw.rubric === group.rubric);
+  const heldoutItems = group.items.filter((it) => heldoutForCheck(ctx, it, mine));
+  const statuses = mine.map((d) => drawStatus(d, group, heldoutItems, book, ctx.minCoverage));
+  const byId = new Map(mine.map((d, i) => [d.draw.id, { d, s: statuses[i]! }]));
+  const countingDraws = mine.filter((_, i) => statuses[i]!.counts);
+  const gate: GateItem[] = [];
   const other: GroupPairing["other"] = [];
   const ties: LabelledItem[] = [];
+  const attestations = new Set<string>();
   for (const judged of group.items) {
     const labelled = book.items.get(evidenceKey(judged.key, judged.inputHash));
     if (!labelled) continue;
@@ -76,30 +246,57 @@ export function pairGroup(group: JudgeGroup, book: LabelBook): GroupPairing {
       ties.push(labelled);
       continue;
     }
-    const pair: PairedItem = { judged, labelled, label: labelled.label, weight: 1 };
-    if (labelled.random) candidates.push(pair);
-    else other.push({ ...pair, excluded: labelled.frames.length === 1 ? `frame ${labelled.frames[0]!}` : `frames ${labelled.frames.join("+")}` });
+    const split = splitOf(ctx, judged, mine, labelled.random ?? labelled.byAnnotator[0] ?? labelled.adjudication);
+    const pair: PairedItem = { judged, labelled, label: labelled.label, weight: 1, ...(split !== undefined ? { split } : {}) };
+    const drawnBy = mine.map((d) => ({ d, at: drawItemOf(d, judged.key, judged.inputHash) })).filter((x) => x.at?.drawn);
+    const counting = drawnBy.filter((x) => byId.get(x.d.draw.id)!.s.counts);
+    const attested = labelled.random?.value.attestation;
+    let excluded: ExclusionReason | undefined;
+    let item: GateItem | undefined;
+    if (counting.length) {
+      // Its inclusion probability over every counting draw of the rubric (any of them could have drawn it).
+      const ps = countingDraws.map((d) => drawItemOf(d, judged.key, judged.inputHash)?.item.p ?? 0).filter((x) => x > 0);
+      const p = ps.length === 1 ? ps[0]! : 1 - ps.reduce((acc, x) => acc * (1 - x), 1);
+      const stratum = counting.length === 1 ? counting[0]!.at!.item.stratum : undefined;
+      item = { ...pair, source: "drawn", draws: counting.map((x) => x.d.draw.id), inclusionProbability: p, ...(stratum !== undefined ? { stratum } : {}) };
+    } else if (drawnBy.some((x) => byId.get(x.d.draw.id)!.s.covers)) excluded = "draw incomplete";
+    else if (drawnBy.length) excluded = "draw not covering";
+    else if (attested !== undefined) {
+      const r = labelled.random!.value;
+      item = { ...pair, source: "declared", draws: [], ...(r.stratum !== undefined && r.inclusionProbability !== undefined ? { inclusionProbability: r.inclusionProbability, stratum: r.stratum } : {}) };
+    } else if (labelled.random) excluded = "not drawn";
+    else excluded = labelled.frames.length === 1 ? `frame ${labelled.frames[0]!}` : `frames ${labelled.frames.join("+")}`;
+    if (excluded) {
+      other.push({ ...pair, excluded });
+      continue;
+    }
+    if (split !== ctx.heldout) {
+      other.push({ ...pair, excluded: `split ${split ?? "(none)"}` });
+      continue;
+    }
+    if (item!.source === "declared") attestations.add(attested!);
+    gate.push(item!);
   }
   const warnings: string[] = [];
-  const heldoutOnly = candidates.some((p) => p.labelled.random!.value.split !== undefined);
-  let gate = candidates;
-  if (heldoutOnly) {
-    gate = [];
-    for (const p of candidates) {
-      const split = p.labelled.random!.value.split;
-      if (split === HELDOUT_SPLIT) gate.push(p);
-      else other.push({ ...p, excluded: `split ${split ?? "(none)"}` });
+  const withP = gate.filter((p) => p.inclusionProbability !== undefined);
+  const distinct = new Set(withP.map((p) => p.inclusionProbability)).size;
+  const weighted = withP.length === gate.length && distinct > 1;
+  if (weighted) {
+    for (const p of gate) p.weight = 1 / p.inclusionProbability!;
+  } else if (withP.length > 0 && withP.length < gate.length && distinct > 1) {
+    warnings.push(`${gate.length - withP.length} of ${gate.length} gate labels have no known inclusion probability: the gate treats all as one uniform sample (unweighted)`);
+  }
+  for (const s of statuses) {
+    if (s.skipTest?.leaning) {
+      const t = s.skipTest;
+      const share = (c: { yes: number; no: number }) => `${Math.round((100 * c[t.leansTo]) / (c.yes + c.no))}%`;
+      warnings.push(`draw ${s.id}: skips are not at random: the judge said ${t.leansTo} to ${share(t.unlabelled)} of the ${t.unlabelled.yes + t.unlabelled.no} unlabelled drawn items but to ${share(t.labelled)} of the ${t.labelled.yes + t.labelled.no} labelled ones (Fisher's exact test p = ${t.p < 0.001 ? t.p.toExponential(1) : t.p.toFixed(3)}); label the rest of the draw`);
     }
   }
-  const stratified = gate.some((p) => p.labelled.random!.value.stratum !== undefined);
-  const withP = gate.filter((p) => p.labelled.random!.value.inclusionProbability !== undefined).length;
-  const weighted = stratified && withP > 0 && withP === gate.length && new Set(gate.map((p) => p.labelled.random!.value.inclusionProbability)).size > 1;
-  if (weighted) {
-    for (const p of gate) p.weight = 1 / p.labelled.random!.value.inclusionProbability!;
-  } else if (stratified && withP > 0 && withP < gate.length) {
-    warnings.push(`${gate.length - withP} of ${gate.length} random-frame labels have no inclusion probability: the gate treats all as one uniform sample (unweighted)`);
-  }
-  return { group, gate, other, ties, heldoutOnly, weighted, warnings };
+  return {
+    group, gate, other, ties, heldout: ctx.heldout, heldoutOnly: true, weighted, draws: statuses,
+    declared: gate.filter((g) => g.source === "declared").length, attestations: [...attestations].sort(), warnings,
+  };
 }
 
 /**

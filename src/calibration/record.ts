@@ -38,6 +38,8 @@ export const RecordFigures = z.strictObject({
   kappaCi: IntervalSchema,
   kappaZ: Num,
   kappaP: Num,
+  /** Donner & Eliasziw's goodness-of-fit interval at `level` (absent in older records); the gate's interval is its union with the asymptotic one. */
+  kappaGofCi: IntervalSchema.optional(),
   /**
    * Present when kappa's interval is not informative: the labels or the
    * judge's verdicts are all one answer (kappa 0 by convention, zero-width
@@ -73,7 +75,13 @@ export type RecordFigures = z.infer<typeof RecordFigures>;
 export const RecordExcluded = z.strictObject({
   /** Labels from disagreement, balanced or manual frames. */
   nonRandom: Count,
-  /** Random-frame labels outside the held-out split. */
+  /** Random-frame labels on items no recorded draw drew (and not attested). */
+  notDrawn: Count.default(0),
+  /** Labels drawn only by draws whose frame lacks items the judge judged. */
+  drawNotCovering: Count.default(0),
+  /** Labels drawn only by draws labelled below `minCoverage`. */
+  drawIncomplete: Count.default(0),
+  /** Random labels outside the held-out split (no split counts as dev). */
   notHeldout: Count,
   /** Items whose annotators tie with no adjudication label. */
   ties: Count,
@@ -88,13 +96,19 @@ export const RecordBasis = z.strictObject({
   sources: z.array(z.string()),
 });
 
+/** The schema tag written now; `ragjudge.calibration/1` records (before draws and per-rubric label hashes) are read but always stale. */
+export const RECORD_SCHEMA = "ragjudge.calibration/2";
+
 /**
- * One calibration record (`<labels>/calibration/<rubric>.<fingerprint prefix>.json`):
- * the exact judge, the labels and judgments measured (by content hash), the
- * gate's figures, whose labels they rest on, and the gate's verdict then.
+ * One calibration record (`<labels>/calibration/<rubric>.<fingerprint prefix>[.<served prefix>].json`):
+ * the exact judge and the model it was served as, the labels, draws and
+ * verdicts measured (by content hash), the gate's figures, whose labels they
+ * rest on, and the gate's verdict then. The gate never takes that verdict on
+ * trust: it recomputes from today's verdicts and labels, and a record whose
+ * hashes or served model differ from today's is stale.
  */
 export const CalibrationRecord = z.strictObject({
-  schema: z.literal("ragjudge.calibration/1"),
+  schema: z.enum(["ragjudge.calibration/1", RECORD_SCHEMA]),
   rubric: Id,
   fingerprint: z.string().min(1),
   judge: z.enum(["llm", "baseline"]),
@@ -103,11 +117,17 @@ export const CalibrationRecord = z.strictObject({
   time: Time,
   thresholds: TrustThresholds,
   heldoutOnly: z.boolean(),
+  /** The held-out split the gate used (absent in older records). */
+  heldout: z.string().min(1).optional(),
   labels: z.strictObject({
     /** SHA-256 over every labels file's name and content hash. */
     hash: Sha256,
+    /** SHA-256 over every label of this rubric (its whole history): what staleness is checked on, so labelling another rubric leaves this record valid. */
+    rubricHash: Sha256.optional(),
     files: z.array(z.strictObject({ name: z.string(), sha256: Sha256, labels: Count })),
   }),
+  /** The draws whose labels counted (ids are hashes of their content) and the hash over them. */
+  draws: z.strictObject({ hash: Sha256, ids: z.array(z.string()) }).optional(),
   /** The judgments file, the SHA-256 of the verdicts measured (item, input hash, verdict) and their count. */
   judgments: z.strictObject({ file: z.string(), sha256: Sha256, items: Count }),
   figures: RecordFigures,
@@ -133,8 +153,8 @@ export interface LoadedRecord {
  * @example
  * written.set(recordKey(r.record), writeRecordIfChanged(labelsDir, r.record));
  */
-export function recordKey(record: Pick<CalibrationRecord, "rubric" | "fingerprint">): string {
-  return `${record.rubric}\u0000${record.fingerprint}`;
+export function recordKey(record: Pick<CalibrationRecord, "rubric" | "fingerprint"> & { servedModels?: readonly string[] }): string {
+  return `${record.rubric}\u0000${record.fingerprint}\u0000${record.servedModels?.[0] ?? ""}`;
 }
 
 /** The folder of calibration records inside a labels folder. */
@@ -147,15 +167,27 @@ export function fingerprintPrefix(fingerprint: string): string {
   return /^[0-9a-f]{12}/.test(fingerprint) ? fingerprint.slice(0, 12) : sha256(fingerprint).slice(0, 12);
 }
 
-/** `<labels>/calibration/<rubric>.<first 12 hex of fingerprint>.json`. */
-export function recordPath(labelsDir: string, rubric: string, fingerprint: string): string {
-  return join(recordsDir(labelsDir), `${rubric}.${fingerprintPrefix(fingerprint)}.json`);
+/**
+ * A record's file name: `<rubric>.<first 12 hex of fingerprint>.json`, with
+ * `.<first 8 hex of the served model's SHA-256>` before `.json` when the
+ * server named the model it served (verdicts of two served models under one
+ * fingerprint are two calibrations). Records of the older schema keep the
+ * older name.
+ */
+export function recordFileName(rubric: string, fingerprint: string, servedModel?: string | null, schema: string = RECORD_SCHEMA): string {
+  const served = servedModel && schema === RECORD_SCHEMA ? `.${sha256(servedModel).slice(0, 8)}` : "";
+  return `${rubric}.${fingerprintPrefix(fingerprint)}${served}.json`;
+}
+
+/** `<labels>/calibration/<recordFileName>`. */
+export function recordPath(labelsDir: string, rubric: string, fingerprint: string, servedModel?: string | null): string {
+  return join(recordsDir(labelsDir), recordFileName(rubric, fingerprint, servedModel));
 }
 
 /** Validates and writes a record atomically (a reader never sees half of it); returns its path. */
 export function writeRecord(labelsDir: string, record: CalibrationRecord): string {
   const checked = CalibrationRecord.parse(record);
-  const file = recordPath(labelsDir, checked.rubric, checked.fingerprint);
+  const file = recordPath(labelsDir, checked.rubric, checked.fingerprint, checked.servedModels[0]);
   writeOutputFile(file, recordText(checked), { within: labelsDir });
   return file;
 }
@@ -184,7 +216,7 @@ export interface RecordWrite {
  */
 export function writeRecordIfChanged(labelsDir: string, record: CalibrationRecord): RecordWrite {
   const checked = CalibrationRecord.parse(record);
-  const file = recordPath(labelsDir, checked.rubric, checked.fingerprint);
+  const file = recordPath(labelsDir, checked.rubric, checked.fingerprint, checked.servedModels[0]);
   const old = existingText(file);
   if (old !== undefined) {
     const oldTime = timeOf(old);
@@ -226,9 +258,10 @@ export function loadRecords(labelsDir: string): LoadedRecord[] {
     const file = join(dir, name);
     try {
       const record = loadJson(file, CalibrationRecord);
-      const expected = `${record.rubric}.${fingerprintPrefix(record.fingerprint)}.json`;
+      const expected = recordFileName(record.rubric, record.fingerprint, record.servedModels.length === 1 ? record.servedModels[0] : undefined, record.schema);
       if (name !== expected) {
-        problems.push(new InputError(file, undefined, "fingerprint", `record is for rubric ${JSON.stringify(record.rubric)} and fingerprint ${record.fingerprint.slice(0, 12)}…, so its file must be named ${expected}`));
+        const served = record.schema === RECORD_SCHEMA && record.servedModels.length === 1 ? `, served model ${JSON.stringify(record.servedModels[0])}` : "";
+        problems.push(new InputError(file, undefined, "fingerprint", `record is for rubric ${JSON.stringify(record.rubric)} and fingerprint ${record.fingerprint.slice(0, 12)}…${served}, so its file must be named ${expected}`));
         continue;
       }
       out.push({ file, record });

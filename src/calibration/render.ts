@@ -46,10 +46,10 @@ function shortKappa(f: AgreementFigures): string {
   return `${num(f.kappa.kappa)} ${ci(f.kappa.ci)}`;
 }
 
-/** A zero-width interval at perfect agreement: the asymptotic SE is 0 when nothing disagrees, which is not certainty either. */
+/** At perfect agreement the asymptotic SE is 0, which is not certainty: the goodness-of-fit interval is the one that says how sure. */
 function perfectNote(f: AgreementFigures): string {
   const c = f.confusion;
-  return f.kappa.kappa !== null && f.kappa.ci !== null && c.fp + c.fn === 0 ? ` (zero width because no label disagrees with the judge: the asymptotic SE is 0 there, which is not certainty; ${f.n} labels)` : "";
+  return f.kappa.kappa !== null && f.kappa.ci !== null && c.fp + c.fn === 0 ? ` (the asymptotic interval has zero width because no label disagrees with the judge, which is not certainty; the goodness-of-fit interval on ${f.n} labels is the honest one)` : "";
 }
 
 /** Cohen's kappa between two annotators; a constant annotator makes the interval not informative, said by name. */
@@ -85,8 +85,12 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     }];
   }
   const sample = [
-    `${g.n} gate labels (random frame${r.heldoutOnly ? ", heldout split" : ""}${r.weighted ? ", weighted by 1/inclusion probability, effective n " + num(g.nEffective, 1) : ""}): ${g.labelYes} yes / ${g.labelNo} no`,
+    `${g.n} gate labels (drawn by recorded draws${r.declared ? `, ${r.declared} of them declared random, not drawn by ragjudge` : ""}; held-out split "${r.heldout}", labels with no split are dev${r.weighted ? "; weighted by 1/inclusion probability, effective n " + num(g.nEffective, 1) : ""}): ${g.labelYes} yes / ${g.labelNo} no`,
   ];
+  for (const d of r.draws) {
+    const cov = d.coverage === null ? "no drawn held-out item among these verdicts" : `${d.labelled} of ${d.drawn} drawn held-out items labelled (${Math.round(100 * d.coverage)}%)`;
+    sample.push(`draw ${d.id} (for ${d.annotator}): ${cov}; ${d.counts ? "counts" : d.covers ? "does not count until more of it is labelled" : `does not count: ${d.why}`}${d.skipTest ? `; skip test p = ${fixed(d.skipTest.p, 3)}` : ""}`);
+  }
   for (const e of r.errorAnalysis) {
     const one = e.figures.n === 1;
     sample.push(`${e.figures.n} ${one ? e.what.replace(/\blabels\b/, "label") : e.what} ${one ? "is" : "are"} not in the gate: ${e.why}; see error analysis`);
@@ -100,7 +104,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     ? `kappa      undefined: ${g.kappa.reasons.kappa}`
     : flat
       ? `kappa      ${num(g.kappa.kappa)}  ${pct}% CI not informative, asymptotic and bootstrap alike: ${explainUninformative(flat)}; no test`
-      : `kappa      ${num(g.kappa.kappa)}  ${pct}% CI ${ci(g.kappa.ci)} asymptotic${g.kappa.ci ? "" : ` (${g.kappa.reasons.ci})`}, ${bootText}; z ${num(g.kappa.z)}, p ${pval(g.kappa.p)}${perfectNote(g)}`;
+      : `kappa      ${num(g.kappa.kappa)}  95% CI ${ci(r.trust.ci)} (the gate's: asymptotic ${ci(g.kappa.ci)}${g.kappa.ci ? "" : ` (${g.kappa.reasons.ci})`} joined with goodness-of-fit ${ci(g.kappaGof.ci)}), ${pct}% ${bootText}; z ${num(g.kappa.z)}, p ${pval(g.kappa.p)}${perfectNote(g)}`;
   out.push({
     title: `agreement with ${basisNoun(r.basis)}`,
     lines: [
@@ -121,10 +125,10 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
       `raw           ${num(pr.raw.value, 3)} ${ci(pr.raw.ci, 3)} (Wilson; ${pr.judged} judged${pr.errors ? `, ${pr.errors} errors left out` : ""})`,
       rg.estimate === null
         ? `Rogan-Gladen  n/a (${rg.reason})`
-        : `Rogan-Gladen  ${num(rg.estimate, 3)} ${rg.bootstrap.ci ? ci(rg.bootstrap.ci, 3) : `(interval n/a: ${rg.bootstrap.reason})`}${rg.clipped ? ` (clipped from ${num(rg.unclipped, 3)})` : ""}`,
+        : `Rogan-Gladen  ${num(rg.estimate, 3)} ${rg.bootstrap.ci ? ci(rg.bootstrap.ci, 3) : `(interval n/a: ${rg.bootstrap.reason})`}${rg.clipped ? ` (clipped from ${num(rg.unclipped, 3)})` : ""}${pr.roganGladenUninformative ? `; interval not informative: ${pr.roganGladenUninformative}` : ""}`,
       pr.ppi.estimate === null
         ? `PPI           n/a (${pr.ppi.reasons.estimate})`
-        : `PPI           ${num(pr.ppi.estimate, 3)} ${pr.ppi.ci ? ci(pr.ppi.ci, 3) : `(interval n/a: ${pr.ppi.reasons.ci})`} (${pr.labelled} labelled)`,
+        : `PPI           ${num(pr.ppi.estimate, 3)} ${pr.ppi.ci ? ci(pr.ppi.ci, 3) : `(interval n/a: ${pr.ppi.reasons.ci})`} (${pr.labelled} labelled)${pr.ppiUninformative ? `; interval not informative: ${pr.ppiUninformative}` : ""}`,
     ],
   });
   if (r.perAnnotator.length > 1 || (r.perAnnotator.length === 1 && r.annotatorAgreement)) {
@@ -147,7 +151,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     out.push({
       title: "error analysis: labels not in the gate (see why; kappa only where selection does not distort it)",
       rows: [["labels", "n", "agreement", "kappa [95% CI]", "judge yes / label no", "judge no / label yes", "why not in the gate"], ...r.errorAnalysis.map((e) => [
-        e.excluded, String(e.figures.n), num(e.figures.rates.agreement), e.kind === "split" ? shortKappa(e.figures) : "distorted",
+        e.excluded, String(e.figures.n), num(e.figures.rates.agreement), e.kind === "split" ? shortKappa(e.figures) : e.kind === "draw" ? "selection unknown" : "distorted",
         w(e.figures.confusion.fp), w(e.figures.confusion.fn), e.why,
       ])],
     });
@@ -169,7 +173,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
 function heading(r: RubricCalibration): string {
   const g = r.group;
   const who = g.judge === "baseline" ? "baseline judge (offline, no LLM)" : `llm ${g.models.join(", ") || "(model not recorded)"}`;
-  const served = g.servedModels.length ? ` served as ${g.servedModels.join(", ")}` : "";
+  const served = g.servedModel ? ` served as ${g.servedModel}` : "";
   return `${g.rubric} · ${who}${served} · fingerprint ${g.fingerprint.slice(0, 12)} · ${g.items} judged items`;
 }
 

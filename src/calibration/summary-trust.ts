@@ -1,43 +1,49 @@
-import { trustStates, type TrustState } from "./gate.js";
+import { loadDraws } from "./draws.js";
 import { loadLabels } from "./labels.js";
 import { loadRecords } from "./record.js";
+import { splitsOf, trustStates, type TrustState } from "./trust.js";
 import { InputError, InputErrors } from "../golden/errors.js";
-import type { RagjudgeConfig } from "../golden/schema/config.js";
+import type { TrustSettings } from "./gate.js";
 import type { Judgment } from "../golden/schema/items.js";
 import { trustKey, type TrustLine } from "../judge/summary/format.js";
+import { servedKeys } from "../judge/summary/served.js";
 
 /** Trust states of a judge run, for the summary `ragjudge judge` prints. */
 export interface SummaryTrust {
   states: TrustState[];
-  /** By `trustKey(rubric, fingerprint)`, for `formatSummary`'s `trust` option. */
+  /** By `trustKey(rubric, fingerprint, served model)`, for `formatSummary`'s `trust` option. */
   lines: Map<string, TrustLine>;
-  /** Why no state could be read (a bad labels file or record), when so: every rubric then shows as untrusted. */
+  /** Why no state could be read (a bad labels file, draw or record), when so: every rubric then shows as untrusted. */
   problem?: string;
 }
 
 /**
- * The trust state of every (rubric, fingerprint) among a run's judgments,
- * from the calibration records in `<labels>/calibration/` (written by
- * `ragjudge calibrate`): only a record for the exact fingerprint counts, so
- * a changed prompt or model shows as uncalibrated. A bad labels folder does
- * not stop the summary: the problem is reported and every rubric shows as
- * untrusted.
+ * The trust state of every (rubric, fingerprint, served model) among a
+ * run's judgments, decided now by the one gate (src/calibration/trust.ts)
+ * from today's verdicts, the labels and draws of `labelsDir`, and the
+ * records `ragjudge calibrate` wrote there: a record for another fingerprint
+ * or served model, or one whose verdicts, labels or draws changed since, is
+ * not trusted. A bad labels folder does not stop the summary: the problem is
+ * reported and every rubric shows as untrusted.
  *
  * @example
- * const t = summaryTrust(judgments, resolved.path(config.labels), config.trust);
+ * const t = summaryTrust(judgments, resolved.path(config.labels), config.trust, golden.questions);
  * process.stdout.write(formatSummary(summary, { trust: t.lines }));
  */
-export function summaryTrust(judgments: readonly Judgment[], labelsDir: string, trust: RagjudgeConfig["trust"] | undefined): SummaryTrust {
+export function summaryTrust(judgments: readonly Judgment[], labelsDir: string, trust: TrustSettings | undefined, questions?: Iterable<{ id: string; split?: string }>): SummaryTrust {
+  const served = servedKeys(judgments.filter((j) => j.judge !== "rule"));
   try {
-    const book = loadLabels(labelsDir);
-    const states = trustStates(judgments, loadRecords(labelsDir), trust, { labelsHash: book.hash });
-    return { states, lines: new Map(states.map((s) => [trustKey(s.rubric, s.fingerprint), { trusted: s.trusted, message: s.message }])) };
+    const states = trustStates(judgments, {
+      book: loadLabels(labelsDir), draws: loadDraws(labelsDir), records: loadRecords(labelsDir),
+      ...(trust ? { trust } : {}), ...(questions ? { splits: splitsOf(questions) } : {}),
+    });
+    return { states, lines: new Map(states.map((s) => [trustKey(s.rubric, s.fingerprint, s.servedModel ?? ""), { trusted: s.trusted, message: s.message }])) };
   } catch (e) {
     if (!(e instanceof InputError || e instanceof InputErrors)) throw e;
     const first = e instanceof InputErrors ? e.problems[0]?.message ?? e.message : e.message;
     const problem = `trust state unknown: ${first}`;
     const lines = new Map<string, TrustLine>();
-    for (const j of judgments) if (j.judge !== "rule") lines.set(trustKey(j.rubric, j.fingerprint), { trusted: false, message: `untrusted: ${problem}` });
+    for (const j of judgments) if (j.judge !== "rule") lines.set(trustKey(j.rubric, j.fingerprint, served(j)), { trusted: false, message: `untrusted: ${problem}` });
     return { states: [], lines, problem };
   }
 }

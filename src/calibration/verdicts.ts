@@ -1,4 +1,6 @@
+import { hashJson } from "../golden/hash.js";
 import type { ItemKey, Judgment, Verdict } from "../golden/schema/items.js";
+import { servedKeys } from "../judge/summary/served.js";
 import { evidenceKey, keyOf } from "./keys.js";
 
 /**
@@ -22,14 +24,20 @@ export interface JudgedItem {
   reason: string;
 }
 
-/** The judged items of one rubric under one fingerprint. */
+/**
+ * The judged items of one rubric under one fingerprint and one served model:
+ * what one calibration measures (verdicts of two served models are never
+ * pooled; see src/judge/summary/served.ts).
+ */
 export interface JudgeGroup {
   rubric: string;
   fingerprint: string;
   judge: "llm" | "baseline";
   /** Requested model names seen in the group. */
   models: string[];
-  /** Served model names the endpoint reported. */
+  /** The model the endpoint reported serving, or null (the baseline, or a server that names none). */
+  servedModel: string | null;
+  /** `[servedModel]`, or `[]` when there is none (the form calibration records store). */
   servedModels: string[];
   items: JudgedItem[];
 }
@@ -43,9 +51,9 @@ export interface GroupingCounts {
 }
 
 /**
- * Groups judgments by (rubric, fingerprint), leaving rule verdicts out, and
- * reduces each item's repeats to one verdict. Verdicts of different
- * fingerprints never mix. When a judgments file holds the same (evidence,
+ * Groups judgments by (rubric, fingerprint, served model), leaving rule
+ * verdicts out, and reduces each item's repeats to one verdict. Verdicts of
+ * different fingerprints or served models never mix. When a judgments file holds the same (evidence,
  * fingerprint, repeat) twice, the later line wins (files are appended).
  *
  * @example
@@ -55,19 +63,20 @@ export interface GroupingCounts {
 export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeGroup[]; counts: GroupingCounts } {
   const counts: GroupingCounts = { ruleVerdicts: 0, duplicates: 0 };
   const groups = new Map<string, { group: JudgeGroup; byEvidence: Map<string, Map<number, Judgment>> }>();
+  const served = servedKeys(judgments.filter((j) => j.judge !== "rule"));
   for (const j of judgments) {
     if (j.judge === "rule") {
       counts.ruleVerdicts++;
       continue;
     }
-    const gk = JSON.stringify([j.rubric, j.fingerprint]);
+    const model = served(j);
+    const gk = JSON.stringify([j.rubric, j.fingerprint, model]);
     let g = groups.get(gk);
     if (!g) {
-      g = { group: { rubric: j.rubric, fingerprint: j.fingerprint, judge: j.judge, models: [], servedModels: [], items: [] }, byEvidence: new Map() };
+      g = { group: { rubric: j.rubric, fingerprint: j.fingerprint, judge: j.judge, models: [], servedModel: model || null, servedModels: model ? [model] : [], items: [] }, byEvidence: new Map() };
       groups.set(gk, g);
     }
     if (j.model && !g.group.models.includes(j.model)) g.group.models.push(j.model);
-    if (j.servedModel && !g.group.servedModels.includes(j.servedModel)) g.group.servedModels.push(j.servedModel);
     const ek = evidenceKey(j, j.inputHash);
     let reps = g.byEvidence.get(ek);
     if (!reps) g.byEvidence.set(ek, (reps = new Map()));
@@ -78,11 +87,29 @@ export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeG
   for (const { group, byEvidence } of groups.values()) {
     for (const reps of byEvidence.values()) group.items.push(finalVerdict([...reps.values()].sort((a, b) => a.repeat - b.repeat)));
     group.models.sort();
-    group.servedModels.sort();
     out.push(group);
   }
-  out.sort((a, b) => (a.rubric === b.rubric ? (a.fingerprint < b.fingerprint ? -1 : 1) : a.rubric < b.rubric ? -1 : 1));
+  out.sort((a, b) => groupOrder(a) < groupOrder(b) ? -1 : 1);
   return { groups: out, counts };
+}
+
+function groupOrder(g: Pick<JudgeGroup, "rubric" | "fingerprint" | "servedModel">): string {
+  return [g.rubric, g.fingerprint, g.servedModel ?? ""].join("\u0000");
+}
+
+/**
+ * The SHA-256 of the verdicts a group holds: each item, its input hash and
+ * its verdict, in a fixed order. A calibration record stores it; the gate
+ * calls the record stale when today's verdicts hash differently. Not the
+ * judgments file's bytes, which carry the time of every judgment: re-judging
+ * to the same verdicts must leave a committed record valid.
+ */
+export function verdictsHash(group: Pick<JudgeGroup, "items">): string {
+  return hashJson(
+    group.items
+      .map((it) => [it.key.variant, it.key.question, it.key.rubric, it.key.unit, it.inputHash, it.verdict])
+      .sort((a, b) => (a.join("\u0000") < b.join("\u0000") ? -1 : 1)),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
+import { loadDraws } from "../calibration/draws.js";
 import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { loadConfig } from "../golden/config.js";
@@ -113,6 +114,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const { golden, variants, rubrics, itemSet } = inputs;
   checkJudgeSetup(settings, rubrics);
   const book = loadLabels(resolved.path(config.labels));
+  const draws = loadDraws(resolved.path(config.labels));
 
   // The baseline judges in milliseconds: a progress display would only flicker.
   const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
@@ -136,6 +138,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     judgments,
     judgmentsFile: { file: "judgments.jsonl" },
     book,
+    draws,
     questions: golden.byId,
     trust: config.trust,
     knownRubrics: knownRubricNames(resolved),
@@ -146,7 +149,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const plan = planFiles(calibration);
   const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
   const rubricJson = rubricReports({
-    judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book,
+    judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, trust: config.trust,
     requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
   });
   const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });

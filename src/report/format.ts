@@ -113,13 +113,71 @@ export function basisSuffix(r: RubricJson): string {
   return ` (calibration based on ${r.trust.basis})`;
 }
 
-/** The unit a rubric's rates count. */
-export function unitWord(r: RubricJson): string {
-  return r.unit === "citation" ? "citation pairs" : r.unit === "question" ? "questions" : "answers";
+/** The unit a rubric's pass rate counts (citation accuracy: answers, whose every citation must be supported). */
+export function unitWord(r: Pick<RubricJson, "unit"> & { rateUnit?: RubricJson["rateUnit"] }): string {
+  return r.rateUnit ?? (r.unit === "question" ? "questions" : "answers");
+}
+
+/** A corrected rate for a table cell: "n/a", "83.3% [70.1, 91.2]", or "100.0% (interval not informative)". */
+export function estimateText(e: { estimate: number | null; ci: { lo: number; hi: number } | null; uninformative?: string | null }): string {
+  if (e.estimate === null) return "n/a";
+  if (e.uninformative) return `${pct(e.estimate)} (interval not informative)`;
+  return `${pct(e.estimate)} ${e.ci ? interval(e.ci, true) : "(no interval)"}`;
+}
+
+/** One line per draw of a rubric's trust state: its coverage of the judge's held-out items and whether it counts. */
+export function drawLines(r: RubricJson): string[] {
+  return r.trust.draws.map((d) => {
+    const cov = d.coverage === null ? "no drawn held-out item" : `${d.labelled} of ${d.drawn} drawn held-out items labelled (${Math.round(100 * d.coverage)}%)`;
+    const state = d.counts ? "counts" : !d.covers ? `does not count: ${d.why ?? "it does not cover the judged items"}` : "does not count yet (label more of it)";
+    const skips = d.skipsLean ? `; skips are not at random (Fisher's exact p = ${d.skipP === null ? "n/a" : d.skipP.toFixed(3)})` : "";
+    return `draw ${d.id} (for ${d.annotator}): ${cov}; ${state}${skips}`;
+  });
 }
 
 /** The main retrieval figure of a variant ("R@10 0.708, RR 0.569"). */
 export function retrievalHeadline(v: ReportJson["variants"][number]): string {
   const m = v.retrieval.main;
   return m.map((label) => `${label} ${num(v.retrieval.overall.values[label])}`).join(", ");
+}
+
+/** The search-or-answering verdict of one variant as every report opens with it. */
+export interface HeadlineVerdict {
+  variant: string;
+  /** True when every rubric the join rests on is trusted: the diagnosis is then the verdict. */
+  decided: boolean;
+  /** One line: the diagnosis, or "not decided" with what retrieval alone says. */
+  text: string;
+}
+
+/**
+ * The first thing every report (terminal, Markdown, HTML) shows: per
+ * variant, whether it fails at search or at answering. When the answer
+ * rubrics the join rests on are trusted, that is the diagnosis. When any is
+ * untrusted, no figure from their verdicts is a headline: the verdict says
+ * "not decided", names them, and gives only what needs no judge, how often
+ * a relevant chunk reached the context.
+ *
+ * @example
+ * headlineVerdicts(report)[0].text
+ * // "bm25-small: not decided: the answer verdicts rest on untrusted rubrics (correctness, faithfulness, not-found); retrieval alone: a relevant chunk reached the context for 34 of 48 answerable questions"
+ */
+export function headlineVerdicts(report: ReportJson): HeadlineVerdict[] {
+  const untrusted = untrustedAnswerRubrics(report);
+  return report.variants.map((v) => {
+    if (!untrusted.length) return { variant: v.name, decided: true, text: `${v.name}: ${v.searchOrAnswer.diagnosis}` };
+    const answerable = v.searchOrAnswer.questions.filter((q) => q.answerable);
+    const reached = answerable.filter((q) => q.relevantInContext === true).length;
+    return {
+      variant: v.name,
+      decided: false,
+      text: `${v.name}: not decided: the answer verdicts rest on untrusted rubrics (${untrusted.join(", ")}); retrieval alone: a relevant chunk reached the context for ${reached} of ${answerable.length} answerable questions`,
+    };
+  });
+}
+
+/** The gate's result in words, as the badge and the result lines say it: "PASS", "PASS (floors only; trust not required)", "FAIL". */
+export function gateResult(report: ReportJson): string {
+  const g = report.gate;
+  return g.badge === "fail" ? "FAIL" : g.badge === "partial" ? `PASS (${g.checked}; ${plural(g.untrusted.length, "rubric")} untrusted)` : `PASS (${g.checked})`;
 }

@@ -1,7 +1,7 @@
 import { renderTable } from "../retrieval/diagnostics/table.js";
-import { OUTCOME_LABELS, plural, pct, questionCounts, retrievalHeadline, trustedJudgeRubrics } from "./format.js";
+import { gateResult, OUTCOME_LABELS, plural, pct, questionCounts, retrievalHeadline, trustedJudgeRubrics, untrustedAnswerRubrics } from "./format.js";
 import type { ReportJson, VariantJson } from "./schema.js";
-import { diagnosticsSection, gateSection, judgeSection, retrievalSection, searchOrAnswerSection } from "./terminal.js";
+import { diagnosticsSection, gateSection, judgeSection, retrievalSection, searchOrAnswerSection, verdictLines } from "./terminal.js";
 
 /**
  * The Markdown report (report.md), for a pull-request comment or a CI job
@@ -9,17 +9,29 @@ import { diagnosticsSection, gateSection, judgeSection, retrievalSection, search
  * per-question outcomes and the misses in collapsed blocks.
  */
 
+/**
+ * The top of report.md: the search-or-answering verdict of each variant,
+ * then a table whose answer counts appear only when the rubrics they rest on
+ * are trusted, the trusted pass rates, and untrusted rubrics by name only.
+ */
 function headline(report: ReportJson): string[] {
-  const out = ["| variant | retrieval | answers ok | retrieval failures | generation failures |", "|:---|:---|---:|---:|---:|"];
+  const answersTrusted = untrustedAnswerRubrics(report).length === 0;
+  const out = ["**Verdict:**", "", ...verdictLines(report, "markdown"), ""];
+  out.push(answersTrusted ? "| variant | retrieval | answers ok | retrieval failures | generation failures |" : "| variant | retrieval | relevant chunk in context |");
+  out.push(answersTrusted ? "|:---|:---|---:|---:|---:|" : "|:---|:---|---:|");
   for (const v of report.variants) {
     const c = v.searchOrAnswer.overall.counts;
-    out.push(`| ${v.name} | ${retrievalHeadline(v)} | ${c.ok + c["ok-without-retrieval"]} | ${c["retrieval-failure"]} | ${c["generation-failure"]} |`);
+    const answerable = v.searchOrAnswer.questions.filter((q) => q.answerable);
+    out.push(answersTrusted
+      ? `| ${v.name} | ${retrievalHeadline(v)} | ${c.ok + c["ok-without-retrieval"]} | ${c["retrieval-failure"]} | ${c["generation-failure"]} |`
+      : `| ${v.name} | ${retrievalHeadline(v)} | ${answerable.filter((q) => q.relevantInContext === true).length} of ${answerable.length} |`);
   }
   const trusted = trustedJudgeRubrics(report);
   const untrusted = report.gate.untrusted;
   out.push("");
   if (trusted.length) out.push(`Trusted pass rates: ${trusted.map((r) => `${r.rubric} ${r.variants.map((v) => `${v.variant} ${pct(v.raw.value)}`).join(", ")}`).join("; ")}.`);
   if (untrusted.length) out.push(`Untrusted rubrics (not headline figures until calibrated): ${untrusted.join(", ")}.`);
+  out.push(`Gate: ${gateResult(report)}.`);
   return out;
 }
 

@@ -132,6 +132,22 @@ export type VariantJson = z.infer<typeof VariantJson>;
 /** Gate items by the provenance of their labels (src/calibration/basis.ts). */
 export const BasisJson = z.object({ human: Count, author: Count, import: Count, mixed: Count, sources: z.array(z.string()) });
 
+/** One recorded draw as the gate saw it: its coverage of the judge's held-out items and whether its labels counted. */
+export const DrawJson = z.object({
+  id: z.string(),
+  annotator: z.string(),
+  covers: z.boolean(),
+  why: z.string().nullable(),
+  drawn: Count,
+  labelled: Count,
+  coverage: NumOrNull,
+  counts: z.boolean(),
+  /** Fisher's exact p of the skip test (unlabelled against labelled drawn items, by the judge's verdict), null when not computable. */
+  skipP: NumOrNull,
+  skipsLean: z.boolean(),
+});
+export type DrawJson = z.infer<typeof DrawJson>;
+
 /** A rubric's trust state from this run's calibration, and what it rests on. */
 export const TrustJson = z.object({
   trusted: z.boolean(),
@@ -145,6 +161,11 @@ export const TrustJson = z.object({
   /** What the calibration was based on, in words: "62 author labels (the project's own labels, not human evidence)", "no labels". */
   basis: z.string(),
   labels: BasisJson,
+  /** The held-out split the gate used (labels with no split are dev). */
+  heldout: z.string(),
+  /** Counted labels declared random by an attested import: "declared random, not drawn by ragjudge". */
+  declared: Count,
+  draws: z.array(DrawJson),
   notes: z.array(z.string()),
 });
 export type TrustJson = z.infer<typeof TrustJson>;
@@ -160,28 +181,45 @@ export const CalibrationJson = z.object({
   tpr: NumOrNull,
   tnr: NumOrNull,
   kappa: NumOrNull,
+  /** The gate's 95% interval: the union of the asymptotic one and Donner & Eliasziw's goodness-of-fit one. */
   kappaCi: Interval,
+  /** The asymptotic (Fleiss, Cohen & Everitt) 95% interval alone: zero width when nothing disagrees. */
+  asymptoticCi: Interval,
   bootstrapCi: Interval,
   /** The record written into the evaluation folder (relative path). */
   record: z.string(),
 });
 export type CalibrationJson = z.infer<typeof CalibrationJson>;
 
-const Estimate = z.object({ estimate: NumOrNull, ci: Interval, reason: z.string().nullable() });
+/** A corrected rate: its estimate and interval, why it is n/a, and why its interval is not informative (too few labels, zero width). */
+const Estimate = z.object({ estimate: NumOrNull, ci: Interval, reason: z.string().nullable(), uninformative: z.string().nullable() });
 
-/** One rubric's pass rate on one variant: raw with its Wilson interval, and the two corrections. */
-export const RubricVariantJson = z.object({
-  variant: z.string(),
-  /** Items with a yes/no verdict (judge and rule), and error verdicts (in neither). */
+/**
+ * A rate with its counts, its Wilson interval and both corrections. `pass`,
+ * `fail`: units with a yes/no verdict (judge and rule); `errors` in neither;
+ * `rulePass`, `ruleFail`: of pass + fail, those decided by rule (exact,
+ * never corrected).
+ */
+const RateFigures = z.object({
   pass: Count,
   fail: Count,
   errors: Count,
-  /** Of pass + fail, those decided by rule (exact, never corrected). */
   rulePass: Count,
   ruleFail: Count,
   raw: z.object({ value: NumOrNull, ci: Interval }),
   roganGladen: Estimate,
   ppi: Estimate.extend({ labelled: Count }),
+});
+
+/** One rubric's pass rate on one variant (its rate unit, see `RubricJson.rateUnit`): raw with its Wilson interval, and the two corrections. */
+export const RubricVariantJson = RateFigures.extend({
+  variant: z.string(),
+  /**
+   * Citation accuracy only: the sentence-citation pairs (the unit its labels,
+   * kappa and corrections are on), under their own name; the pass rate above
+   * counts answers whose every pair is supported.
+   */
+  pairs: RateFigures.nullable(),
   /** Answers without citations (citation accuracy only); failing only when citations are required. */
   uncited: Count.nullable(),
   /** Not found only: its two figures. */
@@ -194,7 +232,11 @@ export const RubricJson = z.object({
   rubric: z.string(),
   /** answer, citation (one item per sentence-citation pair) or question. */
   unit: z.string(),
+  /** What the pass rate counts: answers (citation accuracy: answers whose every citation is supported) or questions. */
+  rateUnit: z.enum(["answers", "questions"]),
   fingerprint: z.string(),
+  /** The model the server said it served (verdicts of two served models are two entries), or null. */
+  servedModel: z.string().nullable(),
   judge: z.enum(["llm", "baseline", "rule"]),
   model: z.string().nullable(),
   trust: TrustJson,
@@ -253,6 +295,14 @@ export const ReportJson = z.object({
     untrusted: z.array(z.string()),
     /** Why the run fails (exit 1), one line each; empty when it passes. */
     failures: z.array(z.string()),
+    /** What the gate checked, in words: "floors and trust", or "floors only; trust not required". */
+    checked: z.string(),
+    /**
+     * The badge: `fail`; `pass` only when every rubric is trusted or trust was
+     * checked and held; `partial` when floors passed but trust was not
+     * required and some rubric is untrusted (never shown as a green pass).
+     */
+    badge: z.enum(["pass", "partial", "fail"]),
   }),
   /** The files of the evaluation folder, relative to it. */
   files: z.array(z.string()),

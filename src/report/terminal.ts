@@ -1,5 +1,5 @@
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
-import { interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
+import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
 import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";
 
 /**
@@ -30,12 +30,13 @@ export function crossTabTable(v: VariantJson, format: TextFormat): string {
 /** Search or answering, per variant, with its diagnosis and the trust caveat. */
 export function searchOrAnswerSection(report: ReportJson, format: TextFormat): string {
   const out: string[] = [title("Search or answering", format), ""];
+  const untrusted = untrustedAnswerRubrics(report);
+  const mark = untrusted.length ? " (untrusted)" : "";
   for (const v of report.variants) {
     out.push(`${format === "markdown" ? "### " : ""}${v.name} (relevant chunk in the top-${v.contextK} context given to the generator? answer ${v.searchOrAnswer.answerRubrics.join(" and ") || "(no answer rubric)"}?)`, "");
     out.push(crossTabTable(v, format), "");
-    out.push(`${format === "markdown" ? "**Diagnosis:** " : "diagnosis: "}${v.searchOrAnswer.diagnosis}`, "");
+    out.push(`${format === "markdown" ? `**Diagnosis${mark}:** ` : `diagnosis${mark}: `}${v.searchOrAnswer.diagnosis}`, "");
   }
-  const untrusted = untrustedAnswerRubrics(report);
   if (untrusted.length) out.push(`${format === "markdown" ? "> These" : "note: these"} outcomes rest on untrusted rubrics (${untrusted.join(", ")}): read them as indicative until the judge is calibrated against labels.`, "");
   return out.join("\n");
 }
@@ -85,9 +86,9 @@ export function diagnosticsSection(report: ReportJson, format: TextFormat): stri
   return out.join("\n") + "\n";
 }
 
-function estimateCell(e: { estimate: number | null; ci: { lo: number; hi: number } | null; reason: string | null }): string {
-  if (e.estimate === null) return "n/a";
-  return `${pct(e.estimate)} ${e.ci ? interval(e.ci, true) : "(no interval)"}`;
+/** The verdict lines every report opens with (see `headlineVerdicts`). */
+export function verdictLines(report: ReportJson, format: TextFormat): string[] {
+  return headlineVerdicts(report).map((v) => (format === "markdown" ? `- ${v.decided ? "" : "**untrusted** "}${v.text}` : `verdict: ${v.decided ? "" : "(untrusted) "}${v.text}`));
 }
 
 function rubricTable(r: RubricJson, format: TextFormat): string {
@@ -98,8 +99,12 @@ function rubricTable(r: RubricJson, format: TextFormat): string {
   ];
   const rows = r.variants.map((v) => [
     v.variant, trustedRate(r, v.raw.value), interval(v.raw.ci, true), String(v.pass + v.fail), String(v.rulePass + v.ruleFail), String(v.errors),
-    estimateCell(v.roganGladen), estimateCell(v.ppi),
+    estimateText(v.roganGladen), estimateText(v.ppi),
   ]);
+  for (const v of r.variants) {
+    const p = v.pairs;
+    if (p) rows.push([`${v.variant}: citation pairs supported`, trustedRate(r, p.raw.value), interval(p.raw.ci, true), `${p.pass + p.fail} pairs`, String(p.rulePass + p.ruleFail), String(p.errors), estimateText(p.roganGladen), estimateText(p.ppi)]);
+  }
   return renderTable(columns, rows, format);
 }
 
@@ -112,8 +117,15 @@ function rubricExtras(r: RubricJson, report: ReportJson): string[] {
   }
   const unc = r.variants.filter((v) => v.uncited !== null);
   if (unc.length) out.push(`uncited answers: ${unc.map((v) => `${v.variant} ${v.uncited}`).join(", ")} (${report.config.requireCitations ? "failing: citations are required" : "not counted: citations are not required"})`);
-  const reasons = [...new Set(r.variants.flatMap((v) => [v.roganGladen.estimate === null ? `Rogan-Gladen n/a: ${v.roganGladen.reason}` : null, v.ppi.estimate === null ? `PPI n/a: ${v.ppi.reason}` : null]).filter((x): x is string => x !== null))];
-  out.push(...reasons);
+  const reasons = [...new Set(r.variants.flatMap((v) => {
+    const f = v.pairs ?? v;
+    return [
+      f.roganGladen.estimate === null ? `Rogan-Gladen n/a: ${f.roganGladen.reason}` : null, f.ppi.estimate === null ? `PPI n/a: ${f.ppi.reason}` : null,
+      f.roganGladen.uninformative ? `${v.variant}: Rogan-Gladen interval not informative: ${f.roganGladen.uninformative}` : null,
+      f.ppi.uninformative ? `${v.variant}: PPI interval not informative: ${f.ppi.uninformative}` : null,
+    ];
+  }).filter((x): x is string => x !== null))];
+  out.push(...reasons, ...drawLines(r));
   for (const n of r.trust.notes) out.push(n);
   return out;
 }
@@ -134,7 +146,7 @@ export function judgeSection(report: ReportJson, format: TextFormat): string {
   out.push(item(`verdicts: ${t.judgments} (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no; rerun to retry them)" : ""}`, format));
   for (const [cause, n] of t.errorCauses) out.push(`${format === "markdown" ? "  - " : "  "}error x${n}: ${cause}`);
   out.push(item(`tokens: ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion; cost: ${usd(t.cost)} (${t.costNote})`, format));
-  out.push("", `${format === "markdown" ? "> Pass" : "note: pass"} rates count items (answers, questions or citation pairs) with a yes/no verdict; Rogan-Gladen takes the judge's TPR and TNR from all its gate labels, PPI the variant's own gate labels; rule verdicts are exact and never corrected.`);
+  out.push("", `${format === "markdown" ? "> Pass" : "note: pass"} rates count answers (questions for a question rubric) with a yes/no verdict; citation accuracy's answer passes when every citation is supported, and its sentence-citation pairs (the unit its labels and corrections are on) are the "citation pairs supported" row; Rogan-Gladen takes the judge's TPR and TNR from all its gate labels, PPI the variant's own gate labels; rule verdicts are exact and never corrected.`);
   return out.join("\n") + "\n";
 }
 
@@ -154,7 +166,8 @@ export function gateSection(report: ReportJson, format: TextFormat): string {
   out.push(item(g.untrusted.length
     ? `trust: ${g.untrusted.length} of ${rubrics.length} rubrics untrusted: ${g.untrusted.join(", ")}${g.requireTrusted ? " (--require-trusted: failing)" : " (--require-trusted would fail)"}`
     : `trust: every rubric trusted (${rubrics.length})`, format));
-  out.push(item(g.failures.length ? `result: FAIL (${g.failures.join("; ")})` : "result: PASS", format));
+  out.push(item(`checked: ${g.checked}`, format));
+  out.push(item(g.failures.length ? `result: FAIL (${g.failures.join("; ")})` : `result: ${gateResult(report)}`, format));
   return out.join("\n") + "\n";
 }
 
@@ -177,6 +190,7 @@ export function renderTerminal(report: ReportJson, opts: TerminalOptions): strin
   const warn = report.warnings.length ? [`${plural(report.warnings.length, "input warning")} (citation problems and notes; see validation.json)`, ""] : [];
   const sections = [
     head.join("\n"),
+    [...verdictLines(report, "terminal"), ""].join("\n"),
     searchOrAnswerSection(report, "terminal"),
     retrievalSection(report, "terminal"),
     diagnosticsSection(report, "terminal"),

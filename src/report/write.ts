@@ -37,7 +37,7 @@ export function planFiles(calibration: CalibrationReport): FilePlan {
   for (const r of calibration.rubrics) {
     if (!r.hasLabels) continue;
     // Where writeRecord puts it when the evaluation folder is its labels folder.
-    records.set(recordKey(r.record), relPath(".", recordPath(".", r.record.rubric, r.record.fingerprint)));
+    records.set(recordKey(r.record), relPath(".", recordPath(".", r.record.rubric, r.record.fingerprint, r.record.servedModels[0])));
   }
   return { files: [...EVALUATION_FILES, ...records.values()].sort(), records };
 }

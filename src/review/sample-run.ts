@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
-import { countedLabels, loadLabels, type LocatedLabel } from "../calibration/labels.js";
+import { countedLabels, loadLabels } from "../calibration/labels.js";
+import type { DrawBody } from "../calibration/draws.js";
 import type { ResolvedConfig } from "../golden/config.js";
 import { InputError } from "../golden/errors.js";
 import { loadJsonl } from "../golden/jsonl.js";
 import { Judgment, type QueueEntry } from "../golden/schema/items.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
-import { evidenceKey } from "../calibration/keys.js";
 import { sampleQueue, type Candidate, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
 import { checkAnnotator } from "./store.js";
 
@@ -23,28 +23,6 @@ export interface SampleRunOptions extends SampleOptions {
 }
 
 /**
- * Per rubric, the candidates this annotator labelled only in non-random
- * frames (never in a random one). Their own random draws can never reach
- * them, so the random sample is uniform only over the rest: worth a warning
- * when a random round is drawn.
- */
-function nonRandomOwn(candidates: readonly Candidate[], own: readonly LocatedLabel[]): Map<string, number> {
-  const frames = new Map<string, Set<string>>();
-  for (const l of own) {
-    const id = evidenceKey(l.value, l.value.inputHash);
-    const f = frames.get(id) ?? new Set<string>();
-    f.add(l.value.frame);
-    frames.set(id, f);
-  }
-  const out = new Map<string, number>();
-  for (const c of candidates) {
-    const f = frames.get(evidenceKey(c.key, c.inputHash));
-    if (f && !f.has("random")) out.set(c.key.rubric, (out.get(c.key.rubric) ?? 0) + 1);
-  }
-  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
-/**
  * Loads the data, the run's judgments and the labels folder, and samples a
  * review queue (see {@link sampleQueue}). The items and their evidence come
  * from the same builder the judge uses, so each entry's input hash is the
@@ -53,7 +31,7 @@ function nonRandomOwn(candidates: readonly Candidate[], own: readonly LocatedLab
 export function sampleFromRun(
   cfg: ResolvedConfig,
   opts: SampleRunOptions,
-): { entries: QueueEntry[]; rubrics: RubricSample[]; notes: RubricRunNotes[]; nonRandomOwn: Map<string, number> } {
+): { entries: QueueEntry[]; rubrics: RubricSample[]; notes: RubricRunNotes[]; draws: DrawBody[] } {
   checkAnnotator(opts.annotator);
   if (!existsSync(opts.judgmentsFile)) {
     throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found (run `ragjudge judge` first, or pass --judgments FILE)");
@@ -61,11 +39,11 @@ export function sampleFromRun(
   // The same items `ragjudge judge` built, so every queue entry's evidence hashes to its verdict's input hash.
   const { golden, variants, rubrics, itemSet } = loadJudgeInputs(cfg, { rubrics: opts.rubrics, variants: opts.variants });
   const items = itemSet.items;
-  const inScope = new Set(rubrics.map((r) => r.name));
+  const rubricNames = new Set(rubrics.map((r) => r.name));
   const variantNames = new Set(variants.map((v) => v.name));
   const judgments = loadJsonl(opts.judgmentsFile, Judgment)
     .map((r) => r.value)
-    .filter((j) => inScope.has(j.rubric) && variantNames.has(j.variant));
+    .filter((j) => rubricNames.has(j.rubric) && variantNames.has(j.variant));
   const { candidates: all, notes } = candidatesFromRun(items, judgments, golden, variants);
   if (opts.splits) {
     const known = new Set(golden.questions.map((q) => q.split).filter((x) => x !== undefined));
@@ -84,6 +62,16 @@ export function sampleFromRun(
   // A superseded label of this annotator still means "already labelled": use the whole history.
   const own = book.history.filter((l) => l.value.annotator === opts.annotator);
   const earlier = own.map((l) => ({ key: l.value, inputHash: l.value.inputHash }));
-  const { entries, rubrics: sampled } = sampleQueue(candidates, existing, opts, earlier);
-  return { entries, rubrics: sampled, notes, nonRandomOwn: nonRandomOwn(candidates, own) };
+  // Each draw's manifest names the judge whose verdicts it read and what the frame was limited to.
+  const judges = new Map<string, { fingerprint: string; servedModels: string[] }>();
+  for (const n of notes) {
+    if (!n.fingerprint) continue;
+    const served = [...new Set(judgments.filter((j) => j.rubric === n.rubric && j.fingerprint === n.fingerprint && j.servedModel).map((j) => j.servedModel!))].sort();
+    judges.set(n.rubric, { fingerprint: n.fingerprint, servedModels: served });
+  }
+  const scope = { variants: variants.map((v) => v.name).sort(), splits: opts.splits ? [...opts.splits].sort() : null };
+  const inScope = new Set(candidates);
+  const outOfScope = opts.splits ? all.filter((c) => !inScope.has(c)) : [];
+  const { entries, rubrics: sampled, draws } = sampleQueue(candidates, existing, { ...opts, judges, scope, outOfScope }, earlier);
+  return { entries, rubrics: sampled, notes, draws };
 }

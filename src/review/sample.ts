@@ -1,4 +1,6 @@
 import type { Evidence, ItemKey, QueueEntry } from "../golden/schema/items.js";
+import type { DrawItem } from "../golden/schema/draw.js";
+import { drawIdOf, populationHash, type DrawBody } from "../calibration/draws.js";
 import { evidenceKey } from "../calibration/keys.js";
 import { sampleWithoutReplacement, shuffle, streamFor } from "./rng.js";
 
@@ -38,6 +40,16 @@ export interface SampleOptions {
   balanced?: number;
   /** Every item where an existing label differs from the judge. */
   disagreements?: boolean;
+  /** The judge whose verdicts each rubric's candidates carry, recorded in the draw's manifest. */
+  judges?: ReadonlyMap<string, { fingerprint: string; servedModels: string[] }>;
+  /** What the frame was limited to (recorded in the manifest): the variants judged, and the splits (null: all). */
+  scope?: { variants: string[]; splits: string[] | null };
+  /**
+   * Judged items outside the scope (another split): they are part of the
+   * population a draw records, with inclusion probability 0, so the gate can
+   * tell "left out of the draw" from "new since the draw".
+   */
+  outOfScope?: readonly Candidate[];
 }
 
 /** What one rubric's sampling found and drew, for the command's summary. */
@@ -49,8 +61,14 @@ export interface RubricSample {
   labelledByAnnotator: number;
   /** Population minus those: what random and balanced draw from. */
   eligible: number;
-  /** `inclusionProbability` of random entries is drawn / population. */
-  random?: { drawn: number; inclusionProbability: number };
+  /**
+   * The random draw: `drawn` of the frame (the whole population, labelled or
+   * not), `inclusionProbability` = drawn / population; items the annotator
+   * already labelled on the same evidence are not queued again
+   * (`alreadyLabelled`): their labels count for the draw as they are. `draw`
+   * is the manifest's id.
+   */
+  random?: { drawn: number; inclusionProbability: number; alreadyLabelled: number; draw?: string };
   balanced?: { yes: { drawn: number; of: number }; no: { drawn: number; of: number } };
   disagreements?: { found: number; queued: number; labelledByAnnotator: number };
   /** Drawn by more than one frame and kept once, under the first (random, balanced, disagreement). */
@@ -58,13 +76,14 @@ export interface RubricSample {
   queued: number;
 }
 
-function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProbability: number, stratum?: string): QueueEntry {
+function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProbability: number, stratum?: string, draw?: string): QueueEntry {
   return {
     ...c.key,
     inputHash: c.inputHash,
     frame,
     inclusionProbability,
     ...(stratum !== undefined ? { stratum } : {}),
+    ...(draw !== undefined ? { draw } : {}),
     ...(c.split !== undefined ? { split: c.split } : {}),
     ...(c.kind !== undefined ? { kind: c.kind } : {}),
     tags: c.tags,
@@ -79,13 +98,15 @@ function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProbability:
  * Per rubric (sorted by name), each frame draws from its own seeded stream:
  *
  * - `random N`: a uniform sample without replacement of n = min(N,
- *   eligible) items, where eligible = the rubric's judged items this
- *   annotator has not labelled; inclusion probability n / population
- *   (population = the rubric's judged items, error verdicts included: the
- *   gate counts a judge error as a disagreement). On a first round that is
- *   N / population; on a later round it is the round's marginal inclusion
- *   probability: successive rounds drawn from what is left form one uniform
- *   sample, and their probabilities add up. This is the trust gate's frame.
+ *   population) items from the rubric's judged items in scope (error
+ *   verdicts included: the gate counts a judge error as a disagreement),
+ *   inclusion probability n / population, recorded as a sampling manifest
+ *   (`draws`, with the id every entry carries). Items the annotator already
+ *   labelled on the same evidence are drawn like any other but not queued:
+ *   their existing label counts for the draw. So the draw stays a uniform
+ *   sample of the whole population, which is what lets the trust gate count
+ *   it; another round is another draw (a new seed), and draws of one
+ *   population together are an equal-probability sample.
  * - `balanced N`: ceil(N/2) from the judge's yes verdicts and floor(N/2) from
  *   its no verdicts (all that is left of a stratum when it is smaller; tied
  *   and error items belong to neither); stratum = the verdict, inclusion probability
@@ -105,7 +126,7 @@ export function sampleQueue(
   opts: SampleOptions,
   /** Items the annotator ever labelled (superseded labels too), beyond those in `existing`. */
   labelledEarlier: readonly { key: ItemKey; inputHash: string }[] = [],
-): { entries: QueueEntry[]; rubrics: RubricSample[] } {
+): { entries: QueueEntry[]; rubrics: RubricSample[]; draws: DrawBody[] } {
   const labelsOf = new Map<string, ExistingLabels["labels"]>();
   const own = new Set(labelledEarlier.map((l) => evidenceKey(l.key, l.inputHash)));
   for (const e of existing) {
@@ -123,6 +144,9 @@ export function sampleQueue(
   }
   const entries: QueueEntry[] = [];
   const rubrics: RubricSample[] = [];
+  const draws: DrawBody[] = [];
+  const outside = new Map<string, Candidate[]>();
+  for (const c of opts.outOfScope ?? []) (outside.get(c.key.rubric) ?? outside.set(c.key.rubric, []).get(c.key.rubric)!).push(c);
   for (const rubric of [...byRubric.keys()].sort()) {
     // Canonical order first: the sample must not depend on file order.
     const population = byRubric.get(rubric)!.slice().sort((a, b) => (evidenceKey(a.key, a.inputHash) < evidenceKey(b.key, b.inputHash) ? -1 : 1));
@@ -135,12 +159,16 @@ export function sampleQueue(
       else picked.set(id, e);
     };
 
-    if (opts.random !== undefined && eligible.length > 0) {
-      const drawn = sampleWithoutReplacement(eligible, opts.random, streamFor(opts.seed, `${rubric}/random`));
+    if (opts.random !== undefined && population.length > 0) {
+      const drawn = sampleWithoutReplacement(population, opts.random, streamFor(opts.seed, `${rubric}/random`));
       const p = drawn.length / population.length;
-      summary.random = { drawn: drawn.length, inclusionProbability: p };
-      for (const c of drawn) add(c, toEntry(c, "random", p));
-    } else if (opts.random !== undefined) summary.random = { drawn: 0, inclusionProbability: 0 };
+      const body = drawBody(rubric, population, outside.get(rubric) ?? [], drawn, p, opts);
+      const id = drawIdOf(body);
+      draws.push(body);
+      const fresh = drawn.filter((c) => !mine(c));
+      summary.random = { drawn: drawn.length, inclusionProbability: p, alreadyLabelled: drawn.length - fresh.length, draw: id };
+      for (const c of fresh) add(c, toEntry(c, "random", p, undefined, id));
+    } else if (opts.random !== undefined) summary.random = { drawn: 0, inclusionProbability: 0, alreadyLabelled: 0 };
 
     if (opts.balanced !== undefined) {
       const want = { yes: Math.ceil(opts.balanced / 2), no: Math.floor(opts.balanced / 2) };
@@ -174,5 +202,34 @@ export function sampleQueue(
     entries.push(...ordered);
     rubrics.push(summary);
   }
-  return { entries, rubrics };
+  return { entries, rubrics, draws };
+}
+
+/**
+ * The sampling manifest of one uniform draw: the population (the frame's
+ * items with probability p, then the judged items outside the scope with 0),
+ * in canonical order, and the drawn items by index in draw order.
+ */
+function drawBody(rubric: string, frame: readonly Candidate[], outside: readonly Candidate[], drawn: readonly Candidate[], p: number, opts: SampleOptions): DrawBody {
+  const order = (a: Candidate, b: Candidate) => (evidenceKey(a.key, a.inputHash) < evidenceKey(b.key, b.inputHash) ? -1 : 1);
+  const all = [...frame.map((c) => ({ c, p })), ...outside.slice().sort(order).map((c) => ({ c, p: 0 }))];
+  const items: DrawItem[] = all.map(({ c, p: pi }) => ({
+    variant: c.key.variant, question: c.key.question, unit: c.key.unit, inputHash: c.inputHash,
+    ...(c.split !== undefined ? { split: c.split } : {}), p: pi,
+  }));
+  const index = new Map(all.map(({ c }, i) => [evidenceKey(c.key, c.inputHash), i]));
+  const judge = opts.judges?.get(rubric);
+  return {
+    schema: "ragjudge.draw/1",
+    design: "uniform",
+    rubric,
+    annotator: opts.annotator,
+    seed: opts.seed,
+    requested: opts.random ?? drawn.length,
+    fingerprint: judge?.fingerprint ?? "unknown",
+    servedModels: judge?.servedModels ?? [],
+    scope: opts.scope ?? { variants: [...new Set(frame.map((c) => c.key.variant))].sort(), splits: null },
+    population: { hash: populationHash(rubric, items), size: items.length, items },
+    drawn: drawn.map((c) => index.get(evidenceKey(c.key, c.inputHash))!),
+  };
 }

@@ -239,6 +239,7 @@ export class ReviewSession {
       ...(e.inclusionProbability !== undefined ? { inclusionProbability: e.inclusionProbability } : {}),
       ...(e.stratum !== undefined ? { stratum: e.stratum } : {}),
       ...(e.split ? { split: e.split } : {}),
+      ...(e.draw !== undefined ? { draw: e.draw } : {}),
       ...(trimmed ? { note: trimmed } : {}),
       time: this.now().toISOString(),
     });

@@ -15,9 +15,16 @@ const recordFile = (name: string) => join(dir, "labels", "calibration", name);
 /**
  * The fixture's 12 correctness labels rewritten as the example's
  * citation-accuracy looks: every label "yes", the first 8 in the heldout
- * split and the other 4 random labels in the dev split.
+ * split and the other 4 random labels in the dev split (in the golden set,
+ * whose split is the one the gate reads, and on the labels).
  */
 function correctnessAllYesWithSplits(): void {
+  const golden = join(dir, "golden.jsonl");
+  writeFileSync(golden, readFileSync(golden, "utf8").trim().split("\n").map((l) => {
+    const q = JSON.parse(l) as { id: string; split?: string };
+    if (["q09", "q10", "q11", "q12"].includes(q.id)) q.split = "dev";
+    return JSON.stringify(q);
+  }).join("\n") + "\n");
   const file = join(dir, "labels", "asha.jsonl");
   let i = 0;
   const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => {
@@ -43,7 +50,7 @@ describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
     expect(s).not.toMatch(/\[0\.00, 0\.00\]|z 0\.00|p 1\.000/);
     expect(s).toMatch(/kind factual\s+4\s+0\.75\s+0\.75\s+n\/a\s+0\.00, CI not informative \(labels all 'yes'\)/);
     expect(s).toMatch(/tag policy\s+8 .*0\.00, CI not informative \(labels all 'yes'\)/);
-    expect(s).toMatch(/UNTRUSTED too few labels \(8 human labels from random frames in the heldout split, 8 yes \/ 0 no; need 50 with 10 of each; labellers gave only 'yes', so kappa's interval is not informative; not counted: 4 random labels outside the heldout split \(the gate uses heldout only; prompts are tuned on the rest\)\)/);
+    expect(s).toMatch(/UNTRUSTED too few labels \(8 human labels, random and in the held-out split "heldout" \(no split counts as dev\): 8 yes \/ 0 no; need 50 with 10 of each; labellers gave only 'yes', so kappa's interval is not informative; not counted: 4 random labels outside the held-out split "heldout" \(labels with no split count as dev; prompts are tuned on dev\)\)/);
     expect(out).not.toMatch(/-0\.0/);
   });
 
@@ -72,9 +79,9 @@ describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
     const { code, out } = await run("--no-write");
     expect(code).toBe(0);
     const c = section(out, "correctness");
-    expect(c).toMatch(/4 random labels in split dev are not in the gate: the gate uses the heldout split only \(prompts are tuned on the rest\); see error analysis/);
+    expect(c).toMatch(/4 random labels in split dev are not in the gate: the gate uses the held-out split "heldout" only \(labels with no split are dev; prompts are tuned on dev\); see error analysis/);
     expect(c).toMatch(/error analysis: labels not in the gate \(see why; kappa only where selection does not distort it\)/);
-    expect(c).toMatch(/split dev\s+4\s+0\.50\s+0\.00, CI not informative \(labels all 'yes'\)\s+0\s+2\s+the gate uses the heldout split only \(prompts are tuned on the rest\)/);
+    expect(c).toMatch(/split dev\s+4\s+0\.50\s+0\.00, CI not informative \(labels all 'yes'\)\s+0\s+2\s+the gate uses the held-out split "heldout" only/);
     expect(c).not.toMatch(/selection distorts/);
     const f = section(out, "faithfulness");
     expect(f).toMatch(/10 labels from frame disagreement are not in the gate: a non-random frame, whose selection distorts kappa, TPR\/TNR and the corrections/);
@@ -85,14 +92,14 @@ describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
   it("rewrites a record only when something but its time changed, and says 'unchanged'", async () => {
     const first = await run();
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.json/);
-    const file = recordFile("faithfulness.f1f1f1f1f1f1.json");
+    expect(first.out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.2d1ca6ac\.json/);
+    const file = recordFile("faithfulness.f1f1f1f1f1f1.2d1ca6ac.json");
     const before = readFileSync(file, "utf8");
     const mtime = statSync(file).mtimeMs;
     await new Promise((r) => setTimeout(r, 20));
     const second = await run();
     expect(second.code).toBe(0);
-    expect(second.out).toMatch(/record unchanged \(only its time would differ\): .*faithfulness\.f1f1f1f1f1f1\.json/);
+    expect(second.out).toMatch(/record unchanged \(only its time would differ\): .*faithfulness\.f1f1f1f1f1f1\.2d1ca6ac\.json/);
     expect(second.out).not.toMatch(/record written/);
     expect(readFileSync(file, "utf8")).toBe(before);
     expect(statSync(file).mtimeMs).toBe(mtime);
@@ -104,7 +111,7 @@ describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
     writeFileSync(join(dir, "labels", "ben.jsonl"), readFileSync(join(dir, "labels", "ben.jsonl"), "utf8") + line.replace(/"label":"(yes|no)"/, (_, v) => `"label":"${v === "yes" ? "no" : "yes"}"`).replace(/"time":"[^"]+"/, '"time":"2026-12-01T00:00:00.000Z"') + "\n");
     const third = await run();
     expect(third.code).toBe(0);
-    expect(third.out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.json/);
+    expect(third.out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.2d1ca6ac\.json/);
     // Every record names the hash of the whole labels folder, so the other record changes too.
     expect(third.out).toMatch(/record written: .*correctness\./);
     const after = JSON.parse(readFileSync(file, "utf8"));
@@ -115,12 +122,12 @@ describe("ragjudge calibrate: a constant side, splits, negative zero", () => {
 
   it("rewrites a record whose file was edited by hand", async () => {
     expect((await run()).code).toBe(0);
-    const file = recordFile("faithfulness.f1f1f1f1f1f1.json");
+    const file = recordFile("faithfulness.f1f1f1f1f1f1.2d1ca6ac.json");
     const good = readFileSync(file, "utf8");
     writeFileSync(file, JSON.stringify(JSON.parse(good)) + "\n"); // same content, another layout
     const { code, out } = await run();
     expect(code).toBe(0);
-    expect(out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.json/);
+    expect(out).toMatch(/record written: .*faithfulness\.f1f1f1f1f1f1\.2d1ca6ac\.json/);
     expect(JSON.parse(readFileSync(file, "utf8")).time).not.toBe(JSON.parse(good).time);
   });
 });

@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { assessJudgments } from "../../src/calibration/assess.js";
 import type { LabelBasis } from "../../src/calibration/basis.js";
-import { gateDecision, gateInterval, thresholdsFor, trustStates } from "../../src/calibration/gate.js";
+import { gateDecision, gateInterval, thresholdsFor } from "../../src/calibration/gate.js";
+import { trustStates } from "../../src/calibration/trust.js";
+import { loadDraws } from "../../src/calibration/draws.js";
+import { loadLabels } from "../../src/calibration/labels.js";
 import { RagjudgeConfig } from "../../src/golden/schema/config.js";
 import { appendLabel } from "../../src/calibration/labels.js";
 import { loadRecords, type CalibrationRecord, type LoadedRecord } from "../../src/calibration/record.js";
@@ -22,7 +25,7 @@ const fig = (over: Partial<CalibrationRecord["figures"]> = {}) => {
   return { n: 80, labelYes: 45, labelNo: 35, reasons: {}, level: 0.95, kappaCi, ...over, kappa, kappaSe };
 };
 const none = { nonRandom: 0, notHeldout: 0, ties: 0 };
-const T = { minLabels: 50, minPerClass: 10, kappaLower: 0.6 };
+const T = { minLabels: 50, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8 };
 const basis = (over: Partial<LabelBasis>): LabelBasis => ({ human: 0, author: 0, import: 0, mixed: 0, sources: [], ...over });
 
 describe("gateDecision", () => {
@@ -50,7 +53,7 @@ describe("gateDecision", () => {
     expect(gateDecision(fig(), none, T, basis({ human: 80 })).message).toMatch(/n = 80 human labels$/);
     expect(gateDecision(fig(), none, T, basis({ import: 80, sources: ["attribution-dev"] })).message).toMatch(/n = 80 imported labels \(source attribution-dev\)$/);
     expect(gateDecision(fig(), none, T, basis({ human: 70, author: 10 })).message).toMatch(/n = 80 labels: 70 human, 10 author \(the project's own labels, not human evidence\)$/);
-    expect(gateDecision(fig({ n: 20 }), none, T, basis({ author: 20 })).message).toMatch(/too few labels \(20 author labels \(the project's own labels, not human evidence\) from random frames/);
+    expect(gateDecision(fig({ n: 20 }), none, T, basis({ author: 20 })).message).toMatch(/too few labels \(20 author labels \(the project's own labels, not human evidence\), random and in the held-out split "heldout"/);
   });
 
   it("says the labels are not from random frames when none count but others exist", () => {
@@ -61,18 +64,20 @@ describe("gateDecision", () => {
 
   it("says why each group of other labels does not count: frame or split, never 'other labels'", () => {
     const few = fig({ n: 13, labelYes: 8, labelNo: 5 });
-    const split = gateDecision(few, { nonRandom: 0, notHeldout: 27, ties: 0 }, T, undefined, { heldoutOnly: true });
-    expect(split.message).toBe("untrusted: too few labels (13 random in the heldout split, 8 yes / 5 no; need 50 with 10 of each; not counted: 27 random labels outside the heldout split (the gate uses heldout only; prompts are tuned on the rest))");
-    const both = gateDecision(few, { nonRandom: 4, notHeldout: 1, ties: 0 }, T, undefined, { heldoutOnly: true }).message;
-    expect(both).toMatch(/not counted: 4 labels from disagreement, balanced or manual frames \(selection distorts kappa\); 1 random label outside the heldout split/);
+    const split = gateDecision(few, { nonRandom: 0, notHeldout: 27, ties: 0 }, T);
+    expect(split.message).toBe('untrusted: too few labels (13 labels, random and in the held-out split "heldout" (no split counts as dev): 8 yes / 5 no; need 50 with 10 of each; not counted: 27 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev))');
+    const both = gateDecision(few, { nonRandom: 4, notHeldout: 1, ties: 0 }, T).message;
+    expect(both).toMatch(/not counted: 4 labels from disagreement, balanced or manual frames \(selection distorts kappa\); 1 random label outside the held-out split "heldout"/);
     expect(both).not.toMatch(/other labels/);
     const onlyDev = gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaSe: null }), { nonRandom: 0, notHeldout: 40, ties: 0 }, T);
     expect(onlyDev.reason).toBe("labels-not-random");
-    expect(onlyDev.message).toBe("untrusted: no random label in the heldout split (not counted: 40 random labels outside the heldout split (the gate uses heldout only; prompts are tuned on the rest)); label a random sample of the heldout split");
+    expect(onlyDev.message).toBe('untrusted: no label counts (not counted: 40 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge sample --random N --split heldout)');
+    // The held-out split's name is the config's.
+    expect(gateDecision(fig({ n: 13, labelYes: 8, labelNo: 5 }), { nonRandom: 0, notHeldout: 2 }, T, undefined, { heldout: "test" }).message).toMatch(/in the held-out split "test".*2 random labels outside the held-out split "test"/);
   });
 
   it("never trusts a zero-width interval from a constant side, whatever the thresholds, and says why", () => {
-    const loose = { minLabels: 1, minPerClass: 0, kappaLower: 0 };
+    const loose = { minLabels: 1, minPerClass: 0, kappaLower: 0, minCoverage: 0.8 };
     // The judge said yes to all 60 items: kappa 0 by convention, CI [0, 0] by formula; 0 >= 0 used to pass.
     const judgeYes = fig({ n: 60, labelYes: 40, labelNo: 20, kappa: 0, kappaSe: 0, confusion: { tp: 40, fp: 20, fn: 0, tn: 0 } });
     const d = gateDecision(judgeYes, none, loose, basis({ human: 60 }));
@@ -80,9 +85,9 @@ describe("gateDecision", () => {
     expect(d.message).toBe("untrusted: kappa's interval is not informative (the judge gave only 'yes', so kappa is 0 by convention and its 95% CI [0.00, 0.00] has zero width by formula, not certainty; n = 60 human labels)");
     // Labels all yes under the default thresholds: too few labels, and the message says the interval says nothing.
     const labelsYes = fig({ n: 9, labelYes: 9, labelNo: 0, kappa: 0, kappaSe: 0, confusion: { tp: 6, fp: 0, fn: 3, tn: 0 } });
-    const t = gateDecision(labelsYes, { nonRandom: 0, notHeldout: 31, ties: 0 }, T, basis({ author: 9 }), { heldoutOnly: true });
+    const t = gateDecision(labelsYes, { nonRandom: 0, notHeldout: 31, ties: 0 }, T, basis({ author: 9 }));
     expect(t.reason).toBe("too-few-labels");
-    expect(t.message).toMatch(/9 yes \/ 0 no; need 50 with 10 of each; labellers gave only 'yes', so kappa's interval is not informative; not counted: 31 random labels outside the heldout split/);
+    expect(t.message).toMatch(/9 yes \/ 0 no; need 50 with 10 of each; labellers gave only 'yes', so kappa's interval is not informative; not counted: 31 random labels outside the held-out split "heldout"/);
     // A record without the confusion cells (older callers) keeps the old rule.
     expect(gateDecision(fig({ kappa: 0, kappaSe: 0 }), none, loose).trusted).toBe(true);
   });
@@ -97,7 +102,7 @@ describe("gateDecision", () => {
 describe("thresholdsFor", () => {
   it("overrides the defaults per rubric", () => {
     const trust = { minLabels: 50, minPerClass: 10, kappaLower: 0.6, perRubric: { faithfulness: { minLabels: 100 } } };
-    expect(thresholdsFor(trust, "faithfulness")).toEqual({ minLabels: 100, minPerClass: 10, kappaLower: 0.6 });
+    expect(thresholdsFor(trust, "faithfulness")).toEqual({ minLabels: 100, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8 });
     expect(thresholdsFor(trust, "correctness")).toEqual(T);
     expect(thresholdsFor(undefined, "x")).toEqual(T);
   });
@@ -107,8 +112,8 @@ describe("thresholdsFor", () => {
       golden: "g.jsonl", variants: [{ name: "v", output: "o.jsonl", chunks: "c.jsonl" }],
       trust: { minLabels: 120, minPerClass: 25, kappaLower: 0.5, perRubric: { faithfulness: { kappaLower: 0.7 } } },
     });
-    expect(thresholdsFor(config.trust, "faithfulness")).toEqual({ minLabels: 120, minPerClass: 25, kappaLower: 0.7 });
-    expect(thresholdsFor(config.trust, "correctness")).toEqual({ minLabels: 120, minPerClass: 25, kappaLower: 0.5 });
+    expect(thresholdsFor(config.trust, "faithfulness")).toEqual({ minLabels: 120, minPerClass: 25, kappaLower: 0.7, minCoverage: 0.8 });
+    expect(thresholdsFor(config.trust, "correctness")).toEqual({ minLabels: 120, minPerClass: 25, kappaLower: 0.5, minCoverage: 0.8 });
   });
 });
 
@@ -121,13 +126,15 @@ async function calibrateQuietly(dir: string, extra: string[] = []) {
   expect(code, err).toBe(0);
 }
 
+/** Everything the gate reads from a labels folder. */
+const gateInputs = (labels: string, trust?: Parameters<typeof trustStates>[1]["trust"]) => ({ book: loadLabels(labels), draws: loadDraws(labels), records: loadRecords(labels), ...(trust ? { trust } : {}) });
+
 describe("trust states from records", () => {
   it("uses only the exact fingerprint's record and lists records of other fingerprints", async () => {
     const dir = calibrated();
     await calibrateQuietly(dir);
     const judgments = loadJsonl(join(dir, "judgments.jsonl"), Judgment).map((r) => r.value);
-    const records = loadRecords(join(dir, "labels"));
-    const states = trustStates(judgments, records, { minLabels: 50, minPerClass: 10, kappaLower: 0.5, perRubric: {} });
+    const states = trustStates(judgments, gateInputs(join(dir, "labels"), { minLabels: 50, minPerClass: 10, kappaLower: 0.5, perRubric: {} }));
     expect(states.map((s) => [s.rubric, s.fingerprint.slice(0, 4), s.trusted, s.reason ?? "trusted"])).toEqual([
       ["correctness", "base", false, "too-few-labels"],
       ["faithfulness", "f1f1", true, "trusted"],
@@ -137,18 +144,22 @@ describe("trust states from records", () => {
     expect(f3.otherFingerprints.map((o) => o.fingerprint.slice(0, 4))).toEqual(["f1f1"]);
     expect(f3.message).toMatch(/1 record\(s\) exist for other fingerprints of faithfulness \(prompt or model changed\), not used/);
     expect(states[1]!.kappa).toBeCloseTo(1760 / 2390, 12);
-    expect(states[1]!.record).toMatch(/faithfulness\.f1f1f1f1f1f1\.json$/);
+    expect(states[1]!.record).toMatch(/faithfulness\.f1f1f1f1f1f1\.2d1ca6ac\.json$/);
   });
 
-  it("notes when labels changed after calibration", async () => {
+  it("recomputes trust: labels changed after calibration make the record stale, never trusted", async () => {
     const dir = calibrated();
     await calibrateQuietly(dir);
     appendLabel(join(dir, "labels"), { variant: "bm25", question: "q80", rubric: "faithfulness", unit: "answer", inputHash: "d".repeat(64), label: "yes", annotator: "asha", provenance: "human", frame: "manual", time: "2026-12-01T00:00:00Z" });
     const judgments = loadJsonl(join(dir, "judgments.jsonl"), Judgment).map((r) => r.value);
-    const { rubrics, ruleVerdicts } = assessJudgments({ judgments, labelsDir: join(dir, "labels"), bootstrap: { reps: 200 } });
+    const { rubrics, ruleVerdicts } = assessJudgments({ judgments, labelsDir: join(dir, "labels"), trust: { kappaLower: 0.5 }, bootstrap: { reps: 200 } });
     expect(ruleVerdicts).toBe(3);
     const f1 = rubrics.find((r) => r.fingerprint.startsWith("f1"))!;
-    expect(f1.trust.notes[0]).toMatch(/labels changed since this calibration/);
+    expect(f1.trust).toMatchObject({ trusted: false, reason: "stale" });
+    expect(f1.trust.message).toMatch(/^untrusted: stale: run ragjudge calibrate \(the labels of this rubric changed since the calibration of /);
+    // Labels of another rubric leave this one's record valid.
+    const correctness = rubrics.find((r) => r.rubric === "correctness")!;
+    expect(correctness.trust.reason).toBe("too-few-labels");
     expect(f1.passRates.raw.value).toBeCloseTo(45 / 78, 14);
     expect(f1.passRates.labelled).toBe(68);
     expect(f1.passRates.roganGladen.estimate).not.toBeNull();
@@ -159,13 +170,13 @@ describe("trust states from records", () => {
     const dir = calibrated();
     await calibrateQuietly(dir);
     const cal = join(dir, "labels", "calibration");
-    renameSync(join(cal, "faithfulness.f1f1f1f1f1f1.json"), join(cal, "faithfulness.f3f3f3f3f3f3.json"));
+    renameSync(join(cal, "faithfulness.f1f1f1f1f1f1.2d1ca6ac.json"), join(cal, "faithfulness.f3f3f3f3f3f3.json"));
     try {
       loadRecords(join(dir, "labels"));
       throw new Error("expected an error");
     } catch (e) {
       expect(e).toBeInstanceOf(InputErrors);
-      expect((e as InputErrors).problems[0]!.message).toMatch(/faithfulness\.f3f3f3f3f3f3\.json: fingerprint: record is for rubric "faithfulness" and fingerprint f1f1f1f1f1f1…, so its file must be named faithfulness\.f1f1f1f1f1f1\.json/);
+      expect((e as InputErrors).problems[0]!.message).toMatch(/faithfulness\.f3f3f3f3f3f3\.json: fingerprint: record is for rubric "faithfulness" and fingerprint f1f1f1f1f1f1…, served model "m1-2026-01", so its file must be named faithfulness\.f1f1f1f1f1f1\.2d1ca6ac\.json/);
     }
   });
 
@@ -178,11 +189,8 @@ describe("trust states from records", () => {
   });
 
   it("treats judgments with no records as uncalibrated and never lists rule verdicts", () => {
-    const states = trustStates([
-      { rubric: "a", fingerprint: "x", judge: "llm" },
-      { rubric: "a", fingerprint: "x", judge: "llm" },
-      { rubric: "citation", fingerprint: "rules", judge: "rule" },
-    ], [] as LoadedRecord[], undefined);
+    const j = (rubric: string, judge: "llm" | "rule", question: string) => Judgment.parse({ variant: "v", question, rubric, unit: "answer", inputHash: "0".repeat(64), fingerprint: judge === "rule" ? "rules" : "x", judge, verdict: "yes", reason: "", time: "2026-11-30T10:00:00Z" });
+    const states = trustStates([j("a", "llm", "q1"), j("a", "llm", "q2"), j("citation", "rule", "q1")], { book: loadLabels(join(calibrated(), "nowhere")), draws: { dir: "", draws: [] }, records: [] as LoadedRecord[] });
     expect(states).toHaveLength(1);
     expect(states[0]).toMatchObject({ rubric: "a", trusted: false, reason: "no-calibration" });
   });

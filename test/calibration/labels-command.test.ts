@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
@@ -21,7 +21,7 @@ function csv(text: string): string {
 describe("ragjudge labels import", () => {
   it("appends validated rows to labels/<annotator>.jsonl and skips rows already present", async () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,2026-12-01T00:00:00Z\nbm25,q02,correctness,answer,${H},no,2026-12-01T00:00:00Z\n`);
-    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", "--inclusion-probability", "0.2", ...cfg()];
+    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", "--inclusion-probability", "0.2", "--attest", "vendor sample, 1 in 5", ...cfg()];
     const first = await runCliCaptured(args);
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/imported 2 label\(s\) into .*chen\.jsonl/);
@@ -34,7 +34,7 @@ describe("ragjudge labels import", () => {
 
   it("skips untimed rows that repeat the annotator's current label, and keeps a changed one", async () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
-    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()];
+    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()];
     expect((await runCliCaptured(args)).code).toBe(0);
     const again = await runCliCaptured(args);
     expect(again.code).toBe(0);
@@ -54,14 +54,31 @@ describe("ragjudge labels import", () => {
 
   it("rejects unknown rubrics and bad labels with their CSV lines, writing nothing", async () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},maybe\n`);
-    const badLabel = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()]);
+    const badLabel = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(badLabel.code).toBe(2);
     expect(badLabel.err).toMatch(/in\.csv:3: label: expected yes or no, got "maybe"/);
     const g = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\n`);
-    const badRubric = await runCliCaptured(["labels", "import", g, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()]);
+    const badRubric = await runCliCaptured(["labels", "import", g, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(badRubric.code).toBe(2);
     expect(badRubric.err).toMatch(/in\.csv:2: rubric: unknown rubric "faithfulnes" \(known: citation, correctness, faithfulness\)/);
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+  });
+
+  it("accepts random labels drawn outside ragjudge only with --attest, and says they are declared random", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
+    const refused = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/in\.csv:2: frame: random, but no recorded draw \(labels\/draws\/\) drew this item: pass --attest/);
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+    const ok = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", "--attest", "drawn uniformly by the QA team's script, seed 7", ...cfg()]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/1 label\(s\) are declared random \(attested\), not drawn by ragjudge/);
+    expect(JSON.parse(readFileSync(join(dir, "labels", "chen.jsonl"), "utf8"))).toMatchObject({ frame: "random", attestation: "drawn uniformly by the QA team's script, seed 7" });
+    // A row naming a draw must be one of its drawn items.
+    const g = csv(`variant,question,rubric,unit,inputHash,label,draw\nbm25,q01,faithfulness,answer,${H},yes,0123456789abcdef\n`);
+    const bad = await runCliCaptured(["labels", "import", g, "--annotator", "dana", "--provenance", "human", "--frame", "random", ...cfg()]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/in\.csv:2: draw: no draw 0123456789abcdef in /);
   });
 
   it("rejects a bad --frame or --provenance before reading anything", async () => {
@@ -95,11 +112,12 @@ describe("ragjudge labels export", () => {
     // 93 effective asha labels (one per evidence), 20 ben, 2 adjudications.
     expect(out).toMatch(new RegExp(`exported ${book.effective.length + 2} label\\(s\\)`));
     const header = readFileSync(out1, "utf8").split("\n")[0];
-    expect(header).toBe("variant,question,rubric,unit,inputHash,label,annotator,provenance,source,frame,inclusionProbability,stratum,split,adjudication,note,time");
+    expect(header).toBe("variant,question,rubric,unit,inputHash,label,annotator,provenance,source,frame,inclusionProbability,stratum,split,draw,attestation,adjudication,note,time");
     expect((await runCliCaptured(["labels", "export", "--history", "--out", join(dir, "all.csv"), ...cfg()])).code).toBe(0);
     expect(readFileSync(join(dir, "all.csv"), "utf8").trim().split("\n")).toHaveLength(book.history.length + 1);
-    // Import into an empty labels folder: the same effective labels come back.
+    // Import into a labels folder with the same draws and no label: the same effective labels come back.
     const fresh = tempDir("ragjudge-labels-rt-");
+    cpSync(join(dir, "labels", "draws"), join(fresh, "draws"), { recursive: true });
     expect((await runCliCaptured(["labels", "import", out1, "--labels", fresh])).code).toBe(0);
     const back = loadLabels(fresh);
     const norm = (b: typeof book) => [...b.effective.map((l) => l.value), ...[...b.items.values()].flatMap((i) => (i.adjudication ? [i.adjudication.value] : []))]

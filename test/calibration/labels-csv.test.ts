@@ -6,7 +6,7 @@ import { numberedFiles, tempDir } from "../helpers/temp.js";
 
 const H = "c".repeat(64);
 const csv = numberedFiles(tempDir("ragjudge-csv-"), ".csv");
-const flags = { annotator: "asha", provenance: "human", frame: "random", time: "2026-01-01T00:00:00Z" };
+const flags = { annotator: "asha", provenance: "human", frame: "random", attestation: "a 1-in-10 uniform sample drawn by our labelling vendor", time: "2026-01-01T00:00:00Z" };
 
 describe("readLabelsCsv", () => {
   it("reads rows with flags filling the columns it lacks, any header case and order, BOM and CRLF", () => {
@@ -50,10 +50,22 @@ describe("readLabelsCsv", () => {
     expect(readLabelsCsv(f, { ...flags, provenance: "import", source: "vendor-2026" }).labels[0]!.source).toBe("vendor-2026");
   });
 
+  it("refuses a random row that no draw drew unless it is attested, and stamps the attestation", () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q1,faithfulness,answer,${H},yes\n`);
+    const { attestation: _a, ...unattested } = flags;
+    expect(inputErrorMessages(() => readLabelsCsv(f, unattested))).toEqual([
+      `${f}:2: frame: random, but no recorded draw (labels/draws/) drew this item: pass --attest "who drew the sample and how" (or an attestation column) for labels drawn outside ragjudge, or use another frame, such as manual`,
+    ]);
+    expect(readLabelsCsv(f, flags).labels[0]!.attestation).toBe(flags.attestation);
+    // An item a recorded draw drew needs no attestation, and gets none.
+    expect(readLabelsCsv(f, { ...unattested, isDrawn: () => true }).labels[0]!.attestation).toBeUndefined();
+    expect(readLabelsCsv(f, { ...unattested, frame: "manual" }).labels[0]!.frame).toBe("manual");
+  });
+
   it("round-trips through export", () => {
     const labelsDir = tempDir("ragjudge-csv-labels-");
     appendLabels(labelsDir, [
-      { variant: "bm25", question: "q1", rubric: "faithfulness", unit: "s1:doc#2", inputHash: H, label: "no", annotator: "asha", provenance: "human", frame: "random", inclusionProbability: 0.25, stratum: "long answers", split: "heldout", note: "cites, \"quoted\"\nand a new line", time: "2026-01-01T00:00:00.000Z" },
+      { variant: "bm25", question: "q1", rubric: "faithfulness", unit: "s1:doc#2", inputHash: H, label: "no", annotator: "asha", provenance: "human", frame: "random", inclusionProbability: 0.25, stratum: "long answers", split: "heldout", attestation: "stratified by answer length at the vendor", note: "cites, \"quoted\"\nand a new line", time: "2026-01-01T00:00:00.000Z" },
       { variant: "bm25", question: "q1", rubric: "faithfulness", unit: "s1:doc#2", inputHash: H, label: "yes", annotator: "lead", provenance: "human", frame: "manual", adjudication: true, time: "2026-01-02T00:00:00.000Z" },
     ]);
     const book = loadLabels(labelsDir);

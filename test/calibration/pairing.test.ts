@@ -5,6 +5,7 @@ import { pairGroup, unpairedLabels } from "../../src/calibration/pairing.js";
 import { groupJudgments } from "../../src/calibration/verdicts.js";
 import { humanAgreement } from "../../src/calibration/humans.js";
 import type { Judgment, Label } from "../../src/golden/schema/items.js";
+import { testDraw, withDraws } from "./draw-helpers.js";
 
 const H = (i: number) => i.toString(16).padStart(64, "0");
 const T = "2026-01-01T00:00:00.000Z";
@@ -34,52 +35,75 @@ describe("groupJudgments", () => {
   });
 });
 
+/** A uniform draw of rubric "r" over q1..qn (input hash H(i), held-out), drawing the listed questions. */
+const drawOver = (n: number, drawn: number[], over: Parameters<typeof testDraw>[3] = {}) =>
+  testDraw("r", Array.from({ length: n }, (_, k) => ({ question: `q${k + 1}`, inputHash: H(k + 1) })), drawn.map((q) => q - 1), over);
+
 describe("pairGroup", () => {
   it("pairs on item and input hash, and sends non-random frames to error analysis", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes")]);
-    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(2, "yes", { frame: "disagreement" }), l(3, "no", { inputHash: H(99) })]));
-    expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1"]);
+    const ctx = withDraws([drawOver(3, [1])]);
+    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(2, "yes", { frame: "disagreement" }), l(3, "no", { inputHash: H(99) })]), ctx);
+    expect(p.gate.map((x) => [x.judged.key.question, x.source])).toEqual([["q1", "drawn"]]);
     expect(p.other.map((x) => [x.judged.key.question, x.excluded])).toEqual([["q2", "frame disagreement"]]);
     expect(unpairedLabels(groups, book([l(3, "no", { inputHash: H(99) }), l(7, "no"), l(1, "no", { rubric: "zz" })]))).toMatchObject({
       stale: [{ key: { question: "q3" } }], unknownItem: [{ key: { question: "q7" } }], unknownRubric: [{ key: { rubric: "zz" } }],
     });
   });
 
-  it("keeps only the heldout split in the gate when labels carry splits", () => {
+  it("counts a label as random only when a recorded draw drew its item: a label's own frame is not enough", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes")]);
-    const p = pairGroup(groups[0]!, book([l(1, "yes", { split: "heldout" }), l(2, "no", { split: "dev" }), l(3, "yes")]));
+    const labels = book([l(1, "yes"), l(2, "no"), l(3, "yes")]);
+    // No draw at all: every "random" label is not drawn.
+    expect(pairGroup(groups[0]!, labels).other.map((x) => x.excluded)).toEqual(["not drawn", "not drawn", "not drawn"]);
+    // A draw of q1 and q2: q3 stays out, whatever its label says.
+    const p = pairGroup(groups[0]!, labels, withDraws([drawOver(3, [1, 2])]));
+    expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1", "q2"]);
+    expect(p.other.map((x) => [x.judged.key.question, x.excluded])).toEqual([["q3", "not drawn"]]);
+    // A drawn item counts whatever frame its label names (it was drawn at random).
+    const manual = pairGroup(groups[0]!, book([l(1, "yes", { frame: "manual" })]), withDraws([drawOver(3, [1])]));
+    expect(manual.gate.map((x) => x.judged.key.question)).toEqual(["q1"]);
+  });
+
+  it("keeps only the held-out split in the gate, from the golden set when it knows the question; no split is dev", () => {
+    const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes")]);
+    const labels = book([l(1, "yes", { split: "heldout" }), l(2, "no", { split: "dev" }), l(3, "yes")]);
+    const draw = testDraw("r", [1, 2, 3].map((i) => ({ question: `q${i}`, inputHash: H(i), split: i === 1 ? "heldout" : i === 2 ? "dev" : undefined })), [0, 1, 2]);
+    const p = pairGroup(groups[0]!, labels, withDraws([draw]));
     expect(p.heldoutOnly).toBe(true);
     expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1"]);
     expect(p.other.map((x) => x.excluded).sort()).toEqual(["split (none)", "split dev"]);
+    // The golden set's split wins over what the draw or the label recorded; the split's name is the config's.
+    const golden = new Map<string, string | null>([["q1", "test"], ["q2", "test"], ["q3", null]]);
+    const renamed = pairGroup(groups[0]!, labels, withDraws([draw], { heldout: "test", splits: golden }));
+    expect(renamed.gate.map((x) => x.judged.key.question)).toEqual(["q1", "q2"]);
+    expect(renamed.other.map((x) => x.excluded)).toEqual(["split (none)"]);
   });
 
-  it("weights a stratified random frame by inverse inclusion probability, with Kish's effective n", () => {
+  it("weights by inverse inclusion probability only when the draws give items different probabilities, with Kish's effective n", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no")]);
-    const p = pairGroup(groups[0]!, book([
-      l(1, "yes", { inclusionProbability: 0.5, stratum: "a" }), l(2, "no", { inclusionProbability: 0.5, stratum: "a" }),
-      l(3, "no", { inclusionProbability: 0.1, stratum: "b" }), l(4, "no", { inclusionProbability: 0.1, stratum: "b" }),
-    ]));
+    const items = [1, 2, 3, 4].map((i) => ({ question: `q${i}`, inputHash: H(i), p: i <= 2 ? 0.5 : 0.1, stratum: i <= 2 ? "a" : "b" }));
+    const stratified = testDraw("r", items, [0, 1, 2, 3], { design: "stratified" });
+    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(2, "no"), l(3, "no"), l(4, "no")]), withDraws([stratified]));
     expect(p.weighted).toBe(true);
     expect(p.gate.map((x) => x.weight)).toEqual([2, 2, 10, 10]);
     const f = agreementFigures(p.gate);
     expect(f.confusion).toMatchObject({ tp: 2, tn: 12, fp: 10, fn: 0, count: 4 });
     expect(f.nEffective).toBeCloseTo(24 ** 2 / 208, 12);
     expect(f.labelNo).toBe(3); // counts, not weights, for the per-class minimum
-  });
-
-  it("does not weight a uniform frame, and warns when only some labels have an inclusion probability", () => {
-    const { groups } = groupJudgments([j(1, "yes"), j(2, "no")]);
-    expect(pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.2 }), l(2, "no", { inclusionProbability: 0.2 })])).weighted).toBe(false);
-    // Two uniform rounds of different sizes are one uniform sample: never weighted.
-    expect(pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.2 }), l(2, "no", { inclusionProbability: 0.05 })])).weighted).toBe(false);
-    const mixed = pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.2, stratum: "s" }), l(2, "no", { stratum: "s" })]));
-    expect(mixed.weighted).toBe(false);
-    expect(mixed.warnings[0]).toMatch(/1 of 2 random-frame labels have no inclusion probability/);
+    // A uniform draw gives one probability to all: never weighted, whatever the labels claim.
+    const uniform = pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.9, stratum: "x" }), l(2, "no", { inclusionProbability: 0.05, stratum: "y" })]), withDraws([drawOver(4, [1, 2])]));
+    expect(uniform.weighted).toBe(false);
+    // Two uniform draws of the same population: every item's probability over both is 1 - (1 - 1/2)(1 - 1/4), still one for all.
+    const two = pairGroup(groups[0]!, book([l(1, "yes"), l(2, "no"), l(3, "yes")]), withDraws([drawOver(4, [1, 2]), drawOver(4, [3], { seed: 2 })]));
+    expect(two.gate).toHaveLength(3);
+    expect(two.weighted).toBe(false);
   });
 
   it("leaves tied items out until adjudicated, and counts judge errors as disagreements", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "error")]);
-    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(1, "no", { annotator: "b" }), l(2, "yes")]));
+    // The tie leaves half the draw unlabelled: counted here with a lower coverage floor.
+    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(1, "no", { annotator: "b" }), l(2, "yes")]), withDraws([drawOver(2, [1, 2])], { minCoverage: 0.5 }));
     expect(p.ties).toHaveLength(1);
     const f = agreementFigures(p.gate);
     expect(f.judgeErrors).toBe(1);

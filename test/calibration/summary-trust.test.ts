@@ -5,6 +5,7 @@ import { Judgment } from "../../src/golden/schema/items.js";
 import { summaryTrust } from "../../src/calibration/summary-trust.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { exampleCopy } from "../report/helpers.js";
+import { labelRandomDraw } from "../helpers/labelling.js";
 
 /** The trust state in the summary `ragjudge judge` prints (issue 5: every output showing a pass rate shows it). */
 describe("ragjudge judge shows each rubric's trust state", () => {
@@ -14,7 +15,7 @@ describe("ragjudge judge shows each rubric's trust state", () => {
     const { code, out } = await runCliCaptured(["judge", "--config", copy.config, "--out", file, "--no-progress", "--by", "none"]);
     expect(code).toBe(0);
     for (const rubric of ["citation-accuracy", "correctness", "faithfulness", "not-found"]) {
-      expect(out).toMatch(new RegExp(`${rubric}  \\[baseline judge[^\\n]*\\n  UNTRUSTED: no calibration for this judge`));
+      expect(out).toMatch(new RegExp(`${rubric}  \\[baseline judge[^\\n]*\\n  UNTRUSTED: no calibration record for this judge`));
     }
     expect(out).toMatch(/pass rate \(untrusted\)\s+\d+\.\d% \d+\/\d+/);
     expect(out).toMatch(/answers, all citations supported \(untrusted\)/);
@@ -25,19 +26,15 @@ describe("ragjudge judge shows each rubric's trust state", () => {
     ]);
   });
 
-  it("shows TRUSTED with kappa once calibrate has written a passing record for the exact fingerprint", async () => {
-    const copy = exampleCopy();
+  it("shows TRUSTED with kappa once calibrate has written a passing record for the exact fingerprint, from labels of a recorded draw", async () => {
+    const copy = exampleCopy((c) => (c.trust = { minLabels: 20, minPerClass: 5 }));
     const file = join(copy.dir, "j.jsonl");
     await runCliCaptured(["judge", "--config", copy.config, "--out", file, "--no-progress"]);
-    const judgments = readFileSync(file, "utf8").trim().split("\n").map((l) => Judgment.parse(JSON.parse(l)));
-    const labels = judgments.filter((j) => j.rubric === "correctness" && j.judge !== "rule").map((j) => JSON.stringify({
-      variant: j.variant, question: j.question, rubric: j.rubric, unit: j.unit, inputHash: j.inputHash, label: j.verdict,
-      annotator: "test-author", provenance: "author", frame: "random", time: "2026-11-30T10:00:00Z",
-    }));
-    writeFileSync(join(copy.labels, "test-author.jsonl"), labels.join("\n") + "\n");
+    await labelRandomDraw({ config: copy.config, dir: copy.dir, judgments: file, labels: copy.labels, rubrics: "correctness", split: "heldout" });
     expect((await runCliCaptured(["calibrate", "--config", copy.config, "--judgments", file])).code).toBe(0);
     const { out } = await runCliCaptured(["judge", "--config", copy.config, "--out", file, "--no-progress", "--by", "none"]);
-    expect(out).toMatch(/correctness  \[baseline judge[^\n]*\n  TRUSTED: kappa 1\.00/);
+    expect(out).toMatch(/correctness  \[baseline judge[^\n]*\n  TRUSTED: kappa 1\.00, 95% CI \[0\.\d\d, 1\.00\]/);
+    expect(out).not.toMatch(/\[1\.00, 1\.00\]/);
     expect(out).toMatch(/correctness[\s\S]*pass rate \(trusted\)/);
     expect(out).toMatch(/faithfulness  \[baseline judge[^\n]*\n  UNTRUSTED/);
   });

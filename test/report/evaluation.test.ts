@@ -67,7 +67,7 @@ describe("runEvaluation on the shipped example", () => {
     const rateLines = result.summary.split("\n").filter((l) => /^(bm25-small|hybrid-rerank)\s+\S+\s+\d+\.\d%/.test(l));
     expect(rateLines.length).toBeGreaterThan(0);
     for (const l of rateLines) expect(l).toMatch(/^\S+\s+untrusted \d+\.\d%/);
-    expect(result.summary).toContain("UNTRUSTED: no labels for this judge's verdicts");
+    expect(result.summary).toContain("UNTRUSTED: no calibration record for this judge: no label pairs with its verdicts yet");
     const md = readFileSync(join(result.folder, "report.md"), "utf8");
     expect(md).toContain("Untrusted rubrics (not headline figures until calibrated): citation-accuracy, correctness, faithfulness, not-found.");
     expect(md).not.toContain("Trusted pass rates:");

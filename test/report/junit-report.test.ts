@@ -28,7 +28,7 @@ describe("junit.xml of a run", () => {
     expect(skipped.cases.every((c) => c.skipped !== undefined && c.failure === undefined)).toBe(true);
     const failing = junitSuites(strict.report)[1]!;
     expect(failing.cases.map((c) => c.failure)).toEqual([
-      expect.stringMatching(/^citation-accuracy: untrusted: no labels/),
+      expect.stringMatching(/^citation-accuracy: untrusted: no calibration record for this judge: no label pairs/),
       expect.stringMatching(/^correctness: untrusted/),
       expect.stringMatching(/^faithfulness: untrusted/),
       expect.stringMatching(/^not-found: untrusted/),

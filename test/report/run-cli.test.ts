@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation } from "../../src/report/evaluation.js";
 import { runCliCaptured } from "../helpers/cli.js";
+import { labelRandomDraw } from "../helpers/labelling.js";
 import { exampleCopy } from "./helpers.js";
 
 describe("ragjudge run: exit codes", () => {
@@ -81,20 +82,18 @@ describe("ragjudge run: folders that cannot be folders", () => {
 
 describe("the trust gate inside run", () => {
   it("trusts a rubric whose judge agrees with enough random labels, says they are author labels, and fails only the others", async () => {
-    const copy = exampleCopy();
-    // First run: the judgments tell which items exist and their input hashes.
+    const copy = exampleCopy((c) => (c.trust = { minLabels: 20, minPerClass: 3, kappaLower: 0.4 }));
+    // First run: its judgments are where sample looks for them.
     const first = await runEvaluation({ config: copy.config, evaluationsDir: join(copy.dir, "first") });
-    const judgments = readFileSync(join(first.folder, "judgments.jsonl"), "utf8").trim().split("\n").map((l) => Judgment.parse(JSON.parse(l)));
-    const items = judgments.filter((j) => j.rubric === "faithfulness" && j.judge !== "rule");
-    expect(items.length).toBeGreaterThanOrEqual(60);
+    const judgmentsFile = join(first.folder, "judgments.jsonl");
+    // A random held-out draw, labelled through the review session with one deliberate disagreement.
     let flipped = 0;
-    const lines = items.map((j, i) => {
-      // One deliberate disagreement, so kappa is high but not a rubber stamp.
-      const label = i === 3 ? ((flipped++, j.verdict === "yes" ? "no" : "yes")) : j.verdict;
-      return JSON.stringify({ variant: j.variant, question: j.question, rubric: j.rubric, unit: j.unit, inputHash: j.inputHash, label, annotator: "test-author", provenance: "author", frame: "random", time: "2026-11-30T10:00:00Z" });
+    const { answered } = await labelRandomDraw({
+      config: copy.config, dir: copy.dir, judgments: judgmentsFile, labels: copy.labels, rubrics: "faithfulness", split: "heldout",
+      answer: (_e, verdict, i) => (i === 3 ? ((flipped++, verdict === "yes" ? "no" : "yes")) : verdict === "no" ? "no" : "yes"),
     });
     expect(flipped).toBe(1);
-    writeFileSync(join(copy.labels, "test-author.jsonl"), lines.join("\n") + "\n");
+    expect(answered).toBeGreaterThanOrEqual(20);
 
     const { code, err } = await runCliCaptured(["run", "--config", copy.config, "--require-trusted", "--quiet"]);
     expect(code).toBe(1);
@@ -106,7 +105,9 @@ describe("the trust gate inside run", () => {
     expect(faith.trust.message).toMatch(/^trusted: kappa 0\.\d\d, 95% CI \[0\.\d\d, (0\.\d\d|1\.00)\]/);
     expect(faith.trust.basis).toMatch(/^\d+ author labels/);
     expect(faith.trust.basis).not.toMatch(/human labels/);
-    expect(faith.calibration.n).toBe(items.length);
+    expect(faith.calibration.n).toBe(answered);
+    expect(faith.trust.draws).toHaveLength(1);
+    expect(faith.trust.draws[0]).toMatchObject({ covers: true, counts: true, coverage: 1 });
     expect(faith.calibration.record).toMatch(/^calibration\/faithfulness\.[0-9a-f]{12}\.json$/);
     expect(existsSync(join(folder, faith.calibration.record))).toBe(true);
     const summary = readFileSync(join(folder, "summary.txt"), "utf8");

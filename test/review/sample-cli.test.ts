@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
+import { loadDraws } from "../../src/calibration/draws.js";
 import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
 import { loadConfig } from "../../src/golden/config.js";
 import { candidatesFromRun } from "../../src/review/candidates.js";
@@ -43,38 +44,44 @@ describe("candidatesFromRun", () => {
 });
 
 describe("ragjudge sample", () => {
-  it("writes a queue the review reads; labelled items are never drawn again; calibration reads the labels", async () => {
+  it("records the draw, writes a queue the review reads; labelled items are never queued again; calibration reads the labels", async () => {
     const p = project();
     writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 3 ? "yes" : "no")));
     const out = join(p.dir, "queue.jsonl");
     const r = await runCliCaptured(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/faithfulness: 11 judged items \(left out: 1 decided by rule\); 0 already labelled by you; random 4 of 11 \(inclusion probability 0\.364\) -> 4 queued/);
+    expect(r.out).toMatch(/faithfulness: 11 judged items \(left out: 1 decided by rule\); 0 already labelled by you; random 4 of 11 \(inclusion probability 0\.364; draw [0-9a-f]{16}\) -> 4 queued/);
+    const drawId = /draw ([0-9a-f]{16}):/.exec(r.out)![1]!;
+    expect(r.out).toMatch(new RegExp(`draw ${drawId}: recorded in .*draws/${drawId}\\.json`));
+    const manifest = loadDraws(p.labels).draws;
+    expect(manifest.map((d) => [d.draw.id, d.draw.rubric, d.draw.seed, d.draw.population.size, d.draw.drawn.length])).toEqual([[drawId, "faithfulness", 11, 11, 4]]);
     const first = readFileSync(out, "utf8");
     const queue = loadQueue(out).map((l) => l.value);
     expect(queue).toHaveLength(4);
-    expect(queue.every((e) => e.frame === "random" && e.inclusionProbability === 4 / 11 && e.rubric === "faithfulness")).toBe(true);
+    expect(queue.every((e) => e.frame === "random" && e.inclusionProbability === 4 / 11 && e.rubric === "faithfulness" && e.draw === drawId)).toBe(true);
 
-    // Same seed, same queue (byte for byte).
-    await runCliCaptured(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
+    // Same seed, same queue (byte for byte), and the same draw, recorded once.
+    const same = await runCliCaptured(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
     expect(readFileSync(out, "utf8")).toBe(first);
+    expect(same.out).toContain(`draw ${drawId}: already recorded (the same draw)`);
+    expect(loadDraws(p.labels).draws).toHaveLength(1);
 
-    // Label two, then sample again: those two never come back for asha.
+    // Label two, then draw again: those two never come back to asha's queue; drawn again, their labels count.
     const s = new ReviewSession({ queueFile: out, rubricsDir: join(p.dir, "rubrics"), labelsDir: p.labels, annotator: "asha" });
     s.answer(0, queue[0]!.inputHash, "yes");
     s.answer(1, queue[1]!.inputHash, "no");
     const r2 = await runCliCaptured(["sample", "--config", p.config, "--random", "10", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
-    expect(r2.out).toMatch(/2 already labelled by you; random 9 of 9 \(inclusion probability 0\.818\)/);
+    expect(r2.out).toMatch(/2 already labelled by you; random 10 of 11 \(inclusion probability 0\.909, [12] of them already labelled by you \(counted, not queued again\); draw [0-9a-f]{16}\)/);
     const again = loadQueue(out).map((l) => l.value.question);
     expect(again).not.toContain(queue[0]!.question);
     expect(again).not.toContain(queue[1]!.question);
 
     // What calibration reads: the labels with their frame and inclusion probability.
     const book = loadLabels(p.labels);
-    expect([...book.items.values()].map((i) => [i.label, i.random?.value.frame, i.random?.value.inclusionProbability])).toEqual([
-      ["yes", "random", 4 / 11],
-      ["no", "random", 4 / 11],
+    expect([...book.items.values()].map((i) => [i.label, i.random?.value.frame, i.random?.value.inclusionProbability, i.random?.value.draw])).toEqual([
+      ["yes", "random", 4 / 11, drawId],
+      ["no", "random", 4 / 11, drawId],
     ]);
 
     // Disagreements for another annotator: the "no" label differs wherever the judge said yes.
@@ -133,19 +140,25 @@ describe("ragjudge sample", () => {
     }
   });
 
-  it("warns that a random draw cannot reach items the annotator labelled in other frames", async () => {
+  it("draws items the annotator labelled in other frames like any other, counting their labels instead of queueing them", async () => {
     const p = project();
     writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 2 ? "yes" : "no")));
     const out = join(p.dir, "q.jsonl");
     await runCliCaptured(["sample", "--config", p.config, "--balanced", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
     const s = new ReviewSession({ queueFile: out, rubricsDir: join(p.dir, "rubrics"), labelsDir: p.labels, annotator: "asha" });
     for (let i = 0; i < s.total; i++) s.answer(i, s.entries[i]!.value.inputHash, "yes");
-    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
     expect(s.total).toBeGreaterThan(0);
-    expect(r.out).toContain(`note: faithfulness: ${s.total} item(s) you labelled in disagreement, balanced or manual frames are outside your random draws`);
-    expect(r.out).toMatch(/note: faithfulness: \d+ item\(s\) you labelled in disagreement, balanced or manual frames are outside your random draws/);
-    const none = await runCliCaptured(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--annotator", "ravi", "--out", out]);
-    expect(none.out).not.toMatch(/outside your random draws/);
+    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "11", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
+    expect(r.out).toContain(`random 11 of 11 (inclusion probability 1.00, ${s.total} of them already labelled by you (counted, not queued again)`);
+    expect(loadQueue(out)).toHaveLength(11 - s.total);
+    expect(r.out).not.toMatch(/outside your random draws/);
+  });
+
+  it("notes drawn items outside the held-out split, whose labels the gate does not count", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.map((i) => judge(i, "yes")));
+    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "11", "--rubrics", "faithfulness", "--annotator", "asha", "--out", join(p.dir, "q.jsonl")]);
+    expect(r.out).toMatch(/note: 11 drawn item\(s\) are not in the held-out split "heldout" \(or have no split, which counts as dev\): the trust gate does not count their labels; use --split heldout/);
   });
 
   it("review on an empty queue says so and exits 0", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { hashJson } from "../../src/golden/hash.js";
 import type { ItemKey } from "../../src/golden/schema/items.js";
 import { sampleQueue, type Candidate, type ExistingLabels } from "../../src/review/sample.js";
+import { drawIdOf } from "../../src/calibration/draws.js";
 
 function cand(rubric: string, q: number, verdict: Candidate["verdict"], answer = `answer ${q}`): Candidate {
   const evidence = { question: `question ${q}`, answer };
@@ -83,26 +84,45 @@ describe("sampleQueue --random", () => {
     expect(entries).toHaveLength(9);
   });
 
-  it("successive rounds from what is left form one uniform sample; their probabilities add up", () => {
+  it("draws every round from the whole population: labelled items drawn again count, and rounds together are an equal-probability sample", () => {
     const ten = pop("faithfulness", 10);
     const hits = new Map<string, number>();
     const runs = 2000;
     for (let seed = 0; seed < runs; seed++) {
-      const r1 = sampleQueue(ten, [], { annotator: "asha", seed, random: 3 }).entries;
-      const done = r1.map((e) => ({ key: { variant: e.variant, question: e.question, rubric: e.rubric, unit: e.unit }, inputHash: e.inputHash }));
-      const r2 = sampleQueue(ten, [], { annotator: "asha", seed: seed + 100_000, random: 3 }, done).entries;
-      expect(new Set([...r1, ...r2].map((e) => e.question)).size).toBe(6);
-      expect(r1[0]!.inclusionProbability! + r2[0]!.inclusionProbability!).toBeCloseTo(0.6);
-      for (const e of [...r1, ...r2]) hits.set(e.question, (hits.get(e.question) ?? 0) + 1);
+      const r1 = sampleQueue(ten, [], { annotator: "asha", seed, random: 3 });
+      const done = r1.entries.map((e) => ({ key: { variant: e.variant, question: e.question, rubric: e.rubric, unit: e.unit }, inputHash: e.inputHash }));
+      const r2 = sampleQueue(ten, [], { annotator: "asha", seed: seed + 100_000, random: 3 }, done);
+      // The second round drew 3 of all 10; the ones already labelled are counted, not queued again.
+      expect(r2.rubrics[0]!.random).toMatchObject({ drawn: 3, inclusionProbability: 0.3 });
+      expect(r2.entries).toHaveLength(3 - r2.rubrics[0]!.random!.alreadyLabelled);
+      expect(r2.entries.some((e) => done.some((d) => d.key.question === e.question))).toBe(false);
+      for (const q of new Set([...r1.entries, ...r2.entries].map((e) => e.question).concat(r2.draws[0]!.drawn.map((i) => r2.draws[0]!.population.items[i]!.question)))) hits.set(q, (hits.get(q) ?? 0) + 1);
     }
-    // Binomial(2000, 0.6): sd ≈ 22; allow ±4.5 sd.
-    for (const n of hits.values()) expect(Math.abs(n - 1200)).toBeLessThan(100);
+    // Each item is in the union with probability 1 - 0.7² = 0.51: Binomial(2000, 0.51), sd ≈ 22; allow ±4.5 sd.
+    for (const n of hits.values()) expect(Math.abs(n - 1020)).toBeLessThan(100);
+  });
+
+  it("records each random draw: the population with its input hashes and probabilities, items outside the scope at 0, the drawn ones by index", () => {
+    const f = pop("faithfulness", 10);
+    const outside = pop("faithfulness", 12).slice(10).map((c) => ({ ...c, split: "dev" }));
+    const { entries, draws } = sampleQueue(f, [], { annotator: "asha", seed: 9, random: 4, scope: { variants: ["v"], splits: ["heldout"] }, outOfScope: outside, judges: new Map([["faithfulness", { fingerprint: "fp1", servedModels: ["m-2026"] }]]) });
+    expect(draws).toHaveLength(1);
+    const d = draws[0]!;
+    expect(d).toMatchObject({ rubric: "faithfulness", annotator: "asha", seed: 9, requested: 4, design: "uniform", fingerprint: "fp1", servedModels: ["m-2026"], scope: { variants: ["v"], splits: ["heldout"] } });
+    expect(d.population.size).toBe(12);
+    expect(d.population.items.filter((i) => i.p === 0.4)).toHaveLength(10);
+    expect(d.population.items.filter((i) => i.p === 0).map((i) => i.question)).toEqual(["q010", "q011"]);
+    expect(d.drawn.map((i) => d.population.items[i]!.question).sort()).toEqual(entries.map((e) => e.question).sort());
+    expect(new Set(entries.map((e) => e.draw))).toEqual(new Set([drawIdOf(d)]));
+    // The id is the content's hash: the same draw again is the same id; another seed another.
+    expect(drawIdOf(sampleQueue(f, [], { annotator: "asha", seed: 9, random: 4, scope: { variants: ["v"], splits: ["heldout"] }, outOfScope: outside, judges: new Map([["faithfulness", { fingerprint: "fp1", servedModels: ["m-2026"] }]]) }).draws[0]!)).toBe(drawIdOf(d));
+    expect(drawIdOf(sampleQueue(f, [], { annotator: "asha", seed: 10, random: 4 }).draws[0]!)).not.toBe(drawIdOf(d));
   });
 
   it("copies the evidence and display fields into each entry", () => {
     const c: Candidate = { ...cand("faithfulness", 1, "yes"), split: "dev", kind: "factual", tags: ["t"], citedIds: ["d#1"], anchor: { doc: "d", text: "a phrase" } };
     const [e] = sampleQueue([c], [], { annotator: "asha", seed: 1, random: 1 }).entries;
-    expect(e).toEqual({ ...c.key, inputHash: c.inputHash, frame: "random", inclusionProbability: 1, split: "dev", kind: "factual", tags: ["t"], evidence: c.evidence, citedIds: ["d#1"], anchor: c.anchor });
+    expect(e).toEqual({ ...c.key, inputHash: c.inputHash, frame: "random", inclusionProbability: 1, draw: expect.stringMatching(/^[0-9a-f]{16}$/), split: "dev", kind: "factual", tags: ["t"], evidence: c.evidence, citedIds: ["d#1"], anchor: c.anchor });
   });
 });
 

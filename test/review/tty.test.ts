@@ -106,3 +106,13 @@ describe("terminal review", () => {
     expect(a.stdout).toContain("(provenance author: the project's own labels, not human evidence)");
   });
 });
+
+describe("terminal review and sampling manifests", () => {
+  it("writes each label with the draw its queue entry came from, so the gate can check it was drawn", async () => {
+    const drawn = [entry("q1", "A.", { over: { draw: "0123456789abcdef" } }), entry("q2", "B.", { over: { frame: "manual", inclusionProbability: 1 } })];
+    const w = workspace(drawn, []);
+    await run(w, "y\nn\n");
+    const written = readFileSync(join(w.labels, "asha.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { question: string; draw?: string; frame: string });
+    expect(written.map((l) => [l.question, l.frame, l.draw])).toEqual([["q1", "random", "0123456789abcdef"], ["q2", "manual", undefined]]);
+  });
+});

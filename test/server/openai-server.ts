@@ -77,6 +77,8 @@ export interface TestServer {
   /** The Files and Batches endpoints: uploaded files, created batches, counters, the batch plan. */
   readonly batch: BatchApi;
   setScript(script: (req: RequestInfo) => Behaviour): void;
+  /** Changes the model name the server reports from the next request on (an alias moved to a new snapshot). */
+  setServedModel(model: string | undefined): void;
   resetCount(): void;
   close(): Promise<void>;
 }
@@ -122,7 +124,8 @@ function kindOf(b: Behaviour): string {
 }
 
 /** Starts the server on 127.0.0.1 (an ephemeral port unless `port` is given). */
-export async function startOpenAIServer(opts: ServerOptions = {}): Promise<TestServer> {
+export async function startOpenAIServer(options: ServerOptions = {}): Promise<TestServer> {
+  const opts = { ...options }; // setServedModel changes this copy, never the caller's object
   let script = opts.script ?? (() => ({ verdict: "yes" as const }));
   let count = 0;
   let inFlight = 0;
@@ -250,6 +253,9 @@ export async function startOpenAIServer(opts: ServerOptions = {}): Promise<TestS
     batch: batchApi,
     setScript(s) {
       script = s;
+    },
+    setServedModel(m) {
+      opts.servedModel = m;
     },
     resetCount() {
       count = 0;

@@ -12,3 +12,6 @@ export * from "./ppi.js";
 export * from "./mcnemar.js";
 export * from "./kappa-bootstrap.js";
 export * from "./wilson.js";
+export * from "./kappa-gof.js";
+export * from "./fisher.js";
+export * from "./registry.js";

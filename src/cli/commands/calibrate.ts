@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { calibrate } from "../../calibration/calibrate.js";
 import { knownRubricNames } from "../../calibration/context.js";
+import { loadDraws } from "../../calibration/draws.js";
 import { firstLabel, loadLabels } from "../../calibration/labels.js";
 import { loadJsonl } from "../../golden/jsonl.js";
 import { loadRecords, recordKey, writeRecordIfChanged, type RecordWrite } from "../../calibration/record.js";
@@ -60,6 +61,7 @@ export function registerCalibrate(program: Command): void {
       // A folder named on the command line must exist: a mistyped path is not "no labels yet".
       if (opts.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
       const book = loadLabels(labelsDir);
+      const draws = loadDraws(labelsDir);
       // Existing records must be sound: a broken or renamed one (it could be taken for another judge's) is an error, not overwritten in silence.
       loadRecords(labelsDir);
       const goldenFile = resolved.path(config.golden);
@@ -72,6 +74,7 @@ export function registerCalibrate(program: Command): void {
         // Relative to the config's folder, so a committed record names no machine's absolute path.
         judgmentsFile: { file: relative(resolved.root, resolve(judgmentsFile)) || judgmentsFile },
         book,
+        draws,
         questions,
         trust: config.trust,
         knownRubrics: knownRubricNames(resolved),

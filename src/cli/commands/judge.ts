@@ -204,7 +204,7 @@ export function registerJudge(program: Command): void {
       progress?.finish(result.progress);
       writeFileAtomic(out, result.judgments.map((j) => JSON.stringify(j)).join("\n") + (result.judgments.length ? "\n" : ""));
       const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
-      const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust);
+      const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
       if (trust.problem) log(`judge: ${trust.problem}\n`);
       process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }));
       log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);

@@ -1,13 +1,14 @@
 import { Option, type Command } from "commander";
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { knownRubricNames } from "../../calibration/context.js";
 import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
 import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
+import { drawItemOf, loadDraws } from "../../calibration/draws.js";
 import { loadConfig } from "../../golden/config.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { canonicalJson } from "../../golden/hash.js";
-import { Frame, Provenance } from "../../golden/schema/items.js";
+import { Frame, Provenance, type Label } from "../../golden/schema/items.js";
 import { UsageError } from "../errors.js";
 
 interface Common {
@@ -38,23 +39,37 @@ export function registerLabels(program: Command): void {
     .option("--source <name>", "where imported labels come from (required with --provenance import)")
     .addOption(new Option("--frame <frame>", "sampling frame that put the items in front of the labeller").choices([...Frame.options]))
     .option("--inclusion-probability <p>", "inclusion probability of the frame's sample, for rows without the column")
-    .option("--split <name>", "split for rows without a split column (the gate uses `heldout` when splits exist)")
+    .option("--split <name>", "split for rows without a split column (the gate counts the held-out split only, config trust.heldout, default heldout; no split is dev)")
+    .option("--attest <text>", "for --frame random (or random rows) drawn outside ragjudge: who drew the sample and how; the labels then count as random, and every report says \"declared random, not drawn by ragjudge\"")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
     .option("--config <file>", "config file")
-    .action((file: string, opts: Common & { annotator?: string; provenance?: string; source?: string; frame?: string; inclusionProbability?: string; split?: string }) => {
+    .action((file: string, opts: Common & { annotator?: string; provenance?: string; source?: string; frame?: string; inclusionProbability?: string; split?: string; attest?: string }) => {
       let inclusionProbability: number | undefined;
       if (opts.inclusionProbability !== undefined) {
         inclusionProbability = Number(opts.inclusionProbability);
         if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
       }
       const { dir, rubrics } = context(opts);
+      const draws = loadDraws(dir);
+      const isDrawn = (l: Label) => draws.draws.some((d) => drawItemOf(d, l, l.inputHash)?.drawn === true);
       const csv = readLabelsCsv(file, {
+        isDrawn,
         annotator: opts.annotator, provenance: opts.provenance, source: opts.source, frame: opts.frame, inclusionProbability, split: opts.split,
+        ...(opts.attest !== undefined ? { attestation: opts.attest } : {}),
       });
+      if (opts.attest !== undefined && !opts.attest.trim()) throw new UsageError("--attest needs a description of who drew the sample and how");
       if (rubrics) {
         const bad = csv.labels.flatMap((l, i) => (rubrics.has(l.rubric) ? [] : [new InputError(file, csv.lines[i], "rubric", `unknown rubric ${JSON.stringify(l.rubric)} (known: ${[...rubrics].sort().join(", ") || "none"})`)]));
         if (bad.length) throw new InputErrors(bad);
       }
+      // A row that names a draw must be one of its drawn items: the gate checks the same, but a wrong id is an input error here.
+      const badDraw = csv.labels.flatMap((l, i) => {
+        if (l.draw === undefined) return [];
+        const d = draws.draws.find((x) => x.draw.id === l.draw);
+        if (!d) return [new InputError(file, csv.lines[i], "draw", `no draw ${l.draw} in ${join(dir, "draws")}`)];
+        return drawItemOf(d, l, l.inputHash)?.drawn ? [] : [new InputError(file, csv.lines[i], "draw", `draw ${l.draw} did not draw this item (variant, question, rubric, unit and input hash)`)];
+      });
+      if (badDraw.length) throw new InputErrors(badDraw);
       // Skip rows that change nothing: an identical stored label, or (for rows without their own
       // time) the annotator's current label on that evidence with the same content.
       const book = loadLabels(dir);
@@ -68,6 +83,8 @@ export function registerLabels(program: Command): void {
       if (csv.ignoredColumns.length) process.stdout.write(`ignored column(s): ${csv.ignoredColumns.join(", ")}\n`);
       const nonGate = fresh.filter((l) => l.frame !== "random").length;
       if (nonGate) process.stdout.write(`note: ${nonGate} label(s) are not from a random frame: they appear in error analysis, never in the trust gate\n`);
+      const declared = fresh.filter((l) => l.attestation !== undefined).length;
+      if (declared) process.stdout.write(`note: ${declared} label(s) are declared random (attested), not drawn by ragjudge: every report says so\n`);
     });
 
   labels

@@ -2,6 +2,8 @@ import type { Command } from "commander";
 import { relative } from "node:path";
 import { loadConfig } from "../../golden/config.js";
 import { writeOutputFile } from "../../calibration/output.js";
+import { writeDraw } from "../../calibration/draws.js";
+import { heldoutSplit } from "../../calibration/gate.js";
 import { sampleFromRun } from "../../review/sample-run.js";
 import type { RubricSample } from "../../review/sample.js";
 import type { RubricRunNotes } from "../../review/candidates.js";
@@ -53,7 +55,10 @@ function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, ru
   parts.push(`${s?.population ?? 0} judged items${errors}${left.length ? ` (left out: ${left.join(", ")})` : ""}`);
   if (s) {
     parts.push(`${s.labelledByAnnotator} already labelled by you`);
-    if (s.random) parts.push(`random ${s.random.drawn} of ${s.eligible}${s.random.drawn ? ` (inclusion probability ${s.random.inclusionProbability.toPrecision(3)})` : ""}`);
+    if (s.random) {
+      const own = s.random.alreadyLabelled ? `, ${s.random.alreadyLabelled} of them already labelled by you (counted, not queued again)` : "";
+      parts.push(`random ${s.random.drawn} of ${s.population}${s.random.drawn ? ` (inclusion probability ${s.random.inclusionProbability.toPrecision(3)}${own}; draw ${s.random.draw})` : ""}`);
+    }
     if (s.balanced) parts.push(`balanced judge-yes ${s.balanced.yes.drawn} of ${s.balanced.yes.of}, judge-no ${s.balanced.no.drawn} of ${s.balanced.no.of}`);
     if (s.disagreements) parts.push(`disagreements ${s.disagreements.queued} of ${s.disagreements.found}${s.disagreements.labelledByAnnotator ? ` (${s.disagreements.labelledByAnnotator} are your own labels: someone else should look)` : ""}`);
     if (s.duplicates) parts.push(`${s.duplicates} drawn twice, kept once`);
@@ -70,14 +75,14 @@ export function registerSample(program: Command): void {
   program
     .command("sample")
     .description("Build a review queue from the judge's verdicts and the existing labels: a seeded random sample (the trust gate's frame), disagreements with existing labels, or a batch balanced between the judge's yes and no.")
-    .option("--random <n>", "a seeded uniform sample of n items per rubric (the frame the trust gate uses)")
+    .option("--random <n>", "a seeded uniform sample of n items per rubric, recorded as a draw in <labels>/draws/ (the only frame the trust gate counts)")
     .option("--disagreements", "every item where an existing label differs from the judge")
     .option("--balanced <n>", "n items per rubric, half the judge said yes to and half no (for a rubric with too few labels of one class)")
     .requiredOption("--annotator <name>", "who will label the queue: items they already labelled are never sampled again")
     .option("--seed <n>", "random seed: the same seed gives the same queue", "1")
     .option("--rubrics <names>", "comma-separated rubric names (default: the config's rubrics)")
     .option("--variant <names>", "comma-separated variant names (default: every variant)")
-    .option("--split <names>", "comma-separated golden-set splits to sample from, e.g. heldout (the split the trust gate counts when questions carry one)")
+    .option("--split <names>", "comma-separated golden-set splits to sample from, e.g. heldout (the trust gate counts the held-out split only, config trust.heldout; no split is dev)")
     .option("--out <file>", `where to write the queue (default: <cacheDir>/${DEFAULT_QUEUE})`)
     .option("--judgments <file>", "judgments JSONL of the run (default: <cacheDir>/judgments.jsonl)")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
@@ -95,6 +100,7 @@ export function registerSample(program: Command): void {
       const rubrics = list(flags.rubrics);
       const variants = list(flags.variant);
       const splits = list(flags.split);
+      const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
       const result = sampleFromRun(cfg, {
         annotator: flags.annotator,
         seed: Number(flags.seed),
@@ -102,11 +108,14 @@ export function registerSample(program: Command): void {
         ...(balanced !== undefined ? { balanced } : {}),
         ...(flags.disagreements ? { disagreements: true } : {}),
         judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
-        labelsDir: flags.labels ?? cfg.path(cfg.config.labels),
+        labelsDir,
         ...(rubrics ? { rubrics } : {}),
         ...(variants ? { variants } : {}),
         ...(splits ? { splits } : {}),
       });
+      // Manifests first: a queue entry never names a draw that is not recorded.
+      const time = new Date().toISOString();
+      const written = result.draws.map((d) => writeDraw(labelsDir, d, time));
       writeOutputFile(out, result.entries.map((e) => JSON.stringify(e) + "\n").join(""));
 
       const names = [...new Set([...result.notes.map((n) => n.rubric), ...result.rubrics.map((r) => r.rubric)])].sort();
@@ -116,11 +125,10 @@ export function registerSample(program: Command): void {
         if (n.otherFingerprints.length) lines.push(`  note: ${n.rubric} has verdicts of ${n.otherFingerprints.length + 1} judge fingerprints; sampled the latest (${n.fingerprint!.slice(0, 12)}…)`);
       }
       if (result.notes.some((n) => n.errors)) lines.push("  note: items with an error verdict stay in the random frame (the trust gate counts a judge error as a disagreement); re-run `ragjudge judge` to retry them, and their labels pair with the new verdict.");
-      if (random !== undefined) {
-        for (const [rubric, k] of result.nonRandomOwn) {
-          lines.push(`  note: ${rubric}: ${k} item(s) you labelled in disagreement, balanced or manual frames are outside your random draws (never relabelled), so your random sample is not uniform over them; let another annotator draw the random sample if they are many`);
-        }
-      }
+      for (const w of written) lines.push(`  draw ${w.id}: ${w.status === "written" ? "recorded" : "already recorded (the same draw)"} in ${shortPath(w.file)}`);
+      const heldout = heldoutSplit(cfg.config.trust);
+      const notHeldout = result.entries.filter((e) => e.frame === "random" && e.split !== heldout).length;
+      if (notHeldout) lines.push(`  note: ${notHeldout} drawn item(s) are not in the held-out split "${heldout}" (or have no split, which counts as dev): the trust gate does not count their labels; use --split ${heldout} to draw only what it counts`);
       const labelsOpt = (flags.config ? ` --config ${flags.config}` : "") + (flags.labels ? ` --labels ${flags.labels}` : "");
       if (result.entries.length === 0) lines.push(`Nothing to review: wrote an empty queue to ${shortPath(out)}.`);
       else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shortPath(out) + " " : ""}--annotator ${flags.annotator}${labelsOpt}`);

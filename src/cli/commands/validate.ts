@@ -5,6 +5,8 @@ import { variantNameFromFile } from "../../golden/dataset.js";
 import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
 import { EXIT, UsageError } from "../errors.js";
 import { displayPath } from "../../golden/errors.js";
+import { existsSync } from "node:fs";
+import { loadRubrics } from "../../judge/rubric/rubric.js";
 
 interface ValidateFlags {
   config?: string;
@@ -46,6 +48,9 @@ function inputsFrom(flags: ValidateFlags): ValidateInputs {
     return { golden: files.golden, variants: [{ name: flags.variant ?? variantNameFromFile(files.output), chunks: files.chunks, output: files.output, contextK }], citations: flags.citations };
   }
   const cfg = loadConfig(flags.config);
+  // Rubric names are identities too: two files of one name, or a name listed twice, are bad input here already.
+  const rubricsDir = cfg.path(cfg.config.rubricsDir);
+  if (existsSync(rubricsDir)) loadRubrics(rubricsDir, cfg.config.rubrics);
   const variants = chooseVariants(cfg, flags.variant);
   return {
     golden: cfg.path(cfg.config.golden),

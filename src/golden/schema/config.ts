@@ -57,11 +57,16 @@ export const OpenAIJudgeConfig = z.strictObject({
 export const JudgeConfig = z.discriminatedUnion("kind", [BaselineJudgeConfig, OpenAIJudgeConfig]);
 export type JudgeConfig = z.infer<typeof JudgeConfig>;
 
-/** Trust-gate thresholds (issue: calibration gate); settable per rubric. */
+/**
+ * Trust-gate thresholds; settable per rubric. `minCoverage`: the share of a
+ * draw's items that must be labelled before its labels count (so skipping
+ * cannot choose the sample).
+ */
 export const TrustThresholds = z.strictObject({
   minLabels: z.number().int().positive().default(50),
   minPerClass: z.number().int().min(0).default(10),
   kappaLower: z.number().min(-1).max(1).default(0.6),
+  minCoverage: z.number().gt(0).max(1).default(0.8),
 });
 export type TrustThresholds = z.infer<typeof TrustThresholds>;
 
@@ -74,8 +79,19 @@ export const TrustOverride = z.strictObject({
   minLabels: z.number().int().positive().optional(),
   minPerClass: z.number().int().min(0).optional(),
   kappaLower: z.number().min(-1).max(1).optional(),
+  minCoverage: z.number().gt(0).max(1).optional(),
 });
 export type TrustOverride = z.infer<typeof TrustOverride>;
+
+/** Adds one issue per name that repeats an earlier one, naming where the first one is. */
+function repeatedNames(names: readonly string[], ctx: z.RefinementCtx, path: (i: number) => (string | number)[], what: string, where: (i: number) => string): void {
+  const first = new Map<string, number>();
+  names.forEach((n, i) => {
+    const j = first.get(n);
+    if (j === undefined) first.set(n, i);
+    else ctx.addIssue({ code: "custom", path: path(i), message: `duplicate ${what} name ${JSON.stringify(n)} (also ${where(j)}): names are identities, so their results would merge` });
+  });
+}
 
 /**
  * `ragjudge.config.json`. Paths are relative to the config file's folder.
@@ -100,12 +116,21 @@ export const RagjudgeConfig = z.strictObject({
   requireCitations: z.boolean().default(false),
   /** Retrieval floors, `{"R@10": 0.7, "RR": 0.5}`: a missed floor fails `run` and `retrieval`. */
   floors: z.record(z.string(), z.number()).default({}),
+  /**
+   * The trust gate: its thresholds (overridable per rubric) and the name of
+   * the held-out split whose labels it uses (labels with no split are dev).
+   */
   trust: TrustThresholds.extend({
+    heldout: z.string().min(1).default("heldout"),
     perRubric: z.record(z.string(), TrustOverride).default({}),
-  }).default({ minLabels: 50, minPerClass: 10, kappaLower: 0.6, perRubric: {} }),
+  }).default({ minLabels: 50, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8, heldout: "heldout", perRubric: {} }),
   /** USD per million tokens, by model name, for `--dry-run` and cost lines. */
   prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })).default({}),
   cacheDir: z.string().min(1).default(".ragjudge"),
   evaluationsDir: z.string().min(1).default("evaluations"),
+}).superRefine((c, ctx) => {
+  // Names are identities: judgments, labels and reports join on them, so two variants (or rubrics) of one name would merge silently.
+  repeatedNames(c.variants.map((v) => v.name), ctx, (i) => ["variants", i, "name"], "variant", (i) => `variants[${i}]`);
+  repeatedNames(c.rubrics ?? [], ctx, (i) => ["rubrics", i], "rubric", (i) => `rubrics[${i}]`);
 });
 export type RagjudgeConfig = z.infer<typeof RagjudgeConfig>;

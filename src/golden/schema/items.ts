@@ -80,6 +80,9 @@ export const Judgment = ItemKey.extend({
 export type Judgment = z.infer<typeof Judgment>;
 
 export const Provenance = z.enum(["human", "author", "import"]);
+
+/** A sampling manifest's id (`labels/draws/<id>.json`): 16 lower-case hex digits. */
+export const DrawId = z.string().regex(/^[0-9a-f]{16}$/, "must be a draw id (16 lower-case hex digits, as in labels/draws/<id>.json)");
 export const Frame = z.enum(["random", "disagreement", "balanced", "manual"]);
 export type Frame = z.infer<typeof Frame>;
 
@@ -92,8 +95,9 @@ export type Frame = z.infer<typeof Frame>;
  *   the example (not evidence about any judge); `import` with its `source`.
  * - `frame`: the sampling frame that put the item in front of the labeller,
  *   with its `inclusionProbability` when known and its `stratum` when the
- *   frame was stratified. Only `random` frames feed the gate (weighted by
- *   inverse inclusion probability when stratified).
+ *   frame was stratified. The frame alone never makes a label count for the
+ *   gate: "random" means drawn by a recorded draw (`draw`, checked against
+ *   labels/draws/) or attested (`attestation`).
  * - `adjudication`: an explicit tie-breaking label among several annotators.
  *
  * @example
@@ -116,12 +120,28 @@ export const Label = ItemKey.extend({
    */
   stratum: z.string().min(1).optional(),
   split: z.string().min(1).optional(),
+  /**
+   * The sampling manifest whose queue put the item in front of the labeller
+   * (written by the review page and `review --tty`). The gate does not take
+   * it on trust: it checks that the item is among that draw's drawn items.
+   */
+  draw: DrawId.optional(),
+  /**
+   * For random labels drawn outside ragjudge: who drew them and how, in the
+   * importer's words (`labels import --frame random --attest "..."`). Such
+   * labels count as random, and every report says "declared random, not
+   * drawn by ragjudge".
+   */
+  attestation: z.string().min(1).optional(),
   adjudication: z.boolean().optional(),
   note: z.string().optional(),
   time: Time,
 }).superRefine((l, ctx) => {
   if (l.provenance === "import" && !l.source) {
     ctx.addIssue({ code: "custom", path: ["source"], message: "an imported label (provenance: import) must name its source" });
+  }
+  if (l.attestation !== undefined && l.frame !== "random") {
+    ctx.addIssue({ code: "custom", path: ["attestation"], message: `only a random-frame label can be attested as randomly drawn (frame is ${l.frame})` });
   }
 });
 export type Label = z.infer<typeof Label>;
@@ -138,6 +158,8 @@ export const QueueEntry = ItemKey.extend({
   inclusionProbability: z.number().gt(0).lte(1).optional(),
   /** Stratum of a stratified frame (for example the judge's verdict for `balanced`). */
   stratum: z.string().optional(),
+  /** The sampling manifest of a random entry (labels/draws/<id>.json); copied onto its label. */
+  draw: DrawId.optional(),
   split: z.string().optional(),
   kind: z.string().optional(),
   tags: z.array(z.string()).default([]),

@@ -81,8 +81,16 @@ export function loadRubrics(dir: string, names?: readonly string[]): Rubric[] {
     throw new InputError(dir, undefined, undefined, "rubrics folder not found");
   }
   const all = files.map((f) => loadRubric(join(dir, f)));
+  // A name is an identity (verdicts, labels and calibration records join on it): two files of one name would silently replace each other.
+  const byName = new Map<string, Rubric>();
+  const clashes: InputError[] = [];
+  for (const r of all) {
+    const first = byName.get(r.name);
+    if (first) clashes.push(new InputError(r.file, undefined, "name", `rubric name ${JSON.stringify(r.name)} is also the name of ${basename(first.file)}: names are identities, keep one file per rubric`));
+    else byName.set(r.name, r);
+  }
+  if (clashes.length) throw new InputErrors(clashes);
   if (!names) return all.filter((r) => !r.optional);
-  const byName = new Map(all.map((r) => [r.name, r]));
   return names.map((n) => {
     const r = byName.get(n);
     if (!r) throw new InputError(dir, undefined, undefined, `no rubric named ${JSON.stringify(n)} (have: ${[...byName.keys()].join(", ")})`);

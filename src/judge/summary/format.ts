@@ -27,7 +27,7 @@ function judgeLine(f: RubricFigures): string {
   const fp = f.fingerprint.slice(0, 12);
   if (f.judge === "rule") return `decided by rule only (${f.fingerprint})`;
   if (f.judge === "baseline") return `baseline judge (offline, no LLM), fingerprint ${fp}`;
-  const served = f.servedModels.length ? `; served ${f.servedModels.join(", ")}` : "";
+  const served = f.servedModel ? `; served ${f.servedModel}` : "";
   return `LLM judge ${f.model ?? "?"}${served}, fingerprint ${fp}`;
 }
 
@@ -38,9 +38,9 @@ export interface TrustLine {
   message: string;
 }
 
-/** The key of {@link FormatOptions.trust}: rubric and judge fingerprint. */
-export function trustKey(rubric: string, fingerprint: string): string {
-  return `${rubric}\u0000${fingerprint}`;
+/** The key of {@link FormatOptions.trust}: rubric, judge fingerprint and served model ("" when none). */
+export function trustKey(rubric: string, fingerprint: string, servedModel = ""): string {
+  return `${rubric}\u0000${fingerprint}\u0000${servedModel}`;
 }
 
 /** Which breakdowns to print: by `kind`, by `tags` (both by default); and each rubric's trust state. */
@@ -100,10 +100,11 @@ export function formatSummary(s: Summary, opts: FormatOptions = {}): string {
     out.push(`${f.rubric}  [${judgeLine(f)}]`);
     let trust: TrustLine | undefined;
     if (opts.trust && f.judge !== "rule") {
-      trust = opts.trust.get(trustKey(f.rubric, f.fingerprint)) ?? { trusted: false, message: "untrusted: trust state unknown" };
+      trust = opts.trust.get(trustKey(f.rubric, f.fingerprint, f.servedModel)) ?? { trusted: false, message: "untrusted: trust state unknown" };
       out.push(`  ${trust.trusted ? "TRUSTED" : "UNTRUSTED"}: ${trust.message.replace(/^(un)?trusted: /, "")}`);
     }
-    if (f.servedModels.length > 1) out.push(`  warning: the server reported ${f.servedModels.length} different models under one fingerprint`);
+    const twins = s.figures.filter((o) => o !== f && o.rubric === f.rubric && o.fingerprint === f.fingerprint && o.servedModel !== f.servedModel);
+    if (twins.length) out.push(`  warning: this fingerprint's verdicts also came from ${twins.map((o) => o.servedModel || "an unnamed model").join(", ")}: counted apart, never pooled (an alias moved to a new snapshot?)`);
     out.push(f.variants.length ? table(rubricRows(f, s, by, trust)) : "  (no items)");
     if (f.selfDisagreement) {
       const d = f.selfDisagreement;

@@ -3,6 +3,7 @@ import type { Judgment } from "../../golden/schema/items.js";
 import { RULE_FINGERPRINT, type SkippedItem } from "../items/items.js";
 import type { Rubric } from "../rubric/rubric.js";
 import type { RubricUsage } from "../schedule/run.js";
+import { servedKeys } from "./served.js";
 
 /**
  * Pass rates of a run, computed from its judgments. A pure function over the
@@ -76,7 +77,13 @@ export interface RubricFigures {
   fingerprint: string;
   judge: "llm" | "baseline" | "rule";
   model?: string;
-  /** Model names the server reported; more than one means the endpoint changed model mid-evaluation. */
+  /**
+   * The model the server reported serving ("" when none did): figures are
+   * kept per fingerprint and served model, so verdicts of two snapshots
+   * behind one alias are never pooled.
+   */
+  servedModel: string;
+  /** `[servedModel]`, or `[]` (kept for callers that list them). */
   servedModels: string[];
   variants: VariantFigures[];
   /** With repeats: items judged at least twice, and how many got different verdicts. */
@@ -102,7 +109,9 @@ export interface SummaryInput {
   usage?: Map<string, RubricUsage>;
 }
 
-type Outcome = "pass" | "fail" | "error" | "uncited";
+/** One answer's (or question's) outcome under a rubric. `uncited` fails only when citations are required. */
+export type AnswerOutcome = "pass" | "fail" | "error" | "uncited";
+type Outcome = AnswerOutcome;
 
 function newRate(): Rate {
   return { pass: 0, fail: 0, errors: 0, rate: null };
@@ -121,7 +130,7 @@ function verdictOutcome(j: Judgment): Outcome {
 }
 
 /** One answer's citation pairs folded into its outcome and share of supported pairs. */
-function citationOutcome(pairs: Judgment[]): { outcome: Outcome; share: number | null } {
+function citationOutcome(pairs: readonly Judgment[]): { outcome: Outcome; share: number | null } {
   if (pairs.some((p) => p.rule === "uncited")) return { outcome: "uncited", share: null };
   const yes = pairs.filter((p) => p.verdict === "yes").length;
   const no = pairs.filter((p) => p.verdict === "no").length;
@@ -129,6 +138,23 @@ function citationOutcome(pairs: Judgment[]): { outcome: Outcome; share: number |
   if (no > 0) return { outcome: "fail", share };
   if (pairs.some((p) => p.verdict === "error")) return { outcome: "error", share };
   return { outcome: "pass", share };
+}
+
+/**
+ * The one definition of a rubric's pass rate, shared by `judge`, `run`,
+ * `compare` and every report: the unit is the answer (for a question-unit
+ * rubric, the question). A whole-answer rubric's answer has its verdict;
+ * citation accuracy's answer passes when every sentence-citation pair is
+ * supported, fails when one is not, is an error when none fails but one
+ * errored, and is `uncited` when it cites nothing. The share of supported
+ * pairs is a separate figure ("citation pairs supported"), never the pass
+ * rate. `rows` are one answer's judgments of repeat 0.
+ *
+ * @example
+ * answerOutcome(pairsOfOneAnswer, "citation") // "fail" when any pair's verdict is "no"
+ */
+export function answerOutcome(rows: readonly Judgment[], unit: Rubric["unit"]): Outcome {
+  return unit === "citation" ? citationOutcome(rows).outcome : verdictOutcome(rows[0]!);
 }
 
 function groupBy<T>(xs: Iterable<T>, key: (x: T) => string): Map<string, T[]> {
@@ -155,7 +181,7 @@ interface FigureRows {
   split?: Map<string, number>;
 }
 
-function figuresFor(rubric: Rubric, fingerprint: string, part: FigureRows, input: SummaryInput, variantOrder: string[]): RubricFigures {
+function figuresFor(rubric: Rubric, fingerprint: string, servedModel: string, part: FigureRows, input: SummaryInput, variantOrder: string[]): RubricFigures {
   const { judged, rules, allRepeats } = part;
   const rows = [...judged, ...rules];
   const first = judged[0] ?? allRepeats[0];
@@ -165,7 +191,8 @@ function figuresFor(rubric: Rubric, fingerprint: string, part: FigureRows, input
     fingerprint,
     judge: first ? first.judge : "rule",
     model: first?.model,
-    servedModels: [...new Set(judged.map((j) => j.servedModel).filter((m): m is string => !!m))].sort(),
+    servedModel,
+    servedModels: servedModel ? [servedModel] : [],
     variants: [],
     errorCauses: [...groupBy(judged.filter((j) => j.verdict === "error"), (j) => (j.error ?? "unknown").replace(/ \(gave up after \d+ attempts\)$/, "")).entries()]
       .map(([c, l]) => [c, l.length] as [string, number])
@@ -246,7 +273,7 @@ function figuresFor(rubric: Rubric, fingerprint: string, part: FigureRows, input
  * first fingerprint); an answer judged under several is scored nowhere and
  * counted as split in the main figure.
  */
-function citationParts(fps: readonly string[], byFp: Map<string, Judgment[]>, rules: readonly Judgment[]): Map<string, FigureRows> {
+function citationParts(fps: readonly string[], byFp: Map<string, Judgment[]>, rules: readonly Judgment[], partOf: (j: Judgment) => string): Map<string, FigureRows> {
   const parts = new Map<string, FigureRows>(fps.map((fp, i) => [fp, { judged: [], rules: [], allRepeats: byFp.get(fp)!, home: i === 0, ...(i === 0 ? { split: new Map<string, number>() } : {}) }]));
   const home = parts.get(fps[0]!)!;
   const answerOf = (j: Judgment) => `${j.variant}\0${j.question}`;
@@ -254,7 +281,7 @@ function citationParts(fps: readonly string[], byFp: Map<string, Judgment[]>, ru
   const ruled = groupBy(rules, answerOf);
   for (const key of new Set([...judged.keys(), ...ruled.keys()])) {
     const pairs = judged.get(key) ?? [];
-    const answerFps = new Set(pairs.map((j) => j.fingerprint));
+    const answerFps = new Set(pairs.map(partOf));
     if (answerFps.size > 1) {
       const variant = pairs[0]!.variant;
       home.split!.set(variant, (home.split!.get(variant) ?? 0) + 1);
@@ -281,20 +308,24 @@ export function summarise(input: SummaryInput): Summary {
   const variantOrder = [...new Set(input.judgments.map((j) => j.variant))];
   const figures: RubricFigures[] = [];
   const byRubric = groupBy(input.judgments, (j) => j.rubric);
+  const served = servedKeys(input.judgments.filter((j) => j.judge !== "rule"));
   for (const rubric of input.rubrics) {
     const rows = byRubric.get(rubric.name) ?? [];
     const rules = rows.filter((j) => j.judge === "rule");
     const judgedAll = rows.filter((j) => j.judge !== "rule");
-    const byFp = groupBy(judgedAll, (j) => j.fingerprint);
+    // One figure per fingerprint and served model (see served.ts).
+    const partOf = (j: Judgment) => `${j.fingerprint}\u0000${served(j)}`;
+    const byFp = groupBy(judgedAll, partOf);
     const fps = [...byFp.keys()].sort((a, b) => byFp.get(b)!.length - byFp.get(a)!.length);
     if (fps.length === 0 && (rules.length > 0 || (input.skipped ?? []).some((s) => s.key.rubric === rubric.name))) {
-      figures.push(figuresFor(rubric, RULE_FINGERPRINT, { judged: [], rules, allRepeats: [], home: true }, input, variantOrder));
+      figures.push(figuresFor(rubric, RULE_FINGERPRINT, "", { judged: [], rules, allRepeats: [], home: true }, input, variantOrder));
     }
-    const parts = rubric.unit === "citation" ? citationParts(fps, byFp, rules) : undefined;
-    fps.forEach((fp, i) => {
-      const all = byFp.get(fp)!;
-      const part: FigureRows = parts?.get(fp) ?? { judged: all.filter((j) => j.repeat === 0), rules: i === 0 ? rules : [], allRepeats: all, home: i === 0 };
-      figures.push(figuresFor(rubric, fp, part, input, variantOrder));
+    const parts = rubric.unit === "citation" ? citationParts(fps, byFp, rules, partOf) : undefined;
+    fps.forEach((key, i) => {
+      const all = byFp.get(key)!;
+      const [fp, model] = key.split("\u0000") as [string, string];
+      const part: FigureRows = parts?.get(key) ?? { judged: all.filter((j) => j.repeat === 0), rules: i === 0 ? rules : [], allRepeats: all, home: i === 0 };
+      figures.push(figuresFor(rubric, fp, model, part, input, variantOrder));
     });
   }
   const usage: Record<string, RubricUsage> = {};

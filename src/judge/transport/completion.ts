@@ -42,7 +42,8 @@ export type CompletionReading =
  */
 export function readCompletion(data: unknown, secrets: readonly string[] = []): CompletionReading {
   if (!isObject(data)) return { ok: false, kind: "bad-response", cause: "bad-response: the body is not a JSON object" };
-  const servedModel = typeof data.model === "string" ? data.model : undefined;
+  // The served model is echoed by the server like any other field: a server that puts the key there must not get it stored.
+  const servedModel = typeof data.model === "string" ? redact(data.model, secrets) : undefined;
   const u = data.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
   const usage = u && typeof u.prompt_tokens === "number" && typeof u.completion_tokens === "number" ? { prompt: u.prompt_tokens, completion: u.completion_tokens } : undefined;
   const meta = { ...(servedModel !== undefined ? { servedModel } : {}), ...(usage ? { usage } : {}) };

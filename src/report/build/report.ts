@@ -92,6 +92,9 @@ export function assembleReport(f: RunFindings): ReportJson {
   const untrusted = [...new Set(f.rubricReports.filter((r) => !r.trust.trusted).map((r) => r.rubric))];
   const failures = floors.filter((x) => !x.passed).map((x) => `floor missed: ${x.variant}: ${x.measure} = ${x.value === null ? "n/a (not computed)" : formatMissedValue({ label: x.measure, value: x.value, min: x.min })}, below its floor ${x.min}`);
   if (f.requireTrusted && untrusted.length) failures.push(`untrusted rubric${untrusted.length === 1 ? "" : "s"} under --require-trusted: ${untrusted.join(", ")}`);
+  // The badge says exactly what was checked, and is never a plain pass while a rubric is untrusted and trust was not checked.
+  const checked = `${floors.length ? "floors" : "no floors configured"}${f.requireTrusted ? " and trust" : floors.length ? " only; trust not required" : "; trust not required"}`;
+  const badge = failures.length ? "fail" : f.requireTrusted || untrusted.length === 0 ? "pass" : "partial";
   const s = f.settings;
   const report: ReportJson = {
     schema: REPORT_SCHEMA,
@@ -145,7 +148,7 @@ export function assembleReport(f: RunFindings): ReportJson {
       costNote: note,
       errorCauses: [...causes].sort((a, b) => b[1] - a[1]).slice(0, 5),
     },
-    gate: { requireTrusted: f.requireTrusted, floors, untrusted, failures },
+    gate: { requireTrusted: f.requireTrusted, floors, untrusted, failures, checked, badge },
     files: [...f.files],
   };
   return ReportJson.parse(report);

@@ -1,16 +1,21 @@
-import type { CalibrationReport, RubricCalibration } from "../../calibration/calibrate.js";
+import type { CalibrationReport } from "../../calibration/calibrate.js";
 import type { LabelBook } from "../../calibration/labels.js";
-import { labelledVerdicts, ppiLabels } from "../../calibration/corrected.js";
-import { pairGroup, type PairedItem } from "../../calibration/pairing.js";
+import { labelledVerdicts, ppiLabels, ppiUninformative, roganGladenUninformative } from "../../calibration/corrected.js";
+import type { DrawBook } from "../../calibration/draws.js";
+import { heldoutSplit, type TrustSettings } from "../../calibration/gate.js";
+import { pairGroup, type GateItem } from "../../calibration/pairing.js";
 import { ppiMean, roganGladenBootstrap, wilsonInterval, type Interval } from "../../calibration/stats/index.js";
+import { gateContext, splitsOf } from "../../calibration/trust.js";
 import { groupJudgments, type JudgeGroup, type JudgedItem } from "../../calibration/verdicts.js";
 import type { GoldenSet } from "../../golden/dataset.js";
 import type { Judgment } from "../../golden/schema/items.js";
 import { RULE_FINGERPRINT } from "../../judge/items/items.js";
 import type { Rubric } from "../../judge/rubric/rubric.js";
-import type { RubricJson, RubricVariantJson, TrustJson } from "../schema.js";
-import { describeBasis, type LabelBasis } from "../../calibration/basis.js";
+import { servedKeys } from "../../judge/summary/served.js";
+import { answerOutcome } from "../../judge/summary/summary.js";
+import type { RubricJson, RubricVariantJson } from "../schema.js";
 import { recordKey } from "../../calibration/record.js";
+import { calibrationJson, trustJson } from "./trust.js";
 
 /** What {@link rubricReports} reads. */
 export interface RubricReportInput {
@@ -20,6 +25,9 @@ export interface RubricReportInput {
   golden: GoldenSet;
   calibration: CalibrationReport;
   book: LabelBook;
+  /** The recorded draws, so the corrections use the labels the gate counts. */
+  draws: DrawBook;
+  trust?: TrustSettings;
   requireCitations: boolean;
   /** Records written into the evaluation folder, by `recordKey`, relative to it. */
   recordFiles: ReadonlyMap<string, string>;
@@ -42,44 +50,63 @@ function foldInterval(ci: Interval | null, rulePass: number, nRule: number, nJud
   return { lo: withRules(ci.lo, rulePass, nRule, nJudged)!, hi: withRules(ci.hi, rulePass, nRule, nJudged)! };
 }
 
+type QuestionVerdict = "yes" | "no" | "error" | null;
 
 /**
- * Per question (repeat 0) outcome of a rubric for one variant: the verdict of
- * a whole-answer or question item; for citation accuracy, "no" when any
- * sentence-citation pair fails, "error" when none fails but one errored, "yes"
- * otherwise, and null for an uncited answer when citations are not required.
+ * Per question (repeat 0) outcome of a rubric for one variant, by the one
+ * pass-rate definition (`answerOutcome`): the verdict of a whole-answer or
+ * question item; for citation accuracy "no" when any sentence-citation pair
+ * fails, "error" when none fails but one errored, "yes" otherwise, and, for
+ * an uncited answer, "no" when citations are required, else null (not
+ * scored). `compare` pairs these, so its rates are the reports' rates.
  */
-function questionVerdicts(rows: readonly Judgment[], unit: Rubric["unit"], requireCitations: boolean): Map<string, "yes" | "no" | "error" | null> {
+function questionVerdicts(rows: readonly Judgment[], unit: Rubric["unit"], requireCitations: boolean): Map<string, QuestionVerdict> {
   const byQ = new Map<string, Judgment[]>();
   for (const j of rows) {
     if (j.repeat !== 0) continue;
     (byQ.get(j.question) ?? byQ.set(j.question, []).get(j.question)!).push(j);
   }
-  const out = new Map<string, "yes" | "no" | "error" | null>();
+  const out = new Map<string, QuestionVerdict>();
   for (const [q, list] of byQ) {
-    if (unit !== "citation") {
-      out.set(q, list[0]!.verdict);
-      continue;
-    }
-    if (list.some((j) => j.rule === "uncited")) out.set(q, requireCitations ? "no" : null);
-    else if (list.some((j) => j.verdict === "no")) out.set(q, "no");
-    else if (list.some((j) => j.verdict === "error")) out.set(q, "error");
-    else out.set(q, "yes");
+    const o = answerOutcome(list, unit);
+    out.set(q, o === "pass" ? "yes" : o === "fail" ? "no" : o === "error" ? "error" : requireCitations ? "no" : null);
   }
   return out;
 }
 
-function variantFigures(
-  variant: string,
-  judged: readonly JudgedItem[],
-  rules: readonly Judgment[],
-  gate: { pairs: readonly PairedItem[]; weighted: boolean },
-  perQuestion: ReadonlyMap<string, "yes" | "no" | "error" | null>,
-  input: RubricReportInput,
-  rubric: Rubric,
-): RubricVariantJson {
+type RateFigures = NonNullable<RubricVariantJson["pairs"]>;
+
+const NO_CORRECTION = "corrections are computed on citation pairs, the unit labels are made on (see citation pairs)";
+
+/**
+ * The answer-level rate of citation accuracy (its pass rate): answers whose
+ * every pair is supported over answers scored; answers whose every pair was
+ * decided by rule are counted as rule verdicts. No corrections: labels are
+ * made on pairs.
+ */
+function answerRate(rows: readonly Judgment[], perQuestion: ReadonlyMap<string, QuestionVerdict>): RateFigures {
+  const ruleOnly = new Set<string>();
+  const judged = new Set<string>();
+  for (const j of rows) (j.judge === "rule" ? ruleOnly : judged).add(j.question);
+  const r = { pass: 0, fail: 0, errors: 0, rulePass: 0, ruleFail: 0 };
+  for (const [q, v] of perQuestion) {
+    const byRule = ruleOnly.has(q) && !judged.has(q);
+    if (v === "yes") {
+      r.pass++;
+      if (byRule) r.rulePass++;
+    } else if (v === "no") {
+      r.fail++;
+      if (byRule) r.ruleFail++;
+    } else if (v === "error") r.errors++;
+  }
+  const n = r.pass + r.fail;
+  const none = { estimate: null, ci: null, reason: NO_CORRECTION, uninformative: null };
+  return { ...r, raw: { value: n ? r.pass / n : null, ci: wilsonInterval(r.pass, n) }, roganGladen: none, ppi: { ...none, labelled: 0 } };
+}
+
+/** The item-level rate (answers, questions, or citation pairs) with its two corrections from the gate's labels. */
+function itemRate(variant: string, judged: readonly JudgedItem[], ruleRows: readonly Judgment[], gate: { pairs: readonly GateItem[]; weighted: boolean }, input: RubricReportInput): RateFigures {
   const mine = judged.filter((i) => i.key.variant === variant);
-  const ruleRows = rules.filter((j) => j.variant === variant && !(j.rule === "uncited" && !input.requireCitations));
   const verdicts = mine.filter((i) => i.verdict !== "error").map((i) => (i.verdict === "yes" ? 1 : 0) as 0 | 1);
   const judgedYes = verdicts.filter((v) => v === 1).length;
   const rulePass = ruleRows.filter((j) => j.verdict === "yes").length;
@@ -92,7 +119,44 @@ function variantFigures(
   const labelledHere = labelledVerdicts(gate.pairs.filter((p) => p.judged.key.variant === variant), gate.weighted);
   const rg = roganGladenBootstrap(verdicts, labelledAll, { seed: input.seed, reps: input.reps });
   const ppi = ppiMean(verdicts, ppiLabels(labelledHere));
-  const uncited = rubric.unit === "citation" ? rules.filter((j) => j.variant === variant && j.rule === "uncited").length : null;
+  return {
+    pass,
+    fail,
+    errors: mine.length - nJ,
+    rulePass,
+    ruleFail,
+    raw: { value: pass + fail ? pass / (pass + fail) : null, ci: wilsonInterval(pass, pass + fail) },
+    roganGladen: {
+      estimate: withRules(rg.estimate, rulePass, nRule, nJ),
+      ci: foldInterval(rg.bootstrap.ci, rulePass, nRule, nJ),
+      reason: rg.estimate === null ? rg.reason ?? "undefined" : rg.bootstrap.ci ? null : rg.bootstrap.reason ?? null,
+      uninformative: roganGladenUninformative(rg, labelledAll),
+    },
+    ppi: {
+      estimate: withRules(ppi.estimate, rulePass, nRule, nJ),
+      ci: foldInterval(ppi.ci, rulePass, nRule, nJ),
+      reason: ppi.estimate === null ? ppi.reasons.estimate ?? "undefined" : ppi.ci ? null : ppi.reasons.ci ?? null,
+      uninformative: ppiUninformative(ppi),
+      labelled: labelledHere.length,
+    },
+  };
+}
+
+function variantFigures(
+  variant: string,
+  judged: readonly JudgedItem[],
+  rows: readonly Judgment[],
+  rules: readonly Judgment[],
+  gate: { pairs: readonly GateItem[]; weighted: boolean },
+  perQuestion: ReadonlyMap<string, QuestionVerdict>,
+  input: RubricReportInput,
+  rubric: Rubric,
+): RubricVariantJson {
+  const ruleRows = rules.filter((j) => j.variant === variant && !(j.rule === "uncited" && !input.requireCitations));
+  const items = itemRate(variant, judged, ruleRows, gate, input);
+  const citation = rubric.unit === "citation";
+  const main = citation ? answerRate(rows.filter((j) => j.variant === variant && j.repeat === 0), perQuestion) : items;
+  const uncited = citation ? rules.filter((j) => j.variant === variant && j.rule === "uncited").length : null;
   let notFound: RubricVariantJson["notFound"] = null;
   if (rubric.cases) {
     notFound = { correct: 0, unanswerable: 0, refused: 0, answerable: 0 };
@@ -108,81 +172,7 @@ function variantFigures(
       }
     }
   }
-  return {
-    variant,
-    pass,
-    fail,
-    errors: mine.length - nJ,
-    rulePass,
-    ruleFail,
-    raw: { value: pass + fail ? pass / (pass + fail) : null, ci: wilsonInterval(pass, pass + fail) },
-    roganGladen: {
-      estimate: withRules(rg.estimate, rulePass, nRule, nJ),
-      ci: foldInterval(rg.bootstrap.ci, rulePass, nRule, nJ),
-      reason: rg.estimate === null ? rg.reason ?? "undefined" : rg.bootstrap.ci ? null : rg.bootstrap.reason ?? null,
-    },
-    ppi: {
-      estimate: withRules(ppi.estimate, rulePass, nRule, nJ),
-      ci: foldInterval(ppi.ci, rulePass, nRule, nJ),
-      reason: ppi.estimate === null ? ppi.reasons.estimate ?? "undefined" : ppi.ci ? null : ppi.reasons.ci ?? null,
-      labelled: labelledHere.length,
-    },
-    uncited,
-    notFound,
-  };
-}
-
-const NO_BASIS: LabelBasis = { human: 0, author: 0, import: 0, mixed: 0, sources: [] };
-
-function trustJson(cal: RubricCalibration | undefined): TrustJson {
-  const labels = cal?.basis ?? NO_BASIS;
-  const n = cal?.gate.n ?? 0;
-  const basis = n > 0 ? describeBasis(n, labels) : "no labels";
-  if (!cal) {
-    return {
-      trusted: true,
-      reason: null,
-      message: "decided by rule only: no judge verdict to calibrate (rule verdicts are exact)",
-      kappa: null, ci: null, n: 0,
-      thresholds: { minLabels: 0, minPerClass: 0, kappaLower: 0 },
-      basis, labels: { ...labels, sources: [...labels.sources] }, notes: [],
-    };
-  }
-  const t = cal.trust;
-  const message = t.reason === "no-calibration"
-    ? "untrusted: no labels for this judge's verdicts (label a random sample: ragjudge sample --random, then ragjudge review)"
-    : t.message;
-  return {
-    trusted: t.trusted,
-    reason: t.reason ?? null,
-    message,
-    kappa: t.kappa,
-    ci: t.ci,
-    n: t.n,
-    thresholds: { ...t.thresholds },
-    basis,
-    labels: { ...labels, sources: [...labels.sources] },
-    notes: [...t.notes, ...cal.warnings],
-  };
-}
-
-function calibrationJson(cal: RubricCalibration | undefined, record: string | undefined): RubricJson["calibration"] {
-  if (!cal || !cal.hasLabels || !record) return null;
-  const g = cal.gate;
-  return {
-    n: g.n,
-    labelYes: g.labelYes,
-    labelNo: g.labelNo,
-    judgeErrors: g.judgeErrors,
-    confusion: { ...g.confusion },
-    agreement: g.rates.agreement,
-    tpr: g.rates.tpr,
-    tnr: g.rates.tnr,
-    kappa: g.kappa.kappa,
-    kappaCi: g.kappa.ci,
-    bootstrapCi: g.bootstrap?.ci ?? null,
-    record,
-  };
+  return { variant, ...main, pairs: citation ? items : null, uncited, notFound };
 }
 
 /**
@@ -192,8 +182,11 @@ function calibrationJson(cal: RubricCalibration | undefined, record: string | un
  * the agreement figures, and per variant the pass rate with its Wilson
  * interval beside the Rogan-Gladen and prediction-powered corrections.
  *
- * Rates are over items (answers, questions, or sentence-citation pairs),
- * each item's verdict the majority over repeats as in calibration; rule
+ * The pass rate counts answers (questions for a question-unit rubric), by
+ * the one definition `judge`, `compare` and every report share; citation
+ * accuracy's sentence-citation pairs (the unit of its labels, kappa and
+ * corrections) are a separate figure, `pairs`. Item rates use each item's
+ * verdict as the majority over repeats as in calibration; rule
  * verdicts count as exact yes/no and only the judge-decided part is
  * corrected. Rogan-Gladen takes TPR and TNR from every gate label of the
  * judge (its error rates are the judge's, whatever the variant); PPI's
@@ -203,6 +196,9 @@ function calibrationJson(cal: RubricCalibration | undefined, record: string | un
  */
 export function rubricReports(input: RubricReportInput): RubricJson[] {
   const { groups } = groupJudgments(input.judgments);
+  const served = servedKeys(input.judgments.filter((j) => j.judge !== "rule"));
+  const heldout = heldoutSplit(input.trust);
+  const gateInputs = { draws: input.draws, ...(input.trust ? { trust: input.trust } : {}), splits: splitsOf(input.golden.questions) };
   const out: RubricJson[] = [];
   for (const rubric of input.rubrics) {
     const rows = input.judgments.filter((j) => j.rubric === rubric.name);
@@ -214,23 +210,26 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
     }
     mine.forEach((group, gi) => {
       const fingerprint = group?.fingerprint ?? RULE_FINGERPRINT;
-      const cal = input.calibration.rubrics.find((r) => r.group.rubric === rubric.name && r.group.fingerprint === fingerprint);
-      const pairing = group ? pairGroup(group, input.book) : undefined;
+      const servedModel = group?.servedModel ?? null;
+      const cal = input.calibration.rubrics.find((r) => r.group.rubric === rubric.name && r.group.fingerprint === fingerprint && r.group.servedModel === servedModel);
+      const pairing = group ? pairGroup(group, input.book, gateContext(gateInputs, group.rubric)) : undefined;
       const gate = { pairs: pairing?.gate ?? [], weighted: pairing?.weighted ?? false };
       const myRules = gi === 0 ? rules : [];
-      const judgedRows = rows.filter((j) => j.judge !== "rule" && j.fingerprint === fingerprint);
+      const judgedRows = rows.filter((j) => j.judge !== "rule" && j.fingerprint === fingerprint && served(j) === (servedModel ?? ""));
       const perQuestionAll = new Map<string, Map<string, "yes" | "no" | "error" | null>>();
       for (const v of input.variants) perQuestionAll.set(v, questionVerdicts([...judgedRows, ...myRules].filter((j) => j.variant === v), rubric.unit, input.requireCitations));
       out.push({
         rubric: rubric.name,
         unit: rubric.unit,
+        rateUnit: rubric.unit === "question" ? "questions" : "answers",
         fingerprint,
+        servedModel,
         judge: group?.judge ?? "rule",
         model: group?.models[0] ?? null,
-        trust: trustJson(cal),
-        calibration: calibrationJson(cal, input.recordFiles.get(recordKey({ rubric: rubric.name, fingerprint }))),
+        trust: trustJson(cal, heldout),
+        calibration: calibrationJson(cal, input.recordFiles.get(recordKey({ rubric: rubric.name, fingerprint, servedModels: group?.servedModels ?? [] }))),
         variants: input.variants
-          .map((v) => variantFigures(v, group?.items ?? [], myRules, gate, perQuestionAll.get(v)!, input, rubric))
+          .map((v) => variantFigures(v, group?.items ?? [], [...judgedRows, ...myRules], myRules, gate, perQuestionAll.get(v)!, input, rubric))
           .filter((f) => f.pass + f.fail + f.errors > 0 || (f.uncited ?? 0) > 0),
         verdicts: [...perQuestionAll].flatMap(([variant, m]) => [...m].map(([question, verdict]) => ({ variant, question, verdict }))),
       });

@@ -26,7 +26,7 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-
  * writeFileSync("report.html", renderHtml(report));
  */
 export function renderHtml(report: ReportJson): string {
-  const toc = [["search-or-answer", "Search or answering"], ["retrieval", "Retrieval"], ["misses", "Misses"], ["judge", "Judge and trust"], ["reproduce", "Inputs and files"]]
+  const toc = [["verdict", "Verdict"], ["search-or-answer", "Search or answering"], ["retrieval", "Retrieval"], ["misses", "Misses"], ["judge", "Judge and trust"], ["reproduce", "Inputs and files"]]
     .map(([id, label]) => `<a href="#${id}">${esc(label!)}</a>`).join("");
   return `<!doctype html>
 <html lang="en">

@@ -31,6 +31,9 @@ h4 { font-size: 13px; margin: 12px 0 6px; color: var(--muted); text-transform: u
 .badge.trusted, .badge.pass { background: var(--ok-bg); color: var(--ok); }
 .badge.untrusted { background: var(--warn-bg); color: var(--warn); }
 .badge.fail { background: var(--bad-bg); color: var(--bad); }
+.badge.partial { background: var(--warn-bg); color: var(--warn); white-space: normal; }
+section.verdict ul.verdicts { margin: 6px 0 0; padding-left: 18px; font-size: 15px; }
+section.verdict li { margin: 4px 0; }
 .note { background: var(--warn-bg); border-left: 4px solid #f59e0b; padding: 8px 12px; border-radius: 6px; margin: 10px 0; color: #78350f; }
 .diagnosis { background: #eff6ff; border-left: 4px solid var(--accent); padding: 8px 12px; border-radius: 6px; margin: 10px 0; }
 .muted { color: var(--muted); }

@@ -123,14 +123,17 @@ describe("summarise", () => {
     expect(f.selfDisagreement).toEqual({ items: 2, disagreeing: 1, rate: 0.5 });
   });
 
-  it("formats a readable summary", () => {
+  it("keeps verdicts of two served models under one fingerprint apart, and formats a readable summary", () => {
     const s = summarise({
       judgments: [j("not-found", "a1", "yes", { servedModel: "m-1" }), j("not-found", "u1", "no", { servedModel: "m-2" })],
       golden, rubrics: [rubric("not-found")], requireCitations: false, usage: new Map([["not-found", { calls: 2, prompt: 300, completion: 40 }]]),
     });
+    // An alias that moved to a new snapshot mid-run: two figures, never one pooled rate.
+    expect(s.figures.map((f) => [f.fingerprint, f.servedModel, f.variants[0]!.overall.pass + f.variants[0]!.overall.fail])).toEqual([["fpA", "m-1", 1], ["fpA", "m-2", 1]]);
     const text = formatSummary(s);
-    expect(text).toContain("not-found  [LLM judge m; served m-1, m-2, fingerprint fpA]");
-    expect(text).toContain("warning: the server reported 2 different models under one fingerprint");
+    expect(text).toContain("not-found  [LLM judge m; served m-1, fingerprint fpA]");
+    expect(text).toContain("not-found  [LLM judge m; served m-2, fingerprint fpA]");
+    expect(text).toContain("warning: this fingerprint's verdicts also came from m-2: counted apart, never pooled");
     expect(text).toMatch(/correct "not found" \(unanswerable\)\s+0\.0% 0\/1/);
     expect(text).toMatch(/not-found\s+2\s+300\s+40/);
   });

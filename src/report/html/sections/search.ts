@@ -3,7 +3,7 @@ import type { ReportJson, TabJson, VariantJson } from "../../schema.js";
 import { OUTCOMES, type Outcome } from "../../search-or-answer.js";
 import { stackedShares } from "../charts.js";
 import { escapeHtml as esc } from "../escape.js";
-import { figure, n, section, slug, table } from "../parts.js";
+import { figure, n, section, slug, table, trustBadge } from "../parts.js";
 
 /** One colour per outcome, the same in every chart: green passes, red failures, amber doubts. */
 const OUTCOME_COLORS: Record<Outcome, string> = {
@@ -16,7 +16,7 @@ const OUTCOME_COLORS: Record<Outcome, string> = {
   unjudged: "#94a3b8",
 };
 
-function variantBlock(v: VariantJson): string {
+function variantBlock(v: VariantJson, untrusted: boolean): string {
   const s = v.searchOrAnswer;
   const rows: [string, TabJson][] = [["overall", s.overall], ...s.byKind.map((k) => [k.key, k.tab] as [string, TabJson])];
   const used = OUTCOMES.filter((o) => rows.some(([, t]) => t.counts[o] > 0));
@@ -37,7 +37,7 @@ function variantBlock(v: VariantJson): string {
     ? `<details><summary>By tag (${s.byTag.length} tags)</summary>${table(["tag", n("n"), ...cols.map((o) => n(OUTCOME_LABELS[o]))], s.byTag.map((t) => [t.key, n(t.tab.n), ...cols.map((o) => n(t.tab.counts[o]))]))}</details>`
     : "";
   return `<h3>${esc(v.name)} <span class="muted" style="font-weight:400">(context: top ${v.contextK} chunks given to the generator)</span></h3>`
-    + `<div class="diagnosis">${esc(s.diagnosis)}</div>`
+    + `<div class="diagnosis">${untrusted ? `${trustBadge(false)} ` : ""}${esc(s.diagnosis)}</div>`
     + tab
     + figure(chart, "share of questions by outcome, overall and by kind")
     + tags
@@ -56,6 +56,6 @@ export function searchSection(report: ReportJson): string {
     "search-or-answer",
     "Search or answering",
     "For every answerable question: did a relevant chunk reach the context, and was the answer correct and faithful? Unanswerable questions by their “not found” outcome.",
-    note + report.variants.map(variantBlock).join(""),
+    note + report.variants.map((v) => variantBlock(v, untrusted.length > 0)).join(""),
   );
 }

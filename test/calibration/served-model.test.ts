@@ -1,0 +1,92 @@
+/**
+ * The served model is part of what a calibration measured (issue 12), and a
+ * field the server echoes like any other: tested through the LLM judge
+ * against the local OpenAI-compatible test server on 127.0.0.1.
+ */
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sha256 } from "../../src/golden/hash.js";
+import { runCliCaptured } from "../helpers/cli.js";
+import { labelRandomDraw } from "../helpers/labelling.js";
+import { exampleCopy } from "../report/helpers.js";
+import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
+
+/** A verdict that depends only on what is judged, so re-judging gives the same verdict whoever serves it. */
+const verdictOf = (user: string) => (Number.parseInt(sha256(user).slice(0, 8), 16) % 3 === 0 ? "no" : "yes");
+
+/** Every file under a folder, as text (the SQLite cache too: the key must not be in its bytes either). */
+function allText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name)).toString("latin1")).join("\n");
+}
+
+describe("the served model", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startOpenAIServer({ servedModel: "judge-2026-01-15", script: (r) => ({ verdict: verdictOf(r.user), reason: "scripted" }) });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("is part of what was measured: an alias moved to a new snapshot under the same fingerprint is untrusted until recalibrated", async () => {
+    const copy = exampleCopy((c) => {
+      c.judge = { kind: "openai", model: "judge-alias", baseUrl: server.baseURL, concurrency: 4 };
+      c.trust = { minLabels: 20, minPerClass: 3 };
+      c.rubrics = ["correctness"];
+    });
+    const judgments = join(copy.dir, "j.jsonl");
+    const judge = (cache: string) => runCliCaptured(["judge", "--config", copy.config, "--out", judgments, "--cache-dir", join(copy.dir, cache), "--no-progress", "--by", "none"]);
+    server.setServedModel("judge-2026-01-15");
+    expect((await judge("cache-1")).code).toBe(0);
+    await labelRandomDraw({ config: copy.config, dir: copy.dir, judgments, labels: copy.labels, rubrics: "correctness", split: "heldout" });
+    expect((await runCliCaptured(["calibrate", "--config", copy.config, "--judgments", judgments])).code).toBe(0);
+    const trusted = await judge("cache-1");
+    expect(trusted.out).toMatch(/correctness  \[LLM judge judge-alias; served judge-2026-01-15, fingerprint [0-9a-f]{12}\]\n  TRUSTED: kappa 1\.00/);
+
+    // The alias moves: the same fingerprint, another snapshot, the same verdicts even.
+    server.setServedModel("judge-2026-06-01");
+    const moved = await judge("cache-2");
+    expect(moved.out).toMatch(/served judge-2026-06-01, fingerprint [0-9a-f]{12}\]\n  UNTRUSTED: served model changed from judge-2026-01-15 to judge-2026-06-01 \(the calibration of [^)]+ measured judge-2026-01-15\): run ragjudge calibrate/);
+    expect(moved.out).not.toMatch(/TRUSTED: kappa/);
+
+    // Half the items from each snapshot: two figures, never one pooled pass rate or kappa.
+    server.setServedModel("judge-2026-01-15");
+    expect((await judge("cache-1")).code).toBe(0);
+    const mixed = readFileSync(judgments, "utf8").trim().split("\n").map((l, i) => {
+      const j = JSON.parse(l) as { judge: string; servedModel?: string };
+      if (j.judge === "llm" && i % 2) j.servedModel = "judge-2026-06-01";
+      return JSON.stringify(j);
+    });
+    const mixedFile = join(copy.dir, "mixed.jsonl");
+    writeFileSync(mixedFile, mixed.join("\n") + "\n");
+    const cal = await runCliCaptured(["calibrate", "--config", copy.config, "--judgments", mixedFile, "--format", "json", "--no-write"]);
+    const groups = (JSON.parse(cal.out) as { rubrics: { group: { servedModel: string; items: number }; gate: { n: number } }[] }).rubrics;
+    expect(groups.map((g) => g.group.servedModel).sort()).toEqual(["judge-2026-01-15", "judge-2026-06-01"]);
+    expect(groups.reduce((a, g) => a + g.group.items, 0)).toBe(96);
+  });
+
+  it("is redacted like every other field the server echoes: a key put into `model` reaches no cache, judgment or record", async () => {
+    const KEY = "rj-test-secret-4c1d9e7a2b";
+    const copy = exampleCopy((c) => {
+      c.judge = { kind: "openai", model: "judge-alias", baseUrl: server.baseURL, apiKeyEnv: "RJ_SERVED_TEST_KEY", concurrency: 4 };
+      c.rubrics = ["correctness"];
+      c.cacheDir = "cache";
+    });
+    server.setServedModel(KEY);
+    try {
+      const judgments = join(copy.dir, "cache", "judgments.jsonl");
+      const j = await runCliCaptured(["judge", "--config", copy.config, "--no-progress", "--by", "none"], { RJ_SERVED_TEST_KEY: KEY });
+      expect(j.code, j.err).toBe(0);
+      expect(server.requests.some((r) => r.authorization === `Bearer ${KEY}`)).toBe(true);
+      expect(readFileSync(judgments, "utf8")).toContain('"servedModel":"[redacted]"');
+      await labelRandomDraw({ config: copy.config, dir: copy.dir, judgments, labels: copy.labels, rubrics: "correctness", split: "heldout", random: 5 });
+      expect((await runCliCaptured(["calibrate", "--config", copy.config])).code).toBe(0);
+      const run = await runCliCaptured(["run", "--config", copy.config, "--quiet"], { RJ_SERVED_TEST_KEY: KEY });
+      expect(run.code, run.err).toBe(0);
+      for (const text of [allText(join(copy.dir, "cache")), allText(copy.labels), allText(copy.evaluations), j.out, j.err, run.out, run.err]) expect(text).not.toContain(KEY);
+    } finally {
+      server.setServedModel("judge-2026-01-15");
+    }
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * The trust gate, tried adversarially (issue 12): every way it used to be
+ * talked into "trusted" gets a test that failed on the code before the fix.
+ * They run as a user does, through the CLI on a copy of the shipped example
+ * with the offline baseline judge: `judge`, `sample`, labels (written by
+ * hand where the adversary writes them, through the review session where a
+ * person labels), `calibrate`, and `judge` again, whose summary prints the
+ * trust state it recomputes. Thresholds are lowered where the example's
+ * held-out split is too small for the defaults, so that the old gate would
+ * have trusted each case and the new one has to say why not.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Judgment, type Label } from "../../src/golden/schema/items.js";
+import { runCliCaptured } from "../helpers/cli.js";
+import { labelRandomDraw } from "../helpers/labelling.js";
+import { exampleCopy, type ExampleCopy } from "../report/helpers.js";
+
+interface Project extends ExampleCopy {
+  judgments: string;
+}
+
+/** A copy of the example with lowered thresholds, judged by the baseline into `j.jsonl`. */
+async function judged(trust: Record<string, unknown> = { minLabels: 20, minPerClass: 3 }, edit?: (c: Record<string, unknown>) => void): Promise<Project> {
+  const copy = exampleCopy((c) => {
+    c.trust = trust;
+    edit?.(c);
+  });
+  const judgments = join(copy.dir, "j.jsonl");
+  const r = await runCliCaptured(["judge", "--config", copy.config, "--out", judgments, "--no-progress", "--by", "none"]);
+  expect(r.code, r.err).toBe(0);
+  return { ...copy, judgments };
+}
+
+const verdictsOf = (p: Project) => readFileSync(p.judgments, "utf8").trim().split("\n").map((l) => Judgment.parse(JSON.parse(l)));
+const splitOf = (p: Project) => new Map(readFileSync(join(p.dir, "golden", "questions.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; split?: string }).map((q) => [q.id, q.split]));
+
+/** Labels an adversary writes into the labels folder by hand: `frame: "random"`, agreeing with the judge. */
+function writeRandomLabels(p: Project, rows: Judgment[], over: (j: Judgment) => Partial<Label> = () => ({})): void {
+  const split = splitOf(p);
+  const lines = rows.map((j) => JSON.stringify({
+    variant: j.variant, question: j.question, rubric: j.rubric, unit: j.unit, inputHash: j.inputHash, label: j.verdict, annotator: "mallory", provenance: "human",
+    frame: "random", ...(split.get(j.question) ? { split: split.get(j.question) } : {}), time: "2026-11-30T10:00:00Z", ...over(j),
+  }));
+  appendFileSync(join(p.labels, "mallory.jsonl"), lines.join("\n") + "\n");
+}
+
+const calibrate = (p: Project, ...extra: string[]) => runCliCaptured(["calibrate", "--config", p.config, "--judgments", p.judgments, "--reps", "200", ...extra]);
+const judgeAgain = (p: Project) => runCliCaptured(["judge", "--config", p.config, "--out", p.judgments, "--no-progress", "--by", "none"]);
+/** The trust line `ragjudge judge` prints under a rubric's heading. */
+const trustLine = (out: string, rubric: string) => new RegExp(`${rubric}  \\[[^\\n]*\\n  ([^\\n]*)`).exec(out)?.[1] ?? "";
+const calibration = async (p: Project, rubric: string) => {
+  const r = await calibrate(p, "--format", "json", "--no-write");
+  expect(r.code, r.err).toBe(0);
+  return (JSON.parse(r.out) as { rubrics: { group: { rubric: string }; gate: { n: number }; trust: { trusted: boolean; reason?: string; message: string; ci: { lo: number; hi: number } | null }; errorAnalysis: { excluded: string; figures: { n: number } }[] }[] }).rubrics.find((x) => x.group.rubric === rubric)!;
+};
+
+/** The honest loop on one rubric's held-out split: a recorded draw of all of it, each item labelled as the judge decided. */
+const honest = (p: Project, rubric: string) => labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: rubric, split: "heldout" });
+
+describe("the trust gate cannot be talked into trust", () => {
+  it("cherry-picked labels that merely claim frame 'random' do not make a rubric trusted", async () => {
+    const p = await judged();
+    const split = splitOf(p);
+    // Every held-out correctness item, labelled exactly as the judge said: kappa 1.00 if the frame were believed.
+    writeRandomLabels(p, verdictsOf(p).filter((j) => j.rubric === "correctness" && j.judge !== "rule" && split.get(j.question) === "heldout"));
+    const c = await calibration(p, "correctness");
+    expect(c.gate.n).toBe(0);
+    expect(c.trust).toMatchObject({ trusted: false, reason: "labels-not-random" });
+    expect(c.trust.message).toMatch(/^untrusted: no label counts \(not counted: 36 random-frame labels outside any recorded draw/);
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: no label counts/);
+  });
+
+  it("counts only the labels a recorded draw drew: labels added outside the draw stay out", async () => {
+    const p = await judged();
+    const { entries } = await labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout", random: 10 });
+    const key = (x: { variant: string; question: string; unit: string }) => `${x.variant}/${x.question}/${x.unit}`;
+    const drawn = new Set(entries.map(key));
+    const split = splitOf(p);
+    writeRandomLabels(p, verdictsOf(p).filter((j) => j.rubric === "correctness" && j.judge !== "rule" && split.get(j.question) === "heldout" && !drawn.has(key(j))));
+    const c = await calibration(p, "correctness");
+    expect(c.gate.n).toBe(10);
+    expect(c.errorAnalysis.find((e) => e.excluded === "not drawn")!.figures.n).toBe(26);
+    expect(c.trust.reason).toBe("too-few-labels");
+  });
+
+  it("never trusts a record the evidence has left behind: every answer changed, the old record is stale", async () => {
+    const p = await judged();
+    await honest(p, "correctness");
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^TRUSTED: kappa 1\.00/);
+    // Every answer of both variants changes: every input hash is new, and calibrate pairs nothing and writes no record.
+    for (const v of ["bm25-small", "hybrid-rerank"]) {
+      const file = join(p.dir, "golden", "variants", v, "output.jsonl");
+      writeFileSync(file, readFileSync(file, "utf8").trim().split("\n").map((l) => {
+        const o = JSON.parse(l) as { answer?: string };
+        if (o.answer) o.answer = `In short: ${o.answer}`;
+        return JSON.stringify(o);
+      }).join("\n") + "\n");
+    }
+    const line = trustLine((await judgeAgain(p)).out, "correctness");
+    expect(line).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate \(the verdicts changed/);
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED/);
+  });
+
+  it("never trusts a record after labels were flipped: stale until calibrated again, then the new figures decide", async () => {
+    const p = await judged();
+    await honest(p, "correctness");
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^TRUSTED/);
+    // The same annotator answers 30 of the 36 items again, the other way (later labels supersede).
+    const mine = readFileSync(join(p.labels, "test-author.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Label).slice(0, 30);
+    appendFileSync(join(p.labels, "test-author.jsonl"), mine.map((l) => JSON.stringify({ ...l, label: l.label === "yes" ? "no" : "yes", time: "2026-12-02T00:00:00.000Z" })).join("\n") + "\n");
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate \(the labels of this rubric changed/);
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: kappa too low/);
+  });
+
+  it("counts labels with no split as dev: a golden set without a held-out split is never trusted", async () => {
+    const p = await judged();
+    const golden = join(p.dir, "golden", "questions.jsonl");
+    writeFileSync(golden, readFileSync(golden, "utf8").trim().split("\n").map((l) => {
+      const { split: _s, ...q } = JSON.parse(l) as { split?: string };
+      return JSON.stringify(q);
+    }).join("\n") + "\n");
+    expect((await judgeAgain(p)).code).toBe(0);
+    const { answered } = await labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", random: 60 });
+    expect(answered).toBe(60);
+    const c = await calibration(p, "correctness");
+    expect(c.gate.n).toBe(0);
+    expect(c.trust.message).toBe('untrusted: no label counts (not counted: 60 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge sample --random N --split heldout)');
+  });
+
+  it("gives perfect agreement on 46 labels an interval that does not collapse to [1.00, 1.00]", async () => {
+    const p = await judged({ minLabels: 40, minPerClass: 5 });
+    const { answered } = await honest(p, "not-found");
+    expect(answered).toBe(46);
+    const c = await calibration(p, "not-found");
+    expect(c.gate.n).toBe(46);
+    // 36 yes / 10 no, all agreeing: Donner & Eliasziw's goodness-of-fit bound (see stats/kappa-gof.test.ts).
+    expect(c.trust.ci!.hi).toBe(1);
+    expect(c.trust.ci!.lo).toBeGreaterThan(0.7);
+    expect(c.trust.ci!.lo).toBeLessThan(0.85);
+    expect(c.trust.message).toMatch(/^trusted: kappa 1\.00, 95% CI \[0\.\d\d, 1\.00\], n = 46 author labels/);
+    expect((await calibrate(p)).out).not.toMatch(/not-found[\s\S]*95% CI \[1\.00, 1\.00\]/);
+  });
+});
