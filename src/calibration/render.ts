@@ -2,6 +2,7 @@ import { displayPath } from "../golden/errors.js";
 import { basisNoun } from "./basis.js";
 import type { CalibrationReport, RubricCalibration } from "./calibrate.js";
 import type { AgreementFigures } from "./figures.js";
+import { gateInterval } from "./gate.js";
 import { fixed, fixedOrNa as num, interval as ci, pValue as pval } from "./format.js";
 import { firstLabel, type LabelledItem } from "./labels.js";
 import { recordKey, type RecordWrite } from "./record.js";
@@ -41,9 +42,11 @@ function mdTable(rows: string[][]): string[] {
 
 /** Kappa with its interval for a table cell; a zero-width interval from a constant side says so instead of "[0.00, 0.00]". */
 function shortKappa(f: AgreementFigures): string {
-  if (f.kappa.kappa === null) return "undefined";
+  if (f.kappa.kappa === null) return "n/a";
   if (f.kappaCiUninformative) return `${num(f.kappa.kappa)}, CI not informative (${shortUninformative(f.kappaCiUninformative)})`;
-  return `${num(f.kappa.kappa)} ${ci(f.kappa.ci)}`;
+  // The gate's interval (asymptotic joined with goodness-of-fit), so perfect agreement never reads [1.00, 1.00].
+  const honest = gateInterval({ kappa: f.kappa.kappa, kappaSe: f.kappa.se, kappaCi: f.kappa.ci, level: f.kappa.level, kappaGofCi: f.kappaGof.ci });
+  return `${num(f.kappa.kappa)} ${ci(honest ?? f.kappa.ci)}`;
 }
 
 /** At perfect agreement the asymptotic SE is 0, which is not certainty: the goodness-of-fit interval is the one that says how sure. */
