@@ -96,7 +96,7 @@ describe("ragjudge labels import: never writes outside the labels folder", () =>
     writeFileSync(outside, ""); // an empty file reads as no labels: only the write can go wrong
     symlinkSync(outside, join(dir, "labels", "zed.jsonl"));
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
-    const r = await runCliCaptured(["labels", "import", f, "--annotator", "zed", "--provenance", "human", "--frame", "random", ...cfg()]);
+    const r = await runCliCaptured(["labels", "import", f, "--annotator", "zed", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(r.code).toBe(2);
     expect(r.err).toBe(`ragjudge: error: ${join(dir, "labels", "zed.jsonl")}: refusing to write through a symbolic link in the labels folder\n`);
     expect(readFileSync(outside, "utf8")).toBe("");
