@@ -3,7 +3,7 @@ import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
 import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
-import { loadConfig } from "../golden/config.js";
+import { loadConfig, missingInputs } from "../golden/config.js";
 import { InputErrors } from "../golden/errors.js";
 import { validateInputs } from "../golden/validate.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
@@ -96,9 +96,11 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const seed = options.seed ?? DEFAULT_SEED;
   const reps = options.reps ?? DEFAULT_REPS;
 
+  const missing = missingInputs(resolved);
+  if (missing.length) throw new InputErrors(missing);
   const validation = validateInputs({
     golden: resolved.path(config.golden),
-    variants: config.variants.map((v) => ({ name: v.name, chunks: resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK, stages: v.stages })),
+    variants: config.variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK, stages: v.stages })),
     citations: "warn",
   });
   if (validation.problems.length) throw new InputErrors(validation.problems);
@@ -109,7 +111,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const { golden, variants, rubrics, itemSet } = inputs;
   checkJudgeSetup(settings, rubrics);
   const book = loadLabels(resolved.path(config.labels));
-  const cacheDir = options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.path(config.cacheDir);
+  const cacheDir = options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.outPath(config.cacheDir);
 
   // The baseline judges in milliseconds: a progress display would only flicker.
   const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
@@ -148,7 +150,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   });
   const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
 
-  const evaluationsDir = options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved, options.config, cwd);
+  const evaluationsDir = options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved);
   const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
   try {
     const findings: RunFindings = {

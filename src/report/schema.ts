@@ -225,7 +225,8 @@ export const ReportJson = z.object({
   inputs: z.object({
     config: FileHash,
     golden: FileHash,
-    variants: z.array(z.object({ name: z.string(), output: FileHash, chunks: FileHash })),
+    /** `chunks` is null for a variant that gives every passage as text. */
+    variants: z.array(z.object({ name: z.string(), output: FileHash, chunks: FileHash.nullable() })),
     rubrics: z.array(z.object({ name: z.string(), file: FileHash })),
     labels: z.object({ dir: z.string(), hash: z.string(), files: z.array(z.object({ name: z.string(), sha256: z.string(), labels: Count })) }),
   }),

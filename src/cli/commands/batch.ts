@@ -40,7 +40,7 @@ function seconds(v: string): number {
  */
 function openStore(flags: CommonFlags, holder: string): { cache: JudgeCache; store: BatchStore; config: ReturnType<typeof loadConfig>; close: () => void } {
   const config = loadConfig(flags.config);
-  const dir = flags.cacheDir ? resolve(flags.cacheDir) : config.path(config.config.cacheDir);
+  const dir = flags.cacheDir ? resolve(flags.cacheDir) : config.outPath(config.config.cacheDir);
   const { cache, close } = JudgeCache.openLeased(dir, holder);
   try {
     return { cache, store: BatchStore.open(cache), config, close };

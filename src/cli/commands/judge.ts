@@ -128,7 +128,7 @@ export function registerJudge(program: Command): void {
       const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
       const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
       const { itemSet, rubrics } = inputs;
-      const cacheDir = flags.cacheDir ? resolve(flags.cacheDir) : resolved.path(resolved.config.cacheDir);
+      const cacheDir = flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir);
       const out = flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl");
 
       if (flags.batchExport !== undefined) {

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { Option } from "commander";
-import { loadConfig, type ResolvedConfig } from "../../golden/config.js";
+import { loadConfig, resolveRubrics, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { startReviewServer } from "../../review/server.js";
 import { provenanceNote, ReviewSession } from "../../review/session.js";
@@ -43,13 +43,13 @@ export function registerReview(program: Command): void {
     .action(async (queueArg: string | undefined, flags: ReviewFlags) => {
       let cfg: ResolvedConfig | undefined;
       const config = () => (cfg ??= loadConfig(flags.config));
-      const cacheFile = (name: string) => config().path(`${config().config.cacheDir}/${name}`);
+      const cacheFile = (name: string) => config().outPath(`${config().config.cacheDir}/${name}`);
       if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags.port)}`);
       const queueFile = queueArg ?? cacheFile(DEFAULT_QUEUE);
       const labelsDir = flags.labels ?? config().path(config().config.labels);
       const session = new ReviewSession({
         queueFile,
-        rubricsDir: flags.rubricsDir ?? config().path(config().config.rubricsDir),
+        rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
         judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
         labelsDir,
         annotator: flags.annotator,

@@ -90,7 +90,7 @@ export function registerSample(program: Command): void {
       }
       if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
       const cfg = loadConfig(flags.config);
-      const cacheFile = (name: string) => cfg.path(`${cfg.config.cacheDir}/${name}`);
+      const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
       const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
       const rubrics = list(flags.rubrics);
       const variants = list(flags.variant);

@@ -110,7 +110,7 @@ export function assembleReport(f: RunFindings): ReportJson {
     inputs: {
       config: fileHash(root, f.resolved.file),
       golden: fileHash(root, f.golden.file),
-      variants: f.variants.map((v) => ({ name: v.name, output: fileHash(root, v.outputFile), chunks: fileHash(root, v.chunksFile) })),
+      variants: f.variants.map((v) => ({ name: v.name, output: fileHash(root, v.outputFile), chunks: v.chunksFile === undefined ? null : fileHash(root, v.chunksFile) })),
       rubrics: f.rubrics.map((r) => ({ name: r.name, file: fileHash(root, r.file) })),
       labels: { dir: relPath(root, f.book.dir), hash: f.book.hash, files: f.book.files.map((x) => ({ name: x.name, sha256: x.sha256, labels: x.labels })) },
     },
