@@ -1,9 +1,10 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
 import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
-import { loadConfig, missingInputs } from "../golden/config.js";
+import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
+import { writeFileAtomic } from "../golden/files.js";
 import { InputErrors } from "../golden/errors.js";
 import { validateInputs } from "../golden/validate.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
@@ -65,6 +66,10 @@ export interface EvaluationResult {
   failures: string[];
   /** Citation warnings and notes from validation. */
   warnings: string[];
+  /** The run's verdicts, also written to `<cacheDir>/judgments.jsonl`, where `sample`, `review` and `calibrate` read them. */
+  judgmentsFile: string;
+  /** Error verdicts left (not yes or no): the judge did not finish (exit 4 unless errors are allowed). */
+  errors: number;
 }
 
 /**
@@ -109,13 +114,14 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
 
   const inputs = loadJudgeInputs(resolved);
   const { golden, variants, rubrics, itemSet } = inputs;
+  log(`${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
   checkJudgeSetup(settings, rubrics);
   const book = loadLabels(resolved.path(config.labels));
   const cacheDir = options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.outPath(config.cacheDir);
 
   // The baseline judges in milliseconds: a progress display would only flicker.
   const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
-  const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, ...(onProgress ? { onProgress } : {}) });
+  const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
   const judgments = step.result.judgments;
 
   // Every mean measure at every k, plus any a floor names (sortMeasures drops the repeats).
@@ -152,21 +158,26 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
 
   const evaluationsDir = options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved);
   const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
+  let report: ReportJson;
+  let summary: string;
   try {
     const findings: RunFindings = {
       resolved, name: options.name ?? config.name, folder: folder.name, time, durationMs: Date.now() - started,
       settings, backend: step.backend, golden, variants, rubrics, judgments, usage: step.result.usage, figures: figures.figures,
-      scores, diagnostics, ambiguityJudged, searchOrAnswer: searchOrAnswerJson, rubricReports: rubricJson, book, warnings,
+      scores, diagnostics, ambiguityJudged, searchOrAnswer: searchOrAnswerJson, rubricReports: rubricJson, rubricsSource: inputs.rubricsSource, book, warnings,
       floors: floorResults, requireTrusted: options.requireTrusted ?? false, files: plan.files,
     };
-    const report = assembleReport(findings);
-    const summary = writeEvaluation(folder, {
+    report = assembleReport(findings);
+    summary = writeEvaluation(folder, {
       report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
       validation, scores, diagnostics, judgmentsText, summary: figures, calibration, plan,
     });
-    return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings };
   } catch (e) {
     folder.discard();
     throw e;
   }
+  // Where `sample`, `review` and `calibrate` look by default, so the next commands work as printed.
+  const judgmentsFile = join(cacheDir, "judgments.jsonl");
+  writeFileAtomic(judgmentsFile, judgmentsText);
+  return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors };
 }

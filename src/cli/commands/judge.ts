@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { resolve } from "node:path";
-import { loadConfig } from "../../golden/config.js";
+import { describeRubrics, loadConfig } from "../../golden/config.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { baselineBackend, baselineUnsupported } from "../../judge/judges/baseline.js";
 import { FatalJudgeError, type Judge } from "../../judge/judges/judge.js";
@@ -17,6 +17,7 @@ import { runJudge } from "../../judge/schedule/run.js";
 import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/judges/settings.js";
 import { summarise } from "../../judge/summary/summary.js";
 import { formatSummary } from "../../judge/summary/format.js";
+import { costLine, costTotals } from "../../judge/schedule/cost.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
 
@@ -88,11 +89,12 @@ export function registerJudge(program: Command): void {
         "API key: read only from the environment, never from flags or files: OPENAI_API_KEY, or the variable named by",
         '"judge": {"apiKeyEnv": "NAME"} in the config. A loopback --base-url (localhost, 127.0.0.1) needs none; --dry-run needs none.',
         "",
-        "Exit status: 0 all judged; 1 some items ended as error verdicts (see --allow-errors), or the endpoint stopped the run",
-        "(rate limited, down or too slow: rerun later, committed verdicts are kept); 2 bad input or setup (config, key, model, flags).",
+        "Exit status: 0 all judged; 2 bad input or setup (config, key, model, flags); 3 internal error; 4 the judge could not",
+        "finish: some items ended as error verdicts (see --allow-errors), or the endpoint stopped the run (rate limited, down or",
+        "too slow: rerun later, committed verdicts are kept).",
       ].join("\n"),
     )
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json)")
     .option("--judge <kind>", "baseline (offline lexical baseline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
     .option("--base-url <url>", "OpenAI-compatible endpoint including /v1, e.g. http://localhost:8000/v1 (default: config judge.baseUrl, else OPENAI_BASE_URL, else OpenAI)")
     .option("--model <name>", "judge model (default: config judge.model)")
@@ -112,7 +114,7 @@ export function registerJudge(program: Command): void {
     .option("--response-format <mode>", "json_schema (structured outputs; falls back to text when the server rejects it) or text (JSON asked for in the prompt)")
     .option("--timeout-ms <ms>", "deadline of one attempt (default: config, 60000)", int(1, "--timeout-ms"))
     .option("--max-retries <n>", "retries per call for 429, 5xx, timeouts, resets (default: config, 4)", int(0, "--max-retries"))
-    .option("--allow-errors", "exit 0 even when some items end as error verdicts")
+    .option("--allow-errors", "exit 0 (not 4) even when some items end as error verdicts")
     .option("--no-progress", "no progress display on stderr")
     .option("--by <list>", "break pass rates down by kind, tags (comma list: kind,tags), or none (default: kind)")
     .option("--json", "print the summary as JSON instead of tables")
@@ -128,6 +130,7 @@ export function registerJudge(program: Command): void {
       const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
       const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
       const { itemSet, rubrics } = inputs;
+      log(`judge: ${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
       const cacheDir = flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir);
       const out = flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl");
 
@@ -184,15 +187,16 @@ export function registerJudge(program: Command): void {
           repeats: settings.repeats,
           concurrency: settings.concurrency,
           onProgress: progress ? (p) => progress.update(p) : undefined,
+          ...(settings.kind === "openai" && resolved.config.prices[settings.model] ? { price: resolved.config.prices[settings.model] } : {}),
         });
       } catch (e) {
         if (e instanceof FatalJudgeError) {
           const committed = cache ? `; the verdicts already committed stay in ${cache.file}, and a rerun continues from there` : "";
           progress?.interrupt();
           if (e.kind === "setup") throw new UsageError(`the judge stopped: ${e.message}${committed}`);
-          // The endpoint, not the setup: not bad input (exit 2) but a run that did not finish (exit 1).
+          // The endpoint, not the setup: not bad input (exit 2) but a judge that could not finish (exit 4).
           log(`ragjudge: the judge stopped: ${e.message}${committed}\n`);
-          process.exitCode = EXIT.failed;
+          process.exitCode = EXIT.judgeUnfinished;
           return;
         }
         throw e;
@@ -204,12 +208,13 @@ export function registerJudge(program: Command): void {
       const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
       const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust);
       if (trust.problem) log(`judge: ${trust.problem}\n`);
-      process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }));
+      const cost = costTotals(backend, result.usage.values(), resolved.config.prices);
+      process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n");
       log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
       const errors = result.judgments.filter((j) => j.verdict === "error").length;
       if (errors && !flags.allowErrors) {
-        log(`ragjudge: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
-        process.exitCode = EXIT.failed;
+        log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
+        process.exitCode = EXIT.judgeUnfinished;
       }
     });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatProgress, progressReporter } from "../../../src/judge/schedule/progress.js";
 import type { ProgressState } from "../../../src/judge/schedule/run.js";
 
-const state = (over: Partial<ProgressState> = {}): ProgressState => ({ total: 8000, done: 1200, cacheHits: 300, calls: 900, errors: 2, tokens: 1_234_567, inFlight: 8, startedAt: 0, ...over });
+const state = (over: Partial<ProgressState> = {}): ProgressState => ({ total: 8000, done: 1200, cacheHits: 300, calls: 900, errors: 2, tokens: 1_234_567, promptTokens: 1_000_000, completionTokens: 234_567, inFlight: 8, startedAt: 0, plannedCalls: 7000, ...over });
 
 describe("formatProgress", () => {
   it("shows done/total, calls/s, cache hits, errors, tokens and ETA", () => {
