@@ -23,6 +23,27 @@ export interface StarterFile {
 /** The cache folder line `init` adds to .gitignore. */
 export const GITIGNORE_ENTRY = ".ragjudge/";
 
+/** Where a starter config points: its name, golden set, and one variant's output. */
+export interface StarterNames {
+  name: string;
+  golden: string;
+  variant: string;
+  output: string;
+}
+
+const DEFAULT_NAMES: StarterNames = { name: "my-rag", golden: "golden/questions.jsonl", variant: "my-rag", output: "outputs/my-rag.output.jsonl" };
+
+/**
+ * The commented starter config (JSON with comments): every field where it
+ * stands and one line of every format. `init` and `import` write it.
+ */
+export function starterConfig(n: StarterNames = DEFAULT_NAMES): string {
+  const q = JSON.stringify;
+  return CONFIG.replace('"name": "my-rag"', `"name": ${q(n.name)}`)
+    .replace('"golden": "golden/questions.jsonl"', `"golden": ${q(n.golden)}`)
+    .replace('{ "name": "my-rag", "output": "outputs/my-rag.output.jsonl", "contextK": 5 }', `{ "name": ${q(n.variant)}, "output": ${q(n.output)}, "contextK": 5 }`);
+}
+
 const CONFIG = `// ragjudge config: JSON with comments. Paths are relative to this file's folder.
 // Every field and its default: the README's "File formats". Check it with: ragjudge validate
 {
@@ -111,7 +132,7 @@ const jsonl = (rows: readonly unknown[]) => rows.map((r) => JSON.stringify(r)).j
 /** The starter's files, in the order they are reported. */
 export function starterFiles(): StarterFile[] {
   return [
-    { path: CONFIG_FILE, text: CONFIG, what: "the config, commented: each field, and one line of every format" },
+    { path: CONFIG_FILE, text: starterConfig(), what: "the config, commented: each field, and one line of every format" },
     { path: "golden/questions.jsonl", text: jsonl(GOLDEN), what: "the golden set: 2 example questions to replace with yours" },
     { path: "outputs/my-rag.output.jsonl", text: jsonl(OUTPUT), what: "your pipeline's output: 2 example lines, passages as text" },
   ];

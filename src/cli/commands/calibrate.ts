@@ -51,9 +51,9 @@ export function registerCalibrate(program: Command): void {
       const reps = intOption("--reps", opts.reps, 100);
       const resolved = loadConfig(opts.config);
       const { config } = resolved;
-      const judgmentsFile = opts.judgments ?? resolved.path(`${config.cacheDir}/judgments.jsonl`);
+      const judgmentsFile = opts.judgments ?? resolved.outPath(`${config.cacheDir}/judgments.jsonl`);
       if (!existsSync(judgmentsFile)) {
-        throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found (run ragjudge judge first, or pass --judgments FILE)");
+        throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
       }
       const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
       const labelsDir = opts.labels ?? resolved.path(config.labels);

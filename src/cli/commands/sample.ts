@@ -1,5 +1,9 @@
 import type { Command } from "commander";
-import { relative } from "node:path";
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
+import { InputError } from "../../golden/errors.js";
+import { REPORT_FILE } from "../../report/folder.js";
+import { shellArg } from "../../report/next.js";
 import { loadConfig } from "../../golden/config.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { sampleFromRun } from "../../review/sample-run.js";
@@ -21,6 +25,8 @@ interface SampleFlags {
   judgments?: string;
   labels?: string;
   config?: string;
+  evaluation?: string;
+  example?: boolean;
 }
 
 function count(flag: string, v: string | undefined): number | undefined {
@@ -33,6 +39,12 @@ function list(v: string | undefined): string[] | undefined {
   if (v === undefined) return undefined;
   const names = v.split(",").map((s) => s.trim()).filter(Boolean);
   return names.length ? names : undefined;
+}
+
+/** The judgments file of an evaluation folder; a folder that is not one is bad input. */
+function evaluationJudgments(dir: string): string {
+  if (!existsSync(join(dir, REPORT_FILE))) throw new InputError(dir, undefined, undefined, `not an evaluation folder (no ${REPORT_FILE}; ragjudge run writes them under evaluations/)`);
+  return join(dir, "judgments.jsonl");
 }
 
 function shortPath(p: string): string {
@@ -79,9 +91,10 @@ export function registerSample(program: Command): void {
     .option("--variant <names>", "comma-separated variant names (default: every variant)")
     .option("--split <names>", "comma-separated golden-set splits to sample from, e.g. heldout (the split the trust gate counts when questions carry one)")
     .option("--out <file>", `where to write the queue (default: <cacheDir>/${DEFAULT_QUEUE})`)
-    .option("--judgments <file>", "judgments JSONL of the run (default: <cacheDir>/judgments.jsonl)")
+    .option("--judgments <file>", "judgments JSONL of the run (default: <cacheDir>/judgments.jsonl, which ragjudge run and ragjudge judge write)")
+    .option("--evaluation <dir>", "read the judgments of an evaluation folder (evaluations/<time>-<name>/) instead")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json)")
     .action((flags: SampleFlags) => {
       const random = count("--random", flags.random);
       const balanced = count("--balanced", flags.balanced);
@@ -89,6 +102,7 @@ export function registerSample(program: Command): void {
         throw new UsageError("choose what to sample: --random N, --balanced N and/or --disagreements");
       }
       if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
+      if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");
       const cfg = loadConfig(flags.config);
       const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
       const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
@@ -101,7 +115,7 @@ export function registerSample(program: Command): void {
         ...(random !== undefined ? { random } : {}),
         ...(balanced !== undefined ? { balanced } : {}),
         ...(flags.disagreements ? { disagreements: true } : {}),
-        judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
+        judgmentsFile: flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl"),
         labelsDir: flags.labels ?? cfg.path(cfg.config.labels),
         ...(rubrics ? { rubrics } : {}),
         ...(variants ? { variants } : {}),
@@ -121,9 +135,11 @@ export function registerSample(program: Command): void {
           lines.push(`  note: ${rubric}: ${k} item(s) you labelled in disagreement, balanced or manual frames are outside your random draws (never relabelled), so your random sample is not uniform over them; let another annotator draw the random sample if they are many`);
         }
       }
-      const labelsOpt = (flags.config ? ` --config ${flags.config}` : "") + (flags.labels ? ` --labels ${flags.labels}` : "");
+      const labelsOpt = (flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "") + (flags.labels ? ` --labels ${shellArg(flags.labels)}` : "");
+      // The judgments that reveal the judge's verdict after each answer: the ones sampled from.
+      const judgmentsOpt = flags.evaluation !== undefined ? ` --judgments ${shellArg(join(flags.evaluation, "judgments.jsonl"))}` : flags.judgments !== undefined ? ` --judgments ${shellArg(flags.judgments)}` : "";
       if (result.entries.length === 0) lines.push(`Nothing to review: wrote an empty queue to ${shortPath(out)}.`);
-      else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shortPath(out) + " " : ""}--annotator ${flags.annotator}${labelsOpt}`);
+      else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shellArg(shortPath(out)) + " " : ""}--annotator ${shellArg(flags.annotator)}${labelsOpt}${judgmentsOpt}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
 }
