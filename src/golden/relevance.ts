@@ -33,14 +33,23 @@ function addChunk(index: ChunkIndex, chunk: Chunk): void {
 /**
  * Adds the passages a pipeline output gave as text to a variant's index
  * (each id once; an id a chunks file already has is left as the file has
- * it). A passage without `doc` is filed under {@link NO_DOC}.
+ * it). A passage without `doc` is filed under {@link NO_DOC} until a line
+ * names its document; the first document named wins.
  */
 export function addPassages(index: ChunkIndex, passages: Iterable<LinePassage>): void {
   textMatches.delete(index);
   for (const p of passages) {
-    if (index.byId.has(p.id)) continue;
-    addChunk(index, { id: p.id, doc: p.doc, text: p.text });
-    index.passages.add(p.id);
+    const known = index.byId.get(p.id);
+    if (!known) {
+      addChunk(index, { id: p.id, doc: p.doc, text: p.text });
+      index.passages.add(p.id);
+    } else if (index.passages.has(p.id) && known.doc === NO_DOC && p.doc !== NO_DOC) {
+      // The same text, seen before without its document: file it under the one given now.
+      const docless = index.byDoc.get(NO_DOC)!;
+      docless.splice(docless.findIndex((e) => e.chunk.id === p.id), 1);
+      index.byId.delete(p.id);
+      addChunk(index, { ...known, doc: p.doc });
+    }
   }
 }
 

@@ -26,7 +26,7 @@ import { planFiles, writeEvaluation } from "./write.js";
 
 /** Options of {@link runEvaluation}; every one is optional. */
 export interface RunEvaluationOptions {
-  /** Config file (default: ./ragjudge.config.json, else the shipped example). */
+  /** Config file (default: ./ragjudge.config.json; --example: the shipped example). */
   config?: string;
   /** Working directory for the config look-up and relative options (default: process.cwd()). */
   cwd?: string;

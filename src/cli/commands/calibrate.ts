@@ -39,7 +39,7 @@ export function registerCalibrate(program: Command): void {
     .description("Compare each rubric's judge verdicts with labels (human, the project's own author labels, or imported), write calibration records, and mark each rubric trusted or not")
     .option("--judgments <file>", "judgments JSONL (default: <cacheDir>/judgments.jsonl)")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json; --example: the shipped example)")
     .addOption(new Option("--format <format>", "output format").choices(["table", "json", "md"]).default("table"))
     .option("--seed <n>", "bootstrap seed", String(DEFAULT_SEED))
     .option("--reps <n>", "bootstrap replicates", String(DEFAULT_REPS))

@@ -220,7 +220,7 @@ export function registerRetrieval(program: Command): void {
     .addOption(new Option("--format <format>", "output format; trec is byte-identical to trec_eval -q -c").choices(["table", "json", "md", "trec"]).default("table"))
     .option("--fail-under <floors>", "exit 1 when an overall value is below its floor, e.g. 'R@10=0.70,RR=0.5' (adds to the config's floors)")
     .option("--full-precision", "print round-trip exact values (trec: printf %.17g) instead of 4 decimals")
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json; --example: the shipped example)")
     .option("--golden <file>", "golden set JSONL (explicit inputs; with --chunks and --output)")
     .option("--chunks <file>", "chunks JSONL of the variant")
     .option("--output <file>", "pipeline output JSONL of the variant")
