@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/errors.js";
@@ -97,4 +97,40 @@ describe("exit codes per command", () => {
       expect(r.err).not.toMatch(/\n\s+at /);
     }, 30_000);
   }
+});
+
+describe("bad input: one line naming file, line and field, exit 2, nothing written", () => {
+  const lines = (...rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  function project(output: unknown[], where = "sub"): { root: string; config: string; out: string } {
+    const root = tempDir("ragjudge-bad-");
+    mkdirSync(join(root, where, "data"), { recursive: true });
+    writeFileSync(join(root, where, "data", "golden.jsonl"), lines({ id: "q1", question: "?", relevantText: ["A passage."] }));
+    writeFileSync(join(root, where, "data", "out.jsonl"), lines(...output));
+    const config = join(root, where, "ragjudge.config.json");
+    writeFileSync(config, `{\n  "golden": "data/golden.jsonl",\n  "variants": [{"name": "v", "output": "data/out.jsonl"}],\n  "judge": {"kind": "baseline"}\n}\n`);
+    return { root, config, out: join(root, where, "data", "out.jsonl") };
+  }
+
+  it("a config in another folder whose paths were written relative to the working folder", async () => {
+    const p = project([{ id: "q1", retrieved: [{ text: "A passage." }] }]);
+    writeFileSync(p.config, `{\n  "golden": "sub/data/golden.jsonl",\n  "variants": [{"name": "v", "output": "data/out.jsonl"}],\n  "judge": {"kind": "baseline"}\n}\n`);
+    const r = await inDir(p.root, ["run", "--config", "sub/ragjudge.config.json"]);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toBe(`ragjudge: error: sub/ragjudge.config.json:2: golden: "sub/data/golden.jsonl" not found: sub/sub/data/golden.jsonl (paths are relative to the config's folder sub)\n`);
+    expect(readdirSync(p.root)).toEqual(["sub"]);
+  });
+
+  it("an empty text passage, and two passages with identical text in one list", async () => {
+    for (const [retrieved, message] of [
+      [[{ text: "A passage." }, { text: "\t " }], "retrieved[1].text: must not be empty or only white space"],
+      [[{ text: "A passage." }, { text: "a  PASSAGE." }], "retrieved[1]: passage text identical to retrieved[0] after normalising"],
+    ] as [unknown[], string][]) {
+      const p = project([{ id: "q1", retrieved }]);
+      const r = await inDir(p.root, ["run", "--config", p.config]);
+      expect(r.code).toBe(EXIT.badInput);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err).toContain(`ragjudge: error: sub/data/out.jsonl:1: ${message}`);
+      expect(readdirSync(join(p.root, "sub")).sort()).toEqual(["data", "ragjudge.config.json"]);
+    }
+  });
 });

@@ -42,3 +42,12 @@ describe("progressReporter", () => {
     expect(out.join("")).not.toContain("\r");
   });
 });
+
+describe("formatProgress: retries and cost", () => {
+  it("shows retries by cause, with the time 429s waited, and the running and projected cost", () => {
+    const retries = { rateLimited: 4, rateLimitWaitMs: 12_400, serverErrors: 2, timeouts: 1, connection: 0, other: 0 };
+    const line = formatProgress(state({ retries, cost: 0.031, projectedCost: 0.20662 }), 3000);
+    expect(line).toBe("1200/8000 15% | 300.0 calls/s | cache 300 | errors 2 | retries 7: 429 x4 waited 0:12, 5xx x2, timeout x1 | tokens 1.2M | $0.0310, ~$0.2066 total | ETA 0:23");
+    expect(formatProgress(state({ retries: { ...retries, rateLimited: 0, serverErrors: 0, timeouts: 0 } }), 3000)).toContain("| retries 0 |");
+  });
+});
