@@ -195,7 +195,7 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     expect(idle.out).toContain("no batches waiting to be collected at https://batch.example.invalid/v1");
   });
 
-  it("names usage mistakes and unreachable endpoints in one line (exit 2)", async () => {
+  it("names usage mistakes in one line (exit 2), and an unreachable endpoint (exit 4)", async () => {
     const dir = tempDir("ragjudge-usage-");
     const base = ["--config", CONFIG, "--cache-dir", dir];
     const baseline = await runCliCaptured(["judge", ...base, "--judge", "baseline", "--batch-export", join(dir, "x.jsonl")], NO_KEY);
