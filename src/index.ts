@@ -24,6 +24,10 @@ export * from "./golden/hash.js";
 export * from "./golden/jsonl.js";
 export * from "./golden/normalise.js";
 export * from "./golden/relevance.js";
+export * from "./golden/passages.js";
+export { convertRows, IMPORT_FIELDS, type ImportOptions, type Converted } from "./golden/import/convert.js";
+export { readCsvRows, readJsonlRows, parseListCell } from "./golden/import/rows.js";
+export { writeStarter, starterConfig } from "./golden/starter.js";
 export * from "./golden/citations.js";
 export * from "./golden/validate.js";
 

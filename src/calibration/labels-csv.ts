@@ -1,8 +1,6 @@
-import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
-import { readText } from "../golden/files.js";
-import { formatSize, MAX_LINE_CHARS } from "../golden/limits.js";
+import { readCsv } from "../golden/csv.js";
 import { Frame, Label, Provenance } from "../golden/schema/items.js";
 import { currentLabels, type LabelBook } from "./labels.js";
 
@@ -62,21 +60,7 @@ export interface CsvImport {
  * readLabelsCsv("asha.csv", { annotator: "asha", provenance: "human", frame: "random" })
  */
 export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvImport {
-  const text = readText(file);
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, { skip_empty_lines: true, info: true, relax_column_count: true, max_record_size: MAX_LINE_CHARS }) as unknown as typeof records;
-  } catch (e) {
-    if (e instanceof CsvError) {
-      const line = (e as CsvError & { lines?: number }).lines;
-      if (e.code === "CSV_MAX_RECORD_SIZE") throw new InputError(file, line, undefined, `record is longer than the limit of ${formatSize(MAX_LINE_CHARS)} (${MAX_LINE_CHARS.toLocaleString("en-US")} characters) per line`);
-      throw new InputError(file, line, undefined, `not valid CSV (${e.message.replace(/ on line \d+$/, "")})`);
-    }
-    throw e;
-  }
-  if (records.length === 0) throw new InputError(file, undefined, undefined, "file is empty (expected a header row and one label per row)");
-  const header = records[0]!.record.map((h) => h.trim());
-  const headerLine = startLine(records[0]!);
+  const { header, headerLine, rows } = readCsv(file, "a header row and one label per row");
   const index = new Map<Column, number>();
   const ignoredColumns: string[] = [];
   header.forEach((h, i) => {
@@ -113,18 +97,18 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   const lines: number[] = [];
   const timed: boolean[] = [];
   const problems: InputError[] = [];
-  for (const rec of records.slice(1)) {
-    const line = startLine(rec);
+  for (const rec of rows) {
+    const line = rec.line;
     if (problems.length >= 50) break;
     // Spreadsheets pad with rows of empty cells: skip them.
-    if (rec.record.every((c) => c.trim() === "")) continue;
-    if (rec.record.length !== header.length) {
-      problems.push(new InputError(file, line, undefined, `has ${rec.record.length} cells, the header has ${header.length}`));
+    if (rec.cells.every((c) => c.trim() === "")) continue;
+    if (rec.cells.length !== header.length) {
+      problems.push(new InputError(file, line, undefined, `has ${rec.cells.length} cells, the header has ${header.length}`));
       continue;
     }
     const cell = (c: Column): string | undefined => {
       const i = index.get(c);
-      const v = i === undefined ? undefined : rec.record[i]!.trim();
+      const v = i === undefined ? undefined : rec.cells[i]!.trim();
       return v === "" ? undefined : v;
     };
     const obj: Record<string, unknown> = {};
@@ -134,7 +118,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
       if (v !== undefined) obj[col] = col === "inputHash" ? v.toLowerCase() : v;
     }
     // A note keeps its inner white space; only an all-blank cell is dropped.
-    const rawNote = index.has("note") ? rec.record[index.get("note")!] : undefined;
+    const rawNote = index.has("note") ? rec.cells[index.get("note")!] : undefined;
     if (rawNote !== undefined && rawNote.trim() !== "") obj.note = rawNote;
     for (const col of ["annotator", "provenance", "frame"] as const) {
       const v = cell(col) ?? defaults[col];
@@ -182,13 +166,6 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   if (problems.length) throw new InputErrors(problems);
   if (labels.length === 0) throw new InputError(file, undefined, undefined, "no label rows after the header");
   return { labels, lines, timed, ignoredColumns };
-}
-
-/** The line a record starts on: csv-parse reports where it ends, so subtract line breaks inside quoted cells. */
-function startLine(rec: { record: string[]; info: { lines: number } }): number {
-  let inner = 0;
-  for (const c of rec.record) for (let i = c.indexOf("\n"); i !== -1; i = c.indexOf("\n", i + 1)) inner++;
-  return rec.info.lines - inner;
 }
 
 /**

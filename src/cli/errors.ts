@@ -1,4 +1,5 @@
 import { CommanderError } from "commander";
+import { ConfigNotFoundError } from "../golden/config.js";
 import { InputError, InputErrors } from "../golden/errors.js";
 import { JudgeSetupError } from "../judge/transport/endpoint.js";
 import { MeasureSpecError } from "../retrieval/measures/parse.js";
@@ -13,6 +14,8 @@ export const EXIT = {
   badInput: 2,
   /** A bug in ragjudge. */
   internal: 3,
+  /** The judge could not finish: the endpoint stopped the run, or error verdicts are left (see --allow-errors). */
+  judgeUnfinished: 4,
 } as const;
 
 /** Thrown for usage problems found after parsing (conflicting flags and the like). */
@@ -48,7 +51,7 @@ export function reportError(e: unknown, write: (s: string) => void = (s) => proc
     return EXIT.badInput;
   }
   // Library errors about how a command was asked (judge setup, measure names) are usage errors too.
-  if (e instanceof UsageError || e instanceof JudgeSetupError || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
+  if (e instanceof UsageError || e instanceof ConfigNotFoundError || e instanceof JudgeSetupError || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
     write(`ragjudge: error: ${oneLine(e.message)}\n`);
     return EXIT.badInput;
   }

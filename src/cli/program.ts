@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { ragjudgeVersion } from "../report/build/report.js";
 import { commands } from "./commands/index.js";
 import { EXIT, reportError } from "./errors.js";
+import { addExampleOption } from "./example.js";
 
 /** Builds the `ragjudge` program with every command registered. */
 export function buildProgram(): Command {
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (text, write) => write(text.startsWith("error:") ? `ragjudge: ${text}` : text) })
     .exitOverride();
   for (const register of commands) register(program);
+  addExampleOption(program);
   return program;
 }
 

@@ -1,8 +1,9 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { InputError } from "./errors.js";
-import { loadJson } from "./jsonl.js";
+import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { describeIssue, displayPath, formatPath, InputError, InputErrors } from "./errors.js";
+import { readText } from "./files.js";
 import { MAX_DOCUMENT_BYTES } from "./limits.js";
 import { RagjudgeConfig, type VariantConfig } from "./schema/config.js";
 
@@ -12,14 +13,24 @@ export const CONFIG_FILE = "ragjudge.config.json";
 /** A loaded config with every path made absolute, and where it came from. */
 export interface ResolvedConfig {
   config: RagjudgeConfig;
-  /** The config file read, or the shipped example's when none was found. */
+  /** The config file read. */
   file: string;
   /** Folder that relative paths in the config are resolved against. */
   root: string;
-  /** True when no config was given or found and the shipped example runs. */
+  /** True when the config is the shipped example's own (`--example`, or this repository's root config). */
   isShippedExample: boolean;
   /** Resolves a path written in the config. */
   path(p: string): string;
+  /**
+   * Resolves a folder ragjudge writes to (`cacheDir`, `evaluationsDir`):
+   * like {@link path}, except for the shipped example, whose outputs go to
+   * the working directory so a run never writes into the installed package.
+   */
+  outPath(p: string): string;
+  /** Top-level fields the config file itself sets (the others are defaults). */
+  given: ReadonlySet<string>;
+  /** 1-based line of a field in the config file (`["variants", 0, "chunks"]`), when it is there. */
+  lineOf(path: readonly (string | number)[]): number | undefined;
 }
 
 /** The package's own folder (two levels above `src/golden` or `dist/golden`). */
@@ -27,29 +38,164 @@ export function packageRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 }
 
+/** The shipped example's config, which `--example` selects. */
+export function exampleConfigPath(): string {
+  return resolve(packageRoot(), CONFIG_FILE);
+}
+
+/** The rubrics that ship with ragjudge (the package's `rubrics/`). */
+export function packagedRubricsDir(): string {
+  return resolve(packageRoot(), "rubrics");
+}
+
 /**
- * Finds and loads the config: `--config FILE` when given; else
- * `./ragjudge.config.json`; else the shipped example's config, so that
- * `npx ragjudge run` on a fresh clone runs the example with no key.
+ * No `--config` was given and the working directory has no
+ * ragjudge.config.json. Never a silent fallback to the example: the message
+ * names both ways on. The CLI prints it as one line and exits 2.
+ */
+export class ConfigNotFoundError extends Error {
+  override name = "ConfigNotFoundError";
+  constructor(readonly cwd: string) {
+    super(`no ${CONFIG_FILE} in ${cwd} and no --config: run \`ragjudge init\` to start one here, or add --example to run the shipped example`);
+  }
+}
+
+/** 1-based line of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** The node at `path`, else the deepest existing node on the way (for a missing field: its object). */
+function nodeAt(tree: Node | undefined, path: readonly (string | number)[]): Node | undefined {
+  if (!tree) return undefined;
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? tree : findNodeAtLocation(tree, path.slice(0, n) as (string | number)[]);
+    if (node) return node.parent?.type === "property" ? node.parent : node;
+  }
+  return undefined;
+}
+
+/**
+ * Parses a config file's text: JSON with `//` and `/* *\/` comments and
+ * trailing commas allowed (as tsconfig.json), so a starter config can explain
+ * itself. Every problem, syntax or schema, names its line and field.
+ *
+ * @example
+ * parseConfigText('{"golden": "q.jsonl", // the questions\n "variants": []}', "ragjudge.config.json")
+ * // throws InputErrors: ragjudge.config.json:2: variants: Too small: expected array to have >=1 items
+ */
+export function parseConfigText(text: string, file: string): { config: RagjudgeConfig; given: Set<string>; lineOf: (path: readonly (string | number)[]) => number | undefined } {
+  if (text.trim() === "") throw new InputError(file, undefined, undefined, "file is empty (expected a JSON document)");
+  const errors: ParseError[] = [];
+  const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) {
+    const e = errors[0]!;
+    throw new InputError(file, lineAt(text, e.offset), undefined, `not valid JSON (${printParseErrorCode(e.error)})`);
+  }
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const lineOf = (path: readonly (string | number)[]) => {
+    const node = nodeAt(tree, path);
+    return node ? lineAt(text, node.offset) : undefined;
+  };
+  const parsed = RagjudgeConfig.safeParse(json);
+  if (!parsed.success) {
+    throw new InputErrors(parsed.error.issues.map((issue) => {
+      const { field, message } = describeIssue(issue, json);
+      return new InputError(file, lineOf(issue.path as (string | number)[]), field, message);
+    }));
+  }
+  const given = new Set(json !== null && typeof json === "object" && !Array.isArray(json) ? Object.keys(json) : []);
+  return { config: parsed.data, given, lineOf };
+}
+
+/**
+ * Finds and loads the config: `--config FILE` when given, else
+ * `./ragjudge.config.json`. With neither it throws
+ * {@link ConfigNotFoundError}: ragjudge never runs the shipped example
+ * unasked (`--example` names it explicitly; inside this repository the root
+ * config is the example's, so `npx ragjudge run` still runs it).
  */
 export function loadConfig(explicit?: string, cwd = process.cwd()): ResolvedConfig {
   let file: string;
-  let isShippedExample = false;
   if (explicit) file = resolve(cwd, explicit);
   else if (existsSync(resolve(cwd, CONFIG_FILE))) file = resolve(cwd, CONFIG_FILE);
-  else {
-    file = resolve(packageRoot(), CONFIG_FILE);
-    isShippedExample = true;
-  }
-  const config = loadJson(file, RagjudgeConfig, MAX_DOCUMENT_BYTES);
+  else throw new ConfigNotFoundError(cwd);
+  const { config, given, lineOf } = parseConfigText(readText(file, MAX_DOCUMENT_BYTES), file);
   const root = dirname(file);
+  const isShippedExample = file === exampleConfigPath();
+  const path = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
   return {
     config,
     file,
     root,
-    isShippedExample: isShippedExample || file === resolve(packageRoot(), CONFIG_FILE),
-    path: (p: string) => (isAbsolute(p) ? p : resolve(root, p)),
+    isShippedExample,
+    path,
+    outPath: (p: string) => (isShippedExample ? resolve(cwd, p) : path(p)),
+    given,
+    lineOf,
   };
+}
+
+/** Where a run's rubrics come from. */
+export interface RubricsSource {
+  /** The folder read (absolute). */
+  dir: string;
+  /** True for the rubrics shipped with ragjudge, false for a folder of the team's own. */
+  packaged: boolean;
+}
+
+/**
+ * The rubrics folder a config uses: its `rubricsDir` when the config sets
+ * it (a folder that does not exist is an error, never a silent swap of
+ * prompts); else `rubrics/` beside the config when that folder exists; else
+ * the packaged default rubrics. The judge's fingerprint covers each rubric's
+ * text, so edited copies get their own fingerprints and nothing mixes.
+ *
+ * @example
+ * resolveRubrics(loadConfig()) // { dir: "/work/project/rubrics", packaged: false }
+ */
+export function resolveRubrics(resolved: Pick<ResolvedConfig, "config" | "file" | "path" | "given" | "lineOf" | "root">): RubricsSource {
+  const packaged = packagedRubricsDir();
+  const dir = resolved.path(resolved.config.rubricsDir);
+  const isDir = existsSync(dir) && statSync(dir).isDirectory();
+  if (resolved.given.has("rubricsDir")) {
+    if (!isDir) {
+      throw new InputError(resolved.file, resolved.lineOf(["rubricsDir"]), "rubricsDir", `folder ${displayPath(dir)} not found (paths are relative to the config's folder ${displayPath(resolved.root) || "."}); remove "rubricsDir" to use the packaged rubrics, or run \`ragjudge init --rubrics\` to copy them out for editing`);
+    }
+    return { dir, packaged: dir === packaged };
+  }
+  return isDir ? { dir, packaged: dir === packaged } : { dir: packaged, packaged: true };
+}
+
+/** One line saying which rubrics a run uses, for `run` and `judge`. */
+export function describeRubrics(source: RubricsSource, names: readonly string[]): string {
+  const where = source.packaged ? `the packaged defaults (${displayPath(source.dir)}; \`ragjudge init --rubrics\` copies them out for editing)` : displayPath(source.dir);
+  return `rubrics: ${names.join(", ") || "none"} from ${where}`;
+}
+
+/**
+ * The config's input files that do not exist, one problem each at the
+ * config's own file, line and field, saying where the path was looked for:
+ * paths are relative to the config's folder, not the working directory, the
+ * usual surprise with `--config other/ragjudge.config.json`.
+ */
+export function missingInputs(resolved: Pick<ResolvedConfig, "config" | "file" | "root" | "path" | "lineOf">): InputError[] {
+  const problems: InputError[] = [];
+  const check = (p: string | undefined, field: (string | number)[]) => {
+    if (p === undefined) return;
+    const abs = resolved.path(p);
+    if (existsSync(abs)) return;
+    const rel = isAbsolute(p) ? "" : ` (paths are relative to the config's folder ${displayPath(resolved.root) || "."})`;
+    problems.push(new InputError(resolved.file, resolved.lineOf(field), formatPath(field), `${JSON.stringify(p)} not found: ${displayPath(abs)}${rel}`));
+  };
+  check(resolved.config.golden, ["golden"]);
+  resolved.config.variants.forEach((v, i) => {
+    check(v.output, ["variants", i, "output"]);
+    check(v.chunks, ["variants", i, "chunks"]);
+  });
+  return problems;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import { InputError, InputErrors } from "./errors.js";
 import { loadJsonl, type Located } from "./jsonl.js";
-import { indexChunks, relevantSet, type ChunkIndex } from "./relevance.js";
+import { addPassages, indexChunks, relevantSet, type ChunkIndex } from "./relevance.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
 import { PipelineOutput } from "./schema/pipeline.js";
 import type { StageRoles, VariantConfig } from "./schema/config.js";
@@ -18,7 +18,9 @@ export interface GoldenSet {
 export interface VariantData {
   name: string;
   outputFile: string;
-  chunksFile: string;
+  /** The chunks file; undefined when every passage was given as text in the output. */
+  chunksFile: string | undefined;
+  /** The chunks file's chunks plus the passages the output gave as text. */
   chunks: ChunkIndex;
   /** Pipeline output lines by question id; a question without a line is missing. */
   outputs: Map<string, PipelineOutput>;
@@ -116,12 +118,17 @@ export function loadPipelineOutput(
   return { outputs, lineOf };
 }
 
-/** Loads a variant's chunks and pipeline output. */
+/**
+ * Loads a variant's chunks and pipeline output. Passages the output gives as
+ * text join the chunk index under their derived ids, so a variant whose
+ * passages are all text needs no chunks file.
+ */
 export function loadVariant(v: VariantConfig, golden: GoldenSet, path: (p: string) => string = (p) => p): VariantData {
-  const chunksFile = path(v.chunks);
+  const chunksFile = v.chunks === undefined ? undefined : path(v.chunks);
   const outputFile = path(v.output);
-  const chunks = loadChunks(chunksFile);
+  const chunks = chunksFile === undefined ? indexChunks([]) : loadChunks(chunksFile);
   const { outputs, lineOf } = loadPipelineOutput(outputFile, golden);
+  for (const out of outputs.values()) if (out.passages) addPassages(chunks, out.passages);
   return { name: v.name, outputFile, chunksFile, chunks, outputs, lineOf, contextK: v.contextK, stages: v.stages };
 }
 

@@ -1,48 +1,121 @@
 import { normalise } from "./normalise.js";
+import { NO_DOC, passageId } from "./passages.js";
 import type { Chunk, GoldenQuestion } from "./schema/golden.js";
+import type { LinePassage } from "./schema/pipeline.js";
 
 /** Chunks grouped by document, with their normalised text computed once. */
 export interface ChunkIndex {
   byId: Map<string, Chunk>;
   byDoc: Map<string, { chunk: Chunk; norm: string }[]>;
+  /**
+   * Ids of the passages given as text in a pipeline output (not read from a
+   * chunks file): their order within a document is the order they were
+   * first seen, not the document's, so no analysis may call two of them
+   * adjacent.
+   */
+  passages: Set<string>;
 }
 
 /** Indexes a chunks file for relevance and validation look-ups. */
 export function indexChunks(chunks: Iterable<Chunk>): ChunkIndex {
-  const byId = new Map<string, Chunk>();
-  const byDoc = new Map<string, { chunk: Chunk; norm: string }[]>();
-  for (const chunk of chunks) {
-    byId.set(chunk.id, chunk);
-    let list = byDoc.get(chunk.doc);
-    if (!list) byDoc.set(chunk.doc, (list = []));
-    list.push({ chunk, norm: normalise(chunk.text) });
+  const index: ChunkIndex = { byId: new Map(), byDoc: new Map(), passages: new Set() };
+  for (const chunk of chunks) addChunk(index, chunk);
+  return index;
+}
+
+function addChunk(index: ChunkIndex, chunk: Chunk): void {
+  index.byId.set(chunk.id, chunk);
+  let list = index.byDoc.get(chunk.doc);
+  if (!list) index.byDoc.set(chunk.doc, (list = []));
+  list.push({ chunk, norm: normalise(chunk.text) });
+}
+
+/**
+ * Adds the passages a pipeline output gave as text to a variant's index
+ * (each id once; an id a chunks file already has is left as the file has
+ * it). A passage without `doc` is filed under {@link NO_DOC} until a line
+ * names its document; the first document named wins.
+ */
+export function addPassages(index: ChunkIndex, passages: Iterable<LinePassage>): void {
+  textMatches.delete(index);
+  for (const p of passages) {
+    const known = index.byId.get(p.id);
+    if (!known) {
+      addChunk(index, { id: p.id, doc: p.doc, text: p.text });
+      index.passages.add(p.id);
+    } else if (index.passages.has(p.id) && known.doc === NO_DOC && p.doc !== NO_DOC) {
+      // The same text, seen before without its document: file it under the one given now.
+      const docless = index.byDoc.get(NO_DOC)!;
+      docless.splice(docless.findIndex((e) => e.chunk.id === p.id), 1);
+      index.byId.delete(p.id);
+      addChunk(index, { ...known, doc: p.doc });
+    }
   }
-  return { byId, byDoc };
 }
 
 /**
  * Ids of the chunks that contain the anchor: chunks of the anchor's document
- * whose normalised text contains the normalised anchor (seed 000). Recomputed
- * for every chunks file, so re-chunking needs no new labels. An anchor that
+ * whose normalised text contains the normalised anchor (seed 000), and
+ * passages given as text without a document that contain it. Recomputed for
+ * every chunks file, so re-chunking needs no new labels. An anchor that
  * normalises to nothing marks no chunk (the schema rejects it on load).
  */
 export function anchorChunks(anchor: { doc: string; text: string }, index: ChunkIndex): string[] {
   const needle = normalise(anchor.text);
   const out: string[] = [];
   if (needle === "") return out; // "" is in every text: an empty anchor marks nothing, not everything
-  for (const { chunk, norm } of index.byDoc.get(anchor.doc) ?? []) {
-    if (norm.includes(needle)) out.push(chunk.id);
+  for (const doc of [anchor.doc, NO_DOC]) {
+    for (const { chunk, norm } of index.byDoc.get(doc) ?? []) {
+      if (norm.includes(needle)) out.push(chunk.id);
+    }
   }
   return out;
 }
 
 /**
- * The binary relevant set of a golden question for one chunks file: the
- * listed `relevant` ids plus every chunk containing the anchor. Empty for
- * unanswerable questions, which retrieval metrics leave out.
+ * Ids of the chunks that match a passage a person marked as relevant
+ * (`relevantText`, Ragas' `reference_contexts`): the chunk's normalised text
+ * contains the marked text, or lies inside it. Containment either way lets a
+ * marked passage that is a little longer or shorter than the pipeline's
+ * chunk still match; an empty chunk matches nothing.
+ */
+export function textChunks(marked: string, index: ChunkIndex): string[] {
+  const needle = normalise(marked);
+  if (needle === "") return [];
+  // Scoring, diagnosis, the join and the judge's items all ask for the same sets: scan each index once per text.
+  let memo = textMatches.get(index);
+  if (!memo) textMatches.set(index, (memo = new Map()));
+  const known = memo.get(needle);
+  if (known) return [...known];
+  const out: string[] = [];
+  for (const list of index.byDoc.values()) {
+    for (const { chunk, norm } of list) {
+      if (norm !== "" && (norm.includes(needle) || needle.includes(norm))) out.push(chunk.id);
+    }
+  }
+  memo.set(needle, out);
+  return [...out];
+}
+
+/** {@link textChunks} results per index and normalised text. */
+const textMatches = new WeakMap<ChunkIndex, Map<string, string[]>>();
+
+/**
+ * The binary relevant set of a golden question for one variant's chunks:
+ * the listed `relevant` ids, every chunk containing the anchor, and every
+ * chunk matching a `relevantText` passage. A marked passage that matches no
+ * chunk still counts as one relevant passage, under the id it would have as
+ * text ({@link passageId}), so it is in recall's denominator exactly as a
+ * relevant chunk that was never retrieved. Empty for unanswerable questions,
+ * which retrieval metrics leave out.
  */
 export function relevantSet(q: GoldenQuestion, index: ChunkIndex): Set<string> {
   const rel = new Set<string>(q.relevant ?? []);
   if (q.anchor) for (const id of anchorChunks(q.anchor, index)) rel.add(id);
+  for (const marked of q.relevantText ?? []) {
+    const ids = textChunks(marked, index);
+    if (ids.length === 0) rel.add(passageId(marked));
+    for (const id of ids) rel.add(id);
+  }
   return rel;
 }

@@ -5,7 +5,7 @@ import { InputError, InputErrors } from "./errors.js";
 import { readText } from "./files.js";
 import { parseJsonl, type Located } from "./jsonl.js";
 import { countOccurrences } from "./normalise.js";
-import { anchorChunks, indexChunks, type ChunkIndex } from "./relevance.js";
+import { addPassages, anchorChunks, indexChunks, textChunks, type ChunkIndex } from "./relevance.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
 import type { StageRoles } from "./schema/config.js";
 import { PipelineOutput } from "./schema/pipeline.js";
@@ -15,7 +15,7 @@ import { missingStages } from "./stages.js";
 export interface ValidateInputs {
   golden: string;
   /** `stages`: the roles the config declares; every output line must carry those lists. */
-  variants: { name: string; chunks: string; output: string; contextK: number; stages?: StageRoles }[];
+  variants: { name: string; chunks?: string | undefined; output: string; contextK: number; stages?: StageRoles }[];
   /**
    * Citation problems (a marker naming no chunk, a chunk outside the context)
    * describe what the pipeline did rather than broken files; "warn" reports
@@ -34,7 +34,8 @@ export interface ValidationReport {
   questions: number;
   answerable: number;
   unanswerable: number;
-  variants: { name: string; chunks: number; outputs: number; missing: number }[];
+  /** `chunks`: the variant's chunks and passages; `passages`: how many of them the output gave as text. */
+  variants: { name: string; chunks: number; passages: number; outputs: number; missing: number }[];
 }
 
 /** Parses a JSONL file, turning an unreadable file into a problem instead of a throw. */
@@ -120,6 +121,40 @@ export function documentText(index: ChunkIndex, doc: string): string {
 const q = JSON.stringify;
 
 /**
+ * The golden set's relevance checked against one chunks file: `relevant`
+ * ids it lacks, anchors whose document has no chunk, that lie whole inside
+ * no chunk or occur more than once in their document (problems); and
+ * `relevantText` passages that match no chunk (a note: they count as
+ * relevant passages never retrieved). Passages given as text have no such
+ * file: there is no corpus to check them against.
+ */
+function checkGoldenAgainstChunks(goldenRows: readonly Located<GoldenQuestion>[], index: ChunkIndex, golden: string, chunksFile: string, problems: InputError[], notes: string[]): void {
+  const docs = new Map<string, string>();
+  const unmatched: string[] = [];
+  for (const { line, value: gq } of goldenRows) {
+    if (!gq.answerable) continue;
+    (gq.relevant ?? []).forEach((id, i) => {
+      if (!index.byId.has(id)) problems.push(new InputError(golden, line, `relevant[${i}]`, `chunk id ${q(id)} is not in the chunks file ${chunksFile}`));
+    });
+    if ((gq.relevantText ?? []).some((t) => textChunks(t, index).length === 0)) unmatched.push(gq.id);
+    const a = gq.anchor;
+    if (!a) continue;
+    if (!index.byDoc.has(a.doc)) {
+      problems.push(new InputError(golden, line, "anchor.doc", `document ${q(a.doc)} has no chunk in ${chunksFile}`));
+      continue;
+    }
+    if (anchorChunks(a, index).length === 0) {
+      problems.push(new InputError(golden, line, "anchor.text", `lies whole inside no chunk of document ${q(a.doc)} in ${chunksFile} (not verbatim, or split by a chunk boundary), so recall can never reach 1`));
+    }
+    let text = docs.get(a.doc);
+    if (text === undefined) docs.set(a.doc, (text = documentText(index, a.doc)));
+    const n = countOccurrences(text, a.text);
+    if (n > 1) problems.push(new InputError(golden, line, "anchor.text", `occurs ${n} times in document ${q(a.doc)}; an anchor must occur exactly once, or it marks chunks that do not answer`));
+  }
+  if (unmatched.length) notes.push(`${chunksFile}: a relevantText passage of ${unmatched.length} question${unmatched.length === 1 ? "" : "s"} (${unmatched.slice(0, 5).join(", ")}${unmatched.length > 5 ? ", ..." : ""}) matches no chunk: it counts as a relevant passage never retrieved`);
+}
+
+/**
  * Checks a golden set, chunks files and pipeline outputs together and
  * reports every problem at once, each located at file, line and field:
  * malformed lines, duplicate ids, unknown chunk ids (in `relevant`,
@@ -152,40 +187,28 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
   const goldenComplete = failedIds !== undefined;
 
   // Each distinct chunks file once, with golden relevance checked against it.
-  const chunkIndexes = new Map<string, ChunkIndex>();
+  const chunkFiles = new Map<string, Chunk[]>();
   for (const v of inputs.variants) {
-    if (chunkIndexes.has(v.chunks)) continue;
+    if (v.chunks === undefined || chunkFiles.has(v.chunks)) continue;
     const rows = firstById(parseFile(v.chunks, Chunk, problems), v.chunks, DUPLICATE.chunk, problems);
-    const index = indexChunks(rows.map((r) => r.value));
-    chunkIndexes.set(v.chunks, index);
+    chunkFiles.set(v.chunks, rows.map((r) => r.value));
     if (rows.length === 0) continue;
-    const docs = new Map<string, string>();
-    for (const { line, value: gq } of goldenRows) {
-      if (!gq.answerable) continue;
-      (gq.relevant ?? []).forEach((id, i) => {
-        if (!index.byId.has(id)) problems.push(new InputError(inputs.golden, line, `relevant[${i}]`, `chunk id ${q(id)} is not in the chunks file ${v.chunks}`));
-      });
-      const a = gq.anchor;
-      if (!a) continue;
-      if (!index.byDoc.has(a.doc)) {
-        problems.push(new InputError(inputs.golden, line, "anchor.doc", `document ${q(a.doc)} has no chunk in ${v.chunks}`));
-        continue;
-      }
-      if (anchorChunks(a, index).length === 0) {
-        problems.push(new InputError(inputs.golden, line, "anchor.text", `lies whole inside no chunk of document ${q(a.doc)} in ${v.chunks} (not verbatim, or split by a chunk boundary), so recall can never reach 1`));
-      }
-      let text = docs.get(a.doc);
-      if (text === undefined) docs.set(a.doc, (text = documentText(index, a.doc)));
-      const n = countOccurrences(text, a.text);
-      if (n > 1) problems.push(new InputError(inputs.golden, line, "anchor.text", `occurs ${n} times in document ${q(a.doc)}; an anchor must occur exactly once, or it marks chunks that do not answer`));
-    }
+    checkGoldenAgainstChunks(goldenRows, indexChunks(rows.map((r) => r.value)), inputs.golden, v.chunks, problems, notes);
   }
 
   const variants: ValidationReport["variants"] = [];
   for (const v of inputs.variants) {
-    const index = chunkIndexes.get(v.chunks)!;
-    const known = (id: string) => index.byId.has(id);
     const rows = firstById(parseFile(v.output, PipelineOutput, problems), v.output, DUPLICATE.output, problems);
+    // The chunks file's chunks plus the passages this variant's output gives as text.
+    const fileChunks = v.chunks === undefined ? [] : chunkFiles.get(v.chunks) ?? [];
+    const index = indexChunks(fileChunks);
+    for (const { value } of rows) if (value.passages) addPassages(index, value.passages);
+    // A chunks file that failed to load is reported once; its ids are not called unknown line by line.
+    const checkIds = v.chunks === undefined || fileChunks.length > 0;
+    const known = (id: string) => index.byId.has(id);
+    const unknown = (id: string) => v.chunks === undefined
+      ? `unknown chunk id ${q(id)} (the variant has no chunks file: give each passage as {"text": ...}, or name a chunks file in the config)`
+      : `unknown chunk id ${q(id)} (not in ${v.chunks})`;
     const seenQ = new Set<string>();
     for (const { line, value: out } of rows) {
       if (goldenComplete && goldenRows.length > 0 && !goldenIds.has(out.id)) {
@@ -197,20 +220,20 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
       for (const [field, list] of rankedLists(out)) {
         duplicatesInList(list, { file: v.output, line, field }, problems);
         list.forEach((e, i) => {
-          if (index.byId.size > 0 && !known(e.id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, `unknown chunk id ${q(e.id)} (not in ${v.chunks})`));
+          if (checkIds && !known(e.id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, unknown(e.id)));
         });
       }
       (out.context ?? []).forEach((id, i) => {
-        if (index.byId.size > 0 && !known(id)) problems.push(new InputError(v.output, line, `context[${i}]`, `unknown chunk id ${q(id)} (not in ${v.chunks})`));
+        if (checkIds && !known(id)) problems.push(new InputError(v.output, line, `context[${i}]`, unknown(id)));
       });
-      if (index.byId.size === 0) continue;
+      if (!checkIds || index.byId.size === 0) continue;
       const context = contextOf(out, v.contextK);
       const inContext = new Set(context);
       const field = out.citations ? "citations" : "answer";
       const citationProblems = inputs.citations === "warn" ? warnings : problems;
       for (const c of readCitations(out, context, known)) {
         for (const u of c.unresolved) {
-          citationProblems.push(new InputError(v.output, line, field, `sentence ${c.sentenceIndex} cites ${q(u)}, which names no chunk${/^\d+$/.test(u) ? ` (the context has ${context.length})` : ` in ${v.chunks}`}`));
+          citationProblems.push(new InputError(v.output, line, field, `sentence ${c.sentenceIndex} cites ${q(u)}, which names no chunk${/^\d+$/.test(u) ? ` (the context has ${context.length})` : v.chunks === undefined ? "" : ` in ${v.chunks}`}`));
         }
         for (const id of c.chunks) {
           if (!inContext.has(id)) citationProblems.push(new InputError(v.output, line, field, `sentence ${c.sentenceIndex} cites chunk ${q(id)}, which is not in the context given to the generator`));
@@ -219,11 +242,11 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     }
     const missing = goldenRows.filter((r) => !seenQ.has(r.value.id)).length;
     if (missing > 0 && rows.length > 0) notes.push(`variant ${v.name}: ${missing} golden question${missing === 1 ? " has" : "s have"} no output line in ${v.output} (they score 0)`);
-    variants.push({ name: v.name, chunks: index.byId.size, outputs: rows.length, missing });
+    variants.push({ name: v.name, chunks: index.byId.size, passages: index.passages.size, outputs: rows.length, missing });
   }
   const answerable = goldenRows.filter((r) => r.value.answerable).length;
   // one file at a time, in input order (golden, chunks, outputs), by line
-  const fileOrder = [inputs.golden, ...inputs.variants.map((v) => v.chunks), ...inputs.variants.map((v) => v.output)];
+  const fileOrder = [inputs.golden, ...inputs.variants.flatMap((v) => (v.chunks === undefined ? [] : [v.chunks])), ...inputs.variants.map((v) => v.output)];
   const rank = (f: string) => {
     const i = fileOrder.indexOf(f);
     return i < 0 ? fileOrder.length : i;

@@ -1,10 +1,11 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
 import { loadDraws } from "../calibration/draws.js";
 import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
-import { loadConfig } from "../golden/config.js";
+import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
+import { writeFileAtomic } from "../golden/files.js";
 import { InputErrors } from "../golden/errors.js";
 import { checkFolder } from "../golden/paths.js";
 import { validateInputs } from "../golden/validate.js";
@@ -27,7 +28,7 @@ import { planFiles, writeEvaluation } from "./write.js";
 
 /** Options of {@link runEvaluation}; every one is optional. */
 export interface RunEvaluationOptions {
-  /** Config file (default: ./ragjudge.config.json, else the shipped example). */
+  /** Config file (default: ./ragjudge.config.json; --example: the shipped example). */
   config?: string;
   /** Working directory for the config look-up and relative options (default: process.cwd()). */
   cwd?: string;
@@ -67,6 +68,10 @@ export interface EvaluationResult {
   failures: string[];
   /** Citation warnings and notes from validation. */
   warnings: string[];
+  /** The run's verdicts, also written to `<cacheDir>/judgments.jsonl`, where `sample`, `review` and `calibrate` read them. */
+  judgmentsFile: string;
+  /** Error verdicts left (not yes or no): the judge did not finish (exit 4 unless errors are allowed). */
+  errors: number;
 }
 
 /**
@@ -98,12 +103,14 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const seed = options.seed ?? DEFAULT_SEED;
   const reps = options.reps ?? DEFAULT_REPS;
   // Where the run writes, checked before any work: a file named as a folder fails now, not after judging.
-  const cacheDir = checkFolder(options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.path(config.cacheDir), "the cache folder");
-  const evaluationsDir = checkFolder(options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved, options.config, cwd), "the evaluations folder");
+  const cacheDir = checkFolder(options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.outPath(config.cacheDir), "the cache folder");
+  const evaluationsDir = checkFolder(options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved), "the evaluations folder");
 
+  const missing = missingInputs(resolved);
+  if (missing.length) throw new InputErrors(missing);
   const validation = validateInputs({
     golden: resolved.path(config.golden),
-    variants: config.variants.map((v) => ({ name: v.name, chunks: resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK, stages: v.stages })),
+    variants: config.variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK, stages: v.stages })),
     citations: "warn",
   });
   if (validation.problems.length) throw new InputErrors(validation.problems);
@@ -112,13 +119,14 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
 
   const inputs = loadJudgeInputs(resolved);
   const { golden, variants, rubrics, itemSet } = inputs;
+  log(`${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
   checkJudgeSetup(settings, rubrics);
   const book = loadLabels(resolved.path(config.labels));
   const draws = loadDraws(resolved.path(config.labels));
 
   // The baseline judges in milliseconds: a progress display would only flicker.
   const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
-  const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, ...(onProgress ? { onProgress } : {}) });
+  const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
   const judgments = step.result.judgments;
 
   // Every mean measure at every k, plus any a floor names (sortMeasures drops the repeats).
@@ -155,21 +163,26 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
 
   const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
+  let report: ReportJson;
+  let summary: string;
   try {
     const findings: RunFindings = {
       resolved, name: options.name ?? config.name, folder: folder.name, time, durationMs: Date.now() - started,
       settings, backend: step.backend, golden, variants, rubrics, judgments, usage: step.result.usage, figures: figures.figures,
-      scores, diagnostics, ambiguityJudged, searchOrAnswer: searchOrAnswerJson, rubricReports: rubricJson, book, warnings,
+      scores, diagnostics, ambiguityJudged, searchOrAnswer: searchOrAnswerJson, rubricReports: rubricJson, rubricsSource: inputs.rubricsSource, book, warnings,
       floors: floorResults, requireTrusted: options.requireTrusted ?? false, files: plan.files,
     };
-    const report = assembleReport(findings);
-    const summary = writeEvaluation(folder, {
+    report = assembleReport(findings);
+    summary = writeEvaluation(folder, {
       report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
       validation, scores, diagnostics, judgmentsText, summary: figures, calibration, plan,
     });
-    return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings };
   } catch (e) {
     folder.discard();
     throw e;
   }
+  // Where `sample`, `review` and `calibrate` look by default, so the next commands work as printed.
+  const judgmentsFile = join(cacheDir, "judgments.jsonl");
+  writeFileAtomic(judgmentsFile, judgmentsText);
+  return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors };
 }

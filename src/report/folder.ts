@@ -180,16 +180,15 @@ export function latestEvaluation(dir: string): string | undefined {
 
 /**
  * Where a config's evaluation folders go: its `evaluationsDir`, relative to
- * the config's folder, except when no config was named or found and the
- * shipped example runs: then relative to the working directory, so a run
- * never writes into the installed package.
+ * the config's folder, except for the shipped example (`--example`): then
+ * relative to the working directory, so a run never writes into the
+ * installed package.
  *
  * @example
- * configEvaluationsDir(loadConfig(flags.config), flags.config) // "/work/project/evaluations"
+ * configEvaluationsDir(loadConfig(flags.config)) // "/work/project/evaluations"
  */
-export function configEvaluationsDir(resolved: Pick<ResolvedConfig, "config" | "isShippedExample" | "path">, explicitConfig: string | undefined, cwd = process.cwd()): string {
-  const fellBack = explicitConfig === undefined && resolved.isShippedExample;
-  return fellBack ? resolve(cwd, resolved.config.evaluationsDir) : resolved.path(resolved.config.evaluationsDir);
+export function configEvaluationsDir(resolved: Pick<ResolvedConfig, "config" | "outPath">): string {
+  return resolved.outPath(resolved.config.evaluationsDir);
 }
 
 /** A path relative to `from` with `/` separators (for report.json and messages). */

@@ -6,6 +6,7 @@ import type { Item } from "../judge/items/items.js";
 import { redact } from "../judge/transport/redact.js";
 import type { Rubric } from "../judge/rubric/rubric.js";
 import { runJudge, type ProgressState, type RunResult } from "../judge/schedule/run.js";
+import type { Price } from "../judge/schedule/cost.js";
 import type { JudgeSettings } from "../judge/judges/settings.js";
 import { JudgeSetupError } from "../judge/transport/endpoint.js";
 
@@ -18,6 +19,8 @@ export interface JudgeStepOptions {
   cacheDir: string;
   log: (line: string) => void;
   onProgress?: (p: Readonly<ProgressState>) => void;
+  /** The config's `prices`, for the running cost in the progress display. */
+  prices?: Readonly<Record<string, Price>>;
 }
 
 /** A run's verdicts and the judge that gave them. */
@@ -61,7 +64,8 @@ export async function judgeItems(o: JudgeStepOptions): Promise<JudgeStep> {
   } else backend = baselineBackend();
   o.log(`judge: ${backend.label}; ${o.items.length} items${s.kind === "openai" && s.repeats > 1 ? ` x ${s.repeats} repeats` : ""}${cache ? `; cache ${cache.file}` : ""}\n`);
   try {
-    const result = await runJudge({ items: o.items, backend, cache, repeats: s.repeats, concurrency: s.concurrency, onProgress: o.onProgress });
+    const price = s.kind === "openai" ? o.prices?.[s.model] : undefined;
+    const result = await runJudge({ items: o.items, backend, cache, repeats: s.repeats, concurrency: s.concurrency, onProgress: o.onProgress, ...(price ? { price } : {}) });
     const fingerprints = o.rubrics.map((r) => ({ rubric: r.name, fingerprint: backend.fingerprint(r), template: backend.template(r) }));
     return { result, backend, fingerprints };
   } finally {

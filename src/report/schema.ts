@@ -267,8 +267,11 @@ export const ReportJson = z.object({
   inputs: z.object({
     config: FileHash,
     golden: FileHash,
-    variants: z.array(z.object({ name: z.string(), output: FileHash, chunks: FileHash })),
+    /** `chunks` is null for a variant that gives every passage as text. */
+    variants: z.array(z.object({ name: z.string(), output: FileHash, chunks: FileHash.nullable() })),
     rubrics: z.array(z.object({ name: z.string(), file: FileHash })),
+    /** The rubrics folder read, and whether it holds the packaged defaults (absent in reports before it was recorded). */
+    rubricsSource: z.object({ dir: z.string(), packaged: z.boolean() }).optional(),
     labels: z.object({ dir: z.string(), hash: z.string(), files: z.array(z.object({ name: z.string(), sha256: z.string(), labels: Count })) }),
   }),
   judge: z.object({ kind: z.enum(["baseline", "openai"]), label: z.string(), model: z.string().nullable(), baseUrl: z.string().nullable() }),

@@ -1,5 +1,6 @@
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
-import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
+import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
+import { costLine } from "../judge/schedule/cost.js";
 import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";
 
 /**
@@ -133,7 +134,10 @@ function rubricExtras(r: RubricJson, report: ReportJson): string[] {
 /** Judge pass rates with the trust state on every line, corrected rates, errors, uncited answers, tokens and cost. */
 export function judgeSection(report: ReportJson, format: TextFormat): string {
   const out: string[] = [title("Judge pass rates and trust", format), ""];
-  out.push(item(`judge: ${report.judge.label}`, format), item(`labels: ${report.inputs.labels.dir} (${report.inputs.labels.files.length ? plural(report.inputs.labels.files.reduce((a, f) => a + f.labels, 0), "label") + " in " + plural(report.inputs.labels.files.length, "file") : "no label files"})`, format), "");
+  const src = report.inputs.rubricsSource;
+  out.push(item(`judge: ${report.judge.label}`, format));
+  if (src) out.push(item(`rubrics: ${report.inputs.rubrics.map((r) => r.name).join(", ")} from ${src.packaged ? `the packaged defaults (${src.dir})` : src.dir}`, format));
+  out.push(item(`labels: ${report.inputs.labels.dir} (${report.inputs.labels.files.length ? plural(report.inputs.labels.files.reduce((a, f) => a + f.labels, 0), "label") + " in " + plural(report.inputs.labels.files.length, "file") : "no label files"})`, format), "");
   const bullet = format === "markdown" ? "- " : "  ";
   for (const r of report.rubrics) {
     out.push(format === "markdown" ? `### ${trustHeadline(r)}` : trustHeadline(r), "");
@@ -145,7 +149,7 @@ export function judgeSection(report: ReportJson, format: TextFormat): string {
   const t = report.judgeTotals;
   out.push(item(`verdicts: ${t.judgments} (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no; rerun to retry them)" : ""}`, format));
   for (const [cause, n] of t.errorCauses) out.push(`${format === "markdown" ? "  - " : "  "}error x${n}: ${cause}`);
-  out.push(item(`tokens: ${t.calls} calls, ${t.promptTokens} prompt + ${t.completionTokens} completion; cost: ${usd(t.cost)} (${t.costNote})`, format));
+  out.push(item(costLine({ calls: t.calls, prompt: t.promptTokens, completion: t.completionTokens, cost: t.cost, note: t.costNote }), format));
   out.push("", `${format === "markdown" ? "> Pass" : "note: pass"} rates count answers (questions for a question rubric) with a yes/no verdict; citation accuracy's answer passes when every citation is supported, and its sentence-citation pairs (the unit its labels and corrections are on) are the "citation pairs supported" row; Rogan-Gladen takes the judge's TPR and TNR from all its gate labels, PPI the variant's own gate labels; rule verdicts are exact and never corrected.`);
   return out.join("\n") + "\n";
 }

@@ -1,5 +1,5 @@
 import type { GoldenSet, VariantData } from "../golden/dataset.js";
-import { loadChunks, loadGolden, loadPipelineOutput, variantNameFromFile } from "../golden/dataset.js";
+import { loadGolden, loadVariant, variantNameFromFile } from "../golden/dataset.js";
 import { relevantSet } from "../golden/relevance.js";
 import { kindOf, NO_KIND } from "./diagnostics/kinds.js";
 import { computeValues, summarise, type Evaluation, type QueryValues } from "./evaluate.js";
@@ -169,16 +169,17 @@ export function scoreRetrieval(
 /**
  * Loads a golden set, a chunks file and one pipeline output and scores
  * them ({@link scoreRetrieval}); the variant name defaults to the output's
- * file name (`runs/bm25.output.jsonl` -> `bm25`).
+ * file name (`runs/bm25.output.jsonl` -> `bm25`). `chunks` may be left out
+ * when the output gives every passage as text.
  */
 export function scoreRetrievalFiles(
-  files: { golden: string; chunks: string; output: string; variant?: string },
+  files: { golden: string; chunks?: string; output: string; variant?: string },
   options: ScoreOptions = {},
 ): RetrievalScore {
   const golden = loadGolden(files.golden);
-  const chunks = loadChunks(files.chunks);
-  const { outputs } = loadPipelineOutput(files.output, golden);
-  return scoreRetrieval(golden, { name: files.variant ?? variantNameFromFile(files.output), chunks, outputs }, options);
+  const name = files.variant ?? variantNameFromFile(files.output);
+  const variant = loadVariant({ name, output: files.output, ...(files.chunks ? { chunks: files.chunks } : {}), contextK: 5, stages: { first: [] } }, golden);
+  return scoreRetrieval(golden, variant, options);
 }
 
 /** The overall value of a measure by label ("R@10"), or undefined when it was not computed. */

@@ -34,7 +34,7 @@ export function sampleFromRun(
 ): { entries: QueueEntry[]; rubrics: RubricSample[]; notes: RubricRunNotes[]; draws: DrawBody[] } {
   checkAnnotator(opts.annotator);
   if (!existsSync(opts.judgmentsFile)) {
-    throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found (run `ragjudge judge` first, or pass --judgments FILE)");
+    throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --evaluation DIR or --judgments FILE");
   }
   // The same items `ragjudge judge` built, so every queue entry's evidence hashes to its verdict's input hash.
   const { golden, variants, rubrics, itemSet } = loadJudgeInputs(cfg, { rubrics: opts.rubrics, variants: opts.variants });

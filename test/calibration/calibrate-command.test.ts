@@ -149,7 +149,7 @@ describe("ragjudge calibrate", () => {
   it("says so when the judgments file is missing, and validates its options", async () => {
     const missing = await runCliCaptured(["calibrate", "--config", join(dir, "ragjudge.config.json")]);
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/\.ragjudge\/judgments\.jsonl: judgments file not found \(run ragjudge judge first, or pass --judgments FILE\)/);
+    expect(missing.err).toMatch(/\.ragjudge\/judgments\.jsonl: judgments file not found: run `ragjudge run` \(or `ragjudge judge`\) first, or pass --judgments FILE/);
     const reps = await run("--reps", "ten");
     expect(reps.code).toBe(2);
     expect(reps.err).toMatch(/--reps must be an integer >= 100/);

@@ -19,9 +19,17 @@ describe.runIf(CI)("the built ragjudge binary (CI only: dist/ is built by npm ci
     expect(existsSync(BIN), `${BIN} missing: npm ci should have built it through the prepare script`).toBe(true);
   });
 
-  it("runs the shipped example end to end from an unrelated folder, with no key and no network", () => {
+  it("in a folder without a config, says so in one line naming ragjudge init and --example, exits 2, writes nothing", () => {
+    const cwd = tempDir("ragjudge-dist-empty-");
+    const r = spawnSync(process.execPath, [BIN, "run"], { cwd, encoding: "utf8", env: { ...process.env, OPENAI_API_KEY: "" }, timeout: 120_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`ragjudge: error: no ragjudge.config.json in ${cwd} and no --config: run \`ragjudge init\` to start one here, or add --example to run the shipped example\n`);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("runs the shipped example end to end from an unrelated folder with --example, with no key and no network", () => {
     const cwd = tempDir("ragjudge-dist-");
-    const r = spawnSync(process.execPath, [BIN, "run", "--quiet"], { cwd, encoding: "utf8", env: { ...process.env, OPENAI_API_KEY: "" }, timeout: 120_000 });
+    const r = spawnSync(process.execPath, [BIN, "run", "--example", "--quiet"], { cwd, encoding: "utf8", env: { ...process.env, OPENAI_API_KEY: "" }, timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     const evaluations = join(cwd, "evaluations");
     const [folder] = readdirSync(evaluations);

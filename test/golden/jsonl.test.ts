@@ -47,7 +47,7 @@ describe("GoldenQuestion", () => {
   });
   it("needs relevant ids or an anchor when answerable", () => {
     const { problems } = parseJsonl('{"id":"q1","question":"?"}', "g.jsonl", GoldenQuestion);
-    expect(problems[0]!.message).toBe("g.jsonl:1: relevant: an answerable question needs relevant chunk ids or an anchor");
+    expect(problems[0]!.message).toBe("g.jsonl:1: relevant: an answerable question needs relevant chunk ids, an anchor or relevantText");
   });
   it("refuses relevant chunks and anchors on an unanswerable question", () => {
     const { problems } = parseJsonl('{"id":"q1","question":"?","answerable":false,"relevant":["c"],"anchor":{"doc":"d","text":"t"}}', "g.jsonl", GoldenQuestion);

@@ -69,7 +69,7 @@ describe("validateInputs", () => {
       `${f.golden}:1: anchor.text: occurs 2 times in document "hr"; an anchor must occur exactly once, or it marks chunks that do not answer`,
       `${f.golden}:2: id: duplicate question id "q1" (first on line 1)`,
       `${f.golden}:3: relevant[0]: chunk id "nope" is not in the chunks file ${f.chunks}`,
-      `${f.golden}:4: relevant: an answerable question needs relevant chunk ids or an anchor`,
+      `${f.golden}:4: relevant: an answerable question needs relevant chunk ids, an anchor or relevantText`,
       `${f.golden}:5: relevant: an unanswerable question (answerable: false) must have no relevant chunks`,
       `${f.golden}:6: anchor.text: lies whole inside no chunk of document "hr" in ${f.chunks} (not verbatim, or split by a chunk boundary), so recall can never reach 1`,
       `${f.golden}:7: anchor.doc: document "ghost" has no chunk in ${f.chunks}`,
@@ -168,6 +168,6 @@ describe("ragjudge validate", () => {
   it("refuses half-given explicit inputs", async () => {
     const r = await runCliCaptured(["validate", "--golden", join(fx, "golden.jsonl")]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain("need all three");
+    expect(r.err).toContain("explicit inputs need --golden and --output");
   });
 });

@@ -105,12 +105,12 @@ describe("ragjudge judge", () => {
     expect(r.out).toMatch(/estimated cost: \$0\.00\d+ \(at most \$0\.\d+\)/);
   });
 
-  it("exits 1 when error verdicts remain, 0 with --allow-errors, and writes them as errors", async () => {
+  it("exits 4 when error verdicts remain (the judge could not finish), 0 with --allow-errors, and writes them as errors", async () => {
     server = await startOpenAIServer({ script: (q) => (/gym/.test(q.user) ? { status: 500 } : { verdict: "yes" }) });
     const dir = tempDir();
     const args = ["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--rubrics", "not-found", "--max-retries", "0"];
     const r = await cli(args, NO_KEY);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
     expect(r.err).toContain("2 items ended as error verdicts");
     const errs = readJudgments(join(dir, "judgments.jsonl")).filter((j) => j.verdict === "error");
     expect(errs.map((j) => `${j.variant}/${j.question}`)).toEqual(["bm25/q3", "hybrid/q3"]);
@@ -144,24 +144,41 @@ describe("ragjudge judge", () => {
     expect(noKey.err).toContain("no API key: set the environment variable OPENAI_API_KEY");
   });
 
-  it("stops with exit 1, not 2, when the endpoint cannot serve the run (rate limited), keeping what was committed", async () => {
+  it("stops with exit 4, not 1 or 2, when the endpoint cannot serve the run (rate limited), keeping what was committed", async () => {
     server = await startOpenAIServer({ script: (q) => (q.index < 3 ? { verdict: "yes" } : { status: 429, headers: { "retry-after": "0" } }) });
     const dir = tempDir();
     const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--concurrency", "1", "--max-retries", "0"], NO_KEY);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
     expect(r.err).toMatch(/ragjudge: the judge stopped: rate limited: http-429.*8 calls in a row gave up on the rate limit.*rerun later.*the verdicts already committed stay in .*judge-cache\.sqlite/);
     expect(server.count).toBe(3 + 8);
     expect(readdirSync(dir)).not.toContain("judgments.jsonl");
   });
 
-  it("stops a run against a hung endpoint after a bounded number of timeouts (exit 1)", async () => {
+  it("stops a run against a hung endpoint after a bounded number of timeouts (exit 4)", async () => {
     server = await startOpenAIServer({ script: () => ({ hang: true }) });
     const t0 = Date.now();
     const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", tempDir(), "--concurrency", "4", "--timeout-ms", "100", "--max-retries", "10"], NO_KEY);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
     expect(r.err).toMatch(/the judge stopped: timeout \(16 attempts in a row failed with no reply: the endpoint seems down/);
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(server.count).toBeLessThanOrEqual(16 + 4);
+  });
+
+  it("shows retries by cause and the running cost in its progress, and prints the cost line as run does", async () => {
+    // The first request gets a 429, the second a 500: both retried, then every call answers.
+    server = await startOpenAIServer({ script: (q) => (q.index === 0 ? { status: 429, headers: { "retry-after-ms": "10" } } : q.index === 1 ? { status: 500 } : { verdict: "yes" }) });
+    const dir = tempDir();
+    const config = join(tempDir(), "priced.config.json");
+    const base = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown>;
+    for (const k of ["golden", "rubricsDir", "labels"]) if (typeof base[k] === "string") base[k] = join(dirname(CONFIG), base[k] as string);
+    base.variants = (base.variants as Record<string, string>[]).map((v) => ({ ...v, output: join(dirname(CONFIG), v.output!), ...(v.chunks ? { chunks: join(dirname(CONFIG), v.chunks) } : {}) }));
+    base.prices = { m: { input: 1, output: 2 } };
+    writeFileSync(config, JSON.stringify(base));
+    const r = await runCliCaptured(["judge", "--config", config, "--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--concurrency", "1", "--rubrics", "not-found"], NO_KEY);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/\| retries 2: 429 x1 waited 0:\d\d, 5xx x1 \|/);
+    expect(r.err).toMatch(/\| \$0\.\d{4}, ~\$0\.\d{4} total \|/);
+    expect(r.out).toMatch(/^tokens: \d+ calls, \d+ prompt \+ \d+ completion; cost: \$0\.\d{4} \(at \$1\/M input and \$2\/M output tokens/m);
   });
 
   it("--dry-run needs no key, even for a remote endpoint, since it sends nothing", async () => {
@@ -218,7 +235,7 @@ describe("ragjudge judge", () => {
     expect(out).toContain("apiKeyEnv");
     expect(out).not.toContain("(default: [])");
     expect(out).toMatch(/--by <list>[\s\S]*\(default: kind\)/);
-    expect(out).toMatch(/Exit status: 0 all judged; 1 /);
+    expect(out).toMatch(/Exit status: 0 all judged; 2 bad input or setup[\s\S]*4 the judge could not\s+finish/);
   });
 
   it("judges only the chosen variant and rubrics", async () => {

@@ -96,7 +96,7 @@ describe("ragjudge retrieval (golden-set mode)", () => {
       [["retrieval", "--config", config, "--format", "trec"], "--format trec needs one variant"],
       [["retrieval", "--config", config, "-m", "F1@5"], 'unknown measure "F1@5"'],
       [["retrieval", "--config", config, "--variant", "nope"], 'no variant "nope"'],
-      [["retrieval", "--golden", join(fx, "golden.jsonl")], "need all three"],
+      [["retrieval", "--golden", join(fx, "golden.jsonl")], "explicit inputs need --golden and --output"],
       [["retrieval", ...explicit, "-l", "2"], "-l applies to graded qrels"],
       [["retrieval", "--config", config, "--variant", "bm25", "--format", "trec", "-m", "RR@5"], "RR@5 has no trec_eval measure"],
       [["retrieval", "--qrels", join(trec, "qrels.txt")], "--qrels and --trec-run go together"],

@@ -10,7 +10,7 @@ import { formatCollect, formatImport, formatStates, formatStatusLine, formatSubm
 import { BatchStore } from "../../judge/batch/store.js";
 import { submitExport, type SubmitStep } from "../../judge/batch/submit.js";
 import { JudgeCache } from "../../judge/schedule/cache.js";
-import { UsageError } from "../errors.js";
+import { EXIT, UsageError } from "../errors.js";
 
 interface CommonFlags {
   config?: string;
@@ -40,7 +40,7 @@ function seconds(v: string): number {
  */
 function openStore(flags: CommonFlags, holder: string): { cache: JudgeCache; store: BatchStore; config: ReturnType<typeof loadConfig>; close: () => void } {
   const config = loadConfig(flags.config);
-  const dir = flags.cacheDir ? resolve(flags.cacheDir) : config.path(config.config.cacheDir);
+  const dir = flags.cacheDir ? resolve(flags.cacheDir) : config.outPath(config.config.cacheDir);
   const { cache, close } = JudgeCache.openLeased(dir, holder);
   try {
     return { cache, store: BatchStore.open(cache), config, close };
@@ -54,11 +54,20 @@ function endpointOf(config: ReturnType<typeof loadConfig>, flags: CommonFlags, o
   return resolveBatchEndpoint(config.config, flags, process.env, opts);
 }
 
-/** API failures are the user's to fix (key, URL, network): one line, exit 2, never the key. */
+/**
+ * API failures, one line each and never the key: a refused request (key,
+ * URL) is the user's to fix, exit 2; an endpoint that cannot serve now
+ * (unreachable, 5xx, 429) means the judge could not finish, exit 4: rerun later.
+ */
 async function guarded(f: () => Promise<void>): Promise<void> {
   try {
     await f();
   } catch (e) {
+    if (e instanceof BatchApiError && e.unavailable) {
+      process.stderr.write(`ragjudge: error: ${e.message} (the endpoint cannot serve this now; rerun later: every step resumes where it stopped)\n`);
+      process.exitCode = EXIT.judgeUnfinished;
+      return;
+    }
     if (e instanceof BatchApiError) throw new UsageError(e.message);
     throw e;
   }
@@ -79,7 +88,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function common(cmd: Command): Command {
   return cmd
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json; --example: the shipped example)")
     .option("--cache-dir <dir>", "cache folder holding the verdicts and the batch records (default: config cacheDir, .ragjudge)");
 }
 

@@ -40,7 +40,7 @@ export function registerCalibrate(program: Command): void {
     .description("Compare each rubric's judge verdicts with labels (human, the project's own author labels, or imported), write calibration records, and mark each rubric trusted or not")
     .option("--judgments <file>", "judgments JSONL (default: <cacheDir>/judgments.jsonl)")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json; --example: the shipped example)")
     .addOption(new Option("--format <format>", "output format").choices(["table", "json", "md"]).default("table"))
     .option("--seed <n>", "bootstrap seed", String(DEFAULT_SEED))
     .option("--reps <n>", "bootstrap replicates", String(DEFAULT_REPS))
@@ -52,9 +52,9 @@ export function registerCalibrate(program: Command): void {
       const reps = intOption("--reps", opts.reps, 100);
       const resolved = loadConfig(opts.config);
       const { config } = resolved;
-      const judgmentsFile = opts.judgments ?? resolved.path(`${config.cacheDir}/judgments.jsonl`);
+      const judgmentsFile = opts.judgments ?? resolved.outPath(`${config.cacheDir}/judgments.jsonl`);
       if (!existsSync(judgmentsFile)) {
-        throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found (run ragjudge judge first, or pass --judgments FILE)");
+        throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
       }
       const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
       const labelsDir = opts.labels ?? resolved.path(config.labels);

@@ -29,7 +29,7 @@ function intFlag(name: string, value: string, min: number): number {
 
 /** The newest evaluation under the config's evaluationsDir (or --evaluations-dir). */
 function latest(flags: CompareFlags): string {
-  const dir = flags.evaluationsDir ? resolve(flags.evaluationsDir) : configEvaluationsDir(loadConfig(flags.config), flags.config);
+  const dir = flags.evaluationsDir ? resolve(flags.evaluationsDir) : configEvaluationsDir(loadConfig(flags.config));
   const found = latestEvaluation(dir);
   if (!found) throw new UsageError(`no evaluation in ${displayPath(dir)}: run ragjudge run first, or name the folders (ragjudge compare A B)`);
   return found;

@@ -9,8 +9,10 @@ import { registerLabels } from "./labels.js";
 import { registerBatch } from "./batch.js";
 import { registerRun } from "./run.js";
 import { registerCompare } from "./compare.js";
+import { registerInit } from "./init.js";
+import { registerImport } from "./import.js";
 
 /** Each command module registers itself on the program; main.ts wires them in this order. */
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [registerValidate, registerRetrieval, registerJudge, registerSample, registerReview, registerCalibrate, registerLabels, registerBatch, registerRun, registerCompare];
+export const commands: Register[] = [registerInit, registerImport, registerValidate, registerRetrieval, registerJudge, registerSample, registerReview, registerCalibrate, registerLabels, registerBatch, registerRun, registerCompare];

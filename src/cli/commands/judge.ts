@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { resolve } from "node:path";
-import { loadConfig } from "../../golden/config.js";
+import { describeRubrics, loadConfig } from "../../golden/config.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { checkFolder, writableTarget } from "../../golden/paths.js";
 import { baselineBackend, baselineUnsupported } from "../../judge/judges/baseline.js";
@@ -18,6 +18,7 @@ import { runJudge } from "../../judge/schedule/run.js";
 import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/judges/settings.js";
 import { summarise } from "../../judge/summary/summary.js";
 import { formatSummary } from "../../judge/summary/format.js";
+import { costLine, costTotals } from "../../judge/schedule/cost.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
 
@@ -89,11 +90,12 @@ export function registerJudge(program: Command): void {
         "API key: read only from the environment, never from flags or files: OPENAI_API_KEY, or the variable named by",
         '"judge": {"apiKeyEnv": "NAME"} in the config. A loopback --base-url (localhost, 127.0.0.1) needs none; --dry-run needs none.',
         "",
-        "Exit status: 0 all judged; 1 some items ended as error verdicts (see --allow-errors), or the endpoint stopped the run",
-        "(rate limited, down or too slow: rerun later, committed verdicts are kept); 2 bad input or setup (config, key, model, flags).",
+        "Exit status: 0 all judged; 2 bad input or setup (config, key, model, flags); 3 internal error; 4 the judge could not",
+        "finish: some items ended as error verdicts (see --allow-errors), or the endpoint stopped the run (rate limited, down or",
+        "too slow: rerun later, committed verdicts are kept).",
       ].join("\n"),
     )
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json)")
     .option("--judge <kind>", "baseline (offline lexical baseline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
     .option("--base-url <url>", "OpenAI-compatible endpoint including /v1, e.g. http://localhost:8000/v1 (default: config judge.baseUrl, else OPENAI_BASE_URL, else OpenAI)")
     .option("--model <name>", "judge model (default: config judge.model)")
@@ -113,7 +115,7 @@ export function registerJudge(program: Command): void {
     .option("--response-format <mode>", "json_schema (structured outputs; falls back to text when the server rejects it) or text (JSON asked for in the prompt)")
     .option("--timeout-ms <ms>", "deadline of one attempt (default: config, 60000)", int(1, "--timeout-ms"))
     .option("--max-retries <n>", "retries per call for 429, 5xx, timeouts, resets (default: config, 4)", int(0, "--max-retries"))
-    .option("--allow-errors", "exit 0 even when some items end as error verdicts")
+    .option("--allow-errors", "exit 0 (not 4) even when some items end as error verdicts")
     .option("--no-progress", "no progress display on stderr")
     .option("--by <list>", "break pass rates down by kind, tags (comma list: kind,tags), or none (default: kind)")
     .option("--json", "print the summary as JSON instead of tables")
@@ -125,13 +127,14 @@ export function registerJudge(program: Command): void {
       const by = parseBy(flags.by ?? "kind");
       const resolved = loadConfig(flags.config);
       // Where the judge writes, checked before any work: a folder given as --out fails now, not after judging.
-      const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.path(resolved.config.cacheDir), "the cache folder");
+      const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir), "the cache folder");
       const out = writableTarget(flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl"), { create: false });
       // A dry run sends nothing, so it needs no key.
       const settings = resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true });
       const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
       const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
       const { itemSet, rubrics } = inputs;
+      log(`judge: ${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
 
       if (flags.batchExport !== undefined) {
         if (settings.kind !== "openai") throw new UsageError("--batch-export needs the LLM judge (--judge openai --model NAME); the baseline makes no calls");
@@ -186,15 +189,16 @@ export function registerJudge(program: Command): void {
           repeats: settings.repeats,
           concurrency: settings.concurrency,
           onProgress: progress ? (p) => progress.update(p) : undefined,
+          ...(settings.kind === "openai" && resolved.config.prices[settings.model] ? { price: resolved.config.prices[settings.model] } : {}),
         });
       } catch (e) {
         if (e instanceof FatalJudgeError) {
           const committed = cache ? `; the verdicts already committed stay in ${cache.file}, and a rerun continues from there` : "";
           progress?.interrupt();
           if (e.kind === "setup") throw new UsageError(`the judge stopped: ${e.message}${committed}`);
-          // The endpoint, not the setup: not bad input (exit 2) but a run that did not finish (exit 1).
+          // The endpoint, not the setup: not bad input (exit 2) but a judge that could not finish (exit 4).
           log(`ragjudge: the judge stopped: ${e.message}${committed}\n`);
-          process.exitCode = EXIT.failed;
+          process.exitCode = EXIT.judgeUnfinished;
           return;
         }
         throw e;
@@ -206,12 +210,13 @@ export function registerJudge(program: Command): void {
       const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
       const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
       if (trust.problem) log(`judge: ${trust.problem}\n`);
-      process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }));
+      const cost = costTotals(backend, result.usage.values(), resolved.config.prices);
+      process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n");
       log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
       const errors = result.judgments.filter((j) => j.verdict === "error").length;
       if (errors && !flags.allowErrors) {
-        log(`ragjudge: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
-        process.exitCode = EXIT.failed;
+        log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
+        process.exitCode = EXIT.judgeUnfinished;
       }
     });
 }

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { Option } from "commander";
 import { basename } from "node:path";
-import { chooseVariants, loadConfig } from "../../golden/config.js";
+import { chooseVariants, loadConfig, missingInputs } from "../../golden/config.js";
 import { loadGolden, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
-import { InputError } from "../../golden/errors.js";
+import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { checkFloors, formatMissedValue, parseFloors, type Floor, type FloorMiss } from "../../retrieval/floors.js";
 import { measureHelp } from "../../retrieval/measures/help.js";
@@ -136,10 +136,12 @@ function loadGoldenInputs(flags: RetrievalFlags): GoldenInputs {
   const files = explicitFiles(flags);
   if (files) {
     const golden = loadGolden(files.golden);
-    const variant = loadVariant({ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, chunks: files.chunks, contextK: 5, stages: { first: [] } }, golden);
+    const variant = loadVariant({ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, ...(files.chunks ? { chunks: files.chunks } : {}), contextK: 5, stages: { first: [] } }, golden);
     return { golden, variants: [variant], ks: [1, 5, 10], configFloors: {}, configFile: undefined, poolDepth: 50 };
   }
   const cfg = loadConfig(flags.config);
+  const missing = missingInputs(cfg);
+  if (missing.length) throw new InputErrors(missing);
   const chosen = chooseVariants(cfg, flags.variant);
   const golden = loadGolden(cfg.path(cfg.config.golden));
   return { golden, variants: chosen.map((v) => loadVariant(v, golden, cfg.path)), ks: cfg.config.k, configFloors: cfg.config.floors, configFile: cfg.file, poolDepth: cfg.config.poolDepth };
@@ -218,7 +220,7 @@ export function registerRetrieval(program: Command): void {
     .addOption(new Option("--format <format>", "output format; trec is byte-identical to trec_eval -q -c").choices(["table", "json", "md", "trec"]).default("table"))
     .option("--fail-under <floors>", "exit 1 when an overall value is below its floor, e.g. 'R@10=0.70,RR=0.5' (adds to the config's floors)")
     .option("--full-precision", "print round-trip exact values (trec: printf %.17g) instead of 4 decimals")
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json; --example: the shipped example)")
     .option("--golden <file>", "golden set JSONL (explicit inputs; with --chunks and --output)")
     .option("--chunks <file>", "chunks JSONL of the variant")
     .option("--output <file>", "pipeline output JSONL of the variant")

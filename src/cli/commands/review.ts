@@ -1,7 +1,9 @@
 import type { Command } from "commander";
 import { Option } from "commander";
-import { loadConfig, type ResolvedConfig } from "../../golden/config.js";
-import { displayPath } from "../../golden/errors.js";
+import { loadConfig, resolveRubrics, type ResolvedConfig } from "../../golden/config.js";
+import { existsSync } from "node:fs";
+import { displayPath, InputError } from "../../golden/errors.js";
+import { shellArg } from "../../report/next.js";
 import { startReviewServer } from "../../review/server.js";
 import { provenanceNote, ReviewSession } from "../../review/session.js";
 import { labelsFileOf } from "../../review/store.js";
@@ -20,6 +22,7 @@ interface ReviewFlags {
   rubricsDir?: string;
   port: string;
   config?: string;
+  example?: boolean;
 }
 
 /**
@@ -39,17 +42,21 @@ export function registerReview(program: Command): void {
     .option("--judgments <file>", "judgments JSONL, to reveal the judge's verdict after you answer (default: <cacheDir>/judgments.jsonl)")
     .option("--rubrics-dir <dir>", "rubrics folder, for each rubric's yes/no question (default: the config's rubricsDir)")
     .option("--port <n>", "port on 127.0.0.1 (default: a free one)", "0")
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json)")
     .action(async (queueArg: string | undefined, flags: ReviewFlags) => {
       let cfg: ResolvedConfig | undefined;
       const config = () => (cfg ??= loadConfig(flags.config));
-      const cacheFile = (name: string) => config().path(`${config().config.cacheDir}/${name}`);
+      const cacheFile = (name: string) => config().outPath(`${config().config.cacheDir}/${name}`);
       if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags.port)}`);
       const queueFile = queueArg ?? cacheFile(DEFAULT_QUEUE);
+      if (!existsSync(queueFile)) {
+        const cfgArgs = flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "";
+        throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20 --annotator ${shellArg(flags.annotator)}${cfgArgs}\` (after \`ragjudge run\`), then run this again`);
+      }
       const labelsDir = flags.labels ?? config().path(config().config.labels);
       const session = new ReviewSession({
         queueFile,
-        rubricsDir: flags.rubricsDir ?? config().path(config().config.rubricsDir),
+        rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
         judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
         labelsDir,
         annotator: flags.annotator,

@@ -1,5 +1,9 @@
 import type { Command } from "commander";
-import { relative } from "node:path";
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
+import { InputError } from "../../golden/errors.js";
+import { REPORT_FILE } from "../../report/folder.js";
+import { shellArg } from "../../report/next.js";
 import { loadConfig } from "../../golden/config.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { writeDraw } from "../../calibration/draws.js";
@@ -23,6 +27,8 @@ interface SampleFlags {
   judgments?: string;
   labels?: string;
   config?: string;
+  evaluation?: string;
+  example?: boolean;
 }
 
 function count(flag: string, v: string | undefined): number | undefined {
@@ -35,6 +41,12 @@ function list(v: string | undefined): string[] | undefined {
   if (v === undefined) return undefined;
   const names = v.split(",").map((s) => s.trim()).filter(Boolean);
   return names.length ? names : undefined;
+}
+
+/** The judgments file of an evaluation folder; a folder that is not one is bad input. */
+function evaluationJudgments(dir: string): string {
+  if (!existsSync(join(dir, REPORT_FILE))) throw new InputError(dir, undefined, undefined, `not an evaluation folder (no ${REPORT_FILE}; ragjudge run writes them under evaluations/)`);
+  return join(dir, "judgments.jsonl");
 }
 
 function shortPath(p: string): string {
@@ -84,9 +96,10 @@ export function registerSample(program: Command): void {
     .option("--variant <names>", "comma-separated variant names (default: every variant)")
     .option("--split <names>", "comma-separated golden-set splits to sample from, e.g. heldout (the trust gate counts the held-out split only, config trust.heldout; no split is dev)")
     .option("--out <file>", `where to write the queue (default: <cacheDir>/${DEFAULT_QUEUE})`)
-    .option("--judgments <file>", "judgments JSONL of the run (default: <cacheDir>/judgments.jsonl)")
+    .option("--judgments <file>", "judgments JSONL of the run (default: <cacheDir>/judgments.jsonl, which ragjudge run and ragjudge judge write)")
+    .option("--evaluation <dir>", "read the judgments of an evaluation folder (evaluations/<time>-<name>/) instead")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json)")
     .action((flags: SampleFlags) => {
       const random = count("--random", flags.random);
       const balanced = count("--balanced", flags.balanced);
@@ -94,8 +107,9 @@ export function registerSample(program: Command): void {
         throw new UsageError("choose what to sample: --random N, --balanced N and/or --disagreements");
       }
       if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
+      if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");
       const cfg = loadConfig(flags.config);
-      const cacheFile = (name: string) => cfg.path(`${cfg.config.cacheDir}/${name}`);
+      const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
       const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
       const rubrics = list(flags.rubrics);
       const variants = list(flags.variant);
@@ -107,7 +121,7 @@ export function registerSample(program: Command): void {
         ...(random !== undefined ? { random } : {}),
         ...(balanced !== undefined ? { balanced } : {}),
         ...(flags.disagreements ? { disagreements: true } : {}),
-        judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
+        judgmentsFile: flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl"),
         labelsDir,
         ...(rubrics ? { rubrics } : {}),
         ...(variants ? { variants } : {}),
@@ -129,9 +143,11 @@ export function registerSample(program: Command): void {
       const heldout = heldoutSplit(cfg.config.trust);
       const notHeldout = result.entries.filter((e) => e.frame === "random" && e.split !== heldout).length;
       if (notHeldout) lines.push(`  note: ${notHeldout} drawn item(s) are not in the held-out split "${heldout}" (or have no split, which counts as dev): the trust gate does not count their labels; use --split ${heldout} to draw only what it counts`);
-      const labelsOpt = (flags.config ? ` --config ${flags.config}` : "") + (flags.labels ? ` --labels ${flags.labels}` : "");
+      const labelsOpt = (flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "") + (flags.labels ? ` --labels ${shellArg(flags.labels)}` : "");
+      // The judgments that reveal the judge's verdict after each answer: the ones sampled from.
+      const judgmentsOpt = flags.evaluation !== undefined ? ` --judgments ${shellArg(join(flags.evaluation, "judgments.jsonl"))}` : flags.judgments !== undefined ? ` --judgments ${shellArg(flags.judgments)}` : "";
       if (result.entries.length === 0) lines.push(`Nothing to review: wrote an empty queue to ${shortPath(out)}.`);
-      else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shortPath(out) + " " : ""}--annotator ${flags.annotator}${labelsOpt}`);
+      else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shellArg(shortPath(out)) + " " : ""}--annotator ${shellArg(flags.annotator)}${labelsOpt}${judgmentsOpt}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
 }

@@ -1,11 +1,10 @@
 import type { Command } from "commander";
 import { Option } from "commander";
-import { chooseVariants, loadConfig } from "../../golden/config.js";
+import { chooseVariants, loadConfig, missingInputs, resolveRubrics } from "../../golden/config.js";
 import { variantNameFromFile } from "../../golden/dataset.js";
 import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
 import { EXIT, UsageError } from "../errors.js";
-import { displayPath } from "../../golden/errors.js";
-import { existsSync } from "node:fs";
+import { displayPath, InputErrors } from "../../golden/errors.js";
 import { loadRubrics } from "../../judge/rubric/rubric.js";
 
 interface ValidateFlags {
@@ -21,7 +20,8 @@ interface ValidateFlags {
 /** The files a command reads when given explicitly instead of through the config. */
 export interface ExplicitFiles {
   golden: string;
-  chunks: string;
+  /** Optional when the output gives every passage as text. */
+  chunks?: string;
   output: string;
 }
 
@@ -32,9 +32,9 @@ export interface ExplicitFiles {
  */
 export function explicitFiles(flags: Partial<ExplicitFiles> & { config?: string }): ExplicitFiles | undefined {
   if (!flags.golden && !flags.chunks && !flags.output) return undefined;
-  if (!flags.golden || !flags.chunks || !flags.output) throw new UsageError("explicit inputs need all three of --golden, --chunks and --output");
+  if (!flags.golden || !flags.output) throw new UsageError("explicit inputs need --golden and --output (and --chunks, unless the output gives every passage as text)");
   if (flags.config) throw new UsageError("use either --config or --golden/--chunks/--output, not both");
-  return { golden: flags.golden, chunks: flags.chunks, output: flags.output };
+  return { golden: flags.golden, output: flags.output, ...(flags.chunks ? { chunks: flags.chunks } : {}) };
 }
 
 function inputsFrom(flags: ValidateFlags): ValidateInputs {
@@ -48,13 +48,14 @@ function inputsFrom(flags: ValidateFlags): ValidateInputs {
     return { golden: files.golden, variants: [{ name: flags.variant ?? variantNameFromFile(files.output), chunks: files.chunks, output: files.output, contextK }], citations: flags.citations };
   }
   const cfg = loadConfig(flags.config);
+  const missing = missingInputs(cfg);
+  if (missing.length) throw new InputErrors(missing);
   // Rubric names are identities too: two files of one name, or a name listed twice, are bad input here already.
-  const rubricsDir = cfg.path(cfg.config.rubricsDir);
-  if (existsSync(rubricsDir)) loadRubrics(rubricsDir, cfg.config.rubrics);
+  loadRubrics(resolveRubrics(cfg).dir, cfg.config.rubrics);
   const variants = chooseVariants(cfg, flags.variant);
   return {
     golden: cfg.path(cfg.config.golden),
-    variants: variants.map((v) => ({ name: v.name, chunks: cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK, stages: v.stages })),
+    variants: variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK, stages: v.stages })),
     citations: flags.citations,
   };
 }
@@ -68,9 +69,9 @@ export function registerValidate(program: Command): void {
   program
     .command("validate")
     .description("Check the golden set, chunks files and pipeline outputs and report every problem at once (file:line: field: message), exit 2 when there is any: malformed lines, duplicate or unknown ids, anchors in no chunk or repeated in their document, unanswerable questions with relevance, and (as warnings) citations outside the context.")
-    .option("--config <file>", "config file (default: ./ragjudge.config.json, else the shipped example)")
+    .option("--config <file>", "config file (default: ./ragjudge.config.json)")
     .option("--golden <file>", "golden set JSONL (explicit inputs; with --chunks and --output)")
-    .option("--chunks <file>", "chunks JSONL")
+    .option("--chunks <file>", "chunks JSONL (not needed when the output gives every passage as text)")
     .option("--output <file>", "pipeline output JSONL")
     .option("--variant <name>", "check one variant of the config (or name the explicit one)")
     .option("--context-k <n>", "explicit inputs: context size when an output line has no `context` (default 5)")
@@ -87,7 +88,7 @@ export function registerValidate(program: Command): void {
       }
       const lines = [
         `ok: ${displayPath(inputs.golden)}: ${report.questions} questions (${report.answerable} answerable, ${report.unanswerable} unanswerable)`,
-        ...report.variants.map((v) => `ok: variant ${v.name}: ${v.chunks} chunks, ${v.outputs} output lines`),
+        ...report.variants.map((v) => `ok: variant ${v.name}: ${v.chunks} chunks${v.passages ? ` (${v.passages} given as text)` : ""}, ${v.outputs} output lines`),
         ...report.notes.map((n) => `note: ${n}`),
         ...(report.warnings.length ? [`note: ${report.warnings.length} citation warning${report.warnings.length === 1 ? "" : "s"} (on stderr)`] : []),
       ];

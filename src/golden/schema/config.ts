@@ -23,7 +23,8 @@ export type StageRoles = z.infer<typeof StageRoles>;
 export const VariantConfig = z.strictObject({
   name: Id,
   output: z.string().min(1),
-  chunks: z.string().min(1),
+  /** The chunks file; optional when the pipeline output gives every passage as text (ids are then derived from it). */
+  chunks: z.string().min(1).optional(),
   /** `context` defaults to the top `contextK` of `retrieved` when a line has none. */
   contextK: z.number().int().positive().default(5),
   stages: StageRoles.default({ first: [] }),

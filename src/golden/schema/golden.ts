@@ -31,6 +31,12 @@ export const GoldenQuestion = z
     answerable: z.boolean().default(true),
     relevant: z.array(Id).optional(),
     anchor: Anchor.optional(),
+    /**
+     * Passages a person marked as the right ones (Ragas' `reference_contexts`):
+     * a chunk or passage is relevant when its normalised text contains one of
+     * them or lies inside one.
+     */
+    relevantText: z.array(z.string().refine((t) => normalise(t) !== "", "must not be empty or only white space")).optional(),
     reference: z.string().optional(),
     kind: z.string().min(1).optional(),
     tags: z.array(z.string().min(1)).default([]),
@@ -39,8 +45,8 @@ export const GoldenQuestion = z
   })
   .superRefine((q, ctx) => {
     if (q.answerable) {
-      if ((q.relevant === undefined || q.relevant.length === 0) && q.anchor === undefined) {
-        ctx.addIssue({ code: "custom", path: ["relevant"], message: "an answerable question needs relevant chunk ids or an anchor" });
+      if ((q.relevant === undefined || q.relevant.length === 0) && q.anchor === undefined && (q.relevantText === undefined || q.relevantText.length === 0)) {
+        ctx.addIssue({ code: "custom", path: ["relevant"], message: "an answerable question needs relevant chunk ids, an anchor or relevantText" });
       }
     } else {
       if (q.relevant !== undefined && q.relevant.length > 0) {
@@ -48,6 +54,9 @@ export const GoldenQuestion = z
       }
       if (q.anchor !== undefined) {
         ctx.addIssue({ code: "custom", path: ["anchor"], message: "an unanswerable question (answerable: false) must have no anchor" });
+      }
+      if (q.relevantText !== undefined && q.relevantText.length > 0) {
+        ctx.addIssue({ code: "custom", path: ["relevantText"], message: "an unanswerable question (answerable: false) must have no relevant passages" });
       }
     }
   });

@@ -1,14 +1,33 @@
 import { z } from "zod";
+import { normalise } from "../normalise.js";
+import { NO_DOC, passageId } from "../passages.js";
 import { Id, Meta } from "./common.js";
 
-/** A ranked entry: a bare chunk id, or `{id, score}`. Normalised to the object form. */
-export const RankedEntry = z
-  .union([Id, z.strictObject({ id: Id, score: z.number().finite().optional() })])
-  .transform((e) => (typeof e === "string" ? { id: e } : e));
-export type RankedEntry = { id: string; score?: number | undefined };
+/**
+ * A passage given by its text instead of a chunk id: `{text, doc?, score?}`.
+ * Its id is derived from the normalised text ({@link passageId}), so a
+ * variant whose passages are all text needs no chunks file.
+ */
+export const TextPassage = z.strictObject({
+  // White space alone would normalise to "", which every marked text "contains".
+  text: z.string().refine((t) => normalise(t) !== "", "must not be empty or only white space"),
+  doc: Id.optional(),
+  score: z.number().finite().optional(),
+});
 
-/** A ranked list: its array order is its ranking (rank 1 first). */
-export const RankedList = z.array(RankedEntry);
+/** A passage of a ranked list after parsing: its id, and its text when it was given as text. */
+export type RankedEntry = { id: string; score?: number | undefined; text?: string; doc?: string };
+
+const ENTRY_SHAPES = 'expected a chunk id, {"id", "score"?}, or a passage {"text", "doc"?, "score"?}';
+
+/** A ranked entry: a bare chunk id, `{id, score}`, or a passage as text. Normalised to the object form. */
+export const RankedEntryInput = z.union([Id, z.strictObject({ id: Id, score: z.number().finite().optional() }), TextPassage], { error: ENTRY_SHAPES });
+
+/** A ranked list as written: its array order is its ranking (rank 1 first). */
+const RankedListInput = z.array(RankedEntryInput);
+
+/** A context entry: a chunk id or a passage as text (no score: the context is a set given to the generator, in order). */
+const ContextEntryInput = z.union([Id, TextPassage.omit({ score: true })], { error: 'expected a chunk id or a passage {"text", "doc"?}' });
 
 /** One sentence of the answer with the chunks it cites. */
 export const Citation = z.strictObject({
@@ -17,30 +36,118 @@ export const Citation = z.strictObject({
 });
 export type Citation = z.infer<typeof Citation>;
 
+/** A passage found in an output line, to add to the variant's chunk index. */
+export interface LinePassage {
+  id: string;
+  doc: string;
+  text: string;
+}
+
+type EntryInput = z.infer<typeof RankedEntryInput> | z.infer<typeof ContextEntryInput>;
+
+/**
+ * Two passages of one list with the same normalised text would be one id
+ * twice: a problem at the second, naming the first (a chunk id twice is
+ * caught by the loaders, after parsing, as for any id list).
+ */
+function sameTextTwice(list: readonly EntryInput[], field: string, ctx: z.core.$RefinementCtx): void {
+  const seen = new Map<string, number>();
+  list.forEach((e, i) => {
+    if (typeof e === "string" || !("text" in e)) return;
+    const norm = normalise(e.text);
+    const first = seen.get(norm);
+    if (first !== undefined) {
+      ctx.addIssue({ code: "custom", path: [...field.split("."), i], message: `passage text identical to ${field}[${first}] after normalising: one text is one passage with one id (${passageId(e.text)}); drop the repeat` });
+    } else seen.set(norm, i);
+  });
+}
+
+/** The parsed form of one entry: text passages get their derived id and keep their text. */
+function entry(e: EntryInput): RankedEntry {
+  if (typeof e === "string") return { id: e };
+  if ("text" in e) {
+    const out: RankedEntry = { id: passageId(e.text), text: e.text };
+    if (e.doc !== undefined) out.doc = e.doc;
+    if ("score" in e && e.score !== undefined) out.score = e.score;
+    return out;
+  }
+  return e;
+}
+
+/** The pipeline output line as written, before text passages get their ids. */
+export const PipelineOutputLine = z
+  .strictObject({
+    id: Id,
+    retrieved: RankedListInput,
+    context: z.array(ContextEntryInput).optional(),
+    stages: z.record(z.string().min(1), RankedListInput).optional(),
+    answer: z.string().optional(),
+    citations: z.array(Citation).optional(),
+    meta: Meta,
+  })
+  .superRefine((line, ctx) => {
+    sameTextTwice(line.retrieved, "retrieved", ctx);
+    if (line.context) sameTextTwice(line.context, "context", ctx);
+    for (const [name, list] of Object.entries(line.stages ?? {})) sameTextTwice(list, `stages.${name}`, ctx);
+  });
+
+/**
+ * Gives every text passage of a parsed line its derived id: ranked lists
+ * keep `{id, score?, text, doc?}`, `context` becomes ids, and `passages`
+ * lists each passage once (the first doc given wins) for the chunk index.
+ * Exported so a fast path that validates lines without zod builds the same
+ * value.
+ */
+export function withPassageIds(line: z.infer<typeof PipelineOutputLine>) {
+  const passages = new Map<string, LinePassage>();
+  const note = (e: RankedEntry) => {
+    if (e.text === undefined) return;
+    const known = passages.get(e.id);
+    if (!known) passages.set(e.id, { id: e.id, doc: e.doc ?? NO_DOC, text: e.text });
+    else if (known.doc === NO_DOC && e.doc !== undefined) known.doc = e.doc;
+  };
+  const list = (l: readonly EntryInput[]) => l.map((e) => {
+    const r = entry(e);
+    note(r);
+    return r;
+  });
+  const retrieved = list(line.retrieved);
+  const stages = line.stages === undefined ? undefined : Object.fromEntries(Object.entries(line.stages).map(([name, l]) => [name, list(l)]));
+  const context = line.context === undefined ? undefined : list(line.context).map((e) => e.id);
+  const { retrieved: _r, stages: _s, context: _c, ...rest } = line;
+  return {
+    ...rest,
+    retrieved,
+    ...(context !== undefined ? { context } : {}),
+    ...(stages !== undefined ? { stages } : {}),
+    ...(passages.size ? { passages: [...passages.values()] } : {}),
+  };
+}
+
 /**
  * What one pipeline variant produced for one golden question (one line of a
  * pipeline output JSONL; one file per variant).
  *
- * - `retrieved`: the final ranking; its order is its ranking.
- * - `context`: chunk ids actually given to the generator; defaults to the
- *   top k of `retrieved` (k from the config or `--context-k`).
+ * - `retrieved`: the final ranking; its order is its ranking. Each entry is a
+ *   chunk id, `{id, score?}`, or a passage as text `{text, doc?, score?}`.
+ * - `context`: the chunks actually given to the generator (ids or passages as
+ *   text); defaults to the top k of `retrieved` (k from the config or
+ *   `--context-k`).
  * - `stages`: optional named ranked lists (first-stage lists, fused pool,
  *   reranked list); which stage plays which role is declared in the config or
  *   by flags, never inferred from the names.
  * - `citations`: explicit `[{sentence, chunks}]`; when absent, inline markers in
  *   the answer are read: `[chunk-id]`, or `[n]` counting from 1 into `context`.
  *
+ * After parsing, text passages carry their derived id ({@link withPassageIds})
+ * and `passages` lists them.
+ *
  * @example
  * {"id":"q01","retrieved":[{"id":"hr-leave#1","score":12.3},"hr-leave#0"],"context":["hr-leave#1","hr-leave#0"],
  *  "answer":"No, unused casual leave lapses at the end of the year [1].","stages":{"bm25":["hr-leave#1","hr-leave#0"]}}
+ * @example
+ * {"id":"q01","retrieved":[{"text":"Unused casual leave lapses at the end of the year.","doc":"hr-leave","score":12.3}],
+ *  "answer":"It lapses at the end of the year [1]."}
  */
-export const PipelineOutput = z.strictObject({
-  id: Id,
-  retrieved: RankedList,
-  context: z.array(Id).optional(),
-  stages: z.record(z.string().min(1), RankedList).optional(),
-  answer: z.string().optional(),
-  citations: z.array(Citation).optional(),
-  meta: Meta,
-});
-export type PipelineOutput = z.infer<typeof PipelineOutput>;
+export const PipelineOutput = PipelineOutputLine.transform(withPassageIds);
+export type PipelineOutput = z.output<typeof PipelineOutput>;

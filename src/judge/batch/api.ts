@@ -36,6 +36,15 @@ export function batchClient(ep: BatchEndpoint, opts: { timeoutMs?: number; maxRe
 /** A batch API call that failed: its message names the step, has the key redacted, and says what to do. */
 export class BatchApiError extends Error {
   override name = "BatchApiError";
+  /**
+   * The endpoint could not serve the call now (unreachable, a 5xx, a 429):
+   * try again later. Otherwise the request was refused (key, URL, input):
+   * the user's to fix.
+   */
+  get unavailable(): boolean {
+    const c = this.cause;
+    return c instanceof OpenAI.APIConnectionError || (c instanceof OpenAI.APIError && typeof c.status === "number" && (c.status >= 500 || c.status === 429));
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { loadGolden, loadVariant, type GoldenSet, type VariantData } from "../../golden/dataset.js";
-import { InputError } from "../../golden/errors.js";
-import type { ResolvedConfig } from "../../golden/config.js";
+import { InputError, InputErrors } from "../../golden/errors.js";
+import { missingInputs, resolveRubrics, type ResolvedConfig, type RubricsSource } from "../../golden/config.js";
 import { missK } from "../../retrieval/diagnostics/diagnose.js";
 import { buildItems, type ItemSet } from "./items.js";
 import { validateRubricTemplates } from "../rubric/prompt.js";
@@ -11,6 +11,8 @@ export interface JudgeInputs {
   golden: GoldenSet;
   variants: VariantData[];
   rubrics: Rubric[];
+  /** Where the rubrics were read: the team's folder or the packaged defaults. */
+  rubricsSource: RubricsSource;
   itemSet: ItemSet;
 }
 
@@ -26,7 +28,10 @@ export interface JudgeInputs {
  */
 export function loadJudgeInputs(resolved: ResolvedConfig, opts: { rubrics?: string[]; variants?: string[] } = {}): JudgeInputs {
   const { config } = resolved;
-  const rubrics = loadRubrics(resolved.path(config.rubricsDir), opts.rubrics ?? config.rubrics);
+  const missing = missingInputs(resolved);
+  if (missing.length) throw new InputErrors(missing);
+  const rubricsSource = resolveRubrics(resolved);
+  const rubrics = loadRubrics(rubricsSource.dir, opts.rubrics ?? config.rubrics);
   for (const r of rubrics) validateRubricTemplates(r);
   const known = config.variants.map((v) => v.name);
   for (const name of opts.variants ?? []) {
@@ -36,5 +41,5 @@ export function loadJudgeInputs(resolved: ResolvedConfig, opts: { rubrics?: stri
   const golden = loadGolden(resolved.path(config.golden));
   const variants = chosen.map((v) => loadVariant(v, golden, resolved.path));
   const itemSet = buildItems({ golden, variants, rubrics, requireCitations: config.requireCitations, missK: missK(config.k) });
-  return { golden, variants, rubrics, itemSet };
+  return { golden, variants, rubrics, rubricsSource, itemSet };
 }

@@ -1,5 +1,6 @@
 import type { Evidence, Judgment } from "../../golden/schema/items.js";
 import type { Usage } from "../transport/completion.js";
+import type { RetryCounts } from "../transport/client.js";
 import type { Rubric } from "../rubric/rubric.js";
 
 /** The result of judging one item once. `verdict: "error"` carries its cause and is never yes or no. */
@@ -54,6 +55,8 @@ export interface Judge {
   readonly repeatable: boolean;
   /** The most calls it wants in flight: `Infinity` takes the run's `--concurrency`; 1 judges one item at a time. */
   readonly maxConcurrency: number;
+  /** Live retry counters of a judge that calls an endpoint (the progress display shows them); absent for one that makes no calls. */
+  readonly retries?: Readonly<RetryCounts>;
   /** The fingerprint verdicts get now. */
   fingerprint(rubric: Rubric): string;
   /** What the fingerprint stands for, stored in the cache (and fingerprints.json) for audits. */

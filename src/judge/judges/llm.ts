@@ -128,6 +128,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
     get mode() {
       return mode;
     },
+    retries: o.client.retries,
     fingerprint,
     template: (rubric) => requestTemplate(rubric, settings()),
     request: (rubric, evidence) => buildRequestBody(rubric, evidence, settings()),

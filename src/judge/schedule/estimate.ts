@@ -1,6 +1,7 @@
 import type { OpenAIBackend } from "../judges/llm.js";
 import { cacheKey, type JudgeCache } from "./cache.js";
 import { planCalls } from "./calls.js";
+import { costUsd } from "./cost.js";
 import type { Item } from "../items/items.js";
 
 /**
@@ -98,8 +99,8 @@ export function estimateRun(o: {
   if (o.maxTokens !== null) est.completionTokensMax = calls * o.maxTokens;
   const price = o.prices[model];
   if (price) {
-    est.cost = (promptTokens * price.input + completionTokens * price.output) / 1e6;
-    if (est.completionTokensMax !== undefined) est.costMax = (promptTokens * price.input + est.completionTokensMax * price.output) / 1e6;
+    est.cost = costUsd(promptTokens, completionTokens, price);
+    if (est.completionTokensMax !== undefined) est.costMax = costUsd(promptTokens, est.completionTokensMax, price);
   }
   return est;
 }

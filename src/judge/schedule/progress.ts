@@ -1,3 +1,4 @@
+import type { RetryCounts } from "../transport/client.js";
 import type { ProgressState } from "./run.js";
 
 /** Where progress goes: stderr, or a test double. */
@@ -23,11 +24,28 @@ function compact(n: number): string {
 }
 
 /**
+ * The retries so far: `retries 0`, or their count by cause, the 429s with the
+ * time waited (`retries 7: 429 x4 waited 0:12, 5xx x2, timeout x1`).
+ */
+export function formatRetries(r: Readonly<RetryCounts>): string {
+  const parts: string[] = [];
+  if (r.rateLimited) parts.push(`429 x${r.rateLimited} waited ${clock(r.rateLimitWaitMs / 1000)}`);
+  if (r.serverErrors) parts.push(`5xx x${r.serverErrors}`);
+  if (r.timeouts) parts.push(`timeout x${r.timeouts}`);
+  if (r.connection) parts.push(`connection x${r.connection}`);
+  if (r.other) parts.push(`other x${r.other}`);
+  const n = r.rateLimited + r.serverErrors + r.timeouts + r.connection + r.other;
+  return n === 0 ? "retries 0" : `retries ${n}: ${parts.join(", ")}`;
+}
+
+/**
  * One progress line: done/total, calls per second, cache hits, errors,
- * tokens and the estimated time left (from this run's call rate).
+ * retries by cause (for a judge that calls an endpoint), tokens, the cost so
+ * far and projected for the whole run (when the model has a price), and the
+ * estimated time left (from this run's call rate).
  *
  * @example
- * formatProgress(state, Date.now()) // "1200/8000 15% | 412.3 calls/s | cache 300 | errors 2 | tokens 1.2M | ETA 0:16"
+ * formatProgress(state, Date.now()) // "1200/8000 15% | 412.3 calls/s | cache 300 | errors 2 | retries 3: 429 x3 waited 0:04 | tokens 1.2M | $0.0310, ~$0.2066 total | ETA 0:16"
  */
 export function formatProgress(p: Readonly<ProgressState>, now: number): string {
   const elapsed = Math.max(0.001, (now - p.startedAt) / 1000);
@@ -35,7 +53,9 @@ export function formatProgress(p: Readonly<ProgressState>, now: number): string 
   const left = p.total - p.done;
   const eta = left === 0 ? 0 : rate > 0 ? left / rate : Number.POSITIVE_INFINITY;
   const share = p.total ? Math.floor((100 * p.done) / p.total) : 100;
-  return `${p.done}/${p.total} ${share}% | ${rate.toFixed(1)} calls/s | cache ${p.cacheHits} | errors ${p.errors} | tokens ${compact(p.tokens)} | ETA ${clock(eta)}`;
+  const retries = p.retries ? ` | ${formatRetries(p.retries)}` : "";
+  const cost = p.cost === undefined ? "" : ` | $${p.cost.toFixed(4)}${p.projectedCost === undefined ? "" : `, ~$${p.projectedCost.toFixed(4)} total`}`;
+  return `${p.done}/${p.total} ${share}% | ${rate.toFixed(1)} calls/s | cache ${p.cacheHits} | errors ${p.errors}${retries} | tokens ${compact(p.tokens)}${cost} | ETA ${clock(eta)}`;
 }
 
 /**

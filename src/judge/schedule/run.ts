@@ -4,6 +4,8 @@ import type { Judge, JudgeOutcome } from "../judges/judge.js";
 import { cacheKey, type CachedVerdict, type JudgeCache } from "./cache.js";
 import { planCalls, type Call } from "./calls.js";
 import { RULE_FINGERPRINT, type Item } from "../items/items.js";
+import type { RetryCounts } from "../transport/client.js";
+import { costUsd, type Price } from "./cost.js";
 import type { Rubric } from "../rubric/rubric.js";
 
 /** Live counters of a run, for the progress display. */
@@ -17,8 +19,17 @@ export interface ProgressState {
   errors: number;
   /** Prompt plus completion tokens of this run's calls. */
   tokens: number;
+  promptTokens: number;
+  completionTokens: number;
   inFlight: number;
   startedAt: number;
+  /** Calls this run has to make (the verdicts not in the cache, identical evidence judged once). */
+  plannedCalls: number;
+  /** Retries so far by cause, for a judge that calls an endpoint. */
+  retries?: RetryCounts;
+  /** USD of this run's calls so far, and projected for all its planned calls, when the model has a price. */
+  cost?: number;
+  projectedCost?: number;
 }
 
 /** Calls and tokens of one rubric in this run (cache hits cost nothing). */
@@ -43,6 +54,8 @@ export interface RunOptions {
   holder?: string;
   /** false: the caller already holds the cache's lease. */
   lease?: false;
+  /** The model's price (config `prices`), for the running cost and the projected total. */
+  price?: Price;
 }
 
 export interface RunResult {
@@ -146,9 +159,18 @@ export async function runJudge(opts: RunOptions): Promise<RunResult> {
 async function judgeAll(opts: RunOptions, backend: Judge): Promise<RunResult> {
   const repeats = backend.repeatable ? Math.max(1, opts.repeats) : 1;
   const usage = new Map<string, RubricUsage>();
-  const progress: ProgressState = { total: 0, done: 0, cacheHits: 0, calls: 0, errors: 0, tokens: 0, inFlight: 0, startedAt: Date.now() };
+  const progress: ProgressState = { total: 0, done: 0, cacheHits: 0, calls: 0, errors: 0, tokens: 0, promptTokens: 0, completionTokens: 0, inFlight: 0, startedAt: Date.now(), plannedCalls: 0 };
   const runTime = new Date().toISOString();
-  const report = () => opts.onProgress?.(progress);
+  const report = () => {
+    if (!opts.onProgress) return;
+    if (backend.retries) progress.retries = { ...backend.retries };
+    if (opts.price) {
+      progress.cost = costUsd(progress.promptTokens, progress.completionTokens, opts.price);
+      // The calls made so far priced the average call; the planned ones will cost about as much each.
+      progress.projectedCost = progress.calls > 0 ? (progress.cost / progress.calls) * progress.plannedCalls : undefined;
+    }
+    opts.onProgress(progress);
+  };
 
   // Slots in item order; rule verdicts at once; identical evidence under one rubric is one call per repeat.
   const plan = planCalls(opts.items, repeats);
@@ -184,6 +206,7 @@ async function judgeAll(opts: RunOptions, backend: Judge): Promise<RunResult> {
   };
 
   const pending = plan.calls.filter((task) => !lookup(task));
+  progress.plannedCalls = pending.length;
   report();
 
   // The first failure that stops the run: a FatalJudgeError, or a bug or disk error. Calls in flight still commit.
@@ -211,6 +234,8 @@ async function judgeAll(opts: RunOptions, backend: Judge): Promise<RunResult> {
         u.prompt += o.usage.prompt;
         u.completion += o.usage.completion;
         progress.tokens += o.usage.prompt + o.usage.completion;
+        progress.promptTokens += o.usage.prompt;
+        progress.completionTokens += o.usage.completion;
       }
       usage.set(rubric.name, u);
     } catch (e) {

@@ -25,6 +25,30 @@ export type CallResult =
       attempts: number;
     };
 
+/**
+ * Retries a client made, by cause, for the progress display: a run whose
+ * every call ends well can still be slowed by a rate limit or a flaky
+ * server, and the user should see it while it happens.
+ */
+export interface RetryCounts {
+  /** 429s waited out, and how long the waits were in total. */
+  rateLimited: number;
+  rateLimitWaitMs: number;
+  /** 5xx replies retried. */
+  serverErrors: number;
+  /** Attempts past their deadline, retried. */
+  timeouts: number;
+  /** Connections reset or refused, retried. */
+  connection: number;
+  /** Other retries: unreadable replies, 408 and 409. */
+  other: number;
+}
+
+/** A fresh set of zero counts. */
+export function noRetries(): RetryCounts {
+  return { rateLimited: 0, rateLimitWaitMs: 0, serverErrors: 0, timeouts: 0, connection: 0, other: 0 };
+}
+
 /** Options of {@link JudgeClient}. The key is held in memory only. */
 export interface ClientOptions {
   baseURL: string;
@@ -73,6 +97,8 @@ type Attempt =
 export class JudgeClient {
   readonly sdk: OpenAI;
   readonly policy: RetryPolicy;
+  /** Retries so far, by cause (live counters: read them, do not write them). */
+  readonly retries: RetryCounts = noRetries();
   private pausedUntil = 0;
   /** Jitter span of the current pause: a fifth of its length. */
   private pauseSpread = 0;
@@ -154,9 +180,11 @@ export class JudgeClient {
           retries++;
           if (outcome.parse) {
             parseRetries++;
+            this.retries.other++;
             continue;
           }
           const wait = retryWaitMs(retries, f.action === "retry" ? f.waitMs : undefined, this.policy, this.random);
+          this.count(f, wait);
           if (f.action === "retry" && f.rateLimited && Date.now() + wait > this.pausedUntil) {
             this.pausedUntil = Date.now() + wait;
             this.pauseSpread = Math.round(wait * RETRY_JITTER);
@@ -178,6 +206,18 @@ export class JudgeClient {
         attempts,
       };
     }
+  }
+
+  /** Counts one retry by its cause. */
+  private count(f: Failure, waitMs: number): void {
+    const r = this.retries;
+    if (f.action === "retry" && f.rateLimited) {
+      r.rateLimited++;
+      r.rateLimitWaitMs += waitMs;
+    } else if (f.cause.startsWith("timeout")) r.timeouts++;
+    else if (f.cause.startsWith("connection")) r.connection++;
+    else if (/^http-5\d\d/.test(f.cause)) r.serverErrors++;
+    else r.other++;
   }
 
   /**

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readBytes } from "../../golden/files.js";
 import { resolve } from "node:path";
 import type { LabelBook } from "../../calibration/labels.js";
-import { packageRoot, type ResolvedConfig } from "../../golden/config.js";
+import { packageRoot, type ResolvedConfig, type RubricsSource } from "../../golden/config.js";
 import type { GoldenSet, VariantData } from "../../golden/dataset.js";
 import { displayPath } from "../../golden/errors.js";
 import { sha256 } from "../../golden/hash.js";
@@ -12,6 +12,7 @@ import type { Rubric } from "../../judge/rubric/rubric.js";
 import type { RubricUsage } from "../../judge/schedule/run.js";
 import type { JudgeSettings } from "../../judge/judges/settings.js";
 import type { RubricFigures } from "../../judge/summary/summary.js";
+import { costTotals } from "../../judge/schedule/cost.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
 import { kindOf } from "../../retrieval/diagnostics/kinds.js";
 import { formatMissedValue, type FloorMiss } from "../../retrieval/floors.js";
@@ -54,20 +55,13 @@ export interface RunFindings {
   ambiguityJudged: boolean;
   searchOrAnswer: SearchOrAnswerJson[];
   rubricReports: RubricJson[];
+  /** Where the rubrics were read: the team's folder or the packaged defaults. */
+  rubricsSource: RubricsSource;
   book: LabelBook;
   warnings: string[];
   floors: { variant: string; label: string; min: number; value: number | undefined; miss: FloorMiss | undefined }[];
   requireTrusted: boolean;
   files: string[];
-}
-
-function costOf(f: RunFindings, prompt: number, completion: number): { cost: number | null; note: string } {
-  if (f.backend.kind === "baseline") return { cost: 0, note: "baseline judge: no model calls, no cost" };
-  const model = f.backend.model ?? "";
-  const price = f.resolved.config.prices[model];
-  if (!price) return { cost: null, note: `cost unknown: add "prices": {"${model}": {"input": USD_PER_MILLION, "output": USD_PER_MILLION}} to the config` };
-  const cost = (prompt * price.input + completion * price.output) / 1e6;
-  return { cost, note: `at $${price.input}/M input and $${price.output}/M output tokens (this run's calls; cache hits cost nothing)` };
 }
 
 /**
@@ -77,15 +71,7 @@ function costOf(f: RunFindings, prompt: number, completion: number): { cost: num
 export function assembleReport(f: RunFindings): ReportJson {
   const { config } = f.resolved;
   const root = f.resolved.root;
-  let calls = 0;
-  let prompt = 0;
-  let completion = 0;
-  for (const u of f.backend.kind === "llm" ? f.usage.values() : []) {
-    calls += u.calls;
-    prompt += u.prompt;
-    completion += u.completion;
-  }
-  const { cost, note } = costOf(f, prompt, completion);
+  const { calls, prompt, completion, cost, note } = costTotals(f.backend, f.backend.kind === "llm" ? f.usage.values() : [], f.resolved.config.prices);
   const causes = new Map<string, number>();
   for (const fig of f.figures) for (const [c, n] of fig.errorCauses) causes.set(c, (causes.get(c) ?? 0) + n);
   const floors: FloorJson[] = f.floors.map((x) => ({ variant: x.variant, measure: x.label, min: x.min, value: x.value ?? null, passed: x.value !== undefined && !x.miss }));
@@ -114,8 +100,9 @@ export function assembleReport(f: RunFindings): ReportJson {
     inputs: {
       config: fileHash(root, f.resolved.file),
       golden: fileHash(root, f.golden.file),
-      variants: f.variants.map((v) => ({ name: v.name, output: fileHash(root, v.outputFile), chunks: fileHash(root, v.chunksFile) })),
+      variants: f.variants.map((v) => ({ name: v.name, output: fileHash(root, v.outputFile), chunks: v.chunksFile === undefined ? null : fileHash(root, v.chunksFile) })),
       rubrics: f.rubrics.map((r) => ({ name: r.name, file: fileHash(root, r.file) })),
+      rubricsSource: { dir: displayPath(f.rubricsSource.dir), packaged: f.rubricsSource.packaged },
       labels: { dir: relPath(root, f.book.dir), hash: f.book.hash, files: f.book.files.map((x) => ({ name: x.name, sha256: x.sha256, labels: x.labels })) },
     },
     judge: {

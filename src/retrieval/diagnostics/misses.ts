@@ -3,6 +3,7 @@ import type { StageRoles } from "../../golden/schema/config.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { Verdict } from "../../golden/schema/items.js";
 import type { PipelineOutput, RankedEntry } from "../../golden/schema/pipeline.js";
+import { NO_DOC } from "../../golden/passages.js";
 import { kindOf } from "./kinds.js";
 import { bestRank, countInTop, declaredLists, within, type ListRank, type StageList } from "./stages.js";
 import { joinWords } from "./table.js";
@@ -213,14 +214,17 @@ export interface MissVariant {
 /** How `id` relates to the nearest relevant chunk of its document, or null when it is in no relevant document. */
 function relationOf(id: string, relevant: ReadonlySet<string>, chunks: ChunkIndex): SiblingRelation | null {
   const c = chunks.byId.get(id);
-  if (!c) return null;
+  // A passage given as text without a document is in no known document.
+  if (!c || (c.doc === NO_DOC && chunks.passages.has(id))) return null;
+  // Passages given as text are filed in the order first seen, not the document's: never "adjacent".
+  const ordered = !chunks.passages.has(id);
   const list = chunks.byDoc.get(c.doc) ?? [];
   const at = list.findIndex((e) => e.chunk.id === id);
   let relation: SiblingRelation | null = null;
   for (let i = 0; i < list.length; i++) {
     const r = list[i]!.chunk;
     if (!relevant.has(r.id)) continue;
-    if (Math.abs(i - at) === 1) return "adjacent";
+    if (ordered && !chunks.passages.has(r.id) && Math.abs(i - at) === 1) return "adjacent";
     if (c.heading && c.heading === r.heading) relation = "same-heading";
     else relation ??= "same-document";
   }

@@ -195,7 +195,7 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     expect(idle.out).toContain("no batches waiting to be collected at https://batch.example.invalid/v1");
   });
 
-  it("names usage mistakes and unreachable endpoints in one line (exit 2)", async () => {
+  it("names usage mistakes in one line (exit 2), and an unreachable endpoint (exit 4)", async () => {
     const dir = tempDir("ragjudge-usage-");
     const base = ["--config", CONFIG, "--cache-dir", dir];
     const baseline = await runCliCaptured(["judge", ...base, "--judge", "baseline", "--batch-export", join(dir, "x.jsonl")], NO_KEY);
@@ -210,8 +210,9 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     const closed = await startOpenAIServer();
     await closed.close();
     const down = await runCliCaptured(["batch", "submit", join(dir, "x.jsonl"), ...base, "--base-url", closed.baseURL], NO_KEY);
-    expect(down.code).toBe(2);
-    expect(down.err).toBe(`ragjudge: error: upload: cannot reach ${closed.baseURL} (ECONNREFUSED)\n`);
+    // An endpoint that cannot be reached is not bad input: the judge could not finish (exit 4), rerun later.
+    expect(down.code).toBe(4);
+    expect(down.err).toBe(`ragjudge: error: upload: cannot reach ${closed.baseURL} (ECONNREFUSED) (the endpoint cannot serve this now; rerun later: every step resumes where it stopped)\n`);
     const missing = await runCliCaptured(["batch", "submit", join(dir, "nope.jsonl"), ...base, "--base-url", "http://127.0.0.1:9/v1"], NO_KEY);
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/nope\.jsonl: file not found/);

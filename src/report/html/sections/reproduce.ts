@@ -15,7 +15,7 @@ export function reproduceSection(report: ReportJson): string {
     ["golden set", i.golden.path, { text: i.golden.sha256.slice(0, 16), cls: "n" }],
     ...i.variants.flatMap((v) => [
       [`${v.name} output`, v.output.path, { text: v.output.sha256.slice(0, 16), cls: "n" }],
-      [`${v.name} chunks`, v.chunks.path, { text: v.chunks.sha256.slice(0, 16), cls: "n" }],
+      v.chunks ? [`${v.name} chunks`, v.chunks.path, { text: v.chunks.sha256.slice(0, 16), cls: "n" }] : [`${v.name} chunks`, "none: passages given as text in the output", { text: "", cls: "n" }],
     ]),
     ...i.rubrics.map((r) => [`rubric ${r.name}`, r.file.path, { text: r.file.sha256.slice(0, 16), cls: "n" }]),
     ["labels", `${i.labels.dir} (${i.labels.files.length} files)`, { text: i.labels.hash.slice(0, 16), cls: "n" }],

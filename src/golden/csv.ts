@@ -1,0 +1,54 @@
+import { CsvError, parse } from "csv-parse/sync";
+import { InputError } from "./errors.js";
+import { readText } from "./files.js";
+import { formatSize, MAX_LINE_CHARS } from "./limits.js";
+
+/** One CSV record and the line it starts on. */
+export interface CsvRecord {
+  line: number;
+  cells: string[];
+}
+
+/** A CSV file as records: the header row first, each with its starting line. */
+export interface CsvFile {
+  header: string[];
+  headerLine: number;
+  rows: CsvRecord[];
+}
+
+/** The line a record starts on: csv-parse reports where it ends, so subtract line breaks inside quoted cells. */
+function startLine(rec: { record: string[]; info: { lines: number } }): number {
+  let inner = 0;
+  for (const c of rec.record) for (let i = c.indexOf("\n"); i !== -1; i = c.indexOf("\n", i + 1)) inner++;
+  return rec.info.lines - inner;
+}
+
+/**
+ * Reads a CSV file as spreadsheets write it (a BOM and CRLF line ends are
+ * fine; quoted cells may span lines; rows may be ragged, for the caller to
+ * report), with each record's starting line. Malformed CSV or a file with no
+ * row is an {@link InputError} at its line.
+ *
+ * @example
+ * const { header, rows } = readCsv("labels.csv"); // rows[0].line === 2
+ */
+export function readCsv(file: string, what = "a header row and one record per row"): CsvFile {
+  const text = readText(file);
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, { skip_empty_lines: true, info: true, relax_column_count: true, max_record_size: MAX_LINE_CHARS }) as unknown as typeof records;
+  } catch (e) {
+    if (e instanceof CsvError) {
+      const line = (e as CsvError & { lines?: number }).lines;
+      if (e.code === "CSV_MAX_RECORD_SIZE") throw new InputError(file, line, undefined, `record is longer than the limit of ${formatSize(MAX_LINE_CHARS)} (${MAX_LINE_CHARS.toLocaleString("en-US")} characters) per line`);
+      throw new InputError(file, line, undefined, `not valid CSV (${e.message.replace(/ on line \d+$/, "")})`);
+    }
+    throw e;
+  }
+  if (records.length === 0) throw new InputError(file, undefined, undefined, `file is empty (expected ${what})`);
+  return {
+    header: records[0]!.record.map((h) => h.trim()),
+    headerLine: startLine(records[0]!),
+    rows: records.slice(1).map((r) => ({ line: startLine(r), cells: r.record })),
+  };
+}

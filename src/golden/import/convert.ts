@@ -1,0 +1,209 @@
+import { InputError, zodProblems } from "../errors.js";
+import { normalise } from "../normalise.js";
+import { GoldenQuestion } from "../schema/golden.js";
+import { PipelineOutputLine } from "../schema/pipeline.js";
+import type { SourceRow, SourceTable } from "./rows.js";
+import { parseListCell } from "./rows.js";
+
+/**
+ * Converts the rows of a Ragas-style dataset (question, retrieved contexts
+ * as text, answer, reference answer, reference contexts) into a golden set
+ * and one variant's pipeline output with passages as text. Columns have the
+ * Ragas names by default (both the 0.1 and the 0.2 ones) and can be mapped
+ * by flags. Unanswerable questions are never guessed: only a column the user
+ * names, or an empty reference when the user says that means unanswerable.
+ */
+
+/** The fields a row converts, each with the columns tried by default (Ragas' names, old and new). */
+export const IMPORT_FIELDS = {
+  id: { flag: "--id-col", defaults: ["id", "question_id"], required: false },
+  question: { flag: "--question-col", defaults: ["question", "user_input"], required: true },
+  contexts: { flag: "--contexts-col", defaults: ["contexts", "retrieved_contexts"], required: true },
+  answer: { flag: "--answer-col", defaults: ["answer", "response"], required: true },
+  reference: { flag: "--reference-col", defaults: ["ground_truth", "reference"], required: false },
+  referenceContexts: { flag: "--reference-contexts-col", defaults: ["reference_contexts"], required: false },
+  split: { flag: "--split-col", defaults: ["split"], required: false },
+  kind: { flag: "--kind-col", defaults: ["kind"], required: false },
+  unanswerable: { flag: "--unanswerable-col", defaults: [], required: false },
+} as const;
+export type ImportField = keyof typeof IMPORT_FIELDS;
+
+/** How to read the rows: column names chosen by flags, and the unanswerable rule. */
+export interface ImportOptions {
+  /** Column names given by flags, by field. */
+  columns?: Partial<Record<ImportField, string>>;
+  /** An empty or missing reference marks the question unanswerable (`--empty-reference-unanswerable`). */
+  emptyReferenceUnanswerable?: boolean;
+  /** A split for rows without a split column or cell (`--split NAME`). */
+  split?: string;
+  /** CSV only: the separator of list cells, instead of a JSON or Python list. */
+  listSep?: string;
+}
+
+/** What a conversion produced, line by line, and every row it could not convert. */
+export interface Converted {
+  /** Golden questions and output lines as they are written (validated against their schemas). */
+  golden: Record<string, unknown>[];
+  outputs: Record<string, unknown>[];
+  /** The source column used for each field (undefined: none). */
+  mapping: Partial<Record<ImportField, string>>;
+  problems: InputError[];
+}
+
+const TRUE = /^(true|yes|1|y)$/i;
+const FALSE = /^(false|no|0|n|)$/i;
+
+/**
+ * Which column each field reads: the flag's column (which must exist), else
+ * the first default the file has. A required field with no column is one
+ * problem at the header line (CSV) or the file (JSONL) naming the columns
+ * that are there and the flag that maps one.
+ */
+function mapColumns(table: SourceTable, opts: ImportOptions, problems: InputError[]): Partial<Record<ImportField, string>> {
+  const has = (c: string) => table.columns.some((x) => x.toLowerCase() === c.toLowerCase());
+  const mapping: Partial<Record<ImportField, string>> = {};
+  const listed = `the ${table.headerLine === undefined ? "rows have" : "header has"}: ${table.columns.join(", ") || "nothing"}`;
+  for (const [field, spec] of Object.entries(IMPORT_FIELDS) as [ImportField, (typeof IMPORT_FIELDS)[ImportField]][]) {
+    const chosen = opts.columns?.[field];
+    if (chosen !== undefined) {
+      if (!has(chosen)) problems.push(new InputError(table.file, table.headerLine, chosen, `column not found (${spec.flag} ${chosen}; ${listed})`));
+      else mapping[field] = chosen;
+      continue;
+    }
+    const found = (spec.defaults as readonly string[]).find(has);
+    if (found !== undefined) mapping[field] = found;
+    else if (spec.required) {
+      problems.push(new InputError(table.file, table.headerLine, spec.defaults[0], `column not found (looked for ${spec.defaults.join(" or ")}; ${listed}); name yours with ${spec.flag} NAME`));
+    }
+  }
+  return mapping;
+}
+
+/** A text cell: a string (CSV cells always are), a number as text, or undefined when empty. */
+function textOf(row: SourceRow, column: string, problems: InputError[], file: string): string | undefined {
+  const v = row.get(column);
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  if (typeof v !== "string") {
+    problems.push(new InputError(file, row.line, column, `expected text, got ${Array.isArray(v) ? "an array" : typeof v}`));
+    return undefined;
+  }
+  return v.trim() === "" ? undefined : v;
+}
+
+/** A list of passages: a JSON array (JSONL) or a list cell (CSV); each passage must have text. */
+function passagesOf(row: SourceRow, column: string, opts: ImportOptions, problems: InputError[], file: string): string[] | undefined {
+  const v = row.get(column);
+  if (v === undefined || v === null) return undefined;
+  let list: unknown[];
+  if (row.text && typeof v === "string") {
+    const parsed = parseListCell(v, opts.listSep);
+    if (!Array.isArray(parsed)) {
+      problems.push(new InputError(file, row.line, column, parsed.error));
+      return undefined;
+    }
+    list = parsed;
+  } else if (Array.isArray(v)) list = v;
+  else {
+    problems.push(new InputError(file, row.line, column, `expected an array of passages (strings), got ${typeof v}`));
+    return undefined;
+  }
+  const out: string[] = [];
+  const seen = new Map<string, number>();
+  let ok = true;
+  list.forEach((p, i) => {
+    if (typeof p !== "string") {
+      problems.push(new InputError(file, row.line, `${column}[${i}]`, `expected a passage as text, got ${p === null ? "null" : typeof p}`));
+      ok = false;
+      return;
+    }
+    const norm = normalise(p);
+    if (norm === "") {
+      problems.push(new InputError(file, row.line, `${column}[${i}]`, "empty passage (no text after white space is removed)"));
+      ok = false;
+      return;
+    }
+    const first = seen.get(norm);
+    if (first !== undefined) {
+      problems.push(new InputError(file, row.line, `${column}[${i}]`, `passage text identical to ${column}[${first}] after normalising: one text is one passage with one id; drop the repeat`));
+      ok = false;
+      return;
+    }
+    seen.set(norm, i);
+    out.push(p);
+  });
+  return ok ? out : undefined;
+}
+
+/**
+ * Converts every row, reporting each one it cannot convert as
+ * `file:line: column: message` (with the source's column names, so the fix
+ * is in the user's own file). Ids come from the id column, else `q1`, `q2`,
+ * ... by row; a duplicate id is a problem.
+ */
+export function convertRows(table: SourceTable, opts: ImportOptions = {}): Converted {
+  const problems: InputError[] = [];
+  const mapping = mapColumns(table, opts, problems);
+  const golden: Record<string, unknown>[] = [];
+  const outputs: Record<string, unknown>[] = [];
+  if (problems.length) return { golden, outputs, mapping, problems };
+  const file = table.file;
+  const width = String(table.rows.length).length;
+  const seenIds = new Map<string, number>();
+  table.rows.forEach((row, n) => {
+    if (problems.length >= 50) return;
+    const rowProblems: InputError[] = [];
+    const col = (f: ImportField) => mapping[f];
+    const id = (col("id") && textOf(row, col("id")!, rowProblems, file)) || `q${String(n + 1).padStart(width, "0")}`;
+    const question = textOf(row, col("question")!, rowProblems, file);
+    if (question === undefined && !rowProblems.length) rowProblems.push(new InputError(file, row.line, col("question")!, "empty (every row needs its question)"));
+    const contexts = passagesOf(row, col("contexts")!, opts, rowProblems, file);
+    if (row.get(col("contexts")!) === undefined) rowProblems.push(new InputError(file, row.line, col("contexts")!, "missing (the passages the pipeline retrieved, as a list; [] for none)"));
+    const answer = typeof row.get(col("answer")!) === "string" ? (row.get(col("answer")!) as string) : textOf(row, col("answer")!, rowProblems, file);
+    const reference = col("reference") ? textOf(row, col("reference")!, rowProblems, file) : undefined;
+    const referenceContexts = col("referenceContexts") ? passagesOf(row, col("referenceContexts")!, opts, rowProblems, file) : undefined;
+    const split = (col("split") ? textOf(row, col("split")!, rowProblems, file) : undefined) ?? opts.split;
+    const kind = col("kind") ? textOf(row, col("kind")!, rowProblems, file) : undefined;
+    let answerable = true;
+    if (col("unanswerable")) {
+      const raw = row.get(col("unanswerable")!);
+      const v = typeof raw === "boolean" ? String(raw) : typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : raw === undefined || raw === null ? "" : undefined;
+      if (v === undefined || (!TRUE.test(v) && !FALSE.test(v))) rowProblems.push(new InputError(file, row.line, col("unanswerable")!, `expected true or false (yes/no, 1/0), got ${JSON.stringify(raw)}`));
+      else answerable = !TRUE.test(v);
+    }
+    if (opts.emptyReferenceUnanswerable && reference === undefined) answerable = false;
+    if (answerable && !rowProblems.length && (referenceContexts === undefined || referenceContexts.length === 0)) {
+      rowProblems.push(new InputError(file, row.line, col("referenceContexts") ?? IMPORT_FIELDS.referenceContexts.defaults[0], `missing: an answerable question needs the passages that answer it, for retrieval scores (map a column with ${IMPORT_FIELDS.referenceContexts.flag}); mark questions the documents cannot answer with ${IMPORT_FIELDS.unanswerable.flag} NAME or --empty-reference-unanswerable`));
+    }
+    if (!answerable && referenceContexts !== undefined && referenceContexts.length > 0) {
+      rowProblems.push(new InputError(file, row.line, col("referenceContexts")!, "an unanswerable question must have no reference passages"));
+    }
+    const first = seenIds.get(id);
+    if (first !== undefined) rowProblems.push(new InputError(file, row.line, col("id") ?? "id", `duplicate question id ${JSON.stringify(id)} (first on line ${first})`));
+    else seenIds.set(id, row.line);
+    if (rowProblems.length) {
+      problems.push(...rowProblems);
+      return;
+    }
+    const q: Record<string, unknown> = { id, question, answerable };
+    if (reference !== undefined) q.reference = reference;
+    if (answerable) q.relevantText = referenceContexts;
+    if (kind !== undefined) q.kind = kind;
+    if (split !== undefined) q.split = split;
+    const g = GoldenQuestion.safeParse(q);
+    if (!g.success) {
+      problems.push(...zodProblems(g.error, q, file, row.line));
+      return;
+    }
+    const o: Record<string, unknown> = { id, retrieved: contexts!.map((text) => ({ text })) };
+    if (answer !== undefined) o.answer = answer;
+    const p = PipelineOutputLine.safeParse(o);
+    if (!p.success) {
+      problems.push(...zodProblems(p.error, o, file, row.line));
+      return;
+    }
+    golden.push(q);
+    outputs.push(o);
+  });
+  return { golden, outputs, mapping, problems };
+}

@@ -1,0 +1,79 @@
+import { userInfo } from "node:os";
+import type { ReportJson } from "./schema.js";
+
+/**
+ * The exact commands that come next after a run, printed as the summary's
+ * last lines. Each is a complete command line that works as printed, from
+ * the same folder: the same `--config` or `--example`, the same judge
+ * overrides (so `run --require-trusted` judges under the same fingerprint),
+ * and a real annotator name.
+ */
+
+/** What the user typed that the next commands must repeat. */
+export interface Invocation {
+  /** `["--config", "x.json"]`, `["--example"]` or `[]`. */
+  config: string[];
+  /** Judge overrides of the run (`--judge`, `--model`, `--base-url`, ...), to keep the fingerprint. */
+  judge: string[];
+  /** Who labels (default: the login name, when it is a valid annotator name). */
+  annotator?: string;
+}
+
+/** The login name as an annotator name (letters, digits, `. _ @ + -`), else "me". */
+export function defaultAnnotator(): string {
+  let name = "";
+  try {
+    name = userInfo().username;
+  } catch {
+    // no passwd entry (some containers)
+  }
+  return /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/.test(name) ? name : "me";
+}
+
+/** Quotes one argument for a POSIX shell when it needs it. */
+export function shellArg(a: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
+}
+
+const line = (args: string[]) => "  ragjudge " + args.map(shellArg).join(" ");
+
+/**
+ * The next commands for a finished run, as lines (empty when the run is
+ * quiet about it): re-run after judge errors; label a random sample, review
+ * it, calibrate and gate with `--require-trusted` while a rubric is
+ * untrusted; the CI gate once every rubric is trusted. The shipped example
+ * points to `ragjudge init` instead: its labels are the project's own.
+ *
+ * @example
+ * nextCommands(report, { config: [], judge: [] })
+ * // ["Next: ...", "  ragjudge sample --random 50 --split heldout --annotator asha", ...]
+ */
+export function nextCommands(report: ReportJson, inv: Invocation): string[] {
+  if (report.config.shippedExample) {
+    return ["Next: this was the shipped example. To evaluate your own data, start a project in a folder of its own:", "  ragjudge init my-eval"];
+  }
+  const out: string[] = [];
+  if (report.judgeTotals.errors > 0) {
+    out.push(`Next: ${report.judgeTotals.errors} error verdict${report.judgeTotals.errors === 1 ? "" : "s"} left (not yes or no); run again to retry them (committed verdicts come from the cache):`, line(["run", ...inv.config, ...inv.judge]));
+    return out;
+  }
+  const untrusted = report.rubrics.filter((r) => r.judge !== "rule" && !r.trust.trusted);
+  if (untrusted.length === 0) {
+    if (report.rubrics.length) out.push("Next: every rubric is trusted; gate CI on it:", line(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
+    return out;
+  }
+  const annotator = inv.annotator ?? defaultAnnotator();
+  const short = Math.max(...untrusted.map((r) => r.trust.thresholds.minLabels - r.trust.n));
+  const n = short > 0 ? short : 20;
+  // The held-out split the gate counts (the config's trust.heldout): one name for every untrusted rubric.
+  const split = untrusted[0]!.trust.heldout;
+  const heldout = report.questions.some((q) => q.split === split);
+  out.push(
+    `Next: ${untrusted.length} rubric${untrusted.length === 1 ? " is" : "s are"} untrusted (${untrusted.map((r) => r.rubric).join(", ")}). Label a random sample${heldout ? ` of the ${split} split` : ""}, measure the judge against it, and gate on it:`,
+    line(["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator, ...inv.config]),
+    line(["review", "--annotator", annotator, ...inv.config]),
+    line(["calibrate", ...inv.config]),
+    line(["run", ...inv.config, ...inv.judge, "--require-trusted"]),
+  );
+  return out;
+}

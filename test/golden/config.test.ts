@@ -1,0 +1,55 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigNotFoundError, loadConfig, missingInputs, packagedRubricsDir, resolveRubrics } from "../../src/golden/config.js";
+import { inputErrorMessages } from "../helpers/input-errors.js";
+import { tempDir } from "../helpers/temp.js";
+
+function project(config: string, files: Record<string, string> = {}): string {
+  const dir = tempDir("ragjudge-config-");
+  writeFileSync(join(dir, "ragjudge.config.json"), config);
+  for (const [f, text] of Object.entries(files)) {
+    mkdirSync(join(dir, f, ".."), { recursive: true });
+    writeFileSync(join(dir, f), text);
+  }
+  return dir;
+}
+
+describe("loadConfig", () => {
+  it("never falls back to the shipped example: no --config and no ./ragjudge.config.json names the two ways on", () => {
+    const empty = tempDir("ragjudge-noconfig-");
+    expect(() => loadConfig(undefined, empty)).toThrow(ConfigNotFoundError);
+    expect(() => loadConfig(undefined, empty)).toThrow(`no ragjudge.config.json in ${empty} and no --config: run \`ragjudge init\` to start one here, or add --example to run the shipped example`);
+  });
+
+  it("reads JSON with comments and trailing commas, and names the line of every problem", () => {
+    const dir = project(`// a comment\n{\n  "golden": "q.jsonl", // the questions\n  /* block */\n  "variants": [{"name": "v", "output": "o.jsonl",},],\n  "k": [0],\n  "typo": 1\n}\n`);
+    const file = join(dir, "ragjudge.config.json");
+    expect(inputErrorMessages(() => loadConfig(file))).toEqual([
+      `${file}:6: k[0]: Too small: expected number to be >0`,
+      `${file}:2: (record): unknown field "typo"`,
+    ]);
+    const bad = project(`{\n  "golden": "q.jsonl"\n  "variants": []\n}`);
+    expect(inputErrorMessages(() => loadConfig(join(bad, "ragjudge.config.json")))).toEqual([`${join(bad, "ragjudge.config.json")}:3: not valid JSON (CommaExpected)`]);
+  });
+
+  it("names each missing input at the config's line and field, saying paths are relative to the config's folder", () => {
+    const dir = project(`{\n  "golden": "golden.jsonl",\n  "variants": [\n    {"name": "v", "output": "out/v.jsonl", "chunks": "chunks.jsonl"}\n  ]\n}\n`, { "golden.jsonl": "{}\n" });
+    const cfg = loadConfig(join(dir, "ragjudge.config.json"), tempDir());
+    expect(missingInputs(cfg).map((p) => p.message)).toEqual([
+      `${join(dir, "ragjudge.config.json")}:4: variants[0].output: "out/v.jsonl" not found: ${join(dir, "out", "v.jsonl")} (paths are relative to the config's folder ${dir})`,
+      `${join(dir, "ragjudge.config.json")}:4: variants[0].chunks: "chunks.jsonl" not found: ${join(dir, "chunks.jsonl")} (paths are relative to the config's folder ${dir})`,
+    ]);
+  });
+
+  it("uses rubricsDir when set (missing: an error, never a silent swap), else rubrics/ beside the config, else the packaged defaults", () => {
+    const base = `"golden": "g.jsonl", "variants": [{"name": "v", "output": "o.jsonl"}]`;
+    const none = project(`{${base}}`);
+    expect(resolveRubrics(loadConfig(join(none, "ragjudge.config.json")))).toEqual({ dir: packagedRubricsDir(), packaged: true });
+    const own = project(`{${base}}`, { "rubrics/x.yaml": "" });
+    expect(resolveRubrics(loadConfig(join(own, "ragjudge.config.json")))).toEqual({ dir: join(own, "rubrics"), packaged: false });
+    const typo = project(`{${base},\n "rubricsDir": "rubircs"}`);
+    const file = join(typo, "ragjudge.config.json");
+    expect(inputErrorMessages(() => resolveRubrics(loadConfig(file)))[0]).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2: rubricsDir: folder .*rubircs not found .*remove "rubricsDir" to use the packaged rubrics, or run \`ragjudge init --rubrics\``));
+  });
+});

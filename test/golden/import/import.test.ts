@@ -1,0 +1,136 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCliCaptured } from "../../helpers/cli.js";
+import { tempDir } from "../../helpers/temp.js";
+
+/**
+ * The same small dataset three ways: chunk ids with a chunks file (the
+ * reference), a Ragas-style JSONL with passages as text, and a CSV with
+ * passages as text. After `import` and `run`, retrieval must give the same
+ * figures to the last bit, overall and per question.
+ */
+const DOCS: Record<string, string[]> = {
+  leave: ["Unused earned leave can be carried forward up to 45 days.", "Casual leave lapses at the end of the calendar year.", "Sick leave needs a medical note after three days."],
+  pay: ["Salaries are credited on the last working day of the month.", "Reimbursements are paid with the next salary.", "Tax declarations are due every January."],
+  travel: ["Economy class is the default for flights under six hours.", "Hotel bookings go through the travel desk.", "Per diem in metro cities is 3000 rupees."],
+  it: ["Laptops are replaced every four years.", "Passwords expire after ninety days.", "VPN access needs a ticket to the IT desk."],
+};
+const CHUNKS = Object.entries(DOCS).flatMap(([doc, texts]) => texts.map((text, i) => ({ id: `${doc}#${i}`, doc, text })));
+const text = (id: string) => CHUNKS.find((c) => c.id === id)!.text;
+
+interface Q { id: string; question: string; relevant: string[]; retrieved: string[]; answer: string; reference: string }
+const QUESTIONS: Q[] = [
+  { id: "q1", question: "How much leave carries over?", relevant: ["leave#0"], retrieved: ["leave#1", "leave#0", "pay#0"], answer: "Up to 45 days [2].", reference: "45 days." },
+  { id: "q2", question: "When is salary paid?", relevant: ["pay#0"], retrieved: ["pay#0", "pay#1"], answer: "On the last working day [1].", reference: "The last working day." },
+  { id: "q3", question: "Which class for short flights?", relevant: ["travel#0", "travel#2"], retrieved: ["travel#1", "it#0", "travel#0", "pay#2", "leave#2", "it#1"], answer: "Economy [3].", reference: "Economy." },
+  // Its relevant chunk is retrieved for no question: it must still count in recall's denominator.
+  { id: "q4", question: "How often are laptops replaced?", relevant: ["it#2", "it#0"], retrieved: ["it#0", "it#1"], answer: "Every four years [1].", reference: "Every four years." },
+  { id: "q5", question: "Do I need a note for sick leave?", relevant: ["leave#2"], retrieved: ["pay#1", "travel#2"], answer: "No.", reference: "After three days." },
+];
+const UNANSWERABLE = [{ id: "q6", question: "What is the CEO's salary?", retrieved: ["pay#0"], answer: "Not found." }];
+
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+const csvCell = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+function writeIds(dir: string): string {
+  writeFileSync(join(dir, "chunks.jsonl"), jsonl(CHUNKS));
+  writeFileSync(join(dir, "golden.jsonl"), jsonl([
+    ...QUESTIONS.map((q) => ({ id: q.id, question: q.question, relevant: q.relevant, reference: q.reference })),
+    ...UNANSWERABLE.map((q) => ({ id: q.id, question: q.question, answerable: false })),
+  ]));
+  writeFileSync(join(dir, "out.jsonl"), jsonl([...QUESTIONS, ...UNANSWERABLE].map((q) => ({ id: q.id, retrieved: q.retrieved, answer: q.answer }))));
+  const config = join(dir, "ragjudge.config.json");
+  writeFileSync(config, JSON.stringify({ name: "ids", golden: "golden.jsonl", variants: [{ name: "rag", output: "out.jsonl", chunks: "chunks.jsonl" }], judge: { kind: "baseline" } }));
+  return config;
+}
+
+function writeRagas(file: string): void {
+  writeFileSync(file, jsonl([
+    ...QUESTIONS.map((q) => ({ question_id: q.id, question: q.question, contexts: q.retrieved.map(text), answer: q.answer, ground_truth: q.reference, reference_contexts: q.relevant.map(text) })),
+    ...UNANSWERABLE.map((q) => ({ question_id: q.id, question: q.question, contexts: q.retrieved.map(text), answer: q.answer, ground_truth: "" })),
+  ]));
+}
+
+/** A CSV as a spreadsheet export has it: renamed columns (mapped by flags), list cells as JSON and one as a Python list. */
+function writeCsv(file: string): void {
+  const rows = [["qid", "query", "retrieved", "response", "gold answer", "gold passages", "no answer"]];
+  QUESTIONS.forEach((q, i) => {
+    const list = (ids: string[]) => (i === 2 ? `[${ids.map((id) => `'${text(id).replace(/'/g, "\\'")}'`).join(", ")}]` : JSON.stringify(ids.map(text)));
+    rows.push([q.id, q.question, list(q.retrieved), q.answer, q.reference, list(q.relevant), "no"]);
+  });
+  for (const q of UNANSWERABLE) rows.push([q.id, q.question, JSON.stringify(q.retrieved.map(text)), q.answer, "", "[]", "yes"]);
+  writeFileSync(file, "\ufeff" + rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n");
+}
+
+async function retrieval(config: string, evals: string): Promise<{ overall: unknown; perQuery: unknown }> {
+  const r = await runCliCaptured(["run", "--config", config, "--evaluations-dir", evals, "--quiet"]);
+  expect(r.code, r.err).toBe(0);
+  const folder = r.out.trim();
+  const report = JSON.parse(readFileSync(join(folder, "report.json"), "utf8")) as { variants: { retrieval: { overall: unknown } }[] };
+  const perQuery = (JSON.parse(readFileSync(join(folder, "retrieval.json"), "utf8")) as { perQuery: unknown }[])[0]!.perQuery;
+  return { overall: report.variants[0]!.retrieval.overall, perQuery };
+}
+
+describe("ragjudge import: passages as text score exactly as ids and chunks", () => {
+  it("a Ragas-style JSONL and a CSV, imported and run, give the retrieval figures of the same data as ids and chunks", async () => {
+    const dir = tempDir("ragjudge-import-");
+    const reference = await retrieval(writeIds(dir), join(dir, "evals-ids"));
+
+    writeRagas(join(dir, "ragas.jsonl"));
+    const ragas = await runCliCaptured(["import", "ragas", join(dir, "ragas.jsonl"), "--out", join(dir, "from-ragas"), "--variant", "rag", "--empty-reference-unanswerable"]);
+    expect(ragas.code, ragas.err).toBe(0);
+    expect(ragas.out).toMatch(/6 questions \(5 answerable, 1 unanswerable\)/);
+    expect(await retrieval(join(dir, "from-ragas", "ragjudge.config.json"), join(dir, "evals-ragas"))).toEqual(reference);
+
+    writeCsv(join(dir, "export.csv"));
+    const csv = await runCliCaptured(["import", "csv", join(dir, "export.csv"), "--out", join(dir, "from-csv"), "--variant", "rag",
+      "--id-col", "qid", "--question-col", "query", "--contexts-col", "retrieved", "--answer-col", "response",
+      "--reference-col", "gold answer", "--reference-contexts-col", "gold passages", "--unanswerable-col", "no answer"]);
+    expect(csv.code, csv.err).toBe(0);
+    expect(await retrieval(join(dir, "from-csv", "ragjudge.config.json"), join(dir, "evals-csv"))).toEqual(reference);
+
+    // Sanity: the figures are not trivial (q4's unretrieved relevant chunk keeps its recall at 0.5).
+    const rows = reference.perQuery as { id: string; values: Record<string, number> }[];
+    expect(rows.find((q) => q.id === "q4")!.values["R@10"]).toBe(0.5);
+    expect(rows.find((q) => q.id === "q5")!.values["R@10"]).toBe(0);
+  }, 60_000);
+
+  it("reports every row it cannot convert as file:line: column: message, and writes nothing", async () => {
+    const dir = tempDir("ragjudge-import-bad-");
+    const file = join(dir, "bad.jsonl");
+    writeFileSync(file, jsonl([
+      { question: "ok?", contexts: ["A passage."], answer: "a", reference_contexts: ["A passage."] },
+      { question: "empty passage?", contexts: ["A passage.", "   "], answer: "a", reference_contexts: ["A passage."] },
+      { question: "twice?", contexts: ["Same text.", "same  TEXT."], answer: "a", reference_contexts: ["Same text."] },
+      { question: "unanswerable, never guessed", contexts: [], answer: "not found", ground_truth: "" },
+      { contexts: [], answer: "a", reference_contexts: ["x"] },
+    ]));
+    const out = join(dir, "out");
+    const r = await runCliCaptured(["import", "ragas", file, "--out", out]);
+    expect(r.code).toBe(2);
+    expect(r.err.trim().split("\n")).toEqual([
+      `ragjudge: error: ${file}:2: contexts[1]: empty passage (no text after white space is removed)`,
+      `ragjudge: error: ${file}:3: contexts[1]: passage text identical to contexts[0] after normalising: one text is one passage with one id; drop the repeat`,
+      `ragjudge: error: ${file}:4: reference_contexts: missing: an answerable question needs the passages that answer it, for retrieval scores (map a column with --reference-contexts-col); mark questions the documents cannot answer with --unanswerable-col NAME or --empty-reference-unanswerable`,
+      `ragjudge: error: ${file}:5: question: empty (every row needs its question)`,
+    ]);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("names a missing or renamed CSV column at the header line, and an --out that is a file; nothing written", async () => {
+    const dir = tempDir("ragjudge-import-col-");
+    const file = join(dir, "renamed.csv");
+    writeFileSync(file, "question,passages,answer\nq,\"[]\",a\n");
+    const r = await runCliCaptured(["import", "csv", file, "--out", join(dir, "out")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`ragjudge: error: ${file}:1: contexts: column not found (looked for contexts or retrieved_contexts; the header has: question, passages, answer); name yours with --contexts-col NAME\n`);
+    const mapped = await runCliCaptured(["import", "csv", file, "--out", join(dir, "out"), "--contexts-col", "docs"]);
+    expect(mapped.err).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1: docs: column not found \\(--contexts-col docs; the header has: question, passages, answer\\)`));
+    writeFileSync(join(dir, "taken"), "");
+    const onFile = await runCliCaptured(["import", "csv", file, "--out", join(dir, "taken"), "--contexts-col", "passages"]);
+    expect(onFile.code).toBe(2);
+    expect(onFile.err).toBe(`ragjudge: error: ${join(dir, "taken")}: is a file, expected a folder for --out\n`);
+    expect(readdirSync(dir).sort()).toEqual(["renamed.csv", "taken"]);
+  });
+});
