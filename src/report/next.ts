@@ -63,8 +63,9 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     return out;
   }
   const annotator = inv.annotator ?? defaultAnnotator();
-  const short = Math.max(...untrusted.map((r) => r.trust.thresholds.minLabels - r.trust.n));
-  const n = short > 0 ? short : 20;
+  // A draw's size is its total: with the same seed a larger draw holds the smaller one, so the items already
+  // labelled stay drawn and only the new ones are queued. Ask for the gate's minimum, or 20 more once it is met.
+  const n = Math.max(...untrusted.map((r) => (r.trust.n < r.trust.thresholds.minLabels ? r.trust.thresholds.minLabels : r.trust.n + 20)));
   // The held-out split the gate counts (the config's trust.heldout): one name for every untrusted rubric.
   const split = untrusted[0]!.trust.heldout;
   const heldout = report.questions.some((q) => q.split === split);

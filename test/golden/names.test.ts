@@ -19,7 +19,7 @@ describe("names are identities", () => {
     for (const cmd of [["validate"], ["run", "--evaluations-dir", copy.evaluations], ["judge", "--no-progress"]]) {
       const r = await runCliCaptured([...cmd, "--config", copy.config]);
       expect(r.code, cmd[0]).toBe(2);
-      expect(r.err.trim().split("\n"), cmd[0]).toEqual([`ragjudge: error: ${copy.config}: variants[1].name: duplicate variant name "bm25-small" (also variants[0]): names are identities, so their results would merge`]);
+      expect(r.err.trim().split("\n"), cmd[0]).toEqual([`ragjudge: error: ${copy.config}:18: variants[1].name: duplicate variant name "bm25-small" (also variants[0]): names are identities, so their results would merge`]);
     }
     expect(() => readdirSync(copy.evaluations)).toThrow();
   });
@@ -28,7 +28,7 @@ describe("names are identities", () => {
     const copy = exampleCopy((c) => (c.rubrics = ["faithfulness", "correctness", "faithfulness"]));
     const r = await runCliCaptured(["validate", "--config", copy.config]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`ragjudge: error: ${copy.config}: rubrics[2]: duplicate rubric name "faithfulness" (also rubrics[0]): names are identities, so their results would merge\n`);
+    expect(r.err).toBe(`ragjudge: error: ${copy.config}:51: rubrics[2]: duplicate rubric name "faithfulness" (also rubrics[0]): names are identities, so their results would merge\n`);
   });
 
   it("refuses two rubric files of one name (a .yaml and a .yml), naming the second file and its name field", async () => {

@@ -33,7 +33,7 @@ describe("after a run: its judgments where sample, review and calibrate look, an
   });
 
   it("names the commands with the run's config and judge flags, quoted for a shell, and the sample size the gate still needs", () => {
-    const rubric = (name: string, n: number, trusted = false) => ({ rubric: name, judge: "llm", trust: { trusted, n, thresholds: { minLabels: 50, minPerClass: 10, kappaLower: 0.6 } } });
+    const rubric = (name: string, n: number, trusted = false) => ({ rubric: name, judge: "llm", trust: { trusted, n, thresholds: { minLabels: 50, minPerClass: 10, kappaLower: 0.6 }, heldout: "heldout" } });
     const report = {
       config: { shippedExample: false },
       judgeTotals: { errors: 0 },
@@ -42,7 +42,7 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     } as unknown as ReportJson;
     expect(nextCommands(report, { config: ["--config", "my dir/c.json"], judge: ["--judge", "openai"], annotator: "asha" })).toEqual([
       "Next: 2 rubrics are untrusted (faithfulness, correctness). Label a random sample of the heldout split, measure the judge against it, and gate on it:",
-      "  ragjudge sample --random 30 --split heldout --annotator asha --config 'my dir/c.json'",
+      "  ragjudge sample --random 50 --split heldout --annotator asha --config 'my dir/c.json'",
       "  ragjudge review --annotator asha --config 'my dir/c.json'",
       "  ragjudge calibrate --config 'my dir/c.json'",
       "  ragjudge run --config 'my dir/c.json' --judge openai --require-trusted",

@@ -79,10 +79,11 @@ export function registerReview(program: Command): void {
         if (e.code === "EADDRINUSE" || e.code === "EACCES") throw new UsageError(`--port ${flags.port}: cannot listen on 127.0.0.1 (${e.code === "EADDRINUSE" ? "already in use" : "not allowed"}); leave --port out to use a free port`);
         throw e;
       });
-      process.stdout.write(`Open ${server.url} in a browser. Ctrl+C (or Finish on the page) stops the server; every label is saved as you go.\n`);
+      // Stop cleanly on a signal from the moment the address is known: a script may send one as soon as it reads it.
       const stop = () => void server.close();
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
+      process.stdout.write(`Open ${server.url} in a browser. Ctrl+C (or Finish on the page) stops the server; every label is saved as you go.\n`);
       try {
         await server.closed;
       } finally {
