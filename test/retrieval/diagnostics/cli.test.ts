@@ -17,7 +17,7 @@ const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n")
 write(
   "golden.jsonl",
   jsonl([
-    q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual"),
+    q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual", { question: "Does casual leave carry over?" }),
     q("q-fin", "fin", "receipts must be attached to every single claim", "factual"),
     q("q-it", "it", "hardware tokens expire after ninety days", "lexical"),
     unanswerable("q-no"),
@@ -124,7 +124,8 @@ describe("ragjudge retrieval with diagnostics", () => {
     const r = await runCliCaptured(["retrieval", "--golden", join(dir, "golden.jsonl"), "--chunks", join(dir, "chunks.jsonl"), "--output", join(dir, "hybrid.output.jsonl"), "--misses"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("pool recall unavailable: no declared pool");
-    expect(r.out).toMatch(/^q-fin +factual .* undecided +—$/m);
+    expect(r.out).toMatch(/^q-fin +factual .* undecided +better-embedder$/m);
+    expect(r.out).toMatch(/^  q-fin: no first-stage list is declared .*\(proposal: likely a vocabulary gap/m);
   });
 
   it("--misses does not apply to TREC runs", async () => {
