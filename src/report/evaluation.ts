@@ -1,10 +1,10 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
 import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { loadConfig } from "../golden/config.js";
-import { InputErrors } from "../golden/errors.js";
+import { displayPath, InputErrors } from "../golden/errors.js";
 import { validateInputs } from "../golden/validate.js";
 import { loadJudgeInputs } from "../judge/inputs.js";
 import type { ProgressState } from "../judge/run.js";
@@ -18,6 +18,7 @@ import { overallValue, scoreRetrieval } from "../retrieval/score.js";
 import { assembleReport, type RunFindings } from "./build/report.js";
 import { rubricReports } from "./build/rubrics.js";
 import { configEvaluationsDir, EvaluationFolder } from "./folder.js";
+import { buildItems } from "./items/build.js";
 import { searchOrAnswer } from "./join.js";
 import { checkJudgeSetup, judgeItems } from "./run-judge.js";
 import type { ReportJson } from "./schema.js";
@@ -158,9 +159,15 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       floors: floorResults, requireTrusted: options.requireTrusted ?? false, files: plan.files,
     };
     const report = assembleReport(findings);
+    const chunksOf = new Map(variants.map((v) => [v.name, v.chunks]));
+    const items = buildItems({
+      report, golden, variants, judgments, diagnostics, book,
+      review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")) },
+    });
     const summary = writeEvaluation(folder, {
       report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
-      validation, scores, diagnostics, judgmentsText, summary: figures, calibration, plan,
+      validation, scores, diagnostics, judgmentsText, summary: figures, calibration, plan, items,
+      chunkOf: (variant, id) => chunksOf.get(variant)?.byId.get(id),
     });
     return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings };
   } catch (e) {

@@ -93,7 +93,7 @@ function anchorCell(m: MissRow): string {
 }
 
 /** The reason, with the proposal when the kind alone does not say what to do (undecided, anchor-ambiguity). */
-export function whyWithProposal(m: Pick<MissRow, "failure" | "why" | "proposal">): string {
+export function whyWithProposal(m: { failure: string; why: string; proposal: string }): string {
   return (m.failure === "undecided" || m.failure === "anchor-ambiguity") && m.proposal ? `${m.why} (proposal: ${m.proposal})` : m.why;
 }
 
