@@ -1,6 +1,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
+import { neutraliseCsvCell, restoreCsvCell } from "../golden/escape.js";
 import { readText } from "../golden/files.js";
 import { Frame, Label, Provenance } from "../golden/schema/items.js";
 import { currentLabels, type LabelBook } from "./labels.js";
@@ -8,7 +9,9 @@ import { currentLabels, type LabelBook } from "./labels.js";
 /**
  * CSV import and export of labels, since people label in spreadsheets. The
  * columns are the fields of a label (`Label` in golden/schema/items.ts), so an
- * exported file imports back unchanged.
+ * exported file imports back unchanged. A cell a spreadsheet would run as a
+ * formula (a note starting with `=`, `+`, `-` or `@`) is written with a
+ * leading `'` and read back without it (src/golden/escape.ts).
  */
 
 /** Every column, in export order. */
@@ -60,7 +63,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   const text = readText(file);
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { skip_empty_lines: true, info: true, relax_column_count: true }) as unknown as typeof records;
+    records = parse(text, { skip_empty_lines: true, info: true, relax_column_count: true, cast: (value) => restoreCsvCell(value) }) as unknown as typeof records;
   } catch (e) {
     if (e instanceof CsvError) {
       const line = (e as CsvError & { lines?: number }).lines;
@@ -187,7 +190,7 @@ export function labelsToCsv(book: LabelBook, options: { history?: boolean } = {}
   rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   const records = rows.map((l) => CSV_COLUMNS.map((c) => {
     const v = l[c];
-    return v === undefined ? "" : String(v);
+    return v === undefined ? "" : typeof v === "string" ? neutraliseCsvCell(v) : String(v);
   }));
   return stringify(records, { header: true, columns: [...CSV_COLUMNS] });
 }
