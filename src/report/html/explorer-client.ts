@@ -366,7 +366,8 @@ export const EXPLORER_JS = String.raw`"use strict";
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (typing(e.target)) {
-      if (e.key === "Escape") e.target.blur();
+      // Esc leaves the field and keeps what was typed (a search field would clear itself otherwise).
+      if (e.key === "Escape") { e.preventDefault(); e.target.blur(); }
       else if (e.key === "Enter" && e.target.tagName === "INPUT") { e.preventDefault(); e.target.blur(); if (view.length) select(0); }
       return;
     }
