@@ -35,7 +35,8 @@ export function plainLine(text: string): string {
  * literally once rendered: HTML-significant characters become entities (so
  * `</td></tr></table>` or `<img onerror=...>` in a judge's reason stays text
  * on GitHub), Markdown punctuation is backslash-escaped (no emphasis, link,
- * image, code span or table cell is opened), and line breaks become spaces.
+ * image, code span or table cell is opened; `#` only where it starts the
+ * text), and line breaks become spaces.
  *
  * @example
  * escapeMarkdown("a | b </td> *c* [x](y)") // "a \\| b &lt;/td&gt; \\*c\\* \\[x\\](y)"
@@ -45,7 +46,9 @@ export function escapeMarkdown(text: string): string {
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
-    .replace(/[\\`*_[\]|~#$]/g, (c) => `\\${c}`);
+    .replace(/[\\`*_[\]|~$]/g, (c) => `\\${c}`)
+    // A leading # would open a heading where the text starts a list item; elsewhere it is plain text ("hr#1").
+    .replace(/^#/, "\\#");
 }
 
 /**
