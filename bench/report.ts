@@ -11,7 +11,8 @@
  * - filtering, sorting and opening an item: from the change to the next
  *   frame, for an outcome filter, a variant filter, a rubric-verdict filter,
  *   a two-word text search, a sort by rank, and the first and a second item
- *   opened (the first parses the chunk table and its evidence block).
+ *   opened (the first inflates the chunk table and its evidence block; for
+ *   openings the first figure is "until the detail shows").
  *
  * Prints the file sizes (report.html with and without the explorer,
  * items.jsonl, items.csv), every run and the medians, with the targets
@@ -133,8 +134,23 @@ async function operate(browser: Browser, file: string): Promise<Record<Op, [numb
     await frame(set('select[name="r.correctness"]', "", "change"));
     r[ops[3]] = await frame(set('input[name="q"]', "handbook meaning", "input"));
     r[ops[4]] = await frame(() => document.querySelector('th[data-sort="rank"]').click());
-    r[ops[5]] = await frame(() => document.querySelectorAll("#rj-table button.qid")[0].click());
-    r[ops[6]] = await frame(() => document.querySelectorAll("#rj-table button.qid")[1].click());
+    // Opening inflates the item's evidence block first: timed until its detail shows, then to the next frame.
+    const opened = (n) => new Promise((res) => {
+      const b = document.querySelectorAll("#rj-table button.qid")[n];
+      const id = b.textContent;
+      const t = performance.now();
+      b.click();
+      const wait = () => {
+        const h = document.querySelector("#rj-detail h3");
+        if (h && h.textContent.includes(id)) {
+          const shown = performance.now() - t;
+          requestAnimationFrame(() => setTimeout(() => res([shown, performance.now() - t]), 0));
+        } else setTimeout(wait, 1);
+      };
+      wait();
+    });
+    r[ops[5]] = await opened(0);
+    r[ops[6]] = await opened(1);
     return r;
   })()`)) as Record<Op, [number, number]>;
   await ctx.close();

@@ -26,6 +26,10 @@ export * from "./golden/normalise.js";
 export * from "./golden/relevance.js";
 export * from "./golden/citations.js";
 export * from "./golden/validate.js";
+export * from "./golden/anchors.js";
+export * from "./golden/document.js";
+export * from "./golden/escape.js";
+export { wordTokens, stemWord, contentWords, wordCount, STOP_WORDS as QUERY_STOP_WORDS } from "./golden/words.js";
 
 // Retrieval: scoring, TREC, floors, diagnostics.
 export * from "./retrieval/index.js";

@@ -177,8 +177,9 @@ function explorerTests(): void {
     expect(rows).toBe(2);
     const details: string[] = [];
     for (let i = 0; i < rows; i++) {
+      const id = (await page.locator("#rj-table tbody button.qid").nth(i).textContent())!;
       await page.locator("#rj-table tbody button.qid").nth(i).click();
-      await expect.poll(() => page.locator("#rj-detail").isVisible()).toBe(true);
+      await expect.poll(() => page.locator("#rj-detail h3").textContent()).toContain(id);
       const found = await page.evaluate(() => {
         const d = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number }; title: string; getElementById(id: string): { textContent: string } } }).document;
         return { imgs: d.querySelectorAll("img").length, code: d.querySelectorAll("script:not([type])").length, title: d.title, detail: d.getElementById("rj-detail").textContent };

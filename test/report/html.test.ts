@@ -102,7 +102,7 @@ function browserTests(): void {
     expect(html).not.toContain("<img");
     // The only scripts: the explorer's JSON data blocks and its one inline script.
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
-    expect(scripts.filter((a) => a !== "").every((a) => /^ type="application\/json" id="rj-[a-z0-9-]+"$/.test(a!))).toBe(true);
+    expect(scripts.filter((a) => a !== "").every((a) => /^ type="application\/(json|gzip)" id="rj-[a-z0-9-]+"$/.test(a!))).toBe(true);
     expect(scripts.filter((a) => a === "")).toHaveLength(1);
     const { page, problems } = await open(join(result.folder, "report.html"));
     const found = await page.evaluate((tag) => {

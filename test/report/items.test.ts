@@ -36,6 +36,15 @@ describe("items of the shipped example", () => {
     }
   });
 
+  it("the example's misses, read from the text: no chunk-boundary (no anchor is cut, no neighbour holds enough of a question's words)", () => {
+    const kinds = (name: string) => Object.fromEntries(run.report.variants.find((v) => v.name === name)!.failures.overall.counts.filter((c) => c.count > 0).map((c) => [c.failure, c.count]));
+    // Before the miss analysis read the text, a high-ranking neighbour made 3 misses of each variant chunk-boundary.
+    expect(kinds("bm25-small")).toEqual({ "vocabulary-gap": 16, undecided: 1 });
+    expect(kinds("hybrid-rerank")).toEqual({ "reranker-demotion": 1, ranking: 2, "vocabulary-gap": 11 });
+    const undecided = items(run.folder).find((i) => i.miss?.failure === "undecided")!;
+    expect([undecided.variant, undecided.question, undecided.miss!.fix]).toEqual(["bm25-small", "con-14", "hybrid-weights"]);
+  });
+
   it("a generation failure carries the question, answer, context with the anchor's place, reasons and fingerprints", () => {
     const it = items(run.folder).find((i) => i.variant === "hybrid-rerank" && i.question === "fact-01")!;
     expect(it.outcome).toBe("generation-failure");

@@ -180,12 +180,20 @@ export const EXPLORER_JS = String.raw`"use strict";
   function refresh() { compute(); sel = -1; renderTable(); writeHash(); }
 
   // ---- the detail panel ----
-  function evidence(i) {
-    if (!CHUNKS) CHUNKS = JSON.parse($("rj-chunks").textContent);
-    var s = Math.floor(i / R.shard);
-    if (!SHARDS[s]) SHARDS[s] = JSON.parse($("rj-ev-" + s).textContent);
-    return SHARDS[s][i - s * R.shard];
+  // A compressed data block (base64 of gzip'd JSON), inflated by the browser itself: a promise of its value.
+  function inflate(id) {
+    var bin = atob($(id).textContent);
+    var bytes = new Uint8Array(bin.length);
+    for (var b = 0; b < bin.length; b++) bytes[b] = bin.charCodeAt(b);
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text().then(JSON.parse);
   }
+  function evidence(i) {
+    var s = Math.floor(i / R.shard);
+    if (!CHUNKS) CHUNKS = inflate("rj-chunks");
+    if (!SHARDS[s]) SHARDS[s] = inflate("rj-ev-" + s);
+    return Promise.all([CHUNKS, SHARDS[s]]).then(function (v) { return { chunks: v[0], x: v[1][i - s * R.shard] }; });
+  }
+  var pending = 0; // the latest open request: an older one that resolves later is dropped
   function shellWord(w) { return /^[A-Za-z0-9_.\/:@%+=,#-]+$/.test(w) ? w : "'" + w.replace(/'/g, "'\\''") + "'"; }
   function section(parent, title) {
     var s = el("div", "dsec");
@@ -225,8 +233,12 @@ export const EXPLORER_JS = String.raw`"use strict";
     return t;
   }
   function openItem(i) {
-    var x = evidence(i);
-    var ev = { chunks: CHUNKS };
+    var ticket = ++pending;
+    evidence(i).then(function (got) { if (ticket === pending) showItem(i, got.x, got); }, function (err) {
+      $("rj-status").textContent = "Could not read this item's evidence: " + err;
+    });
+  }
+  function showItem(i, x, ev) {
     var it = items[i];
     opened = i;
     var d = $("rj-detail");
@@ -340,6 +352,7 @@ export const EXPLORER_JS = String.raw`"use strict";
     d.scrollIntoView({ block: "start" });
   }
   function closeItem() {
+    pending++;
     if (opened < 0) return;
     var back = opened;
     opened = -1;

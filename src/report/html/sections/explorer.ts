@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { markCitations } from "../../../review/highlight.js";
 import { OUTCOME_LABELS } from "../../format.js";
 import { shellWord } from "../../items/build.js";
@@ -15,10 +16,11 @@ import { section } from "../parts.js";
  *   page is readable with script disabled;
  * - the rows as a small JSON block (`rj-rows`), read when the page opens,
  *   which the inline script (explorer-client.ts) filters, sorts and pages;
- * - the evidence (answers, reasons, labels) in shards of {@link SHARD}
- *   items (`rj-ev-0`, `rj-ev-1`, ...) and the chunk text in one table
- *   (`rj-chunks`), each parsed only when a row that needs it is first opened,
- *   so a 20,000-item report opens fast and opens an item fast.
+ * - the evidence (answers, reasons, labels) in compressed shards of
+ *   {@link SHARD} items (`rj-ev-0`, `rj-ev-1`, ...) and the chunk text in
+ *   one compressed table (`rj-chunks`), each inflated only when a row that
+ *   needs it is first opened, so a 20,000-item report opens fast and opens an
+ *   item fast.
  *
  * JSON blocks are data (`type="application/json"`, never run); `<` is
  * written `\u003c` inside them, so no text can close the block. The script
@@ -38,6 +40,17 @@ export const SEVERITY: readonly Outcome[] = ["retrieval-failure", "generation-fa
 export function jsonBlock(id: string, value: unknown): string {
   const text = JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
   return `<script type="application/json" id="${esc(id)}">${text}</script>`;
+}
+
+/**
+ * JSON, gzip-compressed and base64-encoded, in a data block the browser
+ * never runs (`type="application/gzip"`; base64 holds no `<`). The evidence
+ * is mostly reasons and chunk text that compress about eightfold, and the
+ * page parses less text when it opens; the script inflates a block with the
+ * browser's own DecompressionStream when an item needs it.
+ */
+export function gzipBlock(id: string, value: unknown): string {
+  return `<script type="application/gzip" id="${esc(id)}">${gzipSync(JSON.stringify(value)).toString("base64")}</script>`;
 }
 
 const VERDICT_CODE = { yes: "y", no: "n", error: "e" } as const;
@@ -198,8 +211,8 @@ export function explorerSection(report: ReportJson, items: readonly ItemRecord[]
     + ` <span class="muted">keys: <kbd>/</kbd> search, <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> open, <kbd>Esc</kbd> close</span></nav>`
     + `<div id="rj-detail" class="detail" hidden tabindex="-1"></div>`
     + jsonBlock("rj-rows", { ...data.rows, shard: SHARD, judges: data.evidence.judges, review: data.evidence.review })
-    + jsonBlock("rj-chunks", data.evidence.chunks)
-    + shards(data.evidence.items).map((part, i) => jsonBlock(`rj-ev-${i}`, part)).join("");
+    + gzipBlock("rj-chunks", data.evidence.chunks)
+    + shards(data.evidence.items).map((part, i) => gzipBlock(`rj-ev-${i}`, part)).join("");
   return section(
     "explorer",
     "Items: why each one failed",
