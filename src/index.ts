@@ -30,6 +30,10 @@ export { readCsvRows, readJsonlRows, parseListCell } from "./golden/import/rows.
 export { writeStarter, starterConfig } from "./golden/starter.js";
 export * from "./golden/citations.js";
 export * from "./golden/validate.js";
+export * from "./golden/anchors.js";
+export * from "./golden/document.js";
+export * from "./golden/escape.js";
+export { wordTokens, stemWord, contentWords, wordCount, STOP_WORDS as QUERY_STOP_WORDS } from "./golden/words.js";
 
 // Retrieval: scoring, TREC, floors, diagnostics.
 export * from "./retrieval/index.js";

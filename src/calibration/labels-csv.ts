@@ -1,13 +1,16 @@
 import { stringify } from "csv-stringify/sync";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
 import { readCsv } from "../golden/csv.js";
+import { neutraliseCsvCell, restoreCsvCell } from "../golden/escape.js";
 import { Frame, Label, Provenance } from "../golden/schema/items.js";
 import { currentLabels, type LabelBook } from "./labels.js";
 
 /**
  * CSV import and export of labels, since people label in spreadsheets. The
  * columns are the fields of a label (`Label` in golden/schema/items.ts), so an
- * exported file imports back unchanged.
+ * exported file imports back unchanged. A cell a spreadsheet would run as a
+ * formula (a note starting with `=`, `+`, `-` or `@`) is written with a
+ * leading `'` and read back without it (src/golden/escape.ts).
  */
 
 /** Every column, in export order. */
@@ -60,7 +63,11 @@ export interface CsvImport {
  * readLabelsCsv("asha.csv", { annotator: "asha", provenance: "human", frame: "random" })
  */
 export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvImport {
-  const { header, headerLine, rows } = readCsv(file, "a header row and one label per row");
+  const csv = readCsv(file, "a header row and one label per row");
+  // Cells ragjudge neutralised against formula injection on export read back as they were.
+  const { headerLine } = csv;
+  const header = csv.header.map(restoreCsvCell);
+  const rows = csv.rows.map((r) => ({ ...r, cells: r.cells.map(restoreCsvCell) }));
   const index = new Map<Column, number>();
   const ignoredColumns: string[] = [];
   header.forEach((h, i) => {
@@ -179,7 +186,7 @@ export function labelsToCsv(book: LabelBook, options: { history?: boolean } = {}
   rows.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   const records = rows.map((l) => CSV_COLUMNS.map((c) => {
     const v = l[c];
-    return v === undefined ? "" : String(v);
+    return v === undefined ? "" : typeof v === "string" ? neutraliseCsvCell(v) : String(v);
   }));
   return stringify(records, { header: true, columns: [...CSV_COLUMNS] });
 }

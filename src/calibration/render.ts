@@ -1,4 +1,5 @@
 import { displayPath } from "../golden/errors.js";
+import { escapeMarkdown as md, markdownCode, plainLine, plainText } from "../golden/escape.js";
 import { basisNoun } from "./basis.js";
 import type { CalibrationReport, RubricCalibration } from "./calibrate.js";
 import type { AgreementFigures } from "./figures.js";
@@ -31,13 +32,16 @@ function recordWrite(files: RecordFiles, r: RubricCalibration): RecordWrite | un
 /** Lays out rows as aligned columns (first column left, the rest right-aligned). */
 function columns(rows: string[][], indent = "  "): string[] {
   const widths: number[] = [];
+  rows = rows.map((r) => r.map(plainLine));
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
   return rows.map((r) => indent + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd());
 }
 
+/** A GitHub table; every cell is escaped (reasons, ids and names are user text). */
 function mdTable(rows: string[][]): string[] {
   const [head, ...body] = rows;
-  return [`| ${head!.join(" | ")} |`, `|${head!.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...body.map((r) => `| ${r.join(" | ")} |`)];
+  const line = (r: string[]) => `| ${r.map(md).join(" | ")} |`;
+  return [line(head!), `|${head!.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...body.map(line)];
 }
 
 /** Kappa with its interval for a table cell; a zero-width interval from a constant side says so instead of "[0.00, 0.00]". */
@@ -204,7 +208,7 @@ export function renderTable(report: CalibrationReport, written: RecordFiles = ne
   }
   if (report.rubrics.length === 0) out.push("nothing to calibrate", "");
   out.push(...summaryLines(report));
-  return out.join("\n").replace(/\n+$/, "") + "\n";
+  return plainText(out.join("\n").replace(/\n+$/, "") + "\n");
 }
 
 function summaryLines(report: CalibrationReport): string[] {
@@ -218,17 +222,17 @@ function summaryLines(report: CalibrationReport): string[] {
 export function renderMarkdown(report: CalibrationReport, written: RecordFiles = new Map()): string {
   const out: string[] = ["# Calibration", ""];
   for (const r of report.rubrics) {
-    out.push(`## ${heading(r)}`, "", `**${r.trust.trusted ? "Trusted" : "Untrusted"}**: ${r.trust.message.replace(/^(un)?trusted: /, "")}`, "");
+    out.push(`## ${md(heading(r))}`, "", `**${r.trust.trusted ? "Trusted" : "Untrusted"}**: ${md(r.trust.message.replace(/^(un)?trusted: /, ""))}`, "");
     for (const s of sections(r)) {
-      out.push(`### ${s.title}`, "");
-      if (s.lines) out.push(...s.lines.map((l) => `- ${l.replace(/\s{2,}/g, " ")}`), "");
+      out.push(`### ${md(s.title)}`, "");
+      if (s.lines) out.push(...s.lines.map((l) => `- ${md(l.replace(/\s{2,}/g, " "))}`), "");
       if (s.rows) out.push(...mdTable(s.rows.map((row, i) => (i === 0 && row[0] === "" ? ["", ...row.slice(1)] : row))), "");
     }
     const rec = recordWrite(written, r);
-    if (rec) out.push(`Record${rec.status === "unchanged" ? " (unchanged: only its time would differ)" : ""}: \`${rec.file}\``, "");
+    if (rec) out.push(`Record${rec.status === "unchanged" ? " (unchanged: only its time would differ)" : ""}: ${markdownCode(rec.file)}`, "");
   }
   const summary = summaryLines(report);
-  if (summary.length) out.push("## Warnings", "", ...summary.map((l) => `- ${l}`), "");
+  if (summary.length) out.push("## Warnings", "", ...summary.map((l) => `- ${md(l)}`), "");
   return out.join("\n");
 }
 

@@ -4,8 +4,9 @@ import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "
 import { InputError, InputErrors } from "./errors.js";
 import { readText } from "./files.js";
 import { parseJsonl, type Located } from "./jsonl.js";
-import { countOccurrences } from "./normalise.js";
-import { addPassages, anchorChunks, indexChunks, textChunks, type ChunkIndex } from "./relevance.js";
+import { anchorChunkFindings, anchorWordFinding } from "./anchors.js";
+import { documentLayout, type DocumentLayout } from "./document.js";
+import { addPassages, indexChunks, textChunks, type ChunkIndex } from "./relevance.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
 import type { StageRoles } from "./schema/config.js";
 import { PipelineOutput } from "./schema/pipeline.js";
@@ -27,7 +28,7 @@ export interface ValidateInputs {
 /** Everything found, problems first; the inputs are valid when `problems` is empty. */
 export interface ValidationReport {
   problems: InputError[];
-  /** Citation problems when `citations: "warn"`. */
+  /** Citation problems when `citations: "warn"`, and anchors a chunk boundary cuts (a fact about the chunker, not the golden set). */
   warnings: InputError[];
   /** Facts worth knowing that are not errors (questions without an output line score 0). */
   notes: string[];
@@ -87,71 +88,47 @@ function idsOfFailedLines(text: string, failed: readonly InputError[]): string[]
   return ids;
 }
 
-/** Longest suffix of `a` that is a prefix of `b` (prefix function of b + sep + tail of a). */
-function overlap(a: string, b: string): number {
-  const tail = a.slice(Math.max(0, a.length - b.length));
-  const s = `${b}\u0000${tail}`;
-  const pi = new Int32Array(s.length);
-  for (let i = 1; i < s.length; i++) {
-    let k = pi[i - 1]!;
-    while (k > 0 && s[i] !== s[k]) k = pi[k - 1]!;
-    if (s[i] === s[k]) k++;
-    pi[i] = k;
-  }
-  return pi[s.length - 1]!;
-}
-
 /**
  * A document's text rebuilt from its chunks (normalised, in file order),
  * merging the overlap between consecutive chunks so that an anchor inside an
  * overlap is not counted twice. Chunks are all ragjudge sees of a document.
  */
 export function documentText(index: ChunkIndex, doc: string): string {
-  let text = "";
-  for (const { norm } of index.byDoc.get(doc) ?? []) {
-    if (text === "") text = norm;
-    else {
-      const k = overlap(text, norm);
-      text = k > 0 ? text + norm.slice(k) : `${text} ${norm}`;
-    }
-  }
-  return text;
+  return documentLayout(index, doc).text;
 }
 
 const q = JSON.stringify;
 
 /**
  * The golden set's relevance checked against one chunks file: `relevant`
- * ids it lacks, anchors whose document has no chunk, that lie whole inside
- * no chunk or occur more than once in their document (problems); and
- * `relevantText` passages that match no chunk (a note: they count as
- * relevant passages never retrieved). Passages given as text have no such
- * file: there is no corpus to check them against.
+ * ids it lacks and anchors that break the anchor rule against its chunks
+ * (src/golden/anchors.ts: problems, and a warning for an anchor a chunk
+ * boundary cuts); `relevantText` passages that match no chunk (a note: they
+ * count as relevant passages never retrieved). Passages given as text have
+ * no such file: there is no corpus to check them against.
  */
-function checkGoldenAgainstChunks(goldenRows: readonly Located<GoldenQuestion>[], index: ChunkIndex, golden: string, chunksFile: string, problems: InputError[], notes: string[]): void {
-  const docs = new Map<string, string>();
+function checkGoldenAgainstChunks(
+  goldenRows: readonly Located<GoldenQuestion>[],
+  index: ChunkIndex,
+  golden: string,
+  chunksFile: string,
+  out: { problems: InputError[]; warnings: InputError[]; notes: string[] },
+): void {
+  const layouts = new Map<string, DocumentLayout>();
   const unmatched: string[] = [];
   for (const { line, value: gq } of goldenRows) {
     if (!gq.answerable) continue;
     (gq.relevant ?? []).forEach((id, i) => {
-      if (!index.byId.has(id)) problems.push(new InputError(golden, line, `relevant[${i}]`, `chunk id ${q(id)} is not in the chunks file ${chunksFile}`));
+      if (!index.byId.has(id)) out.problems.push(new InputError(golden, line, `relevant[${i}]`, `chunk id ${q(id)} is not in the chunks file ${chunksFile}`));
     });
     if ((gq.relevantText ?? []).some((t) => textChunks(t, index).length === 0)) unmatched.push(gq.id);
     const a = gq.anchor;
     if (!a) continue;
-    if (!index.byDoc.has(a.doc)) {
-      problems.push(new InputError(golden, line, "anchor.doc", `document ${q(a.doc)} has no chunk in ${chunksFile}`));
-      continue;
+    for (const f of anchorChunkFindings(a, index, chunksFile, layouts)) {
+      (f.level === "error" ? out.problems : out.warnings).push(new InputError(golden, line, f.field, f.message));
     }
-    if (anchorChunks(a, index).length === 0) {
-      problems.push(new InputError(golden, line, "anchor.text", `lies whole inside no chunk of document ${q(a.doc)} in ${chunksFile} (not verbatim, or split by a chunk boundary), so recall can never reach 1`));
-    }
-    let text = docs.get(a.doc);
-    if (text === undefined) docs.set(a.doc, (text = documentText(index, a.doc)));
-    const n = countOccurrences(text, a.text);
-    if (n > 1) problems.push(new InputError(golden, line, "anchor.text", `occurs ${n} times in document ${q(a.doc)}; an anchor must occur exactly once, or it marks chunks that do not answer`));
   }
-  if (unmatched.length) notes.push(`${chunksFile}: a relevantText passage of ${unmatched.length} question${unmatched.length === 1 ? "" : "s"} (${unmatched.slice(0, 5).join(", ")}${unmatched.length > 5 ? ", ..." : ""}) matches no chunk: it counts as a relevant passage never retrieved`);
+  if (unmatched.length) out.notes.push(`${chunksFile}: a relevantText passage of ${unmatched.length} question${unmatched.length === 1 ? "" : "s"} (${unmatched.slice(0, 5).join(", ")}${unmatched.length > 5 ? ", ..." : ""}) matches no chunk: it counts as a relevant passage never retrieved`);
 }
 
 /**
@@ -159,8 +136,9 @@ function checkGoldenAgainstChunks(goldenRows: readonly Located<GoldenQuestion>[]
  * reports every problem at once, each located at file, line and field:
  * malformed lines, duplicate ids, unknown chunk ids (in `relevant`,
  * `retrieved`, `stages`, `context` and citations), an answerable question
- * with neither relevant ids nor an anchor, an anchor that lies whole inside no
- * chunk or occurs more than once in its document, an unanswerable question
+ * with neither relevant ids nor an anchor, an anchor that breaks the anchor
+ * rule (6 to 20 words, exactly once in its document: src/golden/anchors.ts;
+ * one that a chunk boundary cuts is a warning), an unanswerable question
  * with relevant chunks or an anchor, a chunk id twice in one ranked list, an
  * output line for a question the golden set lacks, an output line without a
  * stage list its variant declares, and a citation of a chunk outside the
@@ -186,6 +164,11 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
   for (const id of failedIds ?? []) goldenIds.add(id);
   const goldenComplete = failedIds !== undefined;
 
+  for (const { line, value: gq } of goldenRows) {
+    const words = gq.answerable && gq.anchor ? anchorWordFinding(gq.anchor.text) : undefined;
+    if (words) problems.push(new InputError(inputs.golden, line, words.field, words.message));
+  }
+
   // Each distinct chunks file once, with golden relevance checked against it.
   const chunkFiles = new Map<string, Chunk[]>();
   for (const v of inputs.variants) {
@@ -193,7 +176,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     const rows = firstById(parseFile(v.chunks, Chunk, problems), v.chunks, DUPLICATE.chunk, problems);
     chunkFiles.set(v.chunks, rows.map((r) => r.value));
     if (rows.length === 0) continue;
-    checkGoldenAgainstChunks(goldenRows, indexChunks(rows.map((r) => r.value)), inputs.golden, v.chunks, problems, notes);
+    checkGoldenAgainstChunks(goldenRows, indexChunks(rows.map((r) => r.value)), inputs.golden, v.chunks, { problems, warnings, notes });
   }
 
   const variants: ValidationReport["variants"] = [];

@@ -6,7 +6,7 @@ import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
 import { writeFileAtomic } from "../golden/files.js";
-import { InputErrors } from "../golden/errors.js";
+import { displayPath, InputErrors } from "../golden/errors.js";
 import { checkFolder } from "../golden/paths.js";
 import { validateInputs } from "../golden/validate.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
@@ -21,6 +21,7 @@ import { overallValue, scoreRetrieval } from "../retrieval/score.js";
 import { assembleReport, type RunFindings } from "./build/report.js";
 import { rubricReports } from "./build/rubrics.js";
 import { configEvaluationsDir, EvaluationFolder } from "./folder.js";
+import { buildItems } from "./items/build.js";
 import { searchOrAnswer } from "./join.js";
 import { checkJudgeSetup, judgeItems } from "./run-judge.js";
 import type { ReportJson } from "./schema.js";
@@ -173,9 +174,15 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       floors: floorResults, requireTrusted: options.requireTrusted ?? false, files: plan.files,
     };
     report = assembleReport(findings);
+    const chunksOf = new Map(variants.map((v) => [v.name, v.chunks]));
+    const items = buildItems({
+      report, golden, variants, judgments, diagnostics, book,
+      review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")) },
+    });
     summary = writeEvaluation(folder, {
       report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
-      validation, scores, diagnostics, judgmentsText, summary: figures, calibration, plan,
+      validation, scores, diagnostics, judgmentsText, summary: figures, calibration, plan, items,
+      chunkOf: (variant, id) => chunksOf.get(variant)?.byId.get(id),
     });
   } catch (e) {
     folder.discard();

@@ -109,7 +109,11 @@ export const MissJson = z.object({
   ranks: z.array(z.object({ name: z.string(), cell: z.string() })),
   failure: z.string(),
   fix: z.string().nullable(),
+  /** What to do, always said (the fix, or what to correct or declare first); empty in reports written before it existed. */
+  proposal: z.string().default(""),
   why: z.string(),
+  /** What the chunks' text says: the question's words and where they are, a cut anchor (src/retrieval/diagnostics/text.ts). */
+  evidence: z.string().default(""),
 });
 export type MissJson = z.infer<typeof MissJson>;
 

@@ -1,3 +1,4 @@
+import { escapeMarkdown, plainLine, plainText } from "../golden/escape.js";
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
 import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
 import { costLine } from "../judge/schedule/cost.js";
@@ -10,13 +11,22 @@ import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";
  * rates, errors, uncited answers, tokens and cost, the gate, and the folder.
  */
 
+/**
+ * Text that may hold user strings (names, ids, messages, reasons), as it may
+ * stand in the format: escaped for Markdown (src/golden/escape.ts), on one
+ * line without control characters for the terminal.
+ */
+export function safeText(text: string, format: TextFormat): string {
+  return format === "markdown" ? escapeMarkdown(text) : plainLine(text);
+}
+
 function title(text: string, format: TextFormat): string {
-  return format === "markdown" ? `## ${text}` : `${text}\n${"=".repeat(Math.min(78, text.length))}`;
+  return format === "markdown" ? `## ${escapeMarkdown(text)}` : `${plainLine(text)}\n${"=".repeat(Math.min(78, text.length))}`;
 }
 
 /** A status line: a list item in Markdown (so lines do not run together), plain text in the terminal. */
 function item(text: string, format: TextFormat): string {
-  return format === "markdown" ? `- ${text}` : text;
+  return format === "markdown" ? `- ${escapeMarkdown(text)}` : plainLine(text);
 }
 
 /** The cross-tab of one variant: rows overall then each kind, a column per outcome. */
@@ -34,11 +44,11 @@ export function searchOrAnswerSection(report: ReportJson, format: TextFormat): s
   const untrusted = untrustedAnswerRubrics(report);
   const mark = untrusted.length ? " (untrusted)" : "";
   for (const v of report.variants) {
-    out.push(`${format === "markdown" ? "### " : ""}${v.name} (relevant chunk in the top-${v.contextK} context given to the generator? answer ${v.searchOrAnswer.answerRubrics.join(" and ") || "(no answer rubric)"}?)`, "");
+    out.push(`${format === "markdown" ? "### " : ""}${safeText(`${v.name} (relevant chunk in the top-${v.contextK} context given to the generator? answer ${v.searchOrAnswer.answerRubrics.join(" and ") || "(no answer rubric)"}?)`, format)}`, "");
     out.push(crossTabTable(v, format), "");
-    out.push(`${format === "markdown" ? `**Diagnosis${mark}:** ` : `diagnosis${mark}: `}${v.searchOrAnswer.diagnosis}`, "");
+    out.push(`${format === "markdown" ? `**Diagnosis${mark}:** ` : `diagnosis${mark}: `}${safeText(v.searchOrAnswer.diagnosis, format)}`, "");
   }
-  if (untrusted.length) out.push(`${format === "markdown" ? "> These" : "note: these"} outcomes rest on untrusted rubrics (${untrusted.join(", ")}): read them as indicative until the judge is calibrated against labels.`, "");
+  if (untrusted.length) out.push(`${format === "markdown" ? "> These" : "note: these"} outcomes rest on untrusted rubrics (${safeText(untrusted.join(", "), format)}): read them as indicative until the judge is calibrated against labels.`, "");
   return out.join("\n");
 }
 
@@ -60,7 +70,7 @@ export function retrievalSection(report: ReportJson, format: TextFormat): string
     if (v.retrieval.noRelevant.length) notes.push(`${v.name}: no chunk holds the anchor of ${v.retrieval.noRelevant.join(", ")} (scored 0; see ragjudge validate)`);
   }
   const prefix = format === "markdown" ? "- " : "note: ";
-  return [title(`Retrieval by kind (k = ${report.config.mainK})`, format), "", renderTable(columns, rows, format), "", ...notes.map((n) => prefix + n), ...(notes.length ? [""] : [])].join("\n");
+  return [title(`Retrieval by kind (k = ${report.config.mainK})`, format), "", renderTable(columns, rows, format), "", ...notes.map((n) => prefix + safeText(n, format)), ...(notes.length ? [""] : [])].join("\n");
 }
 
 function failureLine(v: VariantJson): string {
@@ -81,8 +91,9 @@ function poolLine(v: VariantJson): string {
 export function diagnosticsSection(report: ReportJson, format: TextFormat): string {
   const out: string[] = [title("Pool recall and failure kinds", format), ""];
   for (const v of report.variants) {
-    if (format === "markdown") out.push(`- **${v.name}**: ${poolLine(v)}.`, `  - ${failureLine(v)}.`, `  - Recommendation: ${v.failures.recommendation}`);
-    else out.push(`${v.name}: ${poolLine(v)}`, `  ${failureLine(v)}`, `  recommendation: ${v.failures.recommendation}`);
+    const t = (x: string) => safeText(x, format);
+    if (format === "markdown") out.push(`- **${t(v.name)}**: ${t(poolLine(v))}.`, `  - ${t(failureLine(v))}.`, `  - Recommendation: ${t(v.failures.recommendation)}`);
+    else out.push(`${t(v.name)}: ${t(poolLine(v))}`, `  ${t(failureLine(v))}`, `  recommendation: ${t(v.failures.recommendation)}`);
   }
   return out.join("\n") + "\n";
 }
@@ -140,15 +151,15 @@ export function judgeSection(report: ReportJson, format: TextFormat): string {
   out.push(item(`labels: ${report.inputs.labels.dir} (${report.inputs.labels.files.length ? plural(report.inputs.labels.files.reduce((a, f) => a + f.labels, 0), "label") + " in " + plural(report.inputs.labels.files.length, "file") : "no label files"})`, format), "");
   const bullet = format === "markdown" ? "- " : "  ";
   for (const r of report.rubrics) {
-    out.push(format === "markdown" ? `### ${trustHeadline(r)}` : trustHeadline(r), "");
+    out.push(format === "markdown" ? `### ${escapeMarkdown(trustHeadline(r))}` : plainLine(trustHeadline(r)), "");
     if (r.variants.length) out.push(rubricTable(r, format), "");
     const extras = rubricExtras(r, report);
-    if (extras.length) out.push(...extras.map((e) => bullet + e), "");
+    if (extras.length) out.push(...extras.map((e) => bullet + safeText(e, format)), "");
   }
   if (report.rubrics.length === 0) out.push("no rubric was judged", "");
   const t = report.judgeTotals;
   out.push(item(`verdicts: ${t.judgments} (${t.rule} by rule, ${t.cached} from cache), ${plural(t.errors, "error")}${t.errors ? " (not counted as yes or no; rerun to retry them)" : ""}`, format));
-  for (const [cause, n] of t.errorCauses) out.push(`${format === "markdown" ? "  - " : "  "}error x${n}: ${cause}`);
+  for (const [cause, n] of t.errorCauses) out.push(`${format === "markdown" ? "  - " : "  "}${safeText(`error x${n}: ${cause}`, format)}`);
   out.push(item(costLine({ calls: t.calls, prompt: t.promptTokens, completion: t.completionTokens, cost: t.cost, note: t.costNote }), format));
   out.push("", `${format === "markdown" ? "> Pass" : "note: pass"} rates count answers (questions for a question rubric) with a yes/no verdict; citation accuracy's answer passes when every citation is supported, and its sentence-citation pairs (the unit its labels and corrections are on) are the "citation pairs supported" row; Rogan-Gladen takes the judge's TPR and TNR from all its gate labels, PPI the variant's own gate labels; rule verdicts are exact and never corrected.`);
   return out.join("\n") + "\n";
@@ -187,8 +198,8 @@ export interface TerminalOptions {
  */
 export function renderTerminal(report: ReportJson, opts: TerminalOptions): string {
   const head = [
-    `ragjudge run: ${report.name} (${readableTime(report.time)})`,
-    `${questionCounts(report)}; variants ${report.variants.map((v) => v.name).join(", ")}`,
+    plainLine(`ragjudge run: ${report.name} (${readableTime(report.time)})`),
+    plainLine(`${questionCounts(report)}; variants ${report.variants.map((v) => v.name).join(", ")}`),
     "",
   ];
   const warn = report.warnings.length ? [`${plural(report.warnings.length, "input warning")} (citation problems and notes; see validation.json)`, ""] : [];
@@ -201,5 +212,6 @@ export function renderTerminal(report: ReportJson, opts: TerminalOptions): strin
     judgeSection(report, "terminal"),
     gateSection(report, "terminal"),
   ];
-  return [...sections, ...warn, `evaluation folder: ${opts.folder}/ (report.html, report.md, report.json, junit.xml, summary.txt)\n`].join("\n");
+  // User text reached lines through names and messages: no control character may reach a terminal.
+  return plainText([...sections, ...warn, `evaluation folder: ${opts.folder}/ (report.html, report.md, report.json, junit.xml, summary.txt, items.csv)\n`].join("\n"));
 }

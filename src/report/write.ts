@@ -11,17 +11,20 @@ import { goldenView, viewJson } from "../retrieval/report.js";
 import type { RetrievalScore } from "../retrieval/score.js";
 import { relPath, type EvaluationFolder } from "./folder.js";
 import { renderHtml } from "./html/page.js";
+import type { ChunkLookup } from "./html/sections/explorer.js";
 import { reportJunit } from "./junit-report.js";
 import { renderReportMarkdown } from "./markdown.js";
 import type { ReportJson } from "./schema.js";
 import { renderTerminal } from "./terminal.js";
+import { itemsToCsv } from "./items/csv.js";
+import { ItemRecord } from "./items/schema.js";
 
 /** The fixed files of an evaluation folder, besides the calibration records. */
 export const EVALUATION_FILES = [
   "summary.txt", "report.json", "report.md", "report.html", "junit.xml",
   "config.json", "inputs.json", "fingerprints.json", "validation.json",
   "retrieval.json", "diagnostics.json", "judgments.jsonl", "judge-summary.json",
-  "outcomes.jsonl", "calibration.json", "calibration.md",
+  "outcomes.jsonl", "calibration.json", "calibration.md", "items.jsonl", "items.csv",
 ] as const;
 
 /** The files a run will write, known before writing so report.json can list them. */
@@ -58,6 +61,10 @@ export interface EvaluationArtifacts {
   summary: Summary;
   calibration: CalibrationReport;
   plan: FilePlan;
+  /** One record per question of each variant (items.jsonl, items.csv, the HTML explorer, report.md's worst items). */
+  items: ItemRecord[];
+  /** A variant's chunk by id, for the explorer's retrieved chunks outside the context. */
+  chunkOf?: ChunkLookup;
 }
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
@@ -92,6 +99,8 @@ export function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts
   folder.write("diagnostics.json", json(a.diagnostics));
   folder.write("judgments.jsonl", a.judgmentsText);
   folder.write("judge-summary.json", json(a.summary));
+  folder.write("items.jsonl", a.items.map((it) => JSON.stringify(ItemRecord.parse(it))).join("\n") + (a.items.length ? "\n" : ""));
+  folder.write("items.csv", itemsToCsv(a.items, [...new Set(report.rubrics.map((r) => r.rubric))]));
   folder.write("outcomes.jsonl", report.variants.flatMap((v) => v.searchOrAnswer.questions.map((q) => JSON.stringify({ variant: v.name, ...q }))).join("\n") + "\n");
   for (const r of a.calibration.rubrics) {
     const rel = a.plan.records.get(recordKey(r.record));
@@ -101,8 +110,8 @@ export function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts
   folder.write("calibration.md", calibrationMarkdown(a.calibration, a.plan.records));
   const summary = renderTerminal(report, { folder: displayPath(folder.path) });
   folder.write("summary.txt", summary);
-  folder.write("report.md", renderReportMarkdown(report));
-  folder.write("report.html", renderHtml(report));
+  folder.write("report.md", renderReportMarkdown(report, a.items));
+  folder.write("report.html", renderHtml(report, { items: a.items, ...(a.chunkOf ? { chunkOf: a.chunkOf } : {}) }));
   folder.write("junit.xml", reportJunit(report));
   const listed = folder.list(["report.json"]);
   if (listed.join("\n") !== report.files.join("\n")) throw new Error(`internal: evaluation files differ from the plan (${listed.join(", ")})`);

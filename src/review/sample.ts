@@ -76,12 +76,13 @@ export interface RubricSample {
   queued: number;
 }
 
-function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProbability: number, stratum?: string, draw?: string): QueueEntry {
+/** A queue entry for a candidate, in a frame; `manual` picks (`review --item`) carry no inclusion probability. */
+export function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProbability?: number, stratum?: string, draw?: string): QueueEntry {
   return {
     ...c.key,
     inputHash: c.inputHash,
     frame,
-    inclusionProbability,
+    ...(inclusionProbability !== undefined ? { inclusionProbability } : {}),
     ...(stratum !== undefined ? { stratum } : {}),
     ...(draw !== undefined ? { draw } : {}),
     ...(c.split !== undefined ? { split: c.split } : {}),

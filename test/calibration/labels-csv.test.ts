@@ -77,4 +77,22 @@ describe("readLabelsCsv", () => {
     // The stratum survives the spreadsheet: it decides whether the gate weights a random label.
     expect(back.find((l) => l.annotator === "asha")!.stratum).toBe("long answers");
   });
+
+  it("neutralises cells a spreadsheet would run as formulas, and reads them back unchanged", () => {
+    const labelsDir = tempDir("ragjudge-csv-formula-");
+    const notes = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1 for this", "-3 points", "@SUM(A1)", "'=already quoted", "plain"];
+    appendLabels(labelsDir, notes.map((note, i) => ({ variant: "=bm25", question: `q${i}`, rubric: "faithfulness", unit: "answer", inputHash: H, label: "yes" as const, annotator: "asha", provenance: "human" as const, frame: "random" as const, note, time: "2026-01-01T00:00:00.000Z" })));
+    const book = loadLabels(labelsDir);
+    const text = labelsToCsv(book);
+    // No cell starts with a formula character: each such cell is led by a quote.
+    const cells = text.split(/[,\n]/).map((c) => c.replace(/^"/, ""));
+    expect(cells.filter((c) => /^[=+\-@]/.test(c))).toEqual([]);
+    expect(text).toContain("'=HYPERLINK(");
+    expect(text).toContain("'-3 points");
+    expect(text).toContain("''=already quoted");
+    expect(text).toMatch(/^'=bm25,/m);
+    const back = readLabelsCsv(csv(text)).labels;
+    expect(back.map((l) => l.note).sort()).toEqual([...notes].sort());
+    expect(new Set(back.map((l) => l.variant))).toEqual(new Set(["=bm25"]));
+  });
 });

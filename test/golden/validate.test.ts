@@ -18,23 +18,24 @@ function bad(): { golden: string; chunks: string; output: string } {
   };
   return {
     golden: w("g.jsonl", [
-      '{"id":"q1","question":"a?","anchor":{"doc":"hr","text":"the rule applies"}}',
+      '{"id":"q1","question":"a?","anchor":{"doc":"hr","text":"the rule applies to all staff on site"}}',
       '{"id":"q1","question":"dup","relevant":["c1"]}',
       '{"id":"q3","question":"?","relevant":["nope"]}',
       '{"id":"q4","question":"?"}',
       '{"id":"q5","question":"?","answerable":false,"relevant":["c1"]}',
-      '{"id":"q6","question":"?","anchor":{"doc":"hr","text":"split across the boundary"}}',
+      '{"id":"q6","question":"?","anchor":{"doc":"hr","text":"the cut falls in the middle of this very sentence"}}',
       '{"id":"q7","question":"?","anchor":{"doc":"ghost","text":"x y z"}}',
-      '{"id":"q8","question":"?","anchor":{"doc":"ov","text":"Delta  epsilon"}}',
+      '{"id":"q8","question":"?","anchor":{"doc":"ov","text":"Gamma  delta epsilon zeta ETA theta"}}',
       '{"id":"q9","question":"?","answerable":false,"anchor":{"doc":"ov","text":"alpha"}}',
+      '{"id":"q10","question":"?","anchor":{"doc":"it","text":"reset the password in the web portal"}}',
     ]),
     chunks: w("c.jsonl", [
-      '{"id":"c1","doc":"hr","text":"The rule applies to all staff. The rule applies twice here. split across"}',
-      '{"id":"c2","doc":"hr","text":"the boundary of chunks."}',
+      '{"id":"c1","doc":"hr","text":"The rule applies to all staff on site. The rule applies to all staff on site, again. The cut falls in the middle of"}',
+      '{"id":"c2","doc":"hr","text":"this very sentence, right here."}',
       '{"id":"c3","doc":"it","text":"Reset the password in the portal."}',
       '{"id":"c1","doc":"hr","text":"again"}',
-      '{"id":"c4","doc":"ov","text":"alpha beta gamma delta epsilon"}',
-      '{"id":"c5","doc":"ov","text":"delta epsilon zeta eta"}',
+      '{"id":"c4","doc":"ov","text":"alpha beta gamma delta epsilon zeta eta theta"}',
+      '{"id":"c5","doc":"ov","text":"delta epsilon zeta eta theta iota kappa"}',
     ]),
     output: w("o.jsonl", [
       '{"id":"q1","retrieved":["c1","c9"],"answer":"Yes [2]. Also [c3]."}',
@@ -71,9 +72,10 @@ describe("validateInputs", () => {
       `${f.golden}:3: relevant[0]: chunk id "nope" is not in the chunks file ${f.chunks}`,
       `${f.golden}:4: relevant: an answerable question needs relevant chunk ids, an anchor or relevantText`,
       `${f.golden}:5: relevant: an unanswerable question (answerable: false) must have no relevant chunks`,
-      `${f.golden}:6: anchor.text: lies whole inside no chunk of document "hr" in ${f.chunks} (not verbatim, or split by a chunk boundary), so recall can never reach 1`,
+      `${f.golden}:7: anchor.text: has 3 words; an anchor is a verbatim phrase of 6 to 20 words (shorter ones mark chunks that merely mention the words, longer ones rarely survive re-chunking)`,
       `${f.golden}:7: anchor.doc: document "ghost" has no chunk in ${f.chunks}`,
       `${f.golden}:9: anchor: an unanswerable question (answerable: false) must have no anchor`,
+      `${f.golden}:10: anchor.text: is not in document "it" as its chunks in ${f.chunks} hold it (not verbatim: compare spelling, punctuation and numbers), so no chunk is relevant`,
       `${f.chunks}:4: id: duplicate chunk id "c1" (first on line 1)`,
       `${f.output}:1: retrieved[1]: unknown chunk id "c9" (not in ${f.chunks})`,
       `${f.output}:1: answer: sentence 2 cites chunk "c3", which is not in the context given to the generator`,
@@ -84,6 +86,25 @@ describe("validateInputs", () => {
       `${f.output}:4: citations: sentence 1 cites chunk "c3", which is not in the context given to the generator`,
       `${f.output}:5: answer: sentence 1 cites "3", which names no chunk (the context has 1)`,
       `${f.output}:6: id: duplicate output for question "q8" (first on line 5)`,
+    ]);
+    // An anchor a chunk boundary cuts is what this chunker did, not a golden-set mistake: a warning naming both sides.
+    expect(report.warnings.map((p) => p.message)).toEqual([
+      `${f.golden}:6: anchor.text: is cut by a chunk boundary in ${f.chunks} (c1 holds "the cut falls in the middle of", c2 holds "this very sentence"): no chunk holds it whole, so this question has no relevant chunk there and the miss analysis calls it chunk-boundary`,
+    ]);
+  });
+
+  it("counts an anchor's words as a person does, 6 to 20", () => {
+    const dir = tempDir("ragjudge-words-");
+    const golden = join(dir, "g.jsonl");
+    const chunks = join(dir, "c.jsonl");
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
+    writeFileSync(chunks, JSON.stringify({ id: "c", doc: "d", text: `${words(25)}.` }) + "\n");
+    writeFileSync(golden, [5, 6, 20, 21].map((n) => JSON.stringify({ id: `q${n}`, question: "?", anchor: { doc: "d", text: words(n) } })).join("\n") + "\n");
+    writeFileSync(join(dir, "o.jsonl"), JSON.stringify({ id: "q6", retrieved: ["c"] }) + "\n");
+    const report = validateInputs({ golden, variants: [{ name: "v", chunks, output: join(dir, "o.jsonl"), contextK: 5 }] });
+    expect(report.problems.map((p) => [p.line, p.message.replace(/;.*/, "")])).toEqual([
+      [1, `${golden}:1: anchor.text: has 5 words`],
+      [4, `${golden}:4: anchor.text: has 21 words`],
     ]);
   });
 
@@ -115,9 +136,10 @@ describe("ragjudge validate", () => {
     const r = await runCliCaptured(["validate", "--golden", f.golden, "--chunks", f.chunks, "--output", f.output, "--citations", "error"]);
     expect(r.code).toBe(2);
     const lines = r.err.trimEnd().split("\n");
-    expect(lines).toHaveLength(19);
-    expect(lines[0]).toBe(`${displayPath(f.golden)}:1: anchor.text: occurs 2 times in document "hr"; an anchor must occur exactly once, or it marks chunks that do not answer`);
-    expect(lines.at(-1)).toBe("ragjudge: validate: 18 problems found");
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toMatch(/^warning: .*g\.jsonl:6: anchor\.text: is cut by a chunk boundary/);
+    expect(lines[1]).toBe(`${displayPath(f.golden)}:1: anchor.text: occurs 2 times in document "hr"; an anchor must occur exactly once, or it marks chunks that do not answer`);
+    expect(lines.at(-1)).toBe("ragjudge: validate: 19 problems found");
     expect(r.out).toBe("");
   });
 
@@ -146,7 +168,7 @@ describe("ragjudge validate", () => {
       `warning: ${displayPath(out)}:1: answer: sentence 1 cites "2", which names no chunk (the context has 1)`,
       `warning: ${displayPath(out)}:1: answer: sentence 2 cites chunk "travel#0", which is not in the context given to the generator`,
     ]);
-    expect(lenient.out).toContain("note: 2 citation warnings (on stderr)");
+    expect(lenient.out).toContain("note: 2 warnings (on stderr)");
   });
 
   it("reports output lines that lack a stage list the config declares (as retrieval would, later)", async () => {

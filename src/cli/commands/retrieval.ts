@@ -3,6 +3,7 @@ import { Option } from "commander";
 import { basename } from "node:path";
 import { chooseVariants, loadConfig, missingInputs } from "../../golden/config.js";
 import { loadGolden, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { checkAnchors } from "../../golden/anchors.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { checkFloors, formatMissedValue, parseFloors, type Floor, type FloorMiss } from "../../retrieval/floors.js";
@@ -151,6 +152,10 @@ function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): { s
   if (flags.level !== undefined) throw new UsageError("-l applies to graded qrels (--qrels/--trec-run); golden-set relevance is binary");
   if (!flags.complete) throw new UsageError("--no-complete applies to --qrels/--trec-run; in golden-set mode a question without output always scores 0");
   const inputs = loadGoldenInputs(flags);
+  // An anchor that breaks the anchor rule would be scored as if it meant something: refuse, as validate does.
+  const anchors = checkAnchors(inputs.golden, inputs.variants);
+  if (anchors.problems.length) throw new InputErrors(anchors.problems);
+  for (const w of anchors.warnings) process.stderr.write(`warning: ${w.message}\n`);
   const unanswerable = inputs.golden.questions.filter((q) => !q.answerable).length;
   if (unanswerable === inputs.golden.questions.length) {
     // a mean over no question is no number: printing 0.0000 would read as a failing search

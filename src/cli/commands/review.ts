@@ -4,6 +4,8 @@ import { loadConfig, resolveRubrics, type ResolvedConfig } from "../../golden/co
 import { existsSync } from "node:fs";
 import { displayPath, InputError } from "../../golden/errors.js";
 import { shellArg } from "../../report/next.js";
+import { writeOutputFile } from "../../calibration/output.js";
+import { itemQueue } from "../../review/item-queue.js";
 import { startReviewServer } from "../../review/server.js";
 import { provenanceNote, ReviewSession } from "../../review/session.js";
 import { labelsFileOf } from "../../review/store.js";
@@ -12,6 +14,9 @@ import { UsageError } from "../errors.js";
 
 /** Default queue file, shared with `ragjudge sample --out`. */
 export const DEFAULT_QUEUE = "review-queue.jsonl";
+
+/** Where `--item` draws its one-item queue when no queue file is named. */
+export const ITEM_QUEUE = "review-item-queue.jsonl";
 
 interface ReviewFlags {
   annotator: string;
@@ -23,6 +28,7 @@ interface ReviewFlags {
   port: string;
   config?: string;
   example?: boolean;
+  item?: string;
 }
 
 /**
@@ -34,7 +40,8 @@ export function registerReview(program: Command): void {
   program
     .command("review")
     .description("Label a review queue by hand: a local web page on 127.0.0.1 (or --tty in the terminal). Each label is saved to labels/<annotator>.jsonl before the next item shows; restarting resumes where you stopped.")
-    .argument("[queue]", `review queue JSONL written by \`ragjudge sample\` (default: <cacheDir>/${DEFAULT_QUEUE})`)
+    .argument("[queue]", `review queue JSONL written by \`ragjudge sample\` (default: <cacheDir>/${DEFAULT_QUEUE}; with --item, where its queue is written, default <cacheDir>/${ITEM_QUEUE})`)
+    .option("--item <variant/question[/rubric[/unit]]>", "review one item (every judged rubric and unit of that question, or the one named): drawn into a queue of its own in the manual frame, which the trust gate never counts; the HTML report's explorer shows this command for each item")
     .requiredOption("--annotator <name>", "who is labelling; labels go to <labels>/<name>.jsonl")
     .option("--tty", "review in the terminal instead of a web page (for remote shells)")
     .addOption(new Option("--provenance <kind>", "human, or author for the project's own example labels").choices(["human", "author"]).default("human"))
@@ -48,8 +55,11 @@ export function registerReview(program: Command): void {
       const config = () => (cfg ??= loadConfig(flags.config));
       const cacheFile = (name: string) => config().outPath(`${config().config.cacheDir}/${name}`);
       if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags.port)}`);
-      const queueFile = queueArg ?? cacheFile(DEFAULT_QUEUE);
-      if (!existsSync(queueFile)) {
+      const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
+      if (flags.item !== undefined) {
+        const entries = itemQueue(config(), { item: flags.item, judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl") });
+        writeOutputFile(queueFile, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+      } else if (!existsSync(queueFile)) {
         const cfgArgs = flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "";
         throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20 --annotator ${shellArg(flags.annotator)}${cfgArgs}\` (after \`ragjudge run\`), then run this again`);
       }

@@ -68,7 +68,7 @@ function inputsFrom(flags: ValidateFlags): ValidateInputs {
 export function registerValidate(program: Command): void {
   program
     .command("validate")
-    .description("Check the golden set, chunks files and pipeline outputs and report every problem at once (file:line: field: message), exit 2 when there is any: malformed lines, duplicate or unknown ids, anchors in no chunk or repeated in their document, unanswerable questions with relevance, and (as warnings) citations outside the context.")
+    .description("Check the golden set, chunks files and pipeline outputs and report every problem at once (file:line: field: message), exit 2 when there is any: malformed lines, duplicate or unknown ids, anchors that break the anchor rule (6 to 20 words, exactly once in their document), unanswerable questions with relevance, and (as warnings) anchors a chunk boundary cuts and citations outside the context.")
     .option("--config <file>", "config file (default: ./ragjudge.config.json)")
     .option("--golden <file>", "golden set JSONL (explicit inputs; with --chunks and --output)")
     .option("--chunks <file>", "chunks JSONL (not needed when the output gives every passage as text)")
@@ -90,7 +90,7 @@ export function registerValidate(program: Command): void {
         `ok: ${displayPath(inputs.golden)}: ${report.questions} questions (${report.answerable} answerable, ${report.unanswerable} unanswerable)`,
         ...report.variants.map((v) => `ok: variant ${v.name}: ${v.chunks} chunks${v.passages ? ` (${v.passages} given as text)` : ""}, ${v.outputs} output lines`),
         ...report.notes.map((n) => `note: ${n}`),
-        ...(report.warnings.length ? [`note: ${report.warnings.length} citation warning${report.warnings.length === 1 ? "" : "s"} (on stderr)`] : []),
+        ...(report.warnings.length ? [`note: ${report.warnings.length} warning${report.warnings.length === 1 ? "" : "s"} (on stderr)`] : []),
       ];
       process.stdout.write(`${lines.join("\n")}\n`);
     });

@@ -87,6 +87,8 @@ export function missesJson(d: VariantDiagnostics): MissJson[] {
     ranks: m.ranks.map((r) => ({ name: r.name, cell: rankCell(r, d.poolDepth) })),
     failure: m.failure,
     fix: m.fix,
+    proposal: m.proposal,
     why: m.why,
+    evidence: m.evidence,
   }));
 }

@@ -8,6 +8,7 @@ export * from "./stages.js";
 export * from "./kinds.js";
 export * from "./pool.js";
 export * from "./precision.js";
+export * from "./text.js";
 export * from "./misses.js";
 export * from "./summary.js";
 export * from "./diagnose.js";

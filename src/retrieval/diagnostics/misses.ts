@@ -1,33 +1,17 @@
+import type { DocumentLayout } from "../../golden/document.js";
 import type { ChunkIndex } from "../../golden/relevance.js";
 import type { StageRoles } from "../../golden/schema/config.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { Verdict } from "../../golden/schema/items.js";
 import type { PipelineOutput, RankedEntry } from "../../golden/schema/pipeline.js";
 import { NO_DOC } from "../../golden/passages.js";
+import { classifyMiss, shortRank, type SiblingEvidence, type SiblingRelation, type StageRank } from "./classify.js";
 import { kindOf } from "./kinds.js";
-import { bestRank, countInTop, declaredLists, within, type ListRank, type StageList } from "./stages.js";
-import { joinWords } from "./table.js";
-import { FIX_TABLE, type FailureKind, type Fix } from "./taxonomy.js";
+import { bestRank, countInTop, declaredLists } from "./stages.js";
+import type { FailureKind, Fix } from "./taxonomy.js";
+import { describeEvidence, emptyEvidence, neighbourText, textEvidence, type TextEvidence } from "./text.js";
 
-/** The best relevant chunk's place in one list of one question. */
-export type StageRank = StageList & ListRank;
-
-/**
- * How a chunk without the anchor relates to the anchor's chunk:
- * `adjacent` (next to it in the document's chunk order, the chunks file's
- * order: just across a cut), `same-heading` (same non-empty heading: the
- * same section, cut into pieces), or merely `same-document`.
- */
-export type SiblingRelation = "adjacent" | "same-heading" | "same-document";
-
-/** A chunk of a relevant chunk's document, without the anchor, in the top k of some list. */
-export interface SiblingEvidence {
-  chunk: string;
-  doc: string;
-  relation: SiblingRelation;
-  list: string;
-  rank: number;
-}
+export { classifyMiss, type Classification, type MissEvidence, type SiblingEvidence, type SiblingRelation, type StageRank } from "./classify.js";
 
 /** One analysed miss: where the relevant chunk went, the proposed kind, its fix and why. */
 export interface MissRow {
@@ -40,13 +24,20 @@ export interface MissRow {
   /** Declared stage lists in pipeline order, then `retrieved`. */
   ranks: StageRank[];
   failure: FailureKind;
+  /** The fix from seed 000's list, when the evidence names one (undecided misses too, when every kind they could be shares it). */
   fix: Fix | null;
+  /** What to do, always said: the fix, or what to correct or declare first. */
+  proposal: string;
   /** One sentence built from the evidence. */
   why: string;
+  /** What the chunks' text says: the question's words, which the anchor's chunk holds, which sit beside it, a cut anchor. */
+  text: TextEvidence;
+  /** {@link text} as one sentence: the words and where they are. */
+  evidence: string;
   /** The anchor-ambiguity verdict for this question, when one was supplied. */
   ambiguity: Verdict | null;
-  /** The best-ranked sibling across a cut (adjacent or same heading) when the kind is chunk-boundary. */
-  boundary: SiblingEvidence | null;
+  /** The best-ranked top-k chunk beside the anchor's chunk (adjacent or same heading), whatever the kind: supporting evidence only. */
+  neighbour: SiblingEvidence | null;
   missingOutput: boolean;
 }
 
@@ -85,125 +76,6 @@ export function missCandidates(retrieved: readonly RankedEntry[], relevant: Read
   return retrieved.slice(0, k).map((e) => e.id).filter((id) => !relevant.has(id));
 }
 
-function rankPhrase(r: ListRank, depth: number): string {
-  if (r.status === "ranked") return `at ${r.rank}`;
-  if (r.status === "beyond-depth") return `beyond ${depth} (at ${r.rank})`;
-  return "nowhere (absent)";
-}
-
-function short(r: StageRank, depth: number): string {
-  if (r.status === "ranked") return `${r.name} ${r.rank}`;
-  if (r.status === "beyond-depth") return `${r.name} >${depth} (${r.rank})`;
-  return `${r.name} absent`;
-}
-
-/** Where the relevant chunk got closest to the top: "best: bm25 14" or "absent from every list". */
-function bestPlace(ranks: readonly StageRank[], depth: number): string {
-  let best: StageRank | undefined;
-  for (const r of ranks) {
-    if (r.status === "absent") continue;
-    if (!best || best.status === "absent" || r.rank < best.rank) best = r;
-  }
-  return best ? `best: ${short(best, depth)}` : "absent from every list";
-}
-
-/** Everything the classifier looks at for one miss. */
-export interface MissEvidence {
-  k: number;
-  depth: number;
-  /** Declared stage lists (in pipeline order) then `retrieved`; roles say which is which. */
-  ranks: readonly StageRank[];
-  relevantCount: number;
-  docs: readonly string[];
-  /** Best-ranked top-k sibling across a cut from the anchor's chunk (adjacent or same heading). */
-  boundary: SiblingEvidence | null;
-  /** Best-ranked top-k sibling of any relation, for the reason of a miss that is not chunk-boundary. */
-  sibling: SiblingEvidence | null;
-  ambiguity: Verdict | null;
-  missingOutput: boolean;
-}
-
-/**
- * Proposes one failure kind for one miss by the fixed precedence of
- * {@link PRECEDENCE} (taxonomy.ts), with a one-sentence reason built from the
- * ranks. Pure: the same evidence always gives the same kind.
- *
- * Rules, first match wins:
- * 1. anchor-ambiguity: the supplied verdict is "yes";
- * 2. reranker-demotion: `stages.fused` is declared and has the chunk in its top k;
- * 3. chunk-boundary: a chunk without the anchor that sits across a cut from
- *    the anchor's chunk (adjacent in the document's chunk order, or under the
- *    same heading) is in the top k of some list (stage or `retrieved`), and
- *    the relevant chunk is in no list's top k. A far chunk of the same
- *    document ranking high is not enough: it shows the query matches the
- *    document's topic, not that a cut hid the matching words;
- * 4. ranking: `stages.fused` is declared and has the chunk within the pool
- *    depth, or a first-stage list has it within depth and fusion does not;
- * 5. vocabulary-gap: at least one first-stage list is declared and none has
- *    the chunk within the pool depth;
- * 6. undecided, saying what evidence is missing (no output line, no relevant
- *    chunk, no declared stages, or a single first-stage list that has the chunk
- *    but no fused list to tell ranking from reranker demotion).
- */
-export function classifyMiss(ev: MissEvidence): { failure: FailureKind; why: string } {
-  const { k, depth, ranks } = ev;
-  if (ev.ambiguity === "yes") {
-    return { failure: "anchor-ambiguity", why: `the anchor-ambiguity judge says a top-${k} chunk without the anchor answers the question` };
-  }
-  if (ev.missingOutput) return { failure: "undecided", why: "no pipeline output line for this question, so there are no ranks to read" };
-  if (ev.relevantCount === 0) {
-    return { failure: "undecided", why: `no chunk of ${joinWords(ev.docs, "or") || "the anchor's document"} contains the anchor in this chunks file (ragjudge validate reports it)` };
-  }
-  const fused = ranks.find((r) => r.role === "fused");
-  const final = ranks.find((r) => r.role === "reranked") ?? ranks.find((r) => r.role === "retrieved")!;
-  if (fused && fused.status !== "absent" && fused.rank <= k) {
-    return { failure: "reranker-demotion", why: `${fused.name} had ${fused.chunk} at rank ${fused.rank} (top ${k}); ${final.name} ranks it ${rankPhrase(final, depth)}` };
-  }
-  const b = ev.boundary;
-  if (b && !ranks.some((r) => within(r, k))) {
-    const rel = b.relation === "adjacent" ? "next to the anchor's chunk" : "same section as the anchor's chunk";
-    return {
-      failure: "chunk-boundary",
-      why: `${b.chunk} (${rel} in ${b.doc}, without the anchor) ranks ${b.rank} in ${b.list}, while the anchor's chunk is in no list's top ${k} (${bestPlace(ranks, depth)})`,
-    };
-  }
-  const firsts = ranks.filter((r) => r.role === "first");
-  const reached = firsts.filter((r) => r.status === "ranked");
-  if (fused && fused.status === "ranked") {
-    const firstNote = firsts.length ? `; ${firsts.map((r) => short(r, depth)).join(", ")}` : "";
-    return { failure: "ranking", why: `in ${fused.name} at rank ${fused.rank} (within depth ${depth}) but below the top ${k}${firstNote}` };
-  }
-  if (fused && reached.length > 0) {
-    const r = reached[0]!;
-    return { failure: "ranking", why: `${r.name} had it at rank ${r.rank} (within depth ${depth}) but ${fused.name} ranks it ${rankPhrase(fused, depth)}` };
-  }
-  const sib = ev.sibling;
-  const docNote = !ev.docs.length
-    ? "its document is unknown (the relevant ids are not in the chunks file)"
-    : sib
-      ? `${sib.chunk} of the same document ranks ${sib.rank} in ${sib.list} but is not next to the anchor's chunk (the query matches the document, not the passage)`
-      : `no other chunk of ${joinWords(ev.docs, "or")} ranks in the top ${k}`;
-  if (firsts.length > 0 && reached.length === 0) {
-    const names = firsts.map((r) => r.name);
-    const further = firsts.filter((r) => r.status === "beyond-depth");
-    const head = further.length === 0
-      ? `absent from ${joinWords(names, "and")} within depth ${depth}`
-      : `not in ${joinWords(names, "or")} within depth ${depth} (${further.map((r) => short(r, depth)).join(", ")})`;
-    return { failure: "vocabulary-gap", why: `${head}; ${docNote}` };
-  }
-  if (firsts.length === 0) {
-    return {
-      failure: "undecided",
-      why: `no first-stage list is declared (stages.first in ragjudge.config.json), so vocabulary-gap, ranking and reranker-demotion cannot be told apart; ${docNote}`,
-    };
-  }
-  const r = reached[0]!;
-  return {
-    failure: "undecided",
-    why: `${r.name} has it at rank ${r.rank} (within depth ${depth}), so not a vocabulary gap; ranking and reranker-demotion need a fused list (stages.fused), which this variant does not declare`,
-  };
-}
-
 /** The variant data the miss analysis reads. */
 export interface MissVariant {
   chunks: ChunkIndex;
@@ -231,14 +103,14 @@ function relationOf(id: string, relevant: ReadonlySet<string>, chunks: ChunkInde
   return relation;
 }
 
-/** The best-ranked top-k siblings: across a cut (adjacent or same heading), and of any relation. */
+/** The best-ranked top-k siblings: beside the anchor's chunk (adjacent or same heading), and of any relation. */
 function findSiblings(
   lists: readonly { name: string; list: readonly RankedEntry[] }[],
   relevant: ReadonlySet<string>,
   chunks: ChunkIndex,
   k: number,
-): { boundary: SiblingEvidence | null; sibling: SiblingEvidence | null } {
-  let boundary: SiblingEvidence | null = null;
+): { neighbour: SiblingEvidence | null; sibling: SiblingEvidence | null } {
+  let neighbour: SiblingEvidence | null = null;
   let sibling: SiblingEvidence | null = null;
   for (const { name, list } of lists) {
     for (let i = 0; i < Math.min(k, list.length); i++) {
@@ -248,18 +120,33 @@ function findSiblings(
       if (relation === null) continue;
       const e: SiblingEvidence = { chunk: id, doc: chunks.byId.get(id)!.doc, relation, list: name, rank: i + 1 };
       if (!sibling || e.rank < sibling.rank) sibling = e;
-      if (relation !== "same-document" && (!boundary || e.rank < boundary.rank)) boundary = e;
+      if (relation !== "same-document" && (!neighbour || e.rank < neighbour.rank)) neighbour = e;
     }
   }
-  return { boundary, sibling };
+  return { neighbour, sibling };
+}
+
+/** The best place of each piece of a cut anchor across the lists ("bm25 3"), for the reason. */
+function pieceRanks(pieces: readonly { chunk: string }[], lists: readonly { name: string; role: StageRank["role"]; list: readonly RankedEntry[] }[], depth: number): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of pieces) {
+    let best: StageRank | undefined;
+    for (const l of lists) {
+      const r: StageRank = { name: l.name, role: l.role, ...bestRank(l.list, new Set([p.chunk]), depth) };
+      if (r.status !== "absent" && (!best || best.status === "absent" || r.rank < best.rank)) best = r;
+    }
+    out.set(p.chunk, best ? shortRank(best, depth) : "absent");
+  }
+  return out;
 }
 
 /**
  * For every answerable question that is a retrieval miss at `k`, the rank of
- * its best relevant chunk in each declared stage list and in `retrieved`, a
- * proposed failure kind ({@link classifyMiss}), the fix from
- * {@link FIX_TABLE} and a one-sentence reason. Rows follow the golden set's
- * order. Stage lists are read by their declared roles only.
+ * its best relevant chunk in each declared stage list and in `retrieved`,
+ * what the chunks' text says ({@link textEvidence}), a proposed failure kind
+ * ({@link classifyMiss}) with its fix and proposal, and a one-sentence
+ * reason. Rows follow the golden set's order. Stage lists are read by their
+ * declared roles only.
  *
  * @example
  * const rows = analyseMisses(golden.questions, relevantSets(golden, v.chunks), v, { k: 10, poolDepth: 50 });
@@ -273,6 +160,7 @@ export function analyseMisses(
 ): MissRow[] {
   const { k, poolDepth: depth } = opts;
   const lists = declaredLists(variant.stages);
+  const layouts = new Map<string, DocumentLayout>();
   const rows: MissRow[] = [];
   for (const q of questions) {
     if (!q.answerable) continue;
@@ -291,16 +179,20 @@ export function analyseMisses(
       const doc = variant.chunks.byId.get(id)?.doc;
       if (doc !== undefined) docs.add(doc);
     }
-    const { boundary, sibling } = rel.size > 0 ? findSiblings(named, rel, variant.chunks, k) : { boundary: null, sibling: null };
+    const { neighbour, sibling } = rel.size > 0 ? findSiblings(named, rel, variant.chunks, k) : { neighbour: null, sibling: null };
+    const text = out === undefined ? emptyEvidence() : textEvidence(q, rel, variant.chunks, layouts);
     const ambiguity = opts.ambiguity?.get(q.id) ?? null;
-    const { failure, why } = classifyMiss({
+    const c = classifyMiss({
       k,
       depth,
       ranks,
       relevantCount: rel.size,
       docs: [...docs],
-      boundary,
+      text,
+      neighbour,
+      ...(neighbour ? { neighbourText: neighbourText(q, rel, neighbour.chunk, variant.chunks) } : {}),
       sibling,
+      ...(text.split ? { pieceRanks: pieceRanks(text.split, named, depth) } : {}),
       ambiguity,
       missingOutput: out === undefined,
     });
@@ -310,11 +202,14 @@ export function analyseMisses(
       anchor: q.anchor ? { doc: q.anchor.doc, text: q.anchor.text } : null,
       relevant: [...rel],
       ranks,
-      failure,
-      fix: FIX_TABLE[failure].fix,
-      why,
+      failure: c.failure,
+      fix: c.fix,
+      proposal: c.proposal,
+      why: c.why,
+      text,
+      evidence: out === undefined ? "" : describeEvidence(text),
       ambiguity,
-      boundary: failure === "chunk-boundary" ? boundary : null,
+      neighbour,
       missingOutput: out === undefined,
     });
   }

@@ -92,6 +92,11 @@ function anchorCell(m: MissRow): string {
   return shorten(m.anchor ? m.anchor.text : m.relevant.join(", "), ANCHOR_WIDTH);
 }
 
+/** The reason, with the proposal when the kind alone does not say what to do (undecided, anchor-ambiguity). */
+export function whyWithProposal(m: { failure: string; why: string; proposal: string }): string {
+  return (m.failure === "undecided" || m.failure === "anchor-ambiguity") && m.proposal ? `${m.why} (proposal: ${m.proposal})` : m.why;
+}
+
 function fixCell(m: MissRow): string {
   if (m.fix) return m.fix;
   return m.failure === "anchor-ambiguity" ? "(golden set)" : "—";
@@ -126,12 +131,12 @@ export function renderMisses(d: VariantDiagnostics, format: TextFormat): string 
     }),
     m.failure,
     fixCell(m),
-    ...(format === "markdown" ? [m.why] : []),
+    ...(format === "markdown" ? [whyWithProposal(m)] : []),
   ]);
   const lines = [heading(title, format), "", renderTable(columns, rows, format)];
   if (format === "terminal") {
     lines.push("", "why:");
-    for (const m of d.misses) lines.push(`  ${m.question}: ${m.why}`);
+    for (const m of d.misses) lines.push(`  ${m.question}: ${whyWithProposal(m)}`);
   }
   return lines.join("\n");
 }

@@ -1,3 +1,5 @@
+import { escapeMarkdown, plainLine } from "../../golden/escape.js";
+
 /** Where the diagnostics are printed: a terminal (aligned plain text) or a Markdown report. */
 export type TextFormat = "terminal" | "markdown";
 
@@ -70,13 +72,12 @@ function pad(s: string, width: number, align: "left" | "right"): string {
   return align === "right" ? fill + s : s + fill;
 }
 
-function escapeMarkdown(s: string): string {
-  return s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
-}
 
 /**
  * Renders rows under headers: space-aligned columns with a dashed rule for
- * the terminal, a pipe table (cells escaped) for Markdown.
+ * the terminal (cells on one line, control characters removed), a pipe
+ * table for Markdown (every cell through {@link escapeMarkdown}: cells hold
+ * user text, ids, anchors and reasons).
  *
  * @example
  * renderTable([{header:"kind"},{header:"n",align:"right"}], [["lexical","16"]], "terminal")
@@ -88,6 +89,7 @@ export function renderTable(columns: readonly Column[], rows: readonly (readonly
     const rule = `|${columns.map((c) => (c.align === "right" ? "---:" : ":---")).join("|")}|`;
     return [line(columns.map((c) => c.header)), rule, ...rows.map(line)].join("\n");
   }
+  rows = rows.map((r) => r.map(plainLine));
   const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...rows.map((r) => displayWidth(r[i] ?? ""))));
   const line = (cells: readonly string[]) =>
     columns

@@ -42,7 +42,7 @@ export interface FixEntry {
  *   answers the question, so the miss is in the golden set (widen the anchor
  *   or list that chunk in `relevant`), and tuning retrieval for it would chase
  *   a non-problem.
- * - `undecided` proposes nothing: the evidence does not say where the chunk
+ * - `undecided` proposes nothing here: the evidence does not say where the chunk
  *   was lost.
  *
  * @example
@@ -77,7 +77,7 @@ export const FIX_TABLE: Readonly<Record<FailureKind, FixEntry>> = {
   undecided: {
     fix: null,
     alternatives: [],
-    why: "the evidence available (declared stage lists, chunk documents, judge verdicts) does not decide a kind; the row's reason says what is missing",
+    why: "the evidence available (declared stage lists, chunk text, judge verdicts) does not decide a kind; the row's reason says what is missing, and its proposal names the fix every remaining kind shares when they share one",
   },
 };
 
@@ -89,15 +89,19 @@ export const FIX_TABLE: Readonly<Record<FailureKind, FixEntry>> = {
  *    chunk answers the question, retrieval did not fail, whatever the ranks say.
  * 2. `reranker-demotion`: the fused list had the chunk in the top k and the
  *    final list does not: the loss is pinned to the last stage.
- * 3. `chunk-boundary`: a chunk without the anchor, across a cut from the
- *    anchor's chunk (adjacent in the document's chunk order, or under the
- *    same heading), ranks in the top k of some list while the relevant chunk
- *    ranks in no list's top k: the query found the passage, the cut hid the
- *    anchor's part of it. (A far chunk of the same document ranking high only
- *    shows the query matches the document's topic: not evidence.) Checked
- *    before `ranking` because it names the cause, where `ranking` only names
- *    the stage, and before `vocabulary-gap` because a boundary miss also looks
- *    like a gap (the anchor's chunk alone matches nothing).
+ * 3. `chunk-boundary`, decided from the chunks' text (text.ts): a chunk
+ *    boundary cuts the anchor itself (it occurs once in its document, no chunk
+ *    holds it whole: then no chunk is relevant and this rule comes before
+ *    reranker-demotion, which has nothing to rank); or, while the relevant
+ *    chunk ranks in no list's top k, the chunks beside it in the same section
+ *    (previous, next, same heading) hold the question's words that it lacks:
+ *    at least two (one for a question of one or two content words) and at
+ *    least as many as it holds itself. A neighbour ranking high proves
+ *    nothing by itself (the query may match the document's topic, or another
+ *    section); its rank is shown as support. Checked before `ranking` because
+ *    it names the cause, where `ranking` only names the stage, and before
+ *    `vocabulary-gap` because a boundary miss also looks like a gap (the
+ *    anchor's chunk alone matches nothing).
  * 4. `ranking`: the chunk is in the fused list within the pool depth (or a
  *    first-stage list had it within depth and fusion dropped it), below k.
  * 5. `vocabulary-gap`: no first-stage list has the chunk within the pool depth.

@@ -83,3 +83,34 @@ export function variant(outputs: PipelineOutput[], stages: Partial<StageRoles> =
 }
 
 export const HYBRID: StageRoles = { first: ["bm25", "vector"], fused: "fused", reranked: "reranked" };
+
+/**
+ * Chunks for the text-based cases of the miss analysis: each document is
+ * written so that one question's words sit where the case needs them.
+ *
+ * - `leave`: the anchor's chunk leave#1 has no heading; its previous chunk
+ *   leave#0 carries the section heading "Casual leave" (the words a question
+ *   about casual leave matches) in its heading only.
+ * - `claims`: a chunk boundary cuts the anchor "paid within thirty days of
+ *   approval by the finance team" between claims#0 and claims#1.
+ * - `webhooks`: sections with their own headings; the chunk after the
+ *   anchor's is another section that shares the question's words.
+ * - `remote`: the chunk before the anchor's shares one common word only.
+ */
+export const TEXT_CHUNKS: Chunk[] = [
+  { id: "leave#0", doc: "leave", heading: "Casual leave", text: "Short personal errands and sudden illness are what this allowance is for." },
+  { id: "leave#1", doc: "leave", text: "Unused days cannot be carried forward to the next year at all." },
+  { id: "leave#2", doc: "leave", text: "Hardware tokens expire after ninety days and must be renewed." },
+  { id: "claims#0", doc: "claims", text: "Receipts are attached in the portal. Travel claims are paid within thirty days" },
+  { id: "claims#1", doc: "claims", text: "of approval by the finance team, by bank transfer." },
+  { id: "webhooks#0", doc: "webhooks", heading: "Webhooks > Responding", text: "Respond with any 2xx status within ten seconds. Do the real work asynchronously: put the event on a queue and return at once." },
+  { id: "webhooks#1", doc: "webhooks", heading: "Webhooks > Duplicates", text: "A slow handler that processes a delivery twice must be idempotent." },
+  { id: "remote#0", doc: "remote", text: "You may work from another city for up to thirty days, for example to spend time with family." },
+  { id: "remote#1", doc: "remote", text: "Even a week abroad with a laptop needs prior approval from the security team." },
+  ...FILLER,
+];
+
+/** A golden question with real words, for the text-based cases. */
+export function textQ(id: string, question: string, doc: string, anchor: string, kind = "conceptual"): GoldenQuestion {
+  return { id, question, answerable: true, anchor: { doc, text: anchor }, kind, tags: [] };
+}

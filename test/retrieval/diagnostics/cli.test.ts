@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../helpers/cli.js";
 import { tempDir } from "../../helpers/temp.js";
-import { at, CHUNKS, fill, place, q, unanswerable } from "./build.js";
+import { at, CHUNKS, fill, place, q, TEXT_CHUNKS, unanswerable } from "./build.js";
 
 const dir = tempDir("ragjudge-diag-cli-");
 
@@ -17,7 +17,7 @@ const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n")
 write(
   "golden.jsonl",
   jsonl([
-    q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual"),
+    q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual", { question: "Does casual leave carry over?" }),
     q("q-fin", "fin", "receipts must be attached to every single claim", "factual"),
     q("q-it", "it", "hardware tokens expire after ninety days", "lexical"),
     unanswerable("q-no"),
@@ -124,7 +124,8 @@ describe("ragjudge retrieval with diagnostics", () => {
     const r = await runCliCaptured(["retrieval", "--golden", join(dir, "golden.jsonl"), "--chunks", join(dir, "chunks.jsonl"), "--output", join(dir, "hybrid.output.jsonl"), "--misses"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("pool recall unavailable: no declared pool");
-    expect(r.out).toMatch(/^q-fin +factual .* undecided +—$/m);
+    expect(r.out).toMatch(/^q-fin +factual .* undecided +better-embedder$/m);
+    expect(r.out).toMatch(/^  q-fin: no first-stage list is declared .*\(proposal: likely a vocabulary gap/m);
   });
 
   it("--misses does not apply to TREC runs", async () => {
@@ -133,5 +134,25 @@ describe("ragjudge retrieval with diagnostics", () => {
     const r = await runCliCaptured(["retrieval", "--qrels", qrels, "--trec-run", runf, "--misses"]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--misses and --pool-depth diagnose golden-set inputs/);
+  });
+
+  it("refuses anchors that break the anchor rule instead of scoring them, and warns on an anchor a chunk boundary cuts", async () => {
+    const golden = write("rule.golden.jsonl", jsonl([
+      q("q-short", "hr", "carried forward", "factual"),
+      q("q-split", "claims", "paid within thirty days of approval by the finance team", "factual", { question: "How fast are claims paid?" }),
+    ]));
+    write("rule.chunks.jsonl", jsonl(TEXT_CHUNKS.concat(CHUNKS.filter((c) => c.doc === "hr"))));
+    write("rule.output.jsonl", jsonl([{ id: "q-short", retrieved: ["hr#1"] }, { id: "q-split", retrieved: ["claims#0", "claims#1"] }]));
+    const args = ["retrieval", "--golden", golden, "--chunks", join(dir, "rule.chunks.jsonl"), "--output", join(dir, "rule.output.jsonl"), "--misses"];
+    const bad = await runCliCaptured(args);
+    expect(bad.code).toBe(2);
+    expect(bad.out).toBe("");
+    expect(bad.err).toContain(`${golden}:1: anchor.text: has 2 words; an anchor is a verbatim phrase of 6 to 20 words`);
+    writeFileSync(golden, jsonl([q("q-split", "claims", "paid within thirty days of approval by the finance team", "factual", { question: "How fast are claims paid?" })]));
+    write("rule.output.jsonl", jsonl([{ id: "q-split", retrieved: ["claims#0", "claims#1"] }]));
+    const r = await runCliCaptured(args);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`warning: ${golden}:1: anchor.text: is cut by a chunk boundary in ${join(dir, "rule.chunks.jsonl")} (claims#0 holds "paid within thirty days", claims#1 holds "of approval by the finance team")`);
+    expect(r.out).toMatch(/^q-split +factual .* chunk-boundary +contextual-chunk-headers$/m);
   });
 });

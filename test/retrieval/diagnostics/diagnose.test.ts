@@ -20,7 +20,7 @@ function jsonl(name: string, rows: unknown[]): string {
 }
 
 const QUESTIONS = [
-  q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual", { split: "dev" }),
+  q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual", { split: "dev", question: "Does casual leave carry over?" }),
   q("q-fin", "fin", "receipts must be attached to every single claim", "factual"),
   q("q-it", "it", "hardware tokens expire after ninety days", "lexical"),
   q("q-sec", "sec", "badges must be worn visibly at all times inside the building", "lexical"),
@@ -120,7 +120,8 @@ describe("anchor-ambiguity verdicts through diagnoseVariant", () => {
   it("without verdicts the kind is n/a; with them it is decided per question", () => {
     const without = diagnoseVariant(QUESTIONS.slice(0, 2), v, { k: 10, poolDepth: 50, precisionKs: [10] });
     expect(without.summary.decidability.undecidable.map((u) => u.failure)).toEqual(["anchor-ambiguity"]);
-    expect(without.misses.map((m) => m.failure)).toEqual(["vocabulary-gap", "vocabulary-gap"]);
+    // q-hr's words sit in the chunk before its anchor's: chunk-boundary by the text, whatever the ranks
+    expect(without.misses.map((m) => m.failure)).toEqual(["chunk-boundary", "vocabulary-gap"]);
     const withV = diagnoseVariant(QUESTIONS.slice(0, 2), v, { k: 10, poolDepth: 50, precisionKs: [10], ambiguity: new Map([["q-hr", "yes"], ["q-fin", "no"]]) });
     expect(withV.summary.decidability.undecidable).toEqual([]);
     expect(withV.misses.map((m) => m.failure)).toEqual(["anchor-ambiguity", "vocabulary-gap"]);

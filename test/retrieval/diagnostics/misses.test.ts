@@ -7,17 +7,26 @@ import type { Verdict } from "../../../src/golden/schema/items.js";
 import type { PipelineOutput } from "../../../src/golden/schema/pipeline.js";
 import { analyseMisses, isRetrievalMiss, missCandidates, type MissRow } from "../../../src/retrieval/diagnostics/misses.js";
 import { FIX_TABLE } from "../../../src/retrieval/diagnostics/taxonomy.js";
-import { at, fill, HYBRID, out, place, q, unanswerable, variant } from "./build.js";
+import { at, fill, HYBRID, out, place, q, TEXT_CHUNKS, textQ, unanswerable, variant } from "./build.js";
 
 const K = 10;
 const DEPTH = 50;
 
-/** q-hr's anchor is in hr#1 only; hr#0 is its sibling (same document, no anchor). */
-const QHR = q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual");
+/** q-hr's anchor is in hr#1 only; hr#0 is its sibling (same document, no anchor); the question shares "days" with both. */
+const QHR = q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual", { question: "What happens to the days I never took?" });
 const QFIN = q("q-fin", "fin", "receipts must be attached to every single claim", "factual");
+/** A question whose words "casual" and "leave" sit only in the heading of leave#0, the chunk before its anchor's. */
+const CASUAL = textQ("q-casual", "Does casual leave carry over?", "leave", "Unused days cannot be carried forward to the next year");
 
-function analyse(questions: GoldenQuestion[], outputs: PipelineOutput[], stages: Partial<StageRoles>, ambiguity?: Map<string, Verdict>): MissRow[] {
-  const v = variant(outputs, stages);
+/** One hybrid miss of q-casual over the text corpus. */
+function casual(lists: { bm25: string[]; vector: string[]; fused: string[]; reranked: string[] }): MissRow {
+  const rows = analyse([CASUAL], [out("q-casual", lists.reranked, lists)], HYBRID, undefined, TEXT_CHUNKS);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+function analyse(questions: GoldenQuestion[], outputs: PipelineOutput[], stages: Partial<StageRoles>, ambiguity?: Map<string, Verdict>, chunks = undefined as Parameters<typeof variant>[3]): MissRow[] {
+  const v = variant(outputs, stages, "test", chunks);
   const rel = relevantSets({ questions }, v.chunks);
   return analyseMisses(questions, rel, v, { k: K, poolDepth: DEPTH, ...(ambiguity ? { ambiguity } : {}) });
 }
@@ -71,13 +80,12 @@ describe("each failure kind on a constructed case", () => {
     expect(m.why).toBe("vector had it at rank 30 (within depth 50) but fused ranks it nowhere (absent)");
   });
 
-  it("chunk-boundary: the sibling hr#0 (heading 'Casual leave') ranks 1 in bm25, hr#1 is nowhere", () => {
+  it("a neighbour ranking 1 without the question's words is no boundary: vocabulary-gap, and the reason says why", () => {
     const m = hybrid({ bm25: place({ "hr#0": 1 }), vector: fill(60), fused: place({ "hr#0": 2 }), reranked: place({ "hr#0": 4 }) });
-    expect(m.failure).toBe("chunk-boundary");
-    expect(m.fix).toBe("contextual-chunk-headers");
-    expect(m.boundary).toEqual({ chunk: "hr#0", doc: "hr", relation: "adjacent", list: "bm25", rank: 1 });
+    expect(m.failure).toBe("vocabulary-gap");
+    expect(m.neighbour).toEqual({ chunk: "hr#0", doc: "hr", relation: "adjacent", list: "bm25", rank: 1 });
     expect(m.why).toBe(
-      "hr#0 (next to the anchor's chunk in hr, without the anchor) ranks 1 in bm25, while the anchor's chunk is in no list's top 10 (absent from every list)",
+      "absent from bm25 and vector within depth 50; the anchor's chunk hr#1 holds \"days\" of the question's words; no chunk beside it holds the others; hr#0, beside the anchor's chunk, ranks 1 in bm25 but holds none of the question's words the anchor's chunk lacks, so the cut hid nothing",
     );
   });
 
@@ -85,14 +93,15 @@ describe("each failure kind on a constructed case", () => {
     const m = hybrid({ bm25: place({ "hr#0": 14 }), vector: fill(60), fused: place({ "hr#0": 20 }), reranked: fill(60) });
     expect(m.failure).toBe("vocabulary-gap");
     expect(m.fix).toBe("better-embedder");
-    expect(m.boundary).toBeNull();
-    expect(m.why).toBe("absent from bm25 and vector within depth 50; no other chunk of hr ranks in the top 10");
+    expect(m.neighbour).toBeNull();
+    expect(m.evidence).toBe("the anchor's chunk hr#1 holds \"days\" of the question's words; no chunk beside it holds the others");
+    expect(m.why).toBe(`absent from bm25 and vector within depth 50; no other chunk of hr ranks in the top 10; ${m.evidence}`);
   });
 
   it("vocabulary-gap: beyond the pool depth counts as not reached, and the rank is kept", () => {
     const m = hybrid({ bm25: at("hr#1", 73, 80), vector: fill(60), fused: fill(60), reranked: fill(60) });
     expect(m.failure).toBe("vocabulary-gap");
-    expect(m.why).toBe("not in bm25 or vector within depth 50 (bm25 >50 (73)); no other chunk of hr ranks in the top 10");
+    expect(m.why).toBe(`not in bm25 or vector within depth 50 (bm25 >50 (73)); no other chunk of hr ranks in the top 10; ${m.evidence}`);
     expect(m.ranks[0]).toEqual({ name: "bm25", role: "first", status: "beyond-depth", rank: 73, chunk: "hr#1" });
   });
 
@@ -102,6 +111,7 @@ describe("each failure kind on a constructed case", () => {
     const m = hybrid(lists, new Map([["q-hr", "yes"]]));
     expect(m.failure).toBe("anchor-ambiguity");
     expect(m.fix).toBeNull();
+    expect(m.proposal).toMatch(/^correct the golden set/);
     expect(m.ambiguity).toBe("yes");
     expect(m.why).toMatch(/^the anchor-ambiguity judge says a top-10 chunk without the anchor answers the question/);
   });
@@ -122,31 +132,26 @@ describe("precedence", () => {
   });
 
   it("reranker-demotion beats chunk-boundary (the loss is pinned to the last stage)", () => {
-    const m = hybrid({ bm25: place({ "hr#0": 1, "hr#1": 5 }), vector: fill(60), fused: place({ "hr#0": 1, "hr#1": 6 }), reranked: place({ "hr#0": 1, "hr#1": 11 }) });
+    const m = casual({ bm25: place({ "leave#1": 5 }), vector: fill(60), fused: place({ "leave#1": 6 }), reranked: place({ "leave#1": 11 }) });
     expect(m.failure).toBe("reranker-demotion");
-    expect(m.boundary).toBeNull();
   });
 
   it("chunk-boundary beats ranking when the anchor's chunk is in no list's top k", () => {
-    const m = hybrid({ bm25: place({ "hr#0": 1, "hr#1": 14 }), vector: fill(60), fused: place({ "hr#0": 1, "hr#1": 20 }), reranked: place({ "hr#0": 2, "hr#1": 22 }) });
+    const m = casual({ bm25: place({ "leave#0": 1, "leave#1": 14 }), vector: fill(60), fused: place({ "leave#0": 1, "leave#1": 20 }), reranked: place({ "leave#0": 2, "leave#1": 22 }) });
     expect(m.failure).toBe("chunk-boundary");
-    expect(m.why).toMatch(/in no list's top 10 \(best: bm25 14\)$/);
+    expect(m.why).toMatch(/in no list's top 10 \(best: bm25 14\); leave#0 ranks 1 in bm25$/);
   });
 
   it("no chunk-boundary when the anchor's chunk is in a first-stage top k: the words matched, fusion lost it", () => {
-    const m = hybrid({ bm25: place({ "hr#0": 1, "hr#1": 5 }), vector: fill(60), fused: place({ "hr#0": 1, "hr#1": 15 }), reranked: place({ "hr#0": 1, "hr#1": 16 }) });
+    const m = casual({ bm25: place({ "leave#0": 1, "leave#1": 5 }), vector: fill(60), fused: place({ "leave#0": 1, "leave#1": 15 }), reranked: place({ "leave#0": 1, "leave#1": 16 }) });
     expect(m.failure).toBe("ranking");
   });
 
-  it("chunk-boundary beats vocabulary-gap (a boundary miss also looks like a gap)", () => {
-    const m = hybrid({ bm25: fill(60), vector: place({ "hr#0": 7 }), fused: fill(60), reranked: fill(60) });
+  it("chunk-boundary beats vocabulary-gap (a boundary miss also looks like a gap), and needs no neighbour in any list", () => {
+    const m = casual({ bm25: fill(60), vector: fill(60), fused: fill(60), reranked: fill(60) });
     expect(m.failure).toBe("chunk-boundary");
-    expect(m.boundary).toEqual({ chunk: "hr#0", doc: "hr", relation: "adjacent", list: "vector", rank: 7 });
-  });
-
-  it("a sibling just outside the top k is not boundary evidence", () => {
-    const m = hybrid({ bm25: place({ "hr#0": 11 }), vector: fill(60), fused: place({ "hr#0": 11 }), reranked: place({ "hr#0": 11 }) });
-    expect(m.failure).toBe("vocabulary-gap");
+    expect(m.neighbour).toBeNull();
+    expect(m.why).toMatch(/; it is in no list's top 10 \(absent from every list\)$/);
   });
 
   it("every miss gets exactly one kind with its table fix", () => {
@@ -165,35 +170,78 @@ describe("precedence", () => {
   });
 });
 
-describe("chunk-boundary needs a sibling across a cut, not any chunk of the document", () => {
-  const QPOL = q("q-pol", "pol", "you may carry over at most five days into the following year", "conceptual");
-  const pol = (bm25: string[]) => analyse([QPOL], [out("q-pol", bm25, { bm25 })], { first: ["bm25"] })[0]!;
+describe("chunk-boundary is read from the text", () => {
+  const BM25 = { first: ["bm25"] };
+  const one = (question: GoldenQuestion, bm25: string[]) => analyse([question], [out(question.id, bm25, { bm25 })], BM25, undefined, TEXT_CHUNKS)[0]!;
 
-  it("an adjacent chunk (previous or next in the chunks file) is boundary evidence", () => {
-    expect(pol(place({ "pol#1": 3 })).boundary).toMatchObject({ chunk: "pol#1", relation: "adjacent" });
-    expect(pol(place({ "pol#3": 3 })).boundary).toMatchObject({ chunk: "pol#3", relation: "adjacent" });
-  });
-
-  it("a chunk under the same heading is boundary evidence", () => {
-    const m = pol(place({ "pol#0": 2 }));
+  it("the question's words sit in the heading of the chunk before the anchor's: the words and where are shown", () => {
+    const m = one(CASUAL, place({ "leave#0": 3 }));
     expect(m.failure).toBe("chunk-boundary");
-    expect(m.boundary).toEqual({ chunk: "pol#0", doc: "pol", relation: "same-heading", list: "bm25", rank: 2 });
-    expect(m.why).toMatch(/^pol#0 \(same section as the anchor's chunk in pol, without the anchor\) ranks 2 in bm25/);
+    expect(m.fix).toBe("contextual-chunk-headers");
+    expect(m.text).toEqual({
+      queryWords: ["casual", "leave", "carry"],
+      anchorChunks: ["leave#1"],
+      inAnchorChunk: ["carry"],
+      across: [
+        { word: "casual", chunk: "leave#0", where: "heading", side: "previous" },
+        { word: "leave", chunk: "leave#0", where: "heading", side: "previous" },
+      ],
+      split: null,
+    });
+    expect(m.evidence).toBe("the question's words \"casual\" (heading of leave#0, previous chunk) and \"leave\" (heading of leave#0, previous chunk) sit beside the anchor's chunk leave#1, which holds only \"carry\"");
+    expect(m.why).toBe(`${m.evidence}; it is in no list's top 10 (absent from every list); leave#0 ranks 3 in bm25`);
   });
 
-  it("a far chunk of the same document is not: the query matched the topic, and the reason says so", () => {
-    const m = pol(place({ "pol#4": 1 }));
-    expect(m.failure).toBe("vocabulary-gap");
-    expect(m.boundary).toBeNull();
+  it("an anchor split across two chunks: chunk-boundary with each side's part, though no chunk is relevant", () => {
+    const split = textQ("q-split", "How fast are travel claims paid?", "claims", "paid within thirty days of approval by the finance team");
+    const m = one(split, place({ "claims#0": 2, "claims#1": 40 }));
+    expect(m.relevant).toEqual([]);
+    expect(m.failure).toBe("chunk-boundary");
+    expect(m.text.split).toEqual([
+      { chunk: "claims#0", text: "paid within thirty days" },
+      { chunk: "claims#1", text: "of approval by the finance team" },
+    ]);
     expect(m.why).toBe(
-      "absent from bm25 within depth 50; pol#4 of the same document ranks 1 in bm25 but is not next to the anchor's chunk (the query matches the document, not the passage)",
+      "the anchor is cut by a chunk boundary: claims#0 holds \"paid within thirty days\", claims#1 holds \"of approval by the finance team\"; no chunk holds it whole, so no chunk is relevant (best ranks: claims#0 bm25 2, claims#1 bm25 40)",
     );
   });
 
-  it("the best-ranked boundary sibling wins over a better-ranked far one", () => {
-    const m = pol(place({ "pol#4": 1, "pol#3": 6 }));
+  it("an anchor that is simply not in its document stays undecided: that is a golden-set mistake, not a cut", () => {
+    const bad = textQ("q-bad", "How fast are travel claims paid?", "claims", "paid within forty days of approval by the finance team");
+    const m = one(bad, fill(60));
+    expect(m.failure).toBe("undecided");
+    expect(m.text.split).toBeNull();
+    expect(m.proposal).toMatch(/^correct the anchor/);
+  });
+
+  it("a neighbour that is another section (its own heading) is not evidence, however well it matches and ranks", () => {
+    const hook = textQ("q-hook", "My slow handler processes each delivery before replying: what instead?", "webhooks", "Do the real work asynchronously: put the event on a queue and return at once");
+    const m = one(hook, place({ "webhooks#1": 1 }));
+    expect(m.failure).toBe("vocabulary-gap");
+    expect(m.text.across).toEqual([]);
+    expect(m.why).toContain("webhooks#1 ranks 1 in bm25 but is another section (\"Webhooks > Duplicates\"), so no cut separated its words from the anchor");
+  });
+
+  it("one common word beside the anchor's chunk is not enough: vocabulary-gap, with the word and the neighbour's rank", () => {
+    const remote = textQ("q-remote", "Can I spend a fortnight at my sister's place in Dubai and log in from there?", "remote", "Even a week abroad with a laptop needs prior approval from the security team");
+    const m = one(remote, place({ "remote#0": 2 }));
+    expect(m.failure).toBe("vocabulary-gap");
+    expect(m.text.across).toEqual([{ word: "spend", chunk: "remote#0", where: "text", side: "previous" }]);
+    expect(m.why).toContain("remote#0, beside the anchor's chunk, ranks 2 in bm25 but holds only \"spend\" of the question's words, too few to call the cut the cause");
+  });
+
+  it("a question of one content word needs only that word across the cut", () => {
+    const short = textQ("q-casual", "Casual?", "leave", "Unused days cannot be carried forward to the next year");
+    expect(one(short, fill(60)).failure).toBe("chunk-boundary");
+  });
+
+  it("the next chunk counts as the previous one does; without the question's words, its rank proves nothing", () => {
+    const m = one(textQ("q-next", "What about tokens?", "leave", "Unused days cannot be carried forward to the next year"), place({ "leave#2": 1 }));
     expect(m.failure).toBe("chunk-boundary");
-    expect(m.boundary).toMatchObject({ chunk: "pol#3", rank: 6 });
+    expect(m.text.across).toEqual([{ word: "tokens", chunk: "leave#2", where: "text", side: "next" }]);
+    const far = one(textQ("q-far2", "Which portal do I use?", "leave", "Unused days cannot be carried forward to the next year"), place({ "leave#2": 1 }));
+    expect(far.failure).toBe("vocabulary-gap");
+    expect(far.why).toContain("leave#2, beside the anchor's chunk, ranks 1 in bm25 but holds none of the question's words the anchor's chunk lacks");
   });
 });
 
@@ -237,10 +285,11 @@ describe("single first-stage list, no fused list (bm25-small)", () => {
   const BM25 = { first: ["bm25"] };
   const one = (list: string[]) => analyse([QHR], [out("q-hr", list, { bm25: list })], BM25)[0]!;
 
-  it("found within depth but below k: undecided, and says a vocabulary gap is ruled out", () => {
+  it("found within depth but below k: undecided, says a vocabulary gap is ruled out, and still proposes the fix both kinds share", () => {
     const m = one(at("hr#1", 15));
     expect(m.failure).toBe("undecided");
-    expect(m.fix).toBeNull();
+    expect(m.fix).toBe("hybrid-weights");
+    expect(m.proposal).toBe("try hybrid-weights (ranking and reranker-demotion both call for it); declare stages.fused to tell them apart");
     expect(m.why).toBe(
       "bm25 has it at rank 15 (within depth 50), so not a vocabulary gap; ranking and reranker-demotion need a fused list (stages.fused), which this variant does not declare",
     );
@@ -250,22 +299,26 @@ describe("single first-stage list, no fused list (bm25-small)", () => {
     expect(one(fill(60)).failure).toBe("vocabulary-gap");
   });
 
-  it("sibling in the top k: chunk-boundary, even when the anchor's chunk is in the list below k", () => {
-    const m = one(place({ "hr#0": 2, "hr#1": 15 }));
+  it("words across the cut: chunk-boundary, even when the anchor's chunk is in the list below k", () => {
+    const m = analyse([CASUAL], [out("q-casual", place({ "leave#0": 2, "leave#1": 15 }), { bm25: place({ "leave#0": 2, "leave#1": 15 }) })], BM25, undefined, TEXT_CHUNKS)[0]!;
     expect(m.failure).toBe("chunk-boundary");
-    expect(m.boundary?.rank).toBe(2);
+    expect(m.neighbour?.rank).toBe(2);
   });
 });
 
 describe("no declared stages", () => {
-  it("only chunk-boundary (and anchor-ambiguity) can be decided", () => {
+  it("only chunk-boundary (and anchor-ambiguity) can be decided; an undecided row still proposes a fix from what the final list shows", () => {
     const none = analyse([QHR], [out("q-hr", fill(60))], {})[0]!;
     expect(none.failure).toBe("undecided");
     expect(none.why).toMatch(/^no first-stage list is declared/);
+    expect(none.fix).toBe("better-embedder");
+    expect(none.proposal).toMatch(/^likely a vocabulary gap \(retrieved does not reach it within depth 50\)/);
     expect(none.ranks.map((r) => r.name)).toEqual(["retrieved"]);
-    const sib = analyse([QHR], [out("q-hr", place({ "hr#0": 3 }))], {})[0]!;
-    expect(sib.failure).toBe("chunk-boundary");
-    expect(sib.boundary?.list).toBe("retrieved");
+    const found = analyse([QHR], [out("q-hr", at("hr#1", 20))], {})[0]!;
+    expect([found.failure, found.fix]).toEqual(["undecided", "hybrid-weights"]);
+    const text = analyse([CASUAL], [out("q-casual", place({ "leave#0": 3 }))], {}, undefined, TEXT_CHUNKS)[0]!;
+    expect(text.failure).toBe("chunk-boundary");
+    expect(text.neighbour?.list).toBe("retrieved");
   });
 
   it("stage lists present in the output but not declared are not read", () => {

@@ -5,8 +5,9 @@ import { displayWidth, renderTable, shorten } from "../../../src/retrieval/diagn
 import { at, fill, HYBRID, out, place, q, unanswerable, variant } from "./build.js";
 
 const QUESTIONS = [
-  q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual"),
-  q("q-fin", "fin", "receipts must be attached to every single claim", "factual"),
+  // "casual" and "leave" sit in hr#0, the chunk before q-hr's anchor chunk hr#1: a chunk-boundary by the text.
+  q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual", { question: "Does casual leave carry over?" }),
+  q("q-fin", "fin", "receipts must be attached to every single claim", "factual", { question: "Do I need a receipt for a taxi?" }),
   q("q-it", "it", "hardware tokens expire after ninety days", "lexical"),
   q("q-sec", "sec", "badges must be worn visibly at all times inside the building", "lexical"),
   unanswerable("q-no"),
@@ -74,7 +75,8 @@ describe("the --misses table", () => {
     expect(row("q-it")).toEqual(["q-it", "lexical", "hardware tokens expire after ninety days", "3", "—", "5", "14", "14", "reranker-demotion", "hybrid-weights"]);
     expect(row("q-hr")).toEqual(["q-hr", "conceptual", "unused days cannot be carried forward…", "—", "—", "—", "—", "—", "chunk-boundary", "contextual-chunk-headers"]);
     expect(row("q-fin").slice(-2)).toEqual(["vocabulary-gap", "better-embedder"]);
-    expect(lines).toContain("  q-fin: absent from bm25 and vector within depth 50; no other chunk of fin ranks in the top 10");
+    expect(lines).toContain("  q-fin: absent from bm25 and vector within depth 50; no other chunk of fin ranks in the top 10; the anchor's chunk fin#1 holds \"receipt\" of the question's words; no chunk beside it holds the others");
+    expect(lines).toContain("  q-hr: the question's words \"casual\" (text of hr#0, previous chunk) and \"leave\" (text of hr#0, previous chunk) sit beside the anchor's chunk hr#1, which holds only \"carry\"; it is in no list's top 10 (absent from every list); hr#0 ranks 1 in bm25");
     expect(text).not.toMatch(/q-sec|q-no/);
   });
 
@@ -88,7 +90,8 @@ describe("the --misses table", () => {
     const text = renderMisses(small(), "terminal");
     const header = text.split("\n").find((l) => l.startsWith("question"))!;
     expect(header.split(/\s{2,}/)).toEqual(["question", "kind", "anchor", "bm25", "retrieved", "failure", "fix"]);
-    expect(text).toMatch(/q-it +lexical .* 15 +15 +undecided +—/);
+    expect(text).toMatch(/q-it +lexical .* 15 +15 +undecided +hybrid-weights/);
+    expect(text).toContain("  q-it: bm25 has it at rank 15 (within depth 50), so not a vocabulary gap; ranking and reranker-demotion need a fused list (stages.fused), which this variant does not declare (proposal: try hybrid-weights (ranking and reranker-demotion both call for it); declare stages.fused to tell them apart)");
   });
 });
 

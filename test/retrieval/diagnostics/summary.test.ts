@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { MissRow } from "../../../src/retrieval/diagnostics/misses.js";
 import { decidability, recommend, summariseMisses } from "../../../src/retrieval/diagnostics/summary.js";
 import { FIX_TABLE, type FailureKind } from "../../../src/retrieval/diagnostics/taxonomy.js";
+import { emptyEvidence } from "../../../src/retrieval/diagnostics/text.js";
 import { HYBRID } from "./build.js";
 
 function miss(question: string, kind: string, failure: FailureKind): MissRow {
-  return { question, kind, anchor: null, relevant: [], ranks: [], failure, fix: FIX_TABLE[failure].fix, why: "", ambiguity: null, boundary: null, missingOutput: false };
+  return { question, kind, anchor: null, relevant: [], ranks: [], failure, fix: FIX_TABLE[failure].fix, proposal: "", why: "", text: emptyEvidence(), evidence: "", ambiguity: null, neighbour: null, missingOutput: false };
 }
 
 const ANSWERABLE = new Map([["conceptual", 4], ["factual", 4], ["lexical", 4]]);

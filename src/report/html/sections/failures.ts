@@ -1,3 +1,4 @@
+import { whyWithProposal } from "../../../retrieval/diagnostics/render.js";
 import { plural } from "../../format.js";
 import type { ReportJson, VariantJson } from "../../schema.js";
 import { stackedShares } from "../charts.js";
@@ -26,7 +27,7 @@ function variantBlock(v: VariantJson): string {
   const misses = v.misses.length
     ? `<details><summary>Misses (${esc(plural(v.misses.length, "question"))}) with their failure kinds</summary>${table(
         ["question", "kind", "anchor", ...lists.map((l) => n(l)), "failure", "fix", "why"],
-        v.misses.map((m) => [m.question, m.kind, m.anchor ?? "—", ...lists.map((l) => n(m.ranks.find((r) => r.name === l)?.cell ?? "")), { text: m.failure, cls: "outcome retrieval-failure" }, m.fix ?? "—", { text: m.why, cls: "why" }]),
+        v.misses.map((m) => [m.question, m.kind, m.anchor ?? "—", ...lists.map((l) => n(m.ranks.find((r) => r.name === l)?.cell ?? "")), { text: m.failure, cls: "outcome retrieval-failure" }, m.fix ?? "—", { text: whyWithProposal(m), cls: "why" }]),
       )}</details>`
     : "";
   return `<h3>${esc(v.name)}</h3><div class="diagnosis">${esc(f.recommendation)}</div>${chart}${undecidable}${misses}`;

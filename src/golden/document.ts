@@ -1,0 +1,118 @@
+import { normalise } from "./normalise.js";
+import type { ChunkIndex } from "./relevance.js";
+
+/**
+ * A document as ragjudge sees it: rebuilt from its chunks, because chunks are
+ * all a chunks file holds of a document. Validation counts an anchor's
+ * occurrences in it (exactly once, the README's rule), and the miss analysis
+ * finds where a chunk boundary cuts an anchor (seed 000's chunk-boundary).
+ */
+
+/** One chunk's place in the rebuilt document text: [start, end) in normalised characters. */
+export interface ChunkSpan {
+  id: string;
+  start: number;
+  end: number;
+}
+
+/** A document's normalised text and where each of its chunks lies in it, in chunks-file order. */
+export interface DocumentLayout {
+  text: string;
+  spans: ChunkSpan[];
+}
+
+/**
+ * Longest suffix of `a` that is a prefix of `b` and falls on word
+ * boundaries at both ends (so "twelve" + "example" do not merge on their
+ * shared "e"): the prefix function of b + separator + the tail of a, then
+ * its chain of shorter borders until one starts and ends at a space.
+ */
+function overlap(a: string, b: string): number {
+  const tail = a.slice(Math.max(0, a.length - b.length));
+  const s = `${b}\u0000${tail}`;
+  const pi = new Int32Array(s.length);
+  for (let i = 1; i < s.length; i++) {
+    let k = pi[i - 1]!;
+    while (k > 0 && s[i] !== s[k]) k = pi[k - 1]!;
+    if (s[i] === s[k]) k++;
+    pi[i] = k;
+  }
+  for (let k = pi[s.length - 1]!; k > 0; k = pi[k - 1]!) {
+    const startsWord = k === a.length || a[a.length - k - 1] === " ";
+    const endsWord = k === b.length || b[k] === " ";
+    if (startsWord && endsWord) return k;
+  }
+  return 0;
+}
+
+/**
+ * Rebuilds a document from its chunks (normalised, in file order), merging
+ * the overlap between consecutive chunks so that text inside an overlap is
+ * not counted twice; chunks that do not overlap are joined by one space.
+ *
+ * @example
+ * documentLayout(indexChunks([{id:"a",doc:"d",text:"one two"},{id:"b",doc:"d",text:"two three"}]), "d")
+ * // { text: "one two three", spans: [{id:"a",start:0,end:7},{id:"b",start:4,end:13}] }
+ */
+export function documentLayout(index: ChunkIndex, doc: string): DocumentLayout {
+  let text = "";
+  const spans: ChunkSpan[] = [];
+  for (const { chunk, norm } of index.byDoc.get(doc) ?? []) {
+    if (text === "") {
+      text = norm;
+      spans.push({ id: chunk.id, start: 0, end: norm.length });
+      continue;
+    }
+    const k = overlap(text, norm);
+    const start = k > 0 ? text.length - k : text.length + 1;
+    text = k > 0 ? text + norm.slice(k) : `${text} ${norm}`;
+    spans.push({ id: chunk.id, start, end: start + norm.length });
+  }
+  return { text, spans };
+}
+
+/** The part of an anchor one chunk holds, when a boundary cuts the anchor. */
+export interface AnchorPiece {
+  chunk: string;
+  /** The anchor's normalised text that lies in this chunk. */
+  text: string;
+}
+
+/** Where an anchor lies in its document. */
+export interface AnchorPlace {
+  /** Non-overlapping occurrences in the rebuilt document text. */
+  occurrences: number;
+  /** Chunks holding the (first) occurrence whole. */
+  whole: string[];
+  /** When no chunk holds it whole: the chunks it is cut across, in order, with the part each holds. */
+  pieces: AnchorPiece[];
+}
+
+/**
+ * Finds an anchor in its document's chunks: how often it occurs in the
+ * rebuilt text, which chunks hold its first occurrence whole, and, when none
+ * does, the chunks a boundary cut it across (with their parts of it).
+ *
+ * @example
+ * locateAnchor(index, { doc: "hr", text: "carried forward to next year" }).pieces
+ * // [{ chunk: "hr#3", text: "carried forward" }, { chunk: "hr#4", text: "to next year" }]
+ */
+export function locateAnchor(index: ChunkIndex, anchor: { doc: string; text: string }, layout = documentLayout(index, anchor.doc)): AnchorPlace {
+  const needle = normalise(anchor.text);
+  if (needle === "") return { occurrences: 0, whole: [], pieces: [] };
+  let occurrences = 0;
+  let first = -1;
+  for (let at = layout.text.indexOf(needle); at !== -1; at = layout.text.indexOf(needle, at + needle.length)) {
+    if (first < 0) first = at;
+    occurrences++;
+  }
+  if (first < 0) return { occurrences, whole: [], pieces: [] };
+  const end = first + needle.length;
+  const whole = layout.spans.filter((s) => s.start <= first && s.end >= end).map((s) => s.id);
+  if (whole.length) return { occurrences, whole, pieces: [] };
+  const pieces = layout.spans
+    .filter((s) => s.start < end && s.end > first)
+    .map((s) => ({ chunk: s.id, text: layout.text.slice(Math.max(first, s.start), Math.min(end, s.end)).trim() }))
+    .filter((p) => p.text !== "");
+  return { occurrences, whole, pieces };
+}

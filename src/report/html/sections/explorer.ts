@@ -1,0 +1,222 @@
+import { gzipSync } from "node:zlib";
+import { markCitations } from "../../../review/highlight.js";
+import { OUTCOME_LABELS } from "../../format.js";
+import { shellWord } from "../../items/build.js";
+import type { ItemRecord } from "../../items/schema.js";
+import type { ReportJson } from "../../schema.js";
+import { OUTCOMES, type Outcome } from "../../search-or-answer.js";
+import { escapeHtml as esc } from "../escape.js";
+import { section } from "../parts.js";
+
+/**
+ * The item explorer: every question of every variant one click away, with
+ * the evidence for its outcome. The page stays one self-contained file:
+ *
+ * - a server-rendered table of the first rows (the failures first), so the
+ *   page is readable with script disabled;
+ * - the rows as a small JSON block (`rj-rows`), read when the page opens,
+ *   which the inline script (explorer-client.ts) filters, sorts and pages;
+ * - the evidence (answers, reasons, labels) in compressed shards of
+ *   {@link SHARD} items (`rj-ev-0`, `rj-ev-1`, ...) and the chunk text in
+ *   one compressed table (`rj-chunks`), each inflated only when a row that
+ *   needs it is first opened, so a 20,000-item report opens fast and opens an
+ *   item fast.
+ *
+ * JSON blocks are data (`type="application/json"`, never run); `<` is
+ * written `\u003c` inside them, so no text can close the block. The script
+ * builds every node with `textContent`.
+ */
+
+/** Rows the page shows with script disabled (and before the script has run). */
+export const STATIC_ROWS = 100;
+
+/** Items per evidence block: opening an item parses its block only. */
+export const SHARD = 500;
+
+/** Outcomes from the worst to the best: the default order of the explorer. */
+export const SEVERITY: readonly Outcome[] = ["retrieval-failure", "generation-failure", "invented-answer", "unjudged", "ok-without-retrieval", "ok", "correct-not-found"];
+
+/** JSON for a `<script type="application/json">` block: nothing in it can end the block or open a comment. */
+export function jsonBlock(id: string, value: unknown): string {
+  const text = JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return `<script type="application/json" id="${esc(id)}">${text}</script>`;
+}
+
+/**
+ * JSON, gzip-compressed and base64-encoded, in a data block the browser
+ * never runs (`type="application/gzip"`; base64 holds no `<`). The evidence
+ * is mostly reasons and chunk text that compress about eightfold, and the
+ * page parses less text when it opens; the script inflates a block with the
+ * browser's own DecompressionStream when an item needs it.
+ */
+export function gzipBlock(id: string, value: unknown): string {
+  return `<script type="application/gzip" id="${esc(id)}">${gzipSync(JSON.stringify(value)).toString("base64")}</script>`;
+}
+
+const VERDICT_CODE = { yes: "y", no: "n", error: "e" } as const;
+
+/** The explorer's data: one compact row per item (read at once) and its evidence (read when first opened). */
+export interface ExplorerData {
+  rows: {
+    variants: string[];
+    rubrics: string[];
+    outcomes: string[];
+    /** [variant index, question id, question text, kind, tags, outcome index, verdict per rubric (y/n/e/""), first relevant rank, miss failure ("" none), answer, split] */
+    items: [number, string, string, string, string[], number, string[], number | null, string, string, string][];
+  };
+  evidence: {
+    /** [id, doc, heading, text] of every chunk some item shows. */
+    chunks: [string, string, string, string][];
+    /** [judge, fingerprint, model] of every judge that gave a verdict: units refer to them by index. */
+    judges: [string, string, string | null][];
+    /** The review command with `{item}` where the item's shell word goes (an item whose command differs carries its own). */
+    review: string;
+    items: unknown[];
+  };
+}
+
+/** Looks up a chunk of a variant (ids are per variant: two chunkers may reuse an id for different text). */
+export type ChunkLookup = (variant: string, id: string) => { doc: string; heading?: string | undefined; text: string } | undefined;
+
+/**
+ * Builds the explorer's two JSON payloads from the items. Chunk text is kept
+ * once per (variant, chunk) in a table and referenced by index (`chunkOf`
+ * supplies the text of retrieved chunks outside the context); answers carry
+ * their citation markers resolved (src/review/highlight.ts), context chunks
+ * the anchor's offsets.
+ */
+export function explorerData(items: readonly ItemRecord[], chunkOf: ChunkLookup = () => undefined): ExplorerData {
+  const variants = [...new Set(items.map((i) => i.variant))];
+  const rubrics = [...new Set(items.flatMap((i) => i.rubrics.map((r) => r.rubric)))];
+  const chunkIndex = new Map<string, number>();
+  const chunks: ExplorerData["evidence"]["chunks"] = [];
+  const chunkRef = (variant: string, id: string, known?: { doc: string | null; heading: string | null; text: string | null }): number => {
+    const key = `${variant}\u0000${id}`;
+    let n = chunkIndex.get(key);
+    if (n === undefined) {
+      const c = known ?? (() => { const x = chunkOf(variant, id); return { doc: x?.doc ?? null, heading: x?.heading ?? null, text: x?.text ?? null }; })();
+      chunkIndex.set(key, (n = chunks.length));
+      chunks.push([id, c.doc ?? "", c.heading ?? "", c.text ?? ""]);
+    }
+    return n;
+  };
+  const rows: ExplorerData["rows"]["items"] = [];
+  const evidence: unknown[] = [];
+  const judges: ExplorerData["evidence"]["judges"] = [];
+  const judgeIndex = new Map<string, number>();
+  const judgeRef = (judge: string, fingerprint: string, model: string | null): number => {
+    const key = `${judge}\u0000${fingerprint}\u0000${model ?? ""}`;
+    let n = judgeIndex.get(key);
+    if (n === undefined) {
+      judgeIndex.set(key, (n = judges.length));
+      judges.push([judge, fingerprint, model]);
+    }
+    return n;
+  };
+  const first = items[0];
+  const template = first ? first.review.replace(shellWord(`${first.variant}/${first.question}`), "{item}") : "";
+  for (const it of items) {
+    const byRubric = new Map(it.rubrics.map((r) => [r.rubric, r]));
+    rows.push([
+      variants.indexOf(it.variant), it.question, it.text, it.kind, it.tags, OUTCOMES.indexOf(it.outcome),
+      rubrics.map((r) => { const v = byRubric.get(r)?.verdict; return v ? VERDICT_CODE[v] : ""; }),
+      it.firstRelevantRank, it.miss?.failure ?? "", it.answer ?? "", it.split ?? "",
+    ]);
+    const contextIds = it.context.map((c) => c.id);
+    const ctx = it.context.map((c) => [chunkRef(it.variant, c.id, c), c.position, c.relevant ? 1 : 0, c.cited ? 1 : 0, c.anchorAt]);
+    evidence.push({
+      ref: it.reference,
+      ans: it.answer === null ? null : markCitations(it.answer, contextIds).map((s) => (s.mark ? [s.text, s.refs ?? [], s.mark === "cite-unknown" ? 1 : 0] : [s.text])),
+      anchor: it.anchor,
+      because: it.because,
+      ctx,
+      stages: it.stages,
+      ret: it.retrieved.map((r) => [r.rank, chunkRef(it.variant, r.id), r.relevant ? 1 : 0, r.inContext ? 1 : 0, it.stages.map((s) => r.stages[s] ?? null)]),
+      miss: it.miss,
+      rub: it.rubrics.map((r) => [r.rubric, r.verdict, r.units.map((u) => [u.unit, u.verdict, judgeRef(u.judge, u.fingerprint, u.model), u.reason, u.error, u.rule]), r.labels.map((l) => [l.unit, l.label, l.annotator, l.provenance, l.frame, l.time, l.note])]),
+      rev: it.review === template.replace("{item}", shellWord(`${it.variant}/${it.question}`)) ? null : it.review,
+    });
+  }
+  return { rows: { variants, rubrics, outcomes: [...OUTCOMES], items: rows }, evidence: { chunks, judges, review: template, items: evidence } };
+}
+
+function shards<T>(xs: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += SHARD) out.push(xs.slice(i, i + SHARD));
+  return out;
+}
+
+function option(value: string, label: string): string {
+  return `<option value="${esc(value)}">${esc(label)}</option>`;
+}
+
+function select(name: string, label: string, options: string[]): string {
+  return `<label>${esc(label)} <select name="${esc(name)}" data-filter="${esc(name)}">${option("", "any")}${options.join("")}</select></label>`;
+}
+
+/** The filter form: shown by the script (hidden without it: its controls would do nothing). */
+function filters(data: ExplorerData, items: readonly ItemRecord[]): string {
+  const kinds = [...new Set(items.map((i) => i.kind))].sort();
+  const tags = [...new Set(items.flatMap((i) => i.tags))].sort();
+  const used = OUTCOMES.filter((o) => items.some((i) => i.outcome === o));
+  const verdicts = [option("yes", "yes"), option("no", "no"), option("error", "error"), option("none", "not judged")];
+  return `<form id="rj-filters" class="filters" hidden role="search">`
+    + `<label class="grow">Search <input type="search" name="q" data-filter="q" placeholder="id, question, answer, tag… ( / )" autocomplete="off"></label>`
+    + select("variant", "Variant", data.rows.variants.map((v) => option(v, v)))
+    + select("outcome", "Outcome", used.map((o) => option(o, OUTCOME_LABELS[o])))
+    + select("kind", "Kind", kinds.map((k) => option(k, k)))
+    + select("tag", "Tag", tags.map((t) => option(t, t)))
+    + data.rows.rubrics.map((r) => select(`r.${r}`, r, verdicts)).join("")
+    + `<button type="button" id="rj-reset">Clear</button></form>`;
+}
+
+function headRow(rubrics: readonly string[]): string {
+  const cols: [string, string, string][] = [["variant", "variant", ""], ["question", "question", ""], ["kind", "kind", ""], ["tags", "tags", ""], ["outcome", "outcome", ""],
+    ...rubrics.map((r): [string, string, string] => [`r.${r}`, r, "v"]), ["rank", "first relevant", "n"], ["miss", "miss", ""]];
+  return `<tr>${cols.map(([key, label, cls]) => `<th data-sort="${esc(key)}"${cls ? ` class="${cls}"` : ""} scope="col">${esc(label)}</th>`).join("")}</tr>`;
+}
+
+function verdictCell(v: "yes" | "no" | "error" | null): string {
+  return v === null ? `<td class="v">—</td>` : `<td class="v ${v}">${v}</td>`;
+}
+
+/** One static row: what the script renders too, so the page reads the same before and without it. */
+function staticRow(it: ItemRecord, rubrics: readonly string[]): string {
+  const byRubric = new Map(it.rubrics.map((r) => [r.rubric, r.verdict]));
+  return `<tr><td>${esc(it.variant)}</td><td><span class="qid">${esc(it.question)}</span> <span class="qtext">${esc(it.text)}</span></td><td>${esc(it.kind)}</td>`
+    + `<td>${esc(it.tags.join(", "))}</td><td class="outcome ${esc(it.outcome)}">${esc(OUTCOME_LABELS[it.outcome])}</td>`
+    + rubrics.map((r) => verdictCell(byRubric.get(r) ?? null)).join("")
+    + `<td class="n">${it.firstRelevantRank ?? "—"}</td><td>${esc(it.miss?.failure ?? "")}</td></tr>`;
+}
+
+/** The items in the explorer's default order: worst outcome first, then variant and golden-set order. */
+export function defaultOrder(items: readonly ItemRecord[]): ItemRecord[] {
+  return items.map((it, i) => ({ it, i })).sort((a, b) => SEVERITY.indexOf(a.it.outcome) - SEVERITY.indexOf(b.it.outcome) || a.i - b.i).map(({ it }) => it);
+}
+
+/**
+ * The explorer section: filters, the table (its first rows server-rendered),
+ * paging, the detail panel, and the two JSON blocks.
+ */
+export function explorerSection(report: ReportJson, items: readonly ItemRecord[], chunkOf?: ChunkLookup): string {
+  const data = explorerData(items, chunkOf);
+  const rubrics = data.rows.rubrics;
+  const first = defaultOrder(items).slice(0, STATIC_ROWS);
+  const failing = items.filter((i) => i.outcome === "retrieval-failure" || i.outcome === "generation-failure" || i.outcome === "invented-answer").length;
+  const body = filters(data, items)
+    + `<p id="rj-status" class="muted" role="status">${esc(`${items.length} items (${failing} failed); the first ${first.length}, worst outcome first.`)}</p>`
+    + `<noscript><p class="note">With script disabled the explorer shows its first ${first.length} rows only: every item, with its evidence, is in items.csv and items.jsonl beside this file.</p></noscript>`
+    + `<div class="xwrap"><table id="rj-table" class="explorer"><thead>${headRow(rubrics)}</thead><tbody>${first.map((it) => staticRow(it, rubrics)).join("")}</tbody></table></div>`
+    + `<nav id="rj-pages" class="pages" hidden><button type="button" id="rj-prev">← previous</button> <span id="rj-page"></span> <button type="button" id="rj-next">next →</button>`
+    + ` <span class="muted">keys: <kbd>/</kbd> search, <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> open, <kbd>Esc</kbd> close</span></nav>`
+    + `<div id="rj-detail" class="detail" hidden tabindex="-1"></div>`
+    + jsonBlock("rj-rows", { ...data.rows, shard: SHARD, judges: data.evidence.judges, review: data.evidence.review })
+    + gzipBlock("rj-chunks", data.evidence.chunks)
+    + shards(data.evidence.items).map((part, i) => gzipBlock(`rj-ev-${i}`, part)).join("");
+  return section(
+    "explorer",
+    "Items: why each one failed",
+    `Every question of every variant (${report.variants.map((v) => v.name).join(", ")}): filter, sort, open a row for its question, answer, context with the anchor marked, retrieved chunks by stage, the judge's reasons and the labels. The filters live in the address, so a link reopens the same view.`,
+    body,
+  );
+}

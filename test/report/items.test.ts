@@ -1,0 +1,146 @@
+/**
+ * items.jsonl, items.csv and report.md's worst items on the shipped
+ * example; then a run whose judge answers with hostile reasons, which must
+ * stay text in every Markdown and plain-text output.
+ */
+import { parse } from "csv-parse/sync";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Judgment } from "../../src/golden/schema/items.js";
+import { runEvaluation, type EvaluationResult } from "../../src/report/evaluation.js";
+import { ItemRecord } from "../../src/report/items/schema.js";
+import { itemsCsvColumns } from "../../src/report/items/csv.js";
+import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
+import { exampleCopy } from "./helpers.js";
+
+function items(folder: string): ItemRecord[] {
+  return readFileSync(join(folder, "items.jsonl"), "utf8").trim().split("\n").map((l) => ItemRecord.parse(JSON.parse(l)));
+}
+
+describe("items of the shipped example", () => {
+  let run: EvaluationResult;
+  beforeAll(async () => {
+    const copy = exampleCopy();
+    run = await runEvaluation({ config: copy.config, evaluationsDir: copy.evaluations });
+  });
+
+  it("items.jsonl: one schema-valid record per question of each variant, agreeing with report.json", () => {
+    const all = items(run.folder);
+    expect(all).toHaveLength(120);
+    for (const v of run.report.variants) {
+      const mine = all.filter((i) => i.variant === v.name);
+      expect(mine.map((i) => i.question)).toEqual(v.searchOrAnswer.questions.map((q) => q.id));
+      expect(mine.map((i) => i.outcome)).toEqual(v.searchOrAnswer.questions.map((q) => q.outcome));
+      expect(mine.filter((i) => i.miss).map((i) => [i.question, i.miss!.failure])).toEqual(v.misses.map((m) => [m.question, m.failure]));
+    }
+  });
+
+  it("the example's misses, read from the text: no chunk-boundary (no anchor is cut, no neighbour holds enough of a question's words)", () => {
+    const kinds = (name: string) => Object.fromEntries(run.report.variants.find((v) => v.name === name)!.failures.overall.counts.filter((c) => c.count > 0).map((c) => [c.failure, c.count]));
+    // Before the miss analysis read the text, a high-ranking neighbour made 3 misses of each variant chunk-boundary.
+    expect(kinds("bm25-small")).toEqual({ "vocabulary-gap": 16, undecided: 1 });
+    expect(kinds("hybrid-rerank")).toEqual({ "reranker-demotion": 1, ranking: 2, "vocabulary-gap": 11 });
+    const undecided = items(run.folder).find((i) => i.miss?.failure === "undecided")!;
+    expect([undecided.variant, undecided.question, undecided.miss!.fix]).toEqual(["bm25-small", "con-14", "hybrid-weights"]);
+  });
+
+  it("a generation failure carries the question, answer, context with the anchor's place, reasons and fingerprints", () => {
+    const it = items(run.folder).find((i) => i.variant === "hybrid-rerank" && i.question === "fact-01")!;
+    expect(it.outcome).toBe("generation-failure");
+    expect(it.text).toBe("How many leaves can I carry over to next year?");
+    expect(it.answer).toMatch(/\[1\]/);
+    expect(it.reference).toMatch(/45 days/);
+    const holder = it.context.find((c) => c.anchorAt.length > 0)!;
+    expect(holder.relevant).toBe(true);
+    const [start, end] = holder.anchorAt[0]!;
+    expect(holder.text!.slice(start, end)).toBe(it.anchor!.text);
+    expect(it.citations[0]!.chunks).toEqual([it.context[0]!.id]);
+    expect(it.context[0]!.cited).toBe(true);
+    const correctness = it.rubrics.find((r) => r.rubric === "correctness")!;
+    expect(correctness.verdict).toBe("no");
+    expect(correctness.units[0]!.reason.length).toBeGreaterThan(10);
+    expect(correctness.units[0]!.fingerprint).toBe(run.report.rubrics.find((r) => r.rubric === "correctness")!.fingerprint);
+    expect(it.retrieved).toHaveLength(10);
+    expect(Object.keys(it.retrieved[0]!.stages)).toEqual(["bm25", "vector", "fused", "reranked"]);
+    expect(it.retrieved[0]!.stages.reranked).toBe(1);
+    expect(it.review).toMatch(/^ragjudge review --item hybrid-rerank\/fact-01 --annotator YOUR-NAME --judgments \S+judgments\.jsonl --config /);
+  });
+
+  it("items.csv opens as one row per item with the documented columns (BOM, quoted line breaks)", () => {
+    const text = readFileSync(join(run.folder, "items.csv"), "utf8");
+    expect(text.startsWith("\ufeff")).toBe(true);
+    const rows = parse(text, { bom: true }) as string[][];
+    const rubrics = [...new Set(run.report.rubrics.map((r) => r.rubric))];
+    expect(rows[0]).toEqual(itemsCsvColumns(rubrics));
+    expect(rows).toHaveLength(121);
+    const header = rows[0]!;
+    const row = rows.find((r) => r[0] === "hybrid-rerank" && r[1] === "fact-01")!;
+    expect(row[header.indexOf("outcome")]).toBe("generation-failure");
+    expect(row[header.indexOf("correctness")]).toBe("no");
+    expect(row[header.indexOf("correctness reason")]!.length).toBeGreaterThan(10);
+  });
+
+  it("report.md lists the worst items of each failure class with question, answer and reason", () => {
+    const md = readFileSync(join(run.folder, "report.md"), "utf8");
+    expect(md).toContain("## Worst items by failure class");
+    expect(md).toMatch(/### hybrid-rerank: 9 generation failures/);
+    expect(md).toMatch(/### bm25-small: 18 retrieval failures .*, the 10 worst/);
+    expect(md).toMatch(/\| fact-01 \| How many leaves can I carry over to next year\? \| You can carry forward up to 20 days .* \| correctness: /);
+  });
+});
+
+describe("hostile judge reasons stay text in report.md, calibration.md, summary.txt and items.csv", () => {
+  const HOSTILE = "</td></tr></table><img src=x onerror=alert(1)> | *bold* [link](http://x.example) =cmd\u001b[2J\nsecond line";
+  const FORMULA = "=HYPERLINK(\"http://x.example\",\"open\")";
+  let server: TestServer;
+  let run: EvaluationResult;
+  let first: EvaluationResult;
+  beforeAll(async () => {
+    server = await startOpenAIServer({
+      script: (r) => (r.index === 7 ? { status: 400, message: `bad request ${HOSTILE}` } : r.index % 2 === 0 ? { verdict: "no", reason: HOSTILE } : { verdict: "yes", reason: FORMULA }),
+    });
+    const copy = exampleCopy((c) => (c.judge = { kind: "openai", model: "judge-model", baseUrl: server.baseURL, concurrency: 4, maxRetries: 0 }));
+    const cacheDir = join(copy.dir, "cache");
+    first = await runEvaluation({ config: copy.config, cacheDir, evaluationsDir: copy.evaluations });
+    // Labels that disagree with some verdicts, so calibration.md lists disagreements with the judge's reasons.
+    const judged = readFileSync(join(first.folder, "judgments.jsonl"), "utf8").trim().split("\n").map((l) => Judgment.parse(JSON.parse(l))).filter((j) => j.judge === "llm" && j.verdict !== "error");
+    const labels = judged.slice(0, 30).map((j, i) => ({ variant: j.variant, question: j.question, rubric: j.rubric, unit: j.unit, inputHash: j.inputHash, label: i % 2 ? j.verdict : j.verdict === "yes" ? "no" : "yes", annotator: "test-author", provenance: "author", frame: "random", time: "2026-11-30T10:00:00Z" }));
+    writeFileSync(join(copy.labels, "test-author.jsonl"), labels.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    run = await runEvaluation({ config: copy.config, cacheDir, evaluationsDir: copy.evaluations });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  for (const file of ["report.md", "calibration.md", "summary.txt"]) {
+    it(`${file}: no raw tag, no control character, no line a reason starts`, () => {
+      const text = readFileSync(join(run.folder, file), "utf8");
+      expect(text).not.toMatch(/<\/td>|<img|<\/table>/);
+      expect(text).not.toContain("\u001b");
+      expect(text).not.toMatch(/^second line/m);
+      if (file !== "summary.txt") {
+        expect(text).toContain("&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;img src=x onerror=alert(1)&gt; \\| \\*bold\\*");
+      }
+    });
+  }
+
+  it("report.md shows the reason in the worst items; summary.txt names the error cause on one line", () => {
+    expect(readFileSync(join(run.folder, "report.md"), "utf8")).toMatch(/\| faithfulness: &lt;\/td&gt;/);
+    // The first run met one HTTP 400 whose message holds the hostile text (the second retried it).
+    const summary = readFileSync(join(first.folder, "summary.txt"), "utf8");
+    expect(summary).not.toContain("\u001b");
+    expect(summary).toMatch(/error x\d+: .*bad request <\/td><\/tr><\/table><img.*\uFFFD\[2J second line/);
+  });
+
+  it("items.csv keeps the reason verbatim in one cell and neutralises a formula", () => {
+    const rows = parse(readFileSync(join(run.folder, "items.csv"), "utf8"), { bom: true }) as string[][];
+    const col = rows[0]!.indexOf("faithfulness reason");
+    const reasons = rows.slice(1).map((r) => r[col]!).filter((r) => r.includes("</td>"));
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons[0]).toBe(HOSTILE);
+    const formula = rows.slice(1).flat().filter((c) => /^[=+\-@]/.test(c));
+    expect(formula).toEqual([]);
+    expect(rows.slice(1).flat()).toContain(`'${FORMULA}`);
+  });
+});
