@@ -81,7 +81,7 @@ describe("readLabelsCsv", () => {
   it("neutralises cells a spreadsheet would run as formulas, and reads them back unchanged", () => {
     const labelsDir = tempDir("ragjudge-csv-formula-");
     const notes = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1 for this", "-3 points", "@SUM(A1)", "'=already quoted", "plain"];
-    appendLabels(labelsDir, notes.map((note, i) => ({ variant: "=bm25", question: `q${i}`, rubric: "faithfulness", unit: "answer", inputHash: H, label: "yes" as const, annotator: "asha", provenance: "human" as const, frame: "random" as const, note, time: "2026-01-01T00:00:00.000Z" })));
+    appendLabels(labelsDir, notes.map((note, i) => ({ variant: "=bm25", question: `q${i}`, rubric: "faithfulness", unit: "answer", inputHash: H, label: "yes" as const, annotator: "asha", provenance: "human" as const, frame: "manual" as const, note, time: "2026-01-01T00:00:00.000Z" })));
     const book = loadLabels(labelsDir);
     const text = labelsToCsv(book);
     // No cell starts with a formula character: each such cell is led by a quote.

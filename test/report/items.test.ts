@@ -84,7 +84,7 @@ describe("items of the shipped example", () => {
   it("report.md lists the worst items of each failure class with question, answer and reason", () => {
     const md = readFileSync(join(run.folder, "report.md"), "utf8");
     expect(md).toContain("## Worst items by failure class");
-    expect(md).toMatch(/### hybrid-rerank: 9 generation failures/);
+    expect(md).toMatch(/### hybrid-rerank: 10 generation failures/);
     expect(md).toMatch(/### bm25-small: 18 retrieval failures .*, the 10 worst/);
     expect(md).toMatch(/\| fact-01 \| How many leaves can I carry over to next year\? \| You can carry forward up to 20 days .* \| correctness: /);
   });
