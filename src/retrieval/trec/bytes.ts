@@ -19,16 +19,28 @@ const CHUNK = 1 << 24;
  * @returns the number of bytes read (0 for an empty file).
  */
 export function streamLines(file: string, onLines: (buf: Uint8Array, start: number, end: number) => void, chunkSize = CHUNK): number {
+  return streamRange(file, 0, Infinity, onLines, chunkSize);
+}
+
+/**
+ * {@link streamLines} over the bytes [from, to) of a file only, so that
+ * threads can read disjoint parts of one file: `from` must be the start of a
+ * line and `to` the end of one (just after a newline) or past the end of the
+ * file. The byte-order mark is dropped only at offset 0.
+ *
+ * @returns the number of bytes read.
+ */
+export function streamRange(file: string, from: number, to: number, onLines: (buf: Uint8Array, start: number, end: number) => void, chunkSize = CHUNK): number {
   let fd: number;
   try {
     fd = openSync(file, "r");
   } catch (e) {
     throw unreadable(file, e);
   }
-  let buf = Buffer.allocUnsafe(Math.max(2, chunkSize) + 1);
+  let buf = Buffer.allocUnsafe(Math.max(2, Math.min(chunkSize, to - from + 1)) + 1);
   let carry = 0; // bytes of an unfinished line kept at the start of buf
   let total = 0;
-  let first = true;
+  let pos = from;
   try {
     for (;;) {
       if (carry === buf.length - 1) {
@@ -38,34 +50,33 @@ export function streamLines(file: string, onLines: (buf: Uint8Array, start: numb
       }
       let n: number;
       try {
-        n = readSync(fd, buf, carry, buf.length - 1 - carry, null);
+        n = pos >= to ? 0 : readSync(fd, buf, carry, Math.min(buf.length - 1 - carry, to - pos), pos);
       } catch (e) {
         throw unreadable(file, e); // a directory opens, then fails here with EISDIR
       }
-      total += n;
-      const eof = n === 0;
-      if (first && n > 0) {
-        first = false;
-        if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
-          buf.copy(buf, 0, 3, n);
-          n -= 3;
-        }
+      if (pos === 0 && n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+        buf.copy(buf, 0, 3, n);
+        n -= 3;
+        total += 3;
+        pos += 3;
       }
-      const start = 0;
+      total += n;
+      pos += n;
+      const eof = n === 0;
       const end = carry + n;
       if (eof) {
-        if (end > start) {
+        if (end > 0) {
           buf[end] = NL;
-          onLines(buf, start, end + 1);
+          onLines(buf, 0, end + 1);
         }
         return total;
       }
       const last = end > 0 ? buf.lastIndexOf(NL, end - 1) : -1;
-      if (last < start) {
+      if (last < 0) {
         carry = end; // no newline yet: keep reading
         continue;
       }
-      onLines(buf, start, last + 1);
+      onLines(buf, 0, last + 1);
       carry = end - (last + 1);
       if (carry > 0) buf.copy(buf, 0, last + 1, end);
     }
