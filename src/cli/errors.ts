@@ -1,6 +1,5 @@
 import { CommanderError } from "commander";
 import { InputError, InputErrors } from "../golden/errors.js";
-import { JudgeSetupError } from "../judge/settings.js";
 import { MeasureSpecError } from "../retrieval/measures/parse.js";
 import { NoTrecNameError } from "../retrieval/trec/write.js";
 
@@ -20,6 +19,15 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/**
+ * A JudgeSetupError (judge/settings.ts), recognised by its name: importing
+ * the class would load the judge's config schemas (zod) at every start-up,
+ * and only a command that loaded that module can throw one.
+ */
+function isJudgeSetupError(e: unknown): e is Error {
+  return e instanceof Error && e.name === "JudgeSetupError";
+}
+
 /** At most this many problems are printed; the count of the rest is given. */
 const MAX_PRINTED = 30;
 
@@ -36,7 +44,7 @@ export function reportError(e: unknown, write: (s: string) => void = (s) => proc
     return EXIT.badInput;
   }
   // Library errors about how a command was asked (judge setup, measure names) are usage errors too.
-  if (e instanceof UsageError || e instanceof JudgeSetupError || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
+  if (e instanceof UsageError || isJudgeSetupError(e) || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
     write(`ragjudge: error: ${e.message}\n`);
     return EXIT.badInput;
   }

@@ -1,30 +1,6 @@
 import { Option, type Command } from "commander";
-import { relative } from "node:path";
-import { knownRubricNames } from "../../calibration/context.js";
-import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
-import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
-import { loadConfig } from "../../golden/config.js";
-import { InputError, InputErrors } from "../../golden/errors.js";
-import { writeOutputFile } from "../../calibration/output.js";
-import { canonicalJson } from "../../golden/hash.js";
-import { Frame, Provenance } from "../../golden/schema/items.js";
-import { UsageError } from "../errors.js";
-
-interface Common {
-  labels?: string;
-  config?: string;
-}
-
-/**
- * The labels folder and, when a config is given or needed, the rubric names
- * to check labels against. With `--labels` and no `--config`, no config is
- * read (an imported data set may have none).
- */
-function context(opts: Common): { dir: string; rubrics?: Set<string> } {
-  if (opts.labels && !opts.config) return { dir: opts.labels };
-  const resolved = loadConfig(opts.config);
-  return { dir: opts.labels ?? resolved.path(resolved.config.labels), rubrics: knownRubricNames(resolved) };
-}
+import type { Common } from "../actions/labels.js";
+import { FRAMES_SHOWN, PROVENANCES_SHOWN } from "./help-values.js";
 
 /** `ragjudge labels import|export`: move labels between the labels folder and spreadsheets. */
 export function registerLabels(program: Command): void {
@@ -34,41 +10,14 @@ export function registerLabels(program: Command): void {
     .command("import <file>")
     .description("Append the labels of a CSV file to labels/<annotator>.jsonl (validated first: nothing is written if any row is bad)")
     .option("--annotator <name>", "annotator for rows without an annotator column")
-    .addOption(new Option("--provenance <kind>", "provenance for rows without a provenance column").choices([...Provenance.options]))
+    .addOption(new Option("--provenance <kind>", "provenance for rows without a provenance column").choices([...PROVENANCES_SHOWN]))
     .option("--source <name>", "where imported labels come from (required with --provenance import)")
-    .addOption(new Option("--frame <frame>", "sampling frame that put the items in front of the labeller").choices([...Frame.options]))
+    .addOption(new Option("--frame <frame>", "sampling frame that put the items in front of the labeller").choices([...FRAMES_SHOWN]))
     .option("--inclusion-probability <p>", "inclusion probability of the frame's sample, for rows without the column")
     .option("--split <name>", "split for rows without a split column (the gate uses `heldout` when splits exist)")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
     .option("--config <file>", "config file")
-    .action((file: string, opts: Common & { annotator?: string; provenance?: string; source?: string; frame?: string; inclusionProbability?: string; split?: string }) => {
-      let inclusionProbability: number | undefined;
-      if (opts.inclusionProbability !== undefined) {
-        inclusionProbability = Number(opts.inclusionProbability);
-        if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
-      }
-      const { dir, rubrics } = context(opts);
-      const csv = readLabelsCsv(file, {
-        annotator: opts.annotator, provenance: opts.provenance, source: opts.source, frame: opts.frame, inclusionProbability, split: opts.split,
-      });
-      if (rubrics) {
-        const bad = csv.labels.flatMap((l, i) => (rubrics.has(l.rubric) ? [] : [new InputError(file, csv.lines[i], "rubric", `unknown rubric ${JSON.stringify(l.rubric)} (known: ${[...rubrics].sort().join(", ") || "none"})`)]));
-        if (bad.length) throw new InputErrors(bad);
-      }
-      // Skip rows that change nothing: an identical stored label, or (for rows without their own
-      // time) the annotator's current label on that evidence with the same content.
-      const book = loadLabels(dir);
-      const existing = new Set(book.history.map((l) => canonicalJson(l.value)));
-      const current = new Set(currentLabels(book).map((l) => canonicalJson({ ...l.value, time: undefined })));
-      const fresh = csv.labels.filter((l, i) => !existing.has(canonicalJson(l)) && (csv.timed[i] || !current.has(canonicalJson({ ...l, time: undefined }))));
-      const result = fresh.length ? appendLabels(dir, fresh) : { labels: [], files: [] };
-      const skipped = csv.labels.length - fresh.length;
-      const where = result.files.map((f) => relative(process.cwd(), f) || f).join(", ");
-      process.stdout.write(`imported ${result.labels.length} label(s)${where ? ` into ${where}` : ""}${skipped ? `; ${skipped} already present, skipped` : ""}\n`);
-      if (csv.ignoredColumns.length) process.stdout.write(`ignored column(s): ${csv.ignoredColumns.join(", ")}\n`);
-      const nonGate = fresh.filter((l) => l.frame !== "random").length;
-      if (nonGate) process.stdout.write(`note: ${nonGate} label(s) are not from a random frame: they appear in error analysis, never in the trust gate\n`);
-    });
+    .action(async (file: string, opts: Common & { annotator?: string; provenance?: string; source?: string; frame?: string; inclusionProbability?: string; split?: string }) => (await import("../actions/labels.js")).labelsImport(file, opts));
 
   labels
     .command("export")
@@ -77,11 +26,5 @@ export function registerLabels(program: Command): void {
     .option("--history", "every label ever written, not only the effective ones")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
     .option("--config <file>", "config file")
-    .action((opts: Common & { out: string; history?: boolean }) => {
-      const { dir } = context(opts);
-      const book = loadLabels(dir);
-      writeOutputFile(opts.out, labelsToCsv(book, { history: opts.history }));
-      const count = opts.history ? book.history.length : currentLabels(book).length;
-      process.stdout.write(`exported ${count} label(s) to ${opts.out}\n`);
-    });
+    .action(async (opts: Common & { out: string; history?: boolean }) => (await import("../actions/labels.js")).labelsExport(opts));
 }
