@@ -65,6 +65,7 @@ class NotGrouped extends Error {}
 export function scoreRange(task: RangeTask, qrels: Qrels): RangeResult {
   const store = new LineStore(4096);
   const scratch = new RankScratch();
+  const segs = new Int32Array(2); // one segment, [start, end): the same array type as readRun's, so judgeLines sees one shape
   const result: RangeResult = { bytes: 0, lines: 0, dataLines: 0, extraFieldLines: 0, problems: [], segments: [], duplicates: [], regrouped: false };
   const seen = new Set<string>();
   let finishing = false;
@@ -84,7 +85,9 @@ export function scoreRange(task: RangeTask, qrels: Qrels): RangeResult {
       let judged: JudgedList | undefined;
       if (q) {
         try {
-          judged = judgeLines(store, [start, end], q, task.level, scratch);
+          segs[0] = start;
+          segs[1] = end;
+          judged = judgeLines(store, segs, q, task.level, scratch);
         } catch (e) {
           if (!(e instanceof DuplicateDocError)) throw e;
           result.duplicates.push({ qid: e.qid, docno: e.docno });
@@ -154,7 +157,7 @@ export function joinRanges(file: string, results: RangeResult[], qrels: Qrels, l
     let judged: JudgedList | undefined;
     if (q) {
       try {
-        judged = judgeLines(s.lines, [0, s.lines.scores.length], q, level, scratch);
+        judged = judgeLines(s.lines, Int32Array.of(0, s.lines.scores.length), q, level, scratch);
       } catch (e) {
         if (!(e instanceof DuplicateDocError)) throw e;
         out.duplicates.push({ qid: e.qid, docno: e.docno });
