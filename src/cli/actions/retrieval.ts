@@ -54,7 +54,12 @@ const MORE_MEASURES = "more measures (AP, R-Prec, P@k, RR@k, counts): -m all; de
 /** Picks the `shown` measures' values out of values computed for `from` (floors may have added measures). */
 function picker(from: readonly Measure[], shown: readonly Measure[]): (v: Float64Array) => Float64Array {
   const idx = shown.map((m) => from.findIndex((x) => x.label === m.label));
-  return (v) => Float64Array.from(idx, (i) => v[i]!);
+  if (idx.length === from.length && idx.every((i, j) => i === j)) return (v) => v; // every measure, in order: nothing to pick
+  return (v) => {
+    const out = new Float64Array(idx.length);
+    for (let j = 0; j < idx.length; j++) out[j] = v[idx[j]!]!;
+    return out;
+  };
 }
 
 /** An evaluation with only the shown measures' columns. */
