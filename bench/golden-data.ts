@@ -27,10 +27,12 @@ export interface GoldenShape {
   questions: number;
   retrieved: number;
   seed: number;
+  /** Which pipeline variant's output to write (0, 1, ...): same questions and chunks, other rankings. Default 0. */
+  variant?: number;
 }
 
 /** Bumped whenever the generator's output for a shape changes. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export interface GoldenBenchFiles {
   golden: string;
@@ -60,8 +62,9 @@ function vocabulary(rng: () => number, n: number): string[] {
 /** Where the files of `shape` live in `dir`. */
 function names(dir: string, shape: GoldenShape): { golden: string; chunks: string; output: string; manifest: string } {
   const c = `golden-v${GENERATOR_VERSION}-d${shape.docs}x${shape.chunksPerDoc}-s${shape.seed}`;
-  const q = `${c}-q${shape.questions}x${shape.retrieved}`;
-  return { chunks: join(dir, `${c}.chunks.jsonl`), golden: join(dir, `${q}.golden.jsonl`), output: join(dir, `${q}.output.jsonl`), manifest: join(dir, `${q}.manifest.json`) };
+  const q = `${c}-q${shape.questions}`;
+  const o = `${q}x${shape.retrieved}${shape.variant ? `-v${shape.variant}` : ""}`;
+  return { chunks: join(dir, `${c}.chunks.jsonl`), golden: join(dir, `${q}.golden.jsonl`), output: join(dir, `${o}.output.jsonl`), manifest: join(dir, `${o}.manifest.json`) };
 }
 
 /** A buffered line writer to a temporary file, renamed into place by `done`. */
@@ -140,15 +143,14 @@ export function prepareGoldenData(dir: string, shape: GoldenShape): GoldenBenchF
   } else bytes.chunks = statSync(f.chunks).size;
   rng = stream(shape.seed + 2);
 
+  // questions first (their own generator), then the variant's outputs (another), so variants share the questions
   const golden = writer(f.golden);
-  const output = writer(f.output);
+  const asked: { d: number; c: number; answerable: boolean }[] = [];
   for (let n = 0; n < shape.questions; n++) {
-    const id = `q${n}`;
     const d = rng() % shape.docs;
     const c = rng() % shape.chunksPerDoc;
-    const q: Record<string, unknown> = { id, question: `What does section ${c + 1} of document ${d} say about ${pick(words)}?` };
+    const q: Record<string, unknown> = { id: `q${n}`, question: `What does section ${c + 1} of document ${d} say about ${pick(words)}?` };
     const answerable = !chance(0.08);
-    const relevant: string[] = [];
     if (!answerable) q.answerable = false;
     else {
       const how = rng() % 10;
@@ -158,7 +160,7 @@ export function prepareGoldenData(dir: string, shape: GoldenShape): GoldenBenchF
         q.anchor = { doc: `doc-${d}`, text: t.slice(at, at + 8).join(" ") };
       }
       if (how >= 7) {
-        relevant.push(chunkId(d, c));
+        const relevant = [chunkId(d, c)];
         if (chance(0.3)) relevant.push(chunkId(d, (c + 1) % shape.chunksPerDoc));
         q.relevant = relevant;
       }
@@ -169,7 +171,12 @@ export function prepareGoldenData(dir: string, shape: GoldenShape): GoldenBenchF
     if (tags.length) q.tags = tags;
     if (chance(0.9)) q.split = chance(0.3) ? "heldout" : "dev";
     golden.line(JSON.stringify(q));
-
+    asked.push({ d, c, answerable });
+  }
+  const output = writer(f.output);
+  rng = stream(shape.seed + 3 + (shape.variant ?? 0));
+  for (let n = 0; n < shape.questions; n++) {
+    const { d, c, answerable } = asked[n]!;
     if (chance(0.03)) continue; // a question the pipeline has no line for
     const seen = new Set<number>();
     const ids: string[] = [];
@@ -187,7 +194,7 @@ export function prepareGoldenData(dir: string, shape: GoldenShape): GoldenBenchF
     const scored = chance(0.5);
     let score = 40 + (rng() % 1000) / 100;
     const out: Record<string, unknown> = {
-      id,
+      id: `q${n}`,
       retrieved: ids.map((x) => {
         if (!scored) return x;
         score -= (rng() % 100) / 1000;

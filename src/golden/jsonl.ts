@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import type { z } from "zod";
 import { InputError, InputErrors, zodProblems } from "./errors.js";
 import { readText, readTextBlocks } from "./files.js";
@@ -111,11 +112,53 @@ export function parseJsonl<S extends z.ZodType>(
  * listing every problem.
  */
 export function loadJsonl<S extends z.ZodType>(file: string, schema: S, fast?: FastCheck<z.infer<S>>): Located<z.infer<S>>[] {
+  const kept = takeKept(file, schema);
+  if (kept) return kept as Located<z.infer<S>>[];
   const parser = new JsonlParser<z.infer<S>>(file, schema as z.ZodType<z.infer<S>>, fast);
   readTextBlocks(file, (text) => parser.feed(text));
   const { rows, problems } = parser.finish();
   if (problems.length > 0) throw new InputErrors(problems);
   return rows;
+}
+
+/**
+ * Rows already parsed from a file, kept for the next {@link loadJsonl} of
+ * the same file against the same schema, which takes them instead of
+ * reading the file again. `ragjudge run` validates every input before it
+ * loads it; the two would otherwise parse every file twice. Taken once; a
+ * file whose size or modification time changed in between is read again.
+ */
+const kept = new Map<string, { schema: z.ZodType; stamp: string; rows: readonly Located<unknown>[]; uses: number }>();
+
+function stampOf(file: string): string | undefined {
+  try {
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps the rows parsed from `file` (without problems) for the next `uses`
+ * {@link loadJsonl} calls of it (see {@link kept}): a chunks file two
+ * variants share is loaded twice. The rows are shared: read them, never change them.
+ */
+export function keepForNextLoad<S extends z.ZodType>(file: string, schema: S, rows: readonly Located<z.infer<S>>[], uses = 1): void {
+  const stamp = stampOf(file);
+  if (stamp !== undefined && uses > 0) kept.set(file, { schema, stamp, rows, uses });
+}
+
+/** Drops every kept row set (the loads they were kept for will not come, or came). */
+export function forgetKeptLoads(): void {
+  kept.clear();
+}
+
+function takeKept(file: string, schema: z.ZodType): readonly Located<unknown>[] | undefined {
+  const k = kept.get(file);
+  if (!k) return undefined;
+  if (--k.uses <= 0) kept.delete(file);
+  return k.schema === schema && k.stamp === stampOf(file) ? k.rows : undefined;
 }
 
 /** Reads one JSON document (config, calibration record) against a schema. */
