@@ -1,5 +1,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import type { RangeResult, RangeTask } from "./stream.js";
@@ -75,10 +78,17 @@ function rebuilt(e: PostedError): Error {
   return err;
 }
 
-/** The worker script: compiled JavaScript next to this file, or TypeScript through tsx when running from source (tests). */
-function workerScript(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith(".ts");
-  return { url: new URL(fromSource ? "./worker.ts" : "./worker.js", import.meta.url), execArgv: fromSource ? ["--import", "tsx"] : [] };
+/**
+ * A worker running worker.js, the compiled script next to this file; or,
+ * when this file runs from source (tests, tsx), worker.ts through tsx's
+ * loader, registered by a one-line bootstrap (a worker does not inherit it).
+ */
+function startWorker(workerData: unknown): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./worker.js", import.meta.url), { workerData });
+  // tsx's ESM API ("tsx/esm/api" for import), found from its package folder
+  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "esm", "api", "index.mjs")).href;
+  const script = new URL("./worker.ts", import.meta.url).href;
+  return new Worker(`import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(script)}); });`, { eval: true, workerData });
 }
 
 /**
@@ -88,8 +98,7 @@ function workerScript(): { url: URL; execArgv: string[] } {
  * {@link InputError}. `cancel` stops every worker.
  */
 export function scoreRangesInWorkers(qrelsFile: string, tasks: RangeTask[]): { results: Promise<RangeResult[]>; cancel: () => void } {
-  const { url, execArgv } = workerScript();
-  const workers = tasks.map((task) => new Worker(url, { workerData: { qrelsFile, task }, execArgv }));
+  const workers = tasks.map((task) => startWorker({ qrelsFile, task }));
   const one = (w: Worker) =>
     new Promise<RangeResult>((resolve, reject) => {
       w.once("message", (m: { result?: RangeResult; error?: PostedError }) => (m.error ? reject(rebuilt(m.error)) : resolve(m.result!)));
