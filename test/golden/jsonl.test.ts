@@ -54,3 +54,36 @@ describe("GoldenQuestion", () => {
     expect(problems.map((p) => p.field)).toEqual(["relevant", "anchor"]);
   });
 });
+
+describe("rows kept from validation for the next load", () => {
+  it("hands validated rows to the next loadJsonl of the unchanged file once, and reads a changed file again", async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { keepForNextLoad, loadJsonl, forgetKeptLoads } = await import("../../src/golden/jsonl.js");
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-kept-"));
+    try {
+      const f = join(dir, "rows.jsonl");
+      writeFileSync(f, '{"id":"a"}\n{"id":"b","n":2}\n');
+      const rows = parseJsonl('{"id":"a"}\n{"id":"b","n":2}\n', f, S).rows;
+      keepForNextLoad(f, S, rows, 2);
+      expect(loadJsonl(f, S)).toBe(rows); // the very rows: no second parse
+      expect(loadJsonl(f, S)).toBe(rows);
+      const third = loadJsonl(f, S); // both uses taken: read again
+      expect(third).not.toBe(rows);
+      expect(third).toEqual(rows);
+      keepForNextLoad(f, S, rows);
+      writeFileSync(f, '{"id":"a"}\n{"id":"b","n":3}\n'); // changed since validation: its own rows, never the kept ones
+      expect(loadJsonl(f, S).map((r) => r.value)).toEqual([{ id: "a" }, { id: "b", n: 3 }]);
+      keepForNextLoad(f, S, rows);
+      forgetKeptLoads();
+      expect(loadJsonl(f, S)).not.toBe(rows);
+      keepForNextLoad(f, S, rows);
+      const other = z.strictObject({ id: z.string(), n: z.number().optional() });
+      expect(loadJsonl(f, other)).not.toBe(rows); // another schema never takes them
+    } finally {
+      forgetKeptLoads();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
