@@ -1,5 +1,5 @@
 import { InputError } from "../../golden/errors.js";
-import { parseDecimal, text } from "./bytes.js";
+import { parseDecimal, skipBlanks, skipField, text } from "./bytes.js";
 import { splitFields } from "./fields.js";
 import type { LineStore } from "./lines.js";
 import type { Qrels, QrelsQuery } from "./qrels.js";
@@ -12,6 +12,8 @@ export const UNJUDGED = -2;
 const FIELDS = ["qid", "iter", "docno", "rank", "score", "run"];
 // A local alias: under tsx (tests) an imported binding is read through a getter on every use.
 const parseNum: typeof parseDecimal = parseDecimal;
+const skipB: typeof skipBlanks = skipBlanks;
+const skipF: typeof skipField = skipField;
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 /** Malformed lines reported at once; the rest are counted, not listed. */
 export const MAX_PROBLEMS = 50;
@@ -95,37 +97,36 @@ export class RunScanner {
     let lineNo = this.lineNo;
     let data = this.dataLines;
     let p = start;
-    // White space is C's isspace(): \t \n \v \f \r and space. The loops test
-    // `c > 32` first (every byte of a field but a few control bytes), which is
-    // cheaper than a table lookup; `c !== 10 && c <= 32 && SPACE(c)` skips blanks.
+    // White space is C's isspace(): \t \n \v \f \r and space (skipBlanks and skipField in bytes.ts,
+    // which V8 inlines); `c` is always buf[p].
     while (p < end) {
       lineNo++;
       const ls = p;
       let c = buf[p]!;
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p]!;
+      c = buf[(p = skipB(buf, p))]!;
       if (c === 10) { p++; continue; }
       if (c === 35) { p = buf.indexOf(10, p) + 1; continue; }
       // qid
       const qs = p;
-      while ((c = buf[p]!) > 32 || (c !== 32 && (c < 9 || c > 13))) p++;
+      c = buf[(p = skipF(buf, p))]!;
       const qe = p;
       // iter
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p]!;
+      c = buf[(p = skipB(buf, p))]!;
       if (c === 10) { p = this.fail(buf, ls, lineNo, 1); continue; }
-      while ((c = buf[p]!) > 32 || (c !== 32 && (c < 9 || c > 13))) p++;
+      c = buf[(p = skipF(buf, p))]!;
       // docno, hashed while scanned
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p]!;
+      c = buf[(p = skipB(buf, p))]!;
       if (c === 10) { p = this.fail(buf, ls, lineNo, 2); continue; }
       const ds = p;
       let h = 0x811c9dc5 | 0;
       while ((c = buf[p]!) > 32 || (c !== 32 && (c < 9 || c > 13))) { h = Math.imul(h ^ c, 0x01000193); p++; }
       const len = p - ds;
       // rank (ignored)
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p]!;
+      c = buf[(p = skipB(buf, p))]!;
       if (c === 10) { p = this.fail(buf, ls, lineNo, 3); continue; }
-      while ((c = buf[p]!) > 32 || (c !== 32 && (c < 9 || c > 13))) p++;
+      c = buf[(p = skipF(buf, p))]!;
       // score: plain decimals (up to 15 digits) are read here, exactly as parseDecimal reads them; others go to it
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p]!;
+      c = buf[(p = skipB(buf, p))]!;
       if (c === 10) { p = this.fail(buf, ls, lineNo, 4); continue; }
       const ss = p;
       const neg = c === 45;
@@ -143,7 +144,7 @@ export class RunScanner {
         const v = scale === 0 ? mant : mant / POW10[scale]!;
         score = neg ? 0 - v : v; // 0 - 0 is +0, as in parseDecimal
       } else {
-        while ((c = buf[p]!) > 32 || (c !== 32 && (c < 9 || c > 13))) p++;
+        c = buf[(p = skipF(buf, p))]!;
         score = parseNum(buf, ss, p);
         if (score !== score) {
           p = this.fail(buf, ls, lineNo, "score", `expected a number, got ${JSON.stringify(text(buf, ss, p))}`);
@@ -151,12 +152,12 @@ export class RunScanner {
         }
       }
       // run tag
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p]!;
+      c = buf[(p = skipB(buf, p))]!;
       if (c === 10) { p = this.fail(buf, ls, lineNo, 5); continue; }
       const ts = p;
-      while ((c = buf[p]!) > 32 || (c !== 32 && (c < 9 || c > 13))) p++;
+      c = buf[(p = skipF(buf, p))]!;
       if (data === 0) this.runTag = text(buf, ts, p);
-      while (c === 32 || (c >= 9 && c <= 13 && c !== 10)) c = buf[++p]!;
+      c = buf[(p = skipB(buf, p))]!;
       if (c !== 10) {
         this.extraFieldLines++;
         p = buf.indexOf(10, p);
