@@ -8,7 +8,8 @@
  * (0.2 s wall); nothing is asserted.
  *
  * Environment: BENCH_RUNS (default 15), BENCH_TIME (as bench:retrieval),
- * BENCH_CLI (another build's cli/main.js, to time an older version the same way).
+ * BENCH_CLI (time another build's cli/main.js instead), BENCH_OLD (another
+ * build's cli/main.js timed too, interleaved in the same rounds).
  */
 import { existsSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -30,10 +31,14 @@ async function main(): Promise<number> {
     { name: "ragjudge --version", args: [cli, "--version"], target: true, samples: [] },
     { name: "ragjudge retrieval --help", args: [cli, "retrieval", "--help"], target: true, samples: [] },
   ];
+  if (process.env.BENCH_OLD) {
+    const old = resolve(process.env.BENCH_OLD);
+    cases.push({ name: "old --version", args: [old, "--version"], target: false, samples: [] }, { name: "old retrieval --help", args: [old, "retrieval", "--help"], target: false, samples: [] });
+  }
   const load = () => loadavg().map((x) => x.toFixed(2)).join(" ");
   console.log(`ragjudge start-up benchmark: ${runs} interleaved rounds on ${cpus().length} x ${cpus()[0]?.model.trim() ?? "CPU"}, Node ${process.version}; load average before ${load()}`);
   console.log(`meter: ${describeMeter(meter)}`);
-  console.log(`ragjudge: ${cli}`);
+  console.log(`ragjudge: ${cli}${process.env.BENCH_OLD ? `; old: ${resolve(process.env.BENCH_OLD)}` : ""}`);
   for (let round = 0; round < runs; round++) {
     for (let k = 0; k < cases.length; k++) {
       const c = cases[(k + round) % cases.length]!;
