@@ -52,7 +52,7 @@ interface Tool {
   samples: Sample[];
 }
 
-async function runCase(c: Case, dir: string, tools: Tool[], runs: number, meter: ReturnType<typeof pickMeter>): Promise<{ wall: number; rss: number | null; agree: boolean }> {
+async function runCase(c: Case, dir: string, tools: Tool[], runs: number, meter: ReturnType<typeof pickMeter>): Promise<{ wall: number; cpu: number | null; rss: number | null; agree: boolean }> {
   const t0 = performance.now();
   const files = prepareGoldenData(dir, c.shape);
   const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
@@ -79,13 +79,14 @@ async function runCase(c: Case, dir: string, tools: Tool[], runs: number, meter:
     const d = firstDifference(tools[0]!.samples[0]!.stdout, tools[1]!.samples[0]!.stdout);
     console.log(`  !!! OUTPUTS DIFFER from ${tools[1]!.name}${d ? ` at line ${d.line}: ${JSON.stringify(d.a).slice(0, 200)} vs ${JSON.stringify(d.b).slice(0, 200)}` : ""}`);
   }
-  const med = tools.map((t) => ({ t, wall: median(t.samples.map((s) => s.wall))!, rss: median(t.samples.map((s) => s.rssMiB)) }));
-  for (const m of med) console.log(`  ${m.t.name} median: ${secs(m.wall)} wall, ${mib(m.rss)} peak`);
+  const cpuOf = (s: Sample) => (s.user === null || s.sys === null ? null : s.user + s.sys);
+  const med = tools.map((t) => ({ t, wall: median(t.samples.map((s) => s.wall))!, cpu: median(t.samples.map(cpuOf)), rss: median(t.samples.map((s) => s.rssMiB)) }));
+  for (const m of med) console.log(`  ${m.t.name} median: ${secs(m.wall)} wall, ${m.cpu === null ? "cpu n/a" : `${secs(m.cpu)} cpu`}, ${mib(m.rss)} peak`);
   const ours = med[0]!;
-  if (med[1]) console.log(`  ratio ${ours.t.name} / ${med[1].t.name}: wall ${(ours.wall / med[1].wall).toFixed(2)}, memory ${ours.rss !== null && med[1].rss !== null ? (ours.rss / med[1].rss).toFixed(2) : "n/a"}`);
+  if (med[1]) console.log(`  ratio ${ours.t.name} / ${med[1].t.name}: wall ${(ours.wall / med[1].wall).toFixed(2)}, cpu ${ours.cpu !== null && med[1].cpu !== null ? (ours.cpu / med[1].cpu).toFixed(2) : "n/a"}, memory ${ours.rss !== null && med[1].rss !== null ? (ours.rss / med[1].rss).toFixed(2) : "n/a"}`);
   if (c.targetSeconds !== undefined) console.log(`  target: < ${c.targetSeconds} s wall${c.targetMiB ? ` and < ${c.targetMiB} MiB` : ""}: ${ours.wall < c.targetSeconds && (c.targetMiB === undefined || (ours.rss ?? Infinity) < c.targetMiB) ? "met" : "NOT met"}`);
   console.log(agree ? `  outputs: IDENTICAL${tools.length === 2 ? ` (${tools[0]!.name} and ${tools[1]!.name})` : ""}, sha256 ${ours.t.samples[0]!.sha256.slice(0, 16)}` : "  outputs: DIFFER (see above)");
-  return { wall: ours.wall, rss: ours.rss, agree };
+  return { wall: ours.wall, cpu: ours.cpu, rss: ours.rss, agree };
 }
 
 async function main(): Promise<number> {
@@ -102,21 +103,21 @@ async function main(): Promise<number> {
   console.log(`ragjudge golden-set benchmark: ${runs} run(s) per tool and case${tools.length > 1 ? `, interleaved with ${tools[1]!.cli}` : ""}`);
   console.log(`machine: ${cpus().length} x ${cpus()[0]?.model.trim() ?? "CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average before ${load()}`);
   console.log(`meter: ${describeMeter(meter)}`);
-  const results = new Map<string, { wall: number; rss: number | null; agree: boolean }>();
+  const results = new Map<string, { wall: number; cpu: number | null; rss: number | null; agree: boolean }>();
   for (const c of CASES.filter((x) => wanted.includes(x.name))) {
     // the slope cases have no target: the old build is timed on the target cases only (it takes minutes)
     const withOld = c.targetSeconds !== undefined ? tools : tools.slice(0, 1);
     results.set(c.name, await runCase(c, dir, withOld, runs, meter));
   }
   const r = (n: string) => results.get(n);
-  if (r("large") && r("mid")) {
-    const perQ = (r("large")!.wall - r("mid")!.wall) / (50_000 - 10_000);
-    console.log(`\ncost per question (large - mid): ${(perQ * 1e6).toFixed(0)} us wall (100 retrieved each)`);
-  }
-  if (r("small") && r("chunks")) {
-    const perChunk = (r("small")!.wall - r("chunks")!.wall) / (500_000 - 100_000);
-    console.log(`cost per chunk (small - chunks): ${(perChunk * 1e6).toFixed(1)} us wall`);
-  }
+  const slope = (a: string, b: string, n: number, what: string) => {
+    const x = r(a)!;
+    const y = r(b)!;
+    const cpu = x.cpu !== null && y.cpu !== null ? `, ${(((x.cpu - y.cpu) / n) * 1e6).toFixed(1)} us cpu` : "";
+    console.log(`cost per ${what} (${a} - ${b}): ${(((x.wall - y.wall) / n) * 1e6).toFixed(1)} us wall${cpu}`);
+  };
+  if (r("large") && r("mid")) slope("large", "mid", 50_000 - 10_000, "question (100 retrieved each)");
+  if (r("small") && r("chunks")) slope("small", "chunks", 500_000 - 100_000, "chunk");
   console.log(`load average after ${load()}`);
   return [...results.values()].every((x) => x.agree) ? 0 : 1;
 }
