@@ -1,8 +1,9 @@
 /**
  * `npm run bench:retrieval`: times `ragjudge retrieval --qrels --trec-run
- * --format trec` on a seeded 10,000-query x 1,000-document run (10M lines,
- * about 335 MB) and, when TREC_EVAL names a trec_eval binary, trec_eval
- * (-q -c, the same measures) on the same files in the same invocation.
+ * --format trec` on seeded runs of 1,000 documents per query at four sizes,
+ * 100k, 1M, 10M and 30M lines (100 to 30,000 queries; the 10M run is about
+ * 335 MB) and, when TREC_EVAL names a trec_eval binary, trec_eval (-q -c,
+ * the same measures) on the same files in the same invocation.
  *
  * Each scorer runs in its own child process, BENCH_RUNS times, interleaved
  * (rounds alternate which goes first: AB BA AB ...) so a change in machine
@@ -17,10 +18,14 @@
  * reused when its manifest, sizes and sha256 match; `--clean` (or
  * BENCH_CLEAN=1) deletes it and exits.
  *
+ * Targets per size: wall at most 0.25 x trec_eval's, peak memory at most
+ * trec_eval's, and 10M lines in under 2.5 s.
+ *
  * Environment: TREC_EVAL, BENCH_RUNS (default 3; 5 is steadier), BENCH_DIR,
  * BENCH_CLEAN=1, BENCH_TIME (GNU time path, "proc" or "none"; default
- * /usr/bin/time when it is GNU time, else /proc), BENCH_QUERIES / BENCH_DOCS
- * (shrink the data for a quick try).
+ * /usr/bin/time when it is GNU time, else /proc), BENCH_SIZES (comma list of
+ * 100k, 1M, 10M, 30M; default all), BENCH_QUERIES / BENCH_DOCS (one shape of
+ * your own instead, for a quick try).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -28,15 +33,19 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { REFERENCE_MEASURES_FULL } from "../src/retrieval/trec/reference.js";
-import { cleanBenchData, DEFAULT_SHAPE, keptBytes, prepareBenchData, type BenchData } from "./retrieval-data.js";
+import { cleanBenchData, DEFAULT_SHAPE, keptBytes, prepareBenchData, type BenchData, type BenchShape } from "./retrieval-data.js";
 import { describeMeter, firstDifference, median, pickMeter, ratio, timeRun, type Meter, type Sample } from "./retrieval-measure.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
 /** Both tools get the full-precision reference outputs' measures, one `-m` each. */
 const MEASURE_ARGS = REFERENCE_MEASURES_FULL.flatMap((m) => ["-m", m]);
-const WALL_TARGET = 0.5;
-const MEMORY_TARGET = 2.0;
-const USAGE = "usage: npm run bench:retrieval [-- --clean]   (environment: TREC_EVAL, BENCH_RUNS, BENCH_DIR, BENCH_CLEAN=1, BENCH_TIME, BENCH_QUERIES, BENCH_DOCS)";
+const WALL_TARGET = 0.25;
+const MEMORY_TARGET = 1.0;
+/** The 10M-line run's wall-time target, in seconds. */
+const TEN_M_SECONDS = 2.5;
+/** The sizes, by run lines (1,000 documents per query). */
+const SIZES: Record<string, number> = { "100k": 100, "1M": 1_000, "10M": 10_000, "30M": 30_000 };
+const USAGE = "usage: npm run bench:retrieval [-- --clean]   (environment: TREC_EVAL, BENCH_RUNS, BENCH_DIR, BENCH_CLEAN=1, BENCH_TIME, BENCH_SIZES, BENCH_QUERIES, BENCH_DOCS)";
 
 /** A tool under test: the command line and its timed runs. */
 interface Tool {
@@ -163,8 +172,20 @@ async function main(): Promise<number> {
     return 0;
   }
   const runs = positiveInt("BENCH_RUNS", 3);
-  const shape = { ...DEFAULT_SHAPE, queries: positiveInt("BENCH_QUERIES", DEFAULT_SHAPE.queries), docsPerQuery: positiveInt("BENCH_DOCS", DEFAULT_SHAPE.docsPerQuery) };
-  if (shape.docsPerQuery > shape.collection) throw new UsageError(`BENCH_DOCS=${shape.docsPerQuery}: at most the collection size, ${shape.collection}`);
+  const custom = process.env.BENCH_QUERIES || process.env.BENCH_DOCS;
+  const shapes: { name: string; shape: BenchShape }[] = [];
+  if (custom) {
+    const shape = { ...DEFAULT_SHAPE, queries: positiveInt("BENCH_QUERIES", DEFAULT_SHAPE.queries), docsPerQuery: positiveInt("BENCH_DOCS", DEFAULT_SHAPE.docsPerQuery) };
+    if (shape.docsPerQuery > shape.collection) throw new UsageError(`BENCH_DOCS=${shape.docsPerQuery}: at most the collection size, ${shape.collection}`);
+    shapes.push({ name: `${shape.queries}x${shape.docsPerQuery}`, shape });
+  } else {
+    const wanted = (process.env.BENCH_SIZES ?? Object.keys(SIZES).join(",")).split(",").map((x) => x.trim()).filter(Boolean);
+    for (const w of wanted) {
+      const key = Object.keys(SIZES).find((k) => k.toLowerCase() === w.toLowerCase());
+      if (!key) throw new UsageError(`BENCH_SIZES: unknown size ${JSON.stringify(w)} (have ${Object.keys(SIZES).join(", ")})`);
+      shapes.push({ name: key, shape: { ...DEFAULT_SHAPE, queries: SIZES[key]! } });
+    }
+  }
   const peerPath = process.env.TREC_EVAL || undefined;
   const meter: Meter = (() => {
     try {
@@ -176,46 +197,60 @@ async function main(): Promise<number> {
 
   const peerLabel = peerPath ? `${peerPath} (${peerVersion(peerPath)})` : undefined;
   const loadBefore = load();
-  console.log(`ragjudge retrieval benchmark: ${shape.queries.toLocaleString("en")} queries x ${shape.docsPerQuery.toLocaleString("en")} docs, seed ${shape.seed}, ${runs} run(s) of each tool${peerPath ? ", interleaved (rounds alternate the order: AB BA AB ...)" : ""}`);
+  console.log(`ragjudge retrieval benchmark: sizes ${shapes.map((x) => x.name).join(", ")} (${DEFAULT_SHAPE.docsPerQuery.toLocaleString("en")} docs per query unless BENCH_DOCS), seed ${DEFAULT_SHAPE.seed}, ${runs} run(s) of each tool per size${peerPath ? ", interleaved (rounds alternate the order: AB BA AB ...)" : ""}`);
   const cpu = cpus();
   console.log(`machine: ${cpu.length} x ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM; load average before ${loadBefore} (1/5/15 min)`);
   if (loadavg()[0]! > Math.max(1.5, cpu.length * 0.75)) console.log(`  note: the machine is busy (load ${loadavg()[0]!.toFixed(2)} on ${cpu.length} cores); figures may be noisy`);
   if (process.env.BENCH_KEEP) console.log("  note: BENCH_KEEP is no longer needed: the data is kept by default (--clean deletes it)");
   console.log(`meter: ${describeMeter(meter)}`);
+  if (peerLabel) console.log(`trec_eval: ${peerLabel}`);
+  else console.log("trec_eval: no peer (set TREC_EVAL=/path/to/trec_eval to time it on the same files)");
 
-  const data = prepareBenchData(dir, shape);
-  printData(data);
+  const table: string[] = [];
+  let allAgree = true;
+  for (const { name, shape } of shapes) {
+    console.log(`\n== ${name}: ${shape.queries.toLocaleString("en")} queries x ${shape.docsPerQuery.toLocaleString("en")} docs`);
+    const data = prepareBenchData(dir, shape);
+    printData(data);
+    const { tool: ours, label } = ragjudge(data.qrels.path, data.run.path);
+    console.log(`ragjudge: ${label}`);
+    const tools: Tool[] = [ours];
+    if (peerLabel) tools.push({ name: "trec_eval", cmd: peerPath!, args: ["-c", "-q", ...MEASURE_ARGS, data.qrels.path, data.run.path], samples: [] });
 
-  const { tool: ours, label } = ragjudge(data.qrels.path, data.run.path);
-  console.log(`ragjudge: ${label}`);
-  const tools: Tool[] = [ours];
-  if (peerLabel) {
-    console.log(`trec_eval: ${peerLabel}`);
-    const teArgs = ["-c", "-q", ...MEASURE_ARGS, data.qrels.path, data.run.path];
-    tools.push({ name: "trec_eval", cmd: peerPath!, args: teArgs, samples: [] });
-  } else console.log("trec_eval: no peer (set TREC_EVAL=/path/to/trec_eval to time it on the same files)");
-
-  for (let round = 1; round <= runs; round++) {
-    const order = round % 2 === 1 ? tools : [...tools].reverse();
-    for (const t of order) {
-      const s = await timeRun(meter, t.cmd, t.args);
-      if (t.samples.length > 0 && s.sha256 === t.samples[0]!.sha256) s.stdout = Buffer.alloc(0); // keep only what a diff needs
-      t.samples.push(s);
-      printRun(round, t, s);
+    for (let round = 1; round <= runs; round++) {
+      const order = round % 2 === 1 ? tools : [...tools].reverse();
+      for (const t of order) {
+        const s = await timeRun(meter, t.cmd, t.args);
+        if (t.samples.length > 0 && s.sha256 === t.samples[0]!.sha256) s.stdout = Buffer.alloc(0); // keep only what a diff needs
+        t.samples.push(s);
+        printRun(round, t, s);
+      }
     }
-  }
 
-  const m = tools.map(printMedians);
-  if (tools.length === 2) {
-    const [a, b] = m as [ReturnType<typeof printMedians>, ReturnType<typeof printMedians>];
-    const wallR = ratio(a.wall, b.wall);
-    const memR = ratio(a.rss, b.rss);
-    console.log(`ratio ragjudge / trec_eval: wall ${wallR} (target <= ${WALL_TARGET.toFixed(2)}${met(wallR, WALL_TARGET)}), memory ${memR} (target <= ${MEMORY_TARGET.toFixed(2)}${met(memR, MEMORY_TARGET)})`);
-    console.log(`cpu ratio ragjudge / trec_eval: ${ratio(a.cpu, b.cpu)} (user+sys; no target, for information: ragjudge may use more than one core)`);
+    const m = tools.map(printMedians);
+    const a = m[0]!;
+    let row = `${name.padEnd(5)} ragjudge ${secs(a.wall)}, ${mib(a.rss)}`;
+    if (tools.length === 2) {
+      const b = m[1]!;
+      const wallR = ratio(a.wall, b.wall);
+      const memR = ratio(a.rss, b.rss);
+      console.log(`ratio ragjudge / trec_eval: wall ${wallR} (target <= ${WALL_TARGET.toFixed(2)}${met(wallR, WALL_TARGET)}), memory ${memR} (target <= ${MEMORY_TARGET.toFixed(2)}${met(memR, MEMORY_TARGET)})`);
+      console.log(`cpu ratio ragjudge / trec_eval: ${ratio(a.cpu, b.cpu)} (user+sys; no target, for information: ragjudge may use more than one core)`);
+      row += `; trec_eval ${secs(b.wall)}, ${mib(b.rss)}; wall ${wallR}${met(wallR, WALL_TARGET)}, memory ${memR}${met(memR, MEMORY_TARGET)}`;
+    }
+    if (name === "10M") {
+      const verdict = a.wall < TEN_M_SECONDS ? "met" : "NOT met";
+      console.log(`10M lines: ${secs(a.wall)} wall (target < ${TEN_M_SECONDS} s, ${verdict}; ${a.cpu === null ? "" : `${(a.cpu / a.wall).toFixed(2)} cores busy`})`);
+      row += `; 10M < ${TEN_M_SECONDS} s ${verdict}`;
+    }
+    const agree = checkOutputs(tools);
+    allAgree &&= agree;
+    table.push(`${row}; outputs ${agree ? "identical" : "DIFFER"}`);
   }
-  const agree = checkOutputs(tools);
+  console.log(`\nsummary (medians of ${runs}):`);
+  for (const r of table) console.log(`  ${r}`);
   console.log(`load average after ${load()} (before ${loadBefore})`);
-  return agree ? 0 : 1;
+  return allAgree ? 0 : 1;
 }
 
 main().then(

@@ -1,7 +1,5 @@
 import { CommanderError } from "commander";
-import { ConfigNotFoundError } from "../golden/config.js";
 import { InputError, InputErrors } from "../golden/errors.js";
-import { JudgeSetupError } from "../judge/transport/endpoint.js";
 import { MeasureSpecError } from "../retrieval/measures/parse.js";
 import { NoTrecNameError } from "../retrieval/trec/write.js";
 
@@ -21,6 +19,16 @@ export const EXIT = {
 /** Thrown for usage problems found after parsing (conflicting flags and the like). */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/**
+ * A ConfigNotFoundError (golden/config.ts) or JudgeSetupError
+ * (judge/transport/endpoint.ts), recognised by its name: importing the
+ * classes would load the config parser and the judge's schemas (zod) at every
+ * start-up, and only a command that loaded those modules can throw one.
+ */
+function isNamed(e: unknown, name: "ConfigNotFoundError" | "JudgeSetupError"): e is Error {
+  return e instanceof Error && e.name === name;
 }
 
 /** At most this many problems are printed; the count of the rest is given. */
@@ -51,7 +59,7 @@ export function reportError(e: unknown, write: (s: string) => void = (s) => proc
     return EXIT.badInput;
   }
   // Library errors about how a command was asked (judge setup, measure names) are usage errors too.
-  if (e instanceof UsageError || e instanceof ConfigNotFoundError || e instanceof JudgeSetupError || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
+  if (e instanceof UsageError || isNamed(e, "ConfigNotFoundError") || isNamed(e, "JudgeSetupError") || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
     write(`ragjudge: error: ${oneLine(e.message)}\n`);
     return EXIT.badInput;
   }

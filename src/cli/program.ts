@@ -1,14 +1,31 @@
 import { Command } from "commander";
-import { ragjudgeVersion } from "../report/build/report.js";
+import { createRequire } from "node:module";
 import { commands } from "./commands/index.js";
 import { EXIT, reportError } from "./errors.js";
 import { addExampleOption } from "./example.js";
 
-/** Builds the `ragjudge` program with every command registered. */
+/**
+ * The package version, read from package.json two folders up (from src/cli
+ * or dist/cli) as report/build/report.ts's ragjudgeVersion reads it; here
+ * without loading the report code, so `ragjudge --version` starts fast.
+ */
+function version(): string {
+  try {
+    return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * Builds the `ragjudge` program with every command registered. Registering
+ * loads only the command definitions (options, help); each action imports
+ * the code it runs when it runs (see commands/*.ts and actions/*.ts).
+ */
 export function buildProgram(): Command {
   const program = new Command("ragjudge")
     .description("Tells whether a retrieval-augmented assistant fails at search or at answering.")
-    .version(ragjudgeVersion())
+    .version(version())
     .showHelpAfterError("(run with --help for usage)")
     // Usage errors from commander read like every other error: "ragjudge: error: ...".
     .configureOutput({ outputError: (text, write) => write(text.startsWith("error:") ? `ragjudge: ${text}` : text) })

@@ -1,10 +1,15 @@
 import { basename } from "node:path";
 import { InputError, InputErrors } from "./errors.js";
 import { loadJsonl, type Located } from "./jsonl.js";
-import { addPassages, indexChunks, relevantSet, type ChunkIndex } from "./relevance.js";
+import { addPassages, indexChunks, type ChunkIndex } from "./relevance.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
+import { fastChunk, fastGoldenQuestion } from "./schema/golden.fast.js";
 import { PipelineOutput } from "./schema/pipeline.js";
+import { fastPipelineOutput } from "./schema/pipeline.fast.js";
 import type { StageRoles, VariantConfig } from "./schema/config.js";
+
+// Relevant sets are computed in relevance.ts, which keeps them per chunk index; re-exported where the loaders are.
+export { relevantSets } from "./relevance.js";
 
 /** The golden set, in file order, with each question's line for messages. */
 export interface GoldenSet {
@@ -64,11 +69,13 @@ export const DUPLICATE = {
  * second occurrence (trec_eval refuses duplicate documents too).
  */
 export function duplicatesInList(list: readonly { id: string }[], where: { file: string; line: number; field: string }, problems: InputError[]): void {
+  // a fresh set: V8 clears a used one no faster than it makes one
   const seen = new Set<string>();
-  list.forEach(({ id }, i) => {
+  for (let i = 0; i < list.length; i++) {
+    const id = list[i]!.id;
     if (seen.has(id)) problems.push(new InputError(where.file, where.line, `${where.field}[${i}]`, `chunk id ${q(id)} appears twice in the ranked list`));
     seen.add(id);
-  });
+  }
 }
 
 /** The ranked lists of one output line with their field names: `retrieved`, then `stages.<name>`. */
@@ -79,18 +86,29 @@ export function rankedLists(out: Pick<PipelineOutput, "retrieved" | "stages">): 
 /** Loads a golden set; duplicate question ids are errors. */
 export function loadGolden(file: string): GoldenSet {
   const problems: InputError[] = [];
-  const rows = firstById(loadJsonl(file, GoldenQuestion), file, DUPLICATE.question, problems);
+  const rows = firstById(loadJsonl(file, GoldenQuestion, fastGoldenQuestion), file, DUPLICATE.question, problems);
   if (problems.length) throw new InputErrors(problems);
   const questions = rows.map((r) => r.value);
   return { file, questions, byId: new Map(questions.map((x) => [x.id, x])), lineOf: new Map(rows.map((r) => [r.value.id, r.line])) };
 }
 
-/** Loads a chunks file; duplicate chunk ids are errors. */
+/**
+ * Loads a chunks file; duplicate chunk ids are errors (worded as
+ * {@link firstById} words them). The index's id map doubles as the
+ * duplicate check: a chunks file of 500,000 lines gets one map, not two.
+ */
 export function loadChunks(file: string): ChunkIndex {
+  const rows = loadJsonl(file, Chunk, fastChunk);
+  const index = indexChunks(rows.map((r) => r.value));
+  if (index.byId.size < rows.length) throw new InputErrors(duplicateRows(rows, file, DUPLICATE.chunk));
+  return index;
+}
+
+/** The problems {@link firstById} reports for `rows` (called once duplicates are known to exist). */
+function duplicateRows<T extends { id: string }>(rows: readonly Located<T>[], file: string, what: (id: string) => string): InputError[] {
   const problems: InputError[] = [];
-  const rows = firstById(loadJsonl(file, Chunk), file, DUPLICATE.chunk, problems);
-  if (problems.length) throw new InputErrors(problems);
-  return indexChunks(rows.map((r) => r.value));
+  firstById(rows, file, what, problems);
+  return problems;
 }
 
 /**
@@ -102,7 +120,7 @@ export function loadPipelineOutput(
   golden: GoldenSet,
 ): { outputs: Map<string, PipelineOutput>; lineOf: Map<string, number> } {
   const problems: InputError[] = [];
-  const rows = firstById(loadJsonl(file, PipelineOutput), file, DUPLICATE.output, problems);
+  const rows = firstById(loadJsonl(file, PipelineOutput, fastPipelineOutput), file, DUPLICATE.output, problems);
   const outputs = new Map<string, PipelineOutput>();
   const lineOf = new Map<string, number>();
   for (const { line, value } of rows) {
@@ -110,12 +128,26 @@ export function loadPipelineOutput(
       problems.push(new InputError(file, line, "id", `question ${q(value.id)} is not in the golden set ${basename(golden.file)}`));
       continue;
     }
+    const before = problems.length;
     for (const [field, list] of rankedLists(value)) duplicatesInList(list, { file, line, field }, problems);
+    if (problems.length === before) UNIQUE.add(value.retrieved);
     outputs.set(value.id, value);
     lineOf.set(value.id, line);
   }
   if (problems.length) throw new InputErrors(problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   return { outputs, lineOf };
+}
+
+/** `retrieved` lists the loader found free of duplicate ids (see {@link isCheckedUnique}). */
+const UNIQUE = new WeakSet<readonly unknown[]>();
+
+/**
+ * Whether {@link loadPipelineOutput} checked this `retrieved` list and found
+ * no id twice: scoring need not check it again (a list changed since is the
+ * caller's to check, as for any list it builds itself).
+ */
+export function isCheckedUnique(list: readonly unknown[]): boolean {
+  return UNIQUE.has(list);
 }
 
 /**
@@ -137,12 +169,6 @@ export function contextOf(out: PipelineOutput, contextK: number): string[] {
   return out.context ?? out.retrieved.slice(0, contextK).map((e) => e.id);
 }
 
-/** Relevant sets of every answerable question for one variant's chunks. */
-export function relevantSets(golden: { questions: readonly GoldenQuestion[] }, chunks: ChunkIndex): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const q of golden.questions) if (q.answerable) out.set(q.id, relevantSet(q, chunks));
-  return out;
-}
 
 /** Variant name from a pipeline output file name: `runs/bm25.output.jsonl` -> `bm25`. */
 export function variantNameFromFile(file: string): string {

@@ -43,6 +43,65 @@ export function readTextHashed(file: string, limit = MAX_DATA_FILE_BYTES): { tex
   return { text: decodeText(bytes.toString("utf8")), sha256: sha256(bytes) };
 }
 
+/**
+ * {@link readText} a block of whole lines at a time, so a 200 MB JSONL file
+ * is never one string: `onBlock` gets the file's text in order, each block
+ * ending with a line end (the last one perhaps not), decoded and cleaned as
+ * readText does (the byte-order mark dropped, CRLF and CR made LF). Blocks
+ * are cut just after a "\n" byte, so no UTF-8 sequence and no CRLF is split.
+ * The same checks as readText's: a regular file only ({@link openRegular}),
+ * of at most `limit` bytes, before reading and while reading (a file that
+ * grows as it is read is held to the limit too).
+ */
+export function readTextBlocks(file: string, onBlock: (text: string) => void, blockBytes = 4 << 20, limit = MAX_DATA_FILE_BYTES): void {
+  const { fd, size } = openRegular(file);
+  try {
+    if (size > limit) throw fileTooLarge(file, size, limit);
+    let total = 0;
+    let buf = Buffer.allocUnsafe(blockBytes);
+    let carry = 0;
+    let first = true;
+    const emit = (end: number) => {
+      let text = buf.toString("utf8", 0, end);
+      if (first) {
+        first = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      onBlock(text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text);
+    };
+    for (;;) {
+      if (carry === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, carry);
+        buf = bigger;
+      }
+      let n: number;
+      try {
+        n = readSync(fd, buf, carry, buf.length - carry, null);
+      } catch (e) {
+        throw unreadable(file, e);
+      }
+      total += n;
+      if (total > limit) throw fileTooLarge(file, total, limit);
+      const end = carry + n;
+      if (n === 0) {
+        if (end > 0) emit(end);
+        return;
+      }
+      const nl = buf.lastIndexOf(10, end - 1);
+      if (nl < 0) {
+        carry = end;
+        continue;
+      }
+      emit(nl + 1);
+      carry = end - (nl + 1);
+      buf.copy(buf, 0, nl + 1, end);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Drops a leading byte-order mark and turns CRLF and CR line ends into LF. */
 function decodeText(raw: string): string {
   if (raw.charCodeAt(0) === 0xfeff) raw = raw.slice(1);

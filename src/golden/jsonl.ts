@@ -1,7 +1,9 @@
+import { statSync } from "node:fs";
 import type { z } from "zod";
 import { InputError, InputErrors, zodProblems } from "./errors.js";
-import { readText } from "./files.js";
+import { readText, readTextBlocks } from "./files.js";
 import { lineTooLong } from "./limits.js";
+import type { FastCheck } from "./schema/fast.js";
 
 /** One parsed record and the 1-based line it came from, for later messages. */
 export interface Located<T> {
@@ -13,9 +15,89 @@ export interface Located<T> {
 const MAX_PROBLEMS = 50;
 
 /**
+ * Parses JSON Lines text, fed in blocks of whole lines, against a zod
+ * schema, collecting every problem (bad JSON, wrong or missing field) with
+ * its line instead of stopping at the first. Blank lines are skipped. With a
+ * fast check (schema/fast.ts), a record it vouches for skips zod; any other
+ * record goes through zod, which accepts it or words its problems.
+ */
+class JsonlParser<T> {
+  readonly rows: Located<T>[] = [];
+  readonly problems: InputError[] = [];
+  private lineNo = 0;
+  /** Set once MAX_PROBLEMS problems are found: the rest of the file is not read. */
+  private stopped = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly schema: z.ZodType<T>,
+    private readonly fast: FastCheck<T> | undefined,
+  ) {}
+
+  /** Parses the lines of `text` (the last one may lack its "\n"). */
+  feed(text: string): void {
+    if (this.stopped) return;
+    const { rows, problems, file, schema, fast } = this;
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf("\n", start);
+      if (end < 0) end = text.length;
+      const lineNo = ++this.lineNo;
+      const line = text.slice(start, end);
+      start = end + 1;
+      if (isBlank(line)) continue;
+      if (problems.length >= MAX_PROBLEMS) {
+        this.stopped = true;
+        return;
+      }
+      // The per-line limit (limits.ts), before parsing.
+      const long = lineTooLong(line, file, lineNo);
+      if (long) {
+        problems.push(long);
+        continue;
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch (e) {
+        problems.push(new InputError(file, lineNo, undefined, `not valid JSON (${(e as Error).message.replace(/^JSON\.parse: /, "")})`));
+        continue;
+      }
+      const value = fast?.(json);
+      if (value !== undefined) {
+        rows.push({ line: lineNo, value });
+        continue;
+      }
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) {
+        problems.push(...zodProblems(parsed.error, json, file, lineNo));
+        continue;
+      }
+      rows.push({ line: lineNo, value: parsed.data });
+    }
+  }
+
+  finish(): { rows: Located<T>[]; problems: InputError[] } {
+    if (this.rows.length === 0 && this.problems.length === 0) {
+      this.problems.push(new InputError(this.file, undefined, undefined, "file is empty (expected one JSON object per line)"));
+    }
+    return { rows: this.rows, problems: this.problems };
+  }
+}
+
+/** A line of only white space (`trim() === ""`), testing the ends first: almost every line has a brace there. */
+function isBlank(line: string): boolean {
+  if (line.length === 0) return true;
+  const c = line.charCodeAt(0);
+  if (c > 32 && c < 127) return false;
+  return line.trim() === "";
+}
+
+/**
  * Parses JSON Lines text against a zod schema, collecting every problem
  * (bad JSON, wrong or missing field) with its line instead of stopping at the
  * first. Blank lines are skipped; an input with no record at all is a problem.
+ * `fast` is an optional fast check of the schema (see schema/fast.ts).
  *
  * @example
  * const { rows, problems } = parseJsonl(text, "golden.jsonl", GoldenQuestionSchema);
@@ -24,45 +106,66 @@ export function parseJsonl<S extends z.ZodType>(
   text: string,
   file: string,
   schema: S,
+  fast?: FastCheck<z.infer<S>>,
 ): { rows: Located<z.infer<S>>[]; problems: InputError[] } {
-  const rows: Located<z.infer<S>>[] = [];
-  const problems: InputError[] = [];
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === "") continue;
-    if (problems.length >= MAX_PROBLEMS) break;
-    // The per-line limit (limits.ts), before parsing.
-    const long = lineTooLong(line, file, i + 1);
-    if (long) {
-      problems.push(long);
-      continue;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (e) {
-      problems.push(new InputError(file, i + 1, undefined, `not valid JSON (${(e as Error).message.replace(/^JSON\.parse: /, "")})`));
-      continue;
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      problems.push(...zodProblems(parsed.error, json, file, i + 1));
-      continue;
-    }
-    rows.push({ line: i + 1, value: parsed.data });
-  }
-  if (rows.length === 0 && problems.length === 0) {
-    problems.push(new InputError(file, undefined, undefined, "file is empty (expected one JSON object per line)"));
-  }
-  return { rows, problems };
+  const parser = new JsonlParser<z.infer<S>>(file, schema as z.ZodType<z.infer<S>>, fast);
+  parser.feed(text);
+  return parser.finish();
 }
 
-/** Reads and parses a JSONL file; throws {@link InputErrors} listing every problem. */
-export function loadJsonl<S extends z.ZodType>(file: string, schema: S): Located<z.infer<S>>[] {
-  const { rows, problems } = parseJsonl(readText(file), file, schema);
+/**
+ * Reads and parses a JSONL file ({@link parseJsonl}) a block of lines at a
+ * time, so the file's text is never held whole; throws {@link InputErrors}
+ * listing every problem.
+ */
+export function loadJsonl<S extends z.ZodType>(file: string, schema: S, fast?: FastCheck<z.infer<S>>): Located<z.infer<S>>[] {
+  const kept = takeKept(file, schema);
+  if (kept) return kept as Located<z.infer<S>>[];
+  const parser = new JsonlParser<z.infer<S>>(file, schema as z.ZodType<z.infer<S>>, fast);
+  readTextBlocks(file, (text) => parser.feed(text));
+  const { rows, problems } = parser.finish();
   if (problems.length > 0) throw new InputErrors(problems);
   return rows;
+}
+
+/**
+ * Rows already parsed from a file, kept for the next {@link loadJsonl} of
+ * the same file against the same schema, which takes them instead of
+ * reading the file again. `ragjudge run` validates every input before it
+ * loads it; the two would otherwise parse every file twice. Taken once; a
+ * file whose size or modification time changed in between is read again.
+ */
+const kept = new Map<string, { schema: z.ZodType; stamp: string; rows: readonly Located<unknown>[]; uses: number }>();
+
+function stampOf(file: string): string | undefined {
+  try {
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps the rows parsed from `file` (without problems) for the next `uses`
+ * {@link loadJsonl} calls of it (see {@link kept}): a chunks file two
+ * variants share is loaded twice. The rows are shared: read them, never change them.
+ */
+export function keepForNextLoad<S extends z.ZodType>(file: string, schema: S, rows: readonly Located<z.infer<S>>[], uses = 1): void {
+  const stamp = stampOf(file);
+  if (stamp !== undefined && uses > 0) kept.set(file, { schema, stamp, rows, uses });
+}
+
+/** Drops every kept row set (the loads they were kept for will not come, or came). */
+export function forgetKeptLoads(): void {
+  kept.clear();
+}
+
+function takeKept(file: string, schema: z.ZodType): readonly Located<unknown>[] | undefined {
+  const k = kept.get(file);
+  if (!k) return undefined;
+  if (--k.uses <= 0) kept.delete(file);
+  return k.schema === schema && k.stamp === stampOf(file) ? k.rows : undefined;
 }
 
 /** Reads one JSON document (config, calibration record, report.json) of at most `limit` bytes against a schema. */

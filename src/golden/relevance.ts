@@ -3,10 +3,10 @@ import { NO_DOC, passageId } from "./passages.js";
 import type { Chunk, GoldenQuestion } from "./schema/golden.js";
 import type { LinePassage } from "./schema/pipeline.js";
 
-/** Chunks grouped by document, with their normalised text computed once. */
+/** Chunks grouped by document, each with its normalised text on demand. */
 export interface ChunkIndex {
   byId: Map<string, Chunk>;
-  byDoc: Map<string, { chunk: Chunk; norm: string }[]>;
+  byDoc: Map<string, IndexedChunk[]>;
   /**
    * Ids of the passages given as text in a pipeline output (not read from a
    * chunks file): their order within a document is the order they were
@@ -16,10 +16,43 @@ export interface ChunkIndex {
   passages: Set<string>;
 }
 
-/** Indexes a chunks file for relevance and validation look-ups. */
+/**
+ * A chunk and its normalised text, computed when asked for and not kept:
+ * an evaluation of 100 questions over 500,000 chunks normalises only the
+ * chunks of the documents its anchors name, and one of 50,000 questions
+ * does not hold a second copy of every chunk's text (relevant sets, which
+ * read it, are computed once per chunks file: {@link relevantSets}).
+ */
+export class IndexedChunk {
+  constructor(readonly chunk: Chunk) {}
+
+  /** {@link normalise} of the chunk's text. */
+  get norm(): string {
+    return normalise(this.chunk.text);
+  }
+}
+
+/**
+ * Indexes a chunks file for relevance and validation look-ups. A chunk id
+ * given twice keeps its first chunk in `byId` (the loaders report the
+ * duplicate); `byDoc` lists every chunk in file order.
+ */
 export function indexChunks(chunks: Iterable<Chunk>): ChunkIndex {
   const index: ChunkIndex = { byId: new Map(), byDoc: new Map(), passages: new Set() };
-  for (const chunk of chunks) addChunk(index, chunk);
+  const { byId, byDoc } = index;
+  let lastDoc: string | undefined;
+  let list: IndexedChunk[] = [];
+  for (const chunk of chunks) {
+    if (!byId.has(chunk.id)) byId.set(chunk.id, chunk);
+    // a document's chunks are usually consecutive: look its list up only when the document changes
+    if (chunk.doc !== lastDoc) {
+      lastDoc = chunk.doc;
+      let l = byDoc.get(chunk.doc);
+      if (!l) byDoc.set(chunk.doc, (l = []));
+      list = l;
+    }
+    list.push(new IndexedChunk(chunk));
+  }
   return index;
 }
 
@@ -27,17 +60,20 @@ function addChunk(index: ChunkIndex, chunk: Chunk): void {
   index.byId.set(chunk.id, chunk);
   let list = index.byDoc.get(chunk.doc);
   if (!list) index.byDoc.set(chunk.doc, (list = []));
-  list.push({ chunk, norm: normalise(chunk.text) });
+  list.push(new IndexedChunk(chunk));
 }
 
 /**
  * Adds the passages a pipeline output gave as text to a variant's index
  * (each id once; an id a chunks file already has is left as the file has
  * it). A passage without `doc` is filed under {@link NO_DOC} until a line
- * names its document; the first document named wins.
+ * names its document; the first document named wins. What was computed from
+ * the index before (text matches, relevant sets) is computed again.
  */
 export function addPassages(index: ChunkIndex, passages: Iterable<LinePassage>): void {
   textMatches.delete(index);
+  normsOf.delete(index);
+  relevantMemo.delete(index);
   for (const p of passages) {
     const known = index.byId.get(p.id);
     if (!known) {
@@ -88,10 +124,10 @@ export function textChunks(marked: string, index: ChunkIndex): string[] {
   const known = memo.get(needle);
   if (known) return [...known];
   const out: string[] = [];
-  for (const list of index.byDoc.values()) {
-    for (const { chunk, norm } of list) {
-      if (norm !== "" && (norm.includes(needle) || needle.includes(norm))) out.push(chunk.id);
-    }
+  const { ids, norms } = allNorms(index);
+  for (let i = 0; i < ids.length; i++) {
+    const norm = norms[i]!;
+    if (norm !== "" && (norm.includes(needle) || needle.includes(norm))) out.push(ids[i]!);
   }
   memo.set(needle, out);
   return [...out];
@@ -99,6 +135,28 @@ export function textChunks(marked: string, index: ChunkIndex): string[] {
 
 /** {@link textChunks} results per index and normalised text. */
 const textMatches = new WeakMap<ChunkIndex, Map<string, string[]>>();
+
+/**
+ * Every chunk's id and normalised text, in the index's order, kept for the
+ * index once a marked text must be compared with all of them: each further
+ * marked text then scans without normalising 500,000 chunks again. Only a
+ * golden set with `relevantText` pays for it.
+ */
+function allNorms(index: ChunkIndex): { ids: string[]; norms: string[] } {
+  let all = normsOf.get(index);
+  if (!all) {
+    all = { ids: [], norms: [] };
+    for (const list of index.byDoc.values()) {
+      for (const e of list) {
+        all.ids.push(e.chunk.id);
+        all.norms.push(e.norm);
+      }
+    }
+    normsOf.set(index, all);
+  }
+  return all;
+}
+const normsOf = new WeakMap<ChunkIndex, { ids: string[]; norms: string[] }>();
 
 /**
  * The binary relevant set of a golden question for one variant's chunks:
@@ -119,3 +177,22 @@ export function relevantSet(q: GoldenQuestion, index: ChunkIndex): Set<string> {
   }
   return rel;
 }
+
+/**
+ * Relevant sets of every answerable question for one variant's chunks.
+ * Computed once per question list and chunk index and shared (scoring, the
+ * diagnostics, the judge's items and the report all ask): read them, never
+ * change them. Adding passages to the index ({@link addPassages}) drops them.
+ */
+export function relevantSets(golden: { questions: readonly GoldenQuestion[] }, chunks: ChunkIndex): ReadonlyMap<string, ReadonlySet<string>> {
+  let byQuestions = relevantMemo.get(chunks);
+  if (!byQuestions) relevantMemo.set(chunks, (byQuestions = new WeakMap()));
+  let out = byQuestions.get(golden.questions);
+  if (!out) {
+    const sets = new Map<string, ReadonlySet<string>>();
+    for (const q of golden.questions) if (q.answerable) sets.set(q.id, relevantSet(q, chunks));
+    byQuestions.set(golden.questions, (out = sets));
+  }
+  return out;
+}
+const relevantMemo = new WeakMap<ChunkIndex, WeakMap<readonly GoldenQuestion[], ReadonlyMap<string, ReadonlySet<string>>>>();

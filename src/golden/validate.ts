@@ -3,13 +3,16 @@ import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
 import { InputError, InputErrors } from "./errors.js";
 import { readText } from "./files.js";
-import { parseJsonl, type Located } from "./jsonl.js";
+import { keepForNextLoad, parseJsonl, type Located } from "./jsonl.js";
 import { anchorChunkFindings, anchorWordFinding } from "./anchors.js";
 import { documentLayout, type DocumentLayout } from "./document.js";
 import { addPassages, indexChunks, textChunks, type ChunkIndex } from "./relevance.js";
+import type { FastCheck } from "./schema/fast.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
+import { fastChunk, fastGoldenQuestion } from "./schema/golden.fast.js";
 import type { StageRoles } from "./schema/config.js";
 import { PipelineOutput } from "./schema/pipeline.js";
+import { fastPipelineOutput } from "./schema/pipeline.fast.js";
 import { missingStages } from "./stages.js";
 
 /** What `ragjudge validate` checks: a golden set and each variant's chunks and pipeline output. */
@@ -23,6 +26,12 @@ export interface ValidateInputs {
    * them as warnings instead of problems. Default "error".
    */
   citations?: "error" | "warn";
+  /**
+   * Keep the chunks and outputs parsed here for the loaders that read them
+   * next (`loadChunks`, `loadPipelineOutput`), which then read no file
+   * twice: `ragjudge run` validates, then loads. Default false.
+   */
+  keepForLoad?: boolean;
 }
 
 /** Everything found, problems first; the inputs are valid when `problems` is empty. */
@@ -39,10 +48,18 @@ export interface ValidationReport {
   variants: { name: string; chunks: number; passages: number; outputs: number; missing: number }[];
 }
 
-/** Parses a JSONL file, turning an unreadable file into a problem instead of a throw. */
-function parseFile<S extends z.ZodType>(file: string, schema: S, problems: InputError[]): Located<z.infer<S>>[] {
+/**
+ * Parses a JSONL file (with its schema's fast check), turning an unreadable
+ * file into a problem instead of a throw; with `keep`, rows of a file
+ * without problems are kept for the loader that reads it next.
+ */
+function parseFile<S extends z.ZodType>(file: string, schema: S, fast: FastCheck<z.infer<S>>, problems: InputError[], keep: number): Located<z.infer<S>>[] {
   const text = readOrReport(file, problems);
-  return text === undefined ? [] : parseText(text, file, schema, problems);
+  if (text === undefined) return [];
+  const before = problems.length;
+  const rows = parseText(text, file, schema, problems, fast);
+  if (keep > 0 && problems.length === before) keepForNextLoad(file, schema, rows, keep);
+  return rows;
 }
 
 /** A file's text, or undefined with the reason added to `problems`. */
@@ -58,8 +75,8 @@ function readOrReport(file: string, problems: InputError[]): string | undefined 
   }
 }
 
-function parseText<S extends z.ZodType>(text: string, file: string, schema: S, problems: InputError[]): Located<z.infer<S>>[] {
-  const parsed = parseJsonl(text, file, schema);
+function parseText<S extends z.ZodType>(text: string, file: string, schema: S, problems: InputError[], fast?: FastCheck<z.infer<S>>): Located<z.infer<S>>[] {
+  const parsed = parseJsonl(text, file, schema, fast);
   problems.push(...parsed.problems);
   return parsed.rows;
 }
@@ -154,7 +171,8 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
   const notes: string[] = [];
   const goldenText = readOrReport(inputs.golden, problems);
   const goldenProblems: InputError[] = [];
-  const parsedGolden = goldenText === undefined ? [] : parseText(goldenText, inputs.golden, GoldenQuestion, goldenProblems);
+  const parsedGolden = goldenText === undefined ? [] : parseText(goldenText, inputs.golden, GoldenQuestion, goldenProblems, fastGoldenQuestion);
+  if (inputs.keepForLoad && goldenText !== undefined && goldenProblems.length === 0) keepForNextLoad(inputs.golden, GoldenQuestion, parsedGolden);
   problems.push(...goldenProblems);
   const goldenRows = firstById(parsedGolden, inputs.golden, DUPLICATE.question, problems);
   const goldenIds = new Set(goldenRows.map((r) => r.value.id));
@@ -173,7 +191,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
   const chunkFiles = new Map<string, Chunk[]>();
   for (const v of inputs.variants) {
     if (v.chunks === undefined || chunkFiles.has(v.chunks)) continue;
-    const rows = firstById(parseFile(v.chunks, Chunk, problems), v.chunks, DUPLICATE.chunk, problems);
+    const rows = firstById(parseFile(v.chunks, Chunk, fastChunk, problems, inputs.keepForLoad ? inputs.variants.filter((x) => x.chunks === v.chunks).length : 0), v.chunks, DUPLICATE.chunk, problems);
     chunkFiles.set(v.chunks, rows.map((r) => r.value));
     if (rows.length === 0) continue;
     checkGoldenAgainstChunks(goldenRows, indexChunks(rows.map((r) => r.value)), inputs.golden, v.chunks, { problems, warnings, notes });
@@ -181,7 +199,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
 
   const variants: ValidationReport["variants"] = [];
   for (const v of inputs.variants) {
-    const rows = firstById(parseFile(v.output, PipelineOutput, problems), v.output, DUPLICATE.output, problems);
+    const rows = firstById(parseFile(v.output, PipelineOutput, fastPipelineOutput, problems, inputs.keepForLoad ? inputs.variants.filter((x) => x.output === v.output).length : 0), v.output, DUPLICATE.output, problems);
     // The chunks file's chunks plus the passages this variant's output gives as text.
     const fileChunks = v.chunks === undefined ? [] : chunkFiles.get(v.chunks) ?? [];
     const index = indexChunks(fileChunks);

@@ -7,6 +7,7 @@ import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
 import { writeFileAtomic } from "../golden/files.js";
 import { displayPath, InputErrors } from "../golden/errors.js";
+import { forgetKeptLoads } from "../golden/jsonl.js";
 import { checkFolder } from "../golden/paths.js";
 import { validateInputs } from "../golden/validate.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
@@ -54,7 +55,12 @@ export interface RunEvaluationOptions {
   log?: (line: string) => void;
   /** Progress of the LLM judge's calls (not called for the baseline). */
   onProgress?: (p: Readonly<ProgressState>) => void;
+  /** Called as each stage ends, with its wall time (for `npm run bench:run`). */
+  onStage?: (stage: RunStage, ms: number) => void;
 }
+
+/** The stages of {@link runEvaluation}, in order. */
+export type RunStage = "validate" | "load" | "judge" | "score" | "diagnose" | "calibrate" | "join" | "write";
 
 /** What a run produced. The folder exists and is complete. */
 export interface EvaluationResult {
@@ -95,6 +101,12 @@ export interface EvaluationResult {
  */
 export async function runEvaluation(options: RunEvaluationOptions = {}): Promise<EvaluationResult> {
   const started = Date.now();
+  let stageStart = performance.now();
+  const stage = (name: RunStage) => {
+    const now = performance.now();
+    options.onStage?.(name, now - stageStart);
+    stageStart = now;
+  };
   const time = options.now?.() ?? new Date();
   const cwd = options.cwd ?? process.cwd();
   const log = options.log ?? (() => {});
@@ -113,29 +125,43 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     golden: resolved.path(config.golden),
     variants: config.variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK, stages: v.stages })),
     citations: "warn",
+    keepForLoad: true, // loadJudgeInputs below then reads no file twice
   });
-  if (validation.problems.length) throw new InputErrors(validation.problems);
+  if (validation.problems.length) {
+    forgetKeptLoads();
+    throw new InputErrors(validation.problems);
+  }
+  stage("validate");
   const warnings = [...validation.warnings.map((w) => `warning: ${w.message}`), ...validation.notes.map((n) => `note: ${n}`)];
   const floors = parseFloors(options.failUnder, config.floors, resolved.file);
 
-  const inputs = loadJudgeInputs(resolved);
+  let inputs;
+  try {
+    inputs = loadJudgeInputs(resolved);
+  } finally {
+    forgetKeptLoads(); // whatever the loads did not take
+  }
   const { golden, variants, rubrics, itemSet } = inputs;
   log(`${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
   checkJudgeSetup(settings, rubrics);
   const book = loadLabels(resolved.path(config.labels));
   const draws = loadDraws(resolved.path(config.labels));
+  stage("load");
 
   // The baseline judges in milliseconds: a progress display would only flicker.
   const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
   const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
   const judgments = step.result.judgments;
+  stage("judge");
 
   // Every mean measure at every k, plus any a floor names (sortMeasures drops the repeats).
   const measures = sortMeasures([...defaultMeasures(config.k, false), ...floors.map((f) => f.measure)]);
   const scores = variants.map((v) => scoreRetrieval(golden, v, { measures, by: ["kind", "tags"], k: config.k }));
+  stage("score");
   const ambiguityJudged = rubrics.some((r) => r.name === ANCHOR_AMBIGUITY_RUBRIC);
   const ambiguity = ambiguityJudged ? new Map(variants.map((v) => [v.name, ambiguityVerdicts(judgments, v.name, "judgments.jsonl")])) : undefined;
   const diagnostics = diagnoseVariants(golden, variants, { ks: config.k, poolDepth: config.poolDepth, ...(ambiguity ? { ambiguity } : {}) });
+  stage("diagnose");
   const floorResults = scores.flatMap((s) => {
     const valueOf = (label: string) => overallValue(s, label);
     const misses = checkFloors(floors, valueOf);
@@ -155,6 +181,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     reps,
     time: time.toISOString(),
   });
+  stage("calibrate");
   const plan = planFiles(calibration);
   const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
   const rubricJson = rubricReports({
@@ -162,6 +189,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
   });
   const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
+  stage("join");
 
   const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
   let report: ReportJson;
@@ -191,5 +219,6 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   // Where `sample`, `review` and `calibrate` look by default, so the next commands work as printed.
   const judgmentsFile = join(cacheDir, "judgments.jsonl");
   writeFileAtomic(judgmentsFile, judgmentsText);
+  stage("write");
   return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors };
 }

@@ -22,7 +22,7 @@ export { readQrels, numRelevant } from "./trec/qrels.js";
 export type { Qrels, QrelsQuery } from "./trec/qrels.js";
 export { readRun, docnoOf, NONPOOL, UNJUDGED } from "./trec/run.js";
 export type { TrecRun } from "./trec/run.js";
-export { evaluateTrec, evaluateTrecFiles } from "./trec/evaluate.js";
+export { evaluateTrec, evaluateTrecFiles, scoreTrecFiles } from "./trec/evaluate.js";
 export type { TrecEvalOptions, TrecEvaluation } from "./trec/evaluate.js";
 export { formatTrecEval, NoTrecNameError } from "./trec/write.js";
 export { formatFixed4, formatG17 } from "./trec/numbers.js";

@@ -4,20 +4,26 @@ import type { JudgedList } from "./measures/types.js";
  * Judges a ranked list of ids against a binary relevant set (golden-set
  * mode: relevance from `relevant` ids and anchors). The list's order is its
  * ranking; every relevant id has gain 1, so nDCG's ideal has min(k, R) terms.
- * An id listed twice is an error (trec_eval refuses duplicates too).
+ * An id listed twice is an error (trec_eval refuses duplicates too);
+ * `unique: true` says the caller has checked that already (the loaders do),
+ * which saves a set per list.
  *
  * @example
  * judgeList(["d3", "d8", "d1", "d6", "d2"], new Set(["d1", "d2", "d5"]))
  * // { numRet: 5, numRel: 3, relRanks: [3, 5], gainRanks: [3, 5], gains: [1, 1], idealGains: [1, 1, 1] }
  */
-export function judgeList(ranked: readonly string[], relevant: ReadonlySet<string>): JudgedList {
-  const seen = new Set<string>();
+export function judgeList(ranked: readonly string[], relevant: ReadonlySet<string>, options: { unique?: boolean } = {}): JudgedList {
   const relRanks: number[] = [];
-  for (let i = 0; i < ranked.length; i++) {
-    const id = ranked[i]!;
-    if (seen.has(id)) throw new RangeError(`chunk id ${JSON.stringify(id)} appears twice in one ranked list`);
-    seen.add(id);
-    if (relevant.has(id)) relRanks.push(i + 1);
+  if (options.unique) {
+    for (let i = 0; i < ranked.length; i++) if (relevant.has(ranked[i]!)) relRanks.push(i + 1);
+  } else {
+    const seen = new Set<string>();
+    for (let i = 0; i < ranked.length; i++) {
+      const id = ranked[i]!;
+      if (seen.has(id)) throw new RangeError(`chunk id ${JSON.stringify(id)} appears twice in one ranked list`);
+      seen.add(id);
+      if (relevant.has(id)) relRanks.push(i + 1);
+    }
   }
   return {
     numRet: ranked.length,

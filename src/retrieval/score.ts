@@ -1,6 +1,5 @@
 import type { GoldenSet, VariantData } from "../golden/dataset.js";
-import { loadGolden, loadVariant, variantNameFromFile } from "../golden/dataset.js";
-import { relevantSet } from "../golden/relevance.js";
+import { isCheckedUnique, loadGolden, loadVariant, relevantSets, variantNameFromFile } from "../golden/dataset.js";
 import { kindOf, NO_KIND } from "./diagnostics/kinds.js";
 import { computeValues, summarise, type Evaluation, type QueryValues } from "./evaluate.js";
 import { judgeList } from "./judged.js";
@@ -109,15 +108,16 @@ export function scoreRetrieval(
   const missing: string[] = [];
   const noRelevant: string[] = [];
   const unknownRelevant: string[] = [];
+  const relevant = relevantSets(golden, variant.chunks);
   for (const q of golden.questions) {
     if (!q.answerable) {
       unanswerable.push(q.id);
       continue;
     }
-    const rel = relevantSet(q, variant.chunks);
+    const rel = relevant.get(q.id)!;
     const out = variant.outputs.get(q.id);
     const ranked = out ? out.retrieved.map((e) => e.id) : [];
-    const judged = judgeList(ranked, rel);
+    const judged = judgeList(ranked, rel, { unique: out !== undefined && isCheckedUnique(out.retrieved) });
     if (!out) missing.push(q.id);
     if (rel.size === 0) noRelevant.push(q.id);
     if (q.relevant?.some((id) => !variant.chunks.byId.has(id))) unknownRelevant.push(q.id);

@@ -32,3 +32,22 @@ describe("reading user files", () => {
     expect(readFileSync(f, "utf8")).toBe("two\n");
   });
 });
+
+describe("reading a file a block of lines at a time", () => {
+  it("gives the text readText gives, whatever the block size (BOM, CRLF, lone CR, multi-byte characters, no final newline)", async () => {
+    const { readTextBlocks } = await import("../../src/golden/files.js");
+    const text = "\ufeff{\"a\":1}\r\n\r\nnīti नीति\rlast\r\nline without end é";
+    const f = join(dir, "blocks.jsonl");
+    writeFileSync(f, text);
+    for (const size of [1, 2, 3, 5, 8, 64, 4 << 20]) {
+      let got = "";
+      const ends: string[] = [];
+      readTextBlocks(f, (b) => {
+        got += b;
+        ends.push(b.slice(-1));
+      }, size);
+      expect(got, `block size ${size}`).toBe(readText(f));
+      expect(ends.slice(0, -1).every((e) => e === "\n")).toBe(true); // every block but the last ends a line
+    }
+  });
+});

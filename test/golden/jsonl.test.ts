@@ -54,3 +54,64 @@ describe("GoldenQuestion", () => {
     expect(problems.map((p) => p.field)).toEqual(["relevant", "anchor"]);
   });
 });
+
+describe("rows kept from validation for the next load", () => {
+  it("hands validated rows to the next loadJsonl of the unchanged file once, and reads a changed file again", async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { keepForNextLoad, loadJsonl, forgetKeptLoads } = await import("../../src/golden/jsonl.js");
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-kept-"));
+    try {
+      const f = join(dir, "rows.jsonl");
+      writeFileSync(f, '{"id":"a"}\n{"id":"b","n":2}\n');
+      const rows = parseJsonl('{"id":"a"}\n{"id":"b","n":2}\n', f, S).rows;
+      keepForNextLoad(f, S, rows, 2);
+      expect(loadJsonl(f, S)).toBe(rows); // the very rows: no second parse
+      expect(loadJsonl(f, S)).toBe(rows);
+      const third = loadJsonl(f, S); // both uses taken: read again
+      expect(third).not.toBe(rows);
+      expect(third).toEqual(rows);
+      keepForNextLoad(f, S, rows);
+      writeFileSync(f, '{"id":"a"}\n{"id":"b","n":3}\n'); // changed since validation: its own rows, never the kept ones
+      expect(loadJsonl(f, S).map((r) => r.value)).toEqual([{ id: "a" }, { id: "b", n: 3 }]);
+      keepForNextLoad(f, S, rows);
+      forgetKeptLoads();
+      expect(loadJsonl(f, S)).not.toBe(rows);
+      keepForNextLoad(f, S, rows);
+      const other = z.strictObject({ id: z.string(), n: z.number().optional() });
+      expect(loadJsonl(f, other)).not.toBe(rows); // another schema never takes them
+    } finally {
+      forgetKeptLoads();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("loadJsonl, a block of lines at a time", () => {
+  it("refuses a line over the per-line limit at its line, counted across blocks, and parses the rest", async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { loadJsonl } = await import("../../src/golden/jsonl.js");
+    const { MAX_LINE_CHARS } = await import("../../src/golden/limits.js");
+    const dir = mkdtempSync(join(tmpdir(), "ragjudge-blocks-"));
+    try {
+      const f = join(dir, "rows.jsonl");
+      const huge = `{"id":"${"x".repeat(MAX_LINE_CHARS)}"}`; // longer than a 4 MiB block, and than the limit
+      writeFileSync(f, `{"id":"a"}\n\n${huge}\n{"id":"b","n":"two"}\n`);
+      let message = "";
+      try {
+        loadJsonl(f, S);
+      } catch (e) {
+        message = (e as { problems: { message: string }[] }).problems.map((p) => p.message).join("\n");
+      }
+      expect(message).toBe([
+        `${f}:3: line is ${huge.length.toLocaleString("en-US")} characters long, over the limit of 16 MiB (16,777,216 characters) per line`,
+        `${f}:4: n: expected number, got string "two"`,
+      ].join("\n"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { appendLineDurable, readBytes, readText, writeFileAtomic } from "../../src/golden/files.js";
+import { appendLineDurable, readBytes, readText, readTextBlocks, writeFileAtomic } from "../../src/golden/files.js";
 import { formatSize, MAX_DATA_FILE_BYTES } from "../../src/golden/limits.js";
 import { checkFolder } from "../../src/golden/paths.js";
-import { streamLines } from "../../src/retrieval/trec/bytes.js";
+import { streamLines, streamRange } from "../../src/retrieval/trec/bytes.js";
 import { inputErrorMessage } from "../helpers/input-errors.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -34,6 +34,23 @@ describe("the limits", () => {
     }, 16, 400);
     expect(lines).toBe(4);
   });
+
+  it("hold the block reader to readText's file limit (JSONL loaders read a block at a time)", () => {
+    const dir = tempDir("ragjudge-limits-");
+    const f = join(dir, "big.jsonl");
+    writeFileSync(f, "x".repeat(2000));
+    expect(inputErrorMessage(() => readTextBlocks(f, () => {}, 64, 1024))).toBe(inputErrorMessage(() => readText(f, 1024)));
+    let got = "";
+    readTextBlocks(f, (b) => (got += b), 64, 2000);
+    expect(got).toBe(readText(f));
+  });
+
+  it("number a TREC line over the limit from the start of the file when a thread reads a later range", () => {
+    const dir = tempDir("ragjudge-limits-");
+    const t = join(dir, "run.txt");
+    writeFileSync(t, `a b\nc d\ne f\n${"x".repeat(300)}\ng h\n`);
+    expect(inputErrorMessage(() => streamRange(t, 8, Infinity, () => {}, 16, 100))).toBe(`${t}:4: line is longer than the limit of 100 bytes (100 bytes) per line`);
+  });
 });
 
 describe.runIf(unix)("reading special files", () => {
@@ -46,6 +63,11 @@ describe.runIf(unix)("reading special files", () => {
     expect(inputErrorMessage(() => readText("/dev/zero"))).toBe("/dev/zero: is a device, not a regular file: give a file");
     expect(inputErrorMessage(() => streamLines("/dev/zero", () => {}))).toBe("/dev/zero: is a device, not a regular file: give a file");
     expect(inputErrorMessage(() => readText(dir))).toBe(`${dir}: is a directory, expected a file`);
+    // the JSONL loaders' block reader and the TREC threads' range reader refuse them alike
+    for (const f of [fifo, "/dev/zero", dir]) {
+      expect(inputErrorMessage(() => readTextBlocks(f, () => {}))).toBe(inputErrorMessage(() => readText(f)));
+      expect(inputErrorMessage(() => streamRange(f, 0, Infinity, () => {}))).toBe(inputErrorMessage(() => readText(f)));
+    }
   });
 });
 

@@ -27,9 +27,14 @@ function listFiles(dir: string): string[] {
 describe("runEvaluation on the shipped example", () => {
   let copy: ExampleCopy;
   let result: EvaluationResult;
+  const stages: string[] = [];
   beforeAll(async () => {
     copy = exampleCopy();
-    result = await runEvaluation({ config: copy.config, now: () => new Date("2026-11-30T13:45:01.250Z") });
+    result = await runEvaluation({ config: copy.config, now: () => new Date("2026-11-30T13:45:01.250Z"), onStage: (s, ms) => void (ms >= 0 && stages.push(s)) });
+  });
+
+  it("reports each stage once, in order, as it ends (for npm run bench:run)", () => {
+    expect(stages).toEqual(["validate", "load", "judge", "score", "diagnose", "calibrate", "join", "write"]);
   });
 
   it("writes one complete evaluation folder named <UTC time>-<name>, and nothing else", () => {

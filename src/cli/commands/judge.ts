@@ -1,42 +1,6 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { resolve } from "node:path";
-import { describeRubrics, loadConfig } from "../../golden/config.js";
-import { writeFileAtomic } from "../../golden/files.js";
-import { checkFolder, writableTarget } from "../../golden/paths.js";
-import { baselineBackend, baselineUnsupported } from "../../judge/judges/baseline.js";
-import { FatalJudgeError, type Judge } from "../../judge/judges/judge.js";
-import { llmBackend, type OpenAIBackend } from "../../judge/judges/llm.js";
-import { JudgeCache } from "../../judge/schedule/cache.js";
-import { estimateRun, formatEstimate } from "../../judge/schedule/estimate.js";
-import { exportBatch } from "../../judge/batch/export.js";
-import { BATCH_LIMITS } from "../../judge/batch/format.js";
-import { formatExport } from "../../judge/batch/report.js";
-import { loadJudgeInputs } from "../../judge/items/inputs.js";
-import { progressReporter } from "../../judge/schedule/progress.js";
-import { redact } from "../../judge/transport/redact.js";
-import { runJudge } from "../../judge/schedule/run.js";
-import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/judges/settings.js";
-import { summarise } from "../../judge/summary/summary.js";
-import { formatSummary } from "../../judge/summary/format.js";
-import { costLine, costTotals } from "../../judge/schedule/cost.js";
-import { summaryTrust } from "../../calibration/summary-trust.js";
-import { EXIT, UsageError } from "../errors.js";
-
-interface Flags extends JudgeFlags {
-  config?: string;
-  rubrics?: string;
-  variant?: string[];
-  out?: string;
-  cacheDir?: string;
-  dryRun?: boolean;
-  allowErrors?: boolean;
-  progress?: boolean;
-  json?: boolean;
-  by?: string;
-  batchExport?: string;
-  batchMaxRequests?: number;
-  batchMaxBytes?: number;
-}
+import type { JudgeCommandFlags as Flags } from "../actions/judge.js";
+import { BATCH_LIMITS_SHOWN } from "./help-values.js";
 
 function int(min: number, name: string) {
   return (v: string): number => {
@@ -55,21 +19,6 @@ function num(v: string): number {
 /** Repeated or comma-separated values; no commander default, so --help shows only the text's "(default: all)". */
 function collect(v: string, prev: string[] | undefined): string[] {
   return [...(prev ?? []), ...v.split(",").map((s) => s.trim()).filter(Boolean)];
-}
-
-
-function parseBy(v: string): ("kind" | "tags")[] {
-  const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
-  if (parts.length === 1 && parts[0] === "none") return [];
-  for (const p of parts) if (p !== "kind" && p !== "tags") throw new UsageError(`--by takes kind, tags or none, got ${JSON.stringify(p)}`);
-  return parts as ("kind" | "tags")[];
-}
-
-function makeBackend(s: OpenAISettings, cache: JudgeCache | undefined, log: (s: string) => void): OpenAIBackend {
-  return llmBackend(s, {
-    cache,
-    onModeChange: (_mode, cause) => log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on (remembered for ${s.baseURL}, model ${s.model})\n`),
-  });
 }
 
 /**
@@ -120,103 +69,7 @@ export function registerJudge(program: Command): void {
     .option("--by <list>", "break pass rates down by kind, tags (comma list: kind,tags), or none (default: kind)")
     .option("--json", "print the summary as JSON instead of tables")
     .option("--batch-export <file>", "judge nothing: write the pending calls (not in the cache) as Batch API JSONL for  ragjudge batch submit  or vLLM's run_batch; split into <file>, <name>.2.jsonl, ... at the per-file limits")
-    .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS.maxRequests}, the OpenAI Batch API's limit)`, int(1, "--batch-max-requests"))
-    .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS.maxBytes})`, int(1, "--batch-max-bytes"))
-    .action(async (flags: Flags) => {
-      const log = (s: string) => process.stderr.write(s);
-      const by = parseBy(flags.by ?? "kind");
-      const resolved = loadConfig(flags.config);
-      // Where the judge writes, checked before any work: a folder given as --out fails now, not after judging.
-      const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir), "the cache folder");
-      const out = writableTarget(flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl"), { create: false });
-      // A dry run sends nothing, so it needs no key.
-      const settings = resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true });
-      const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
-      const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
-      const { itemSet, rubrics } = inputs;
-      log(`judge: ${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
-
-      if (flags.batchExport !== undefined) {
-        if (settings.kind !== "openai") throw new UsageError("--batch-export needs the LLM judge (--judge openai --model NAME); the baseline makes no calls");
-        if (flags.dryRun) throw new UsageError("--batch-export and --dry-run do not combine");
-        const limits = { maxRequests: flags.batchMaxRequests ?? BATCH_LIMITS.maxRequests, maxBytes: flags.batchMaxBytes ?? BATCH_LIMITS.maxBytes };
-        const { cache, close } = JudgeCache.openLeased(cacheDir, "ragjudge judge --batch-export");
-        try {
-          const { plan, result } = exportBatch({ items: itemSet.items, backend: makeBackend(settings, cache, log), cache, repeats: settings.repeats, file: resolve(flags.batchExport), limits });
-          process.stdout.write(formatExport(plan, result, settings.model));
-        } finally {
-          close();
-        }
-        return;
-      }
-      if (flags.batchMaxRequests !== undefined || flags.batchMaxBytes !== undefined) throw new UsageError("--batch-max-requests and --batch-max-bytes go with --batch-export");
-
-      if (settings.kind === "baseline") {
-        const unsupported = baselineUnsupported(rubrics);
-        if (unsupported.length) throw new UsageError(`the baseline judge has no rule for rubric ${unsupported.join(", ")}`);
-        if (flags.repeats && flags.repeats > 1) log("judge: the baseline is deterministic; --repeats is ignored\n");
-      }
-      if (flags.dryRun) {
-        if (settings.kind === "baseline") {
-          const calls = itemSet.items.filter((i) => !i.rule).length;
-          process.stdout.write(`dry run: the baseline judge makes no calls and costs nothing (${calls} items judged locally, ${itemSet.items.length - calls} by rule).\n`);
-          return;
-        }
-        const cache = JudgeCache.openReadOnly(cacheDir);
-        try {
-          const backend = makeBackend(settings, cache, log);
-          process.stdout.write(formatEstimate(estimateRun({ items: itemSet.items, backend, cache, repeats: settings.repeats, maxTokens: settings.maxTokens, prices: resolved.config.prices })));
-        } finally {
-          cache?.close();
-        }
-        return;
-      }
-
-      let cache: JudgeCache | undefined;
-      let backend: Judge;
-      if (settings.kind === "openai") {
-        cache = JudgeCache.open(cacheDir);
-        backend = makeBackend(settings, cache, log);
-      } else backend = baselineBackend();
-      log(`judge: ${backend.label}; ${itemSet.items.length} items${settings.kind === "openai" && settings.repeats > 1 ? ` x ${settings.repeats} repeats` : ""}; cache ${cache ? cache.file : "off (baseline)"}\n`);
-      const progress = flags.progress === false ? undefined : progressReporter(process.stderr);
-      let result;
-      try {
-        result = await runJudge({
-          items: itemSet.items,
-          backend,
-          cache,
-          repeats: settings.repeats,
-          concurrency: settings.concurrency,
-          onProgress: progress ? (p) => progress.update(p) : undefined,
-          ...(settings.kind === "openai" && resolved.config.prices[settings.model] ? { price: resolved.config.prices[settings.model] } : {}),
-        });
-      } catch (e) {
-        if (e instanceof FatalJudgeError) {
-          const committed = cache ? `; the verdicts already committed stay in ${cache.file}, and a rerun continues from there` : "";
-          progress?.interrupt();
-          if (e.kind === "setup") throw new UsageError(`the judge stopped: ${e.message}${committed}`);
-          // The endpoint, not the setup: not bad input (exit 2) but a judge that could not finish (exit 4).
-          log(`ragjudge: the judge stopped: ${e.message}${committed}\n`);
-          process.exitCode = EXIT.judgeUnfinished;
-          return;
-        }
-        throw e;
-      } finally {
-        cache?.close();
-      }
-      progress?.finish(result.progress);
-      writeFileAtomic(out, result.judgments.map((j) => JSON.stringify(j)).join("\n") + (result.judgments.length ? "\n" : ""));
-      const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
-      const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
-      if (trust.problem) log(`judge: ${trust.problem}\n`);
-      const cost = costTotals(backend, result.usage.values(), resolved.config.prices);
-      process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n");
-      log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
-      const errors = result.judgments.filter((j) => j.verdict === "error").length;
-      if (errors && !flags.allowErrors) {
-        log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
-        process.exitCode = EXIT.judgeUnfinished;
-      }
-    });
+    .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS_SHOWN.maxRequests}, the OpenAI Batch API's limit)`, int(1, "--batch-max-requests"))
+    .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS_SHOWN.maxBytes})`, int(1, "--batch-max-bytes"))
+    .action(async (flags: Flags) => (await import("../actions/judge.js")).judgeAction(flags));
 }

@@ -4,6 +4,7 @@ import { GoldenQuestion } from "../schema/golden.js";
 import { PipelineOutputLine } from "../schema/pipeline.js";
 import type { SourceRow, SourceTable } from "./rows.js";
 import { parseListCell } from "./rows.js";
+import { IMPORT_FIELDS, type ImportField } from "./fields.js";
 
 /**
  * Converts the rows of a Ragas-style dataset (question, retrieved contexts
@@ -14,19 +15,8 @@ import { parseListCell } from "./rows.js";
  * names, or an empty reference when the user says that means unanswerable.
  */
 
-/** The fields a row converts, each with the columns tried by default (Ragas' names, old and new). */
-export const IMPORT_FIELDS = {
-  id: { flag: "--id-col", defaults: ["id", "question_id"], required: false },
-  question: { flag: "--question-col", defaults: ["question", "user_input"], required: true },
-  contexts: { flag: "--contexts-col", defaults: ["contexts", "retrieved_contexts"], required: true },
-  answer: { flag: "--answer-col", defaults: ["answer", "response"], required: true },
-  reference: { flag: "--reference-col", defaults: ["ground_truth", "reference"], required: false },
-  referenceContexts: { flag: "--reference-contexts-col", defaults: ["reference_contexts"], required: false },
-  split: { flag: "--split-col", defaults: ["split"], required: false },
-  kind: { flag: "--kind-col", defaults: ["kind"], required: false },
-  unanswerable: { flag: "--unanswerable-col", defaults: [], required: false },
-} as const;
-export type ImportField = keyof typeof IMPORT_FIELDS;
+// The fields and their flags live in fields.ts (no imports), which `ragjudge import --help` reads.
+export { IMPORT_FIELDS, type ImportField } from "./fields.js";
 
 /** How to read the rows: column names chosen by flags, and the unanswerable rule. */
 export interface ImportOptions {

@@ -83,11 +83,16 @@ export interface MissVariant {
   stages: StageRoles;
 }
 
-/** How `id` relates to the nearest relevant chunk of its document, or null when it is in no relevant document. */
-function relationOf(id: string, relevant: ReadonlySet<string>, chunks: ChunkIndex): SiblingRelation | null {
+/**
+ * How `id` relates to the nearest relevant chunk of its document, or null
+ * when it is in no relevant document. `relevantDocs` are the documents of
+ * the relevant chunks: a chunk of any other document is answered without
+ * looking at its document's chunks (most top-k chunks of a miss are such).
+ */
+function relationOf(id: string, relevant: ReadonlySet<string>, relevantDocs: ReadonlySet<string>, chunks: ChunkIndex): SiblingRelation | null {
   const c = chunks.byId.get(id);
   // A passage given as text without a document is in no known document.
-  if (!c || (c.doc === NO_DOC && chunks.passages.has(id))) return null;
+  if (!c || (c.doc === NO_DOC && chunks.passages.has(id)) || !relevantDocs.has(c.doc)) return null;
   // Passages given as text are filed in the order first seen, not the document's: never "adjacent".
   const ordered = !chunks.passages.has(id);
   const list = chunks.byDoc.get(c.doc) ?? [];
@@ -112,11 +117,16 @@ function findSiblings(
 ): { neighbour: SiblingEvidence | null; sibling: SiblingEvidence | null } {
   let neighbour: SiblingEvidence | null = null;
   let sibling: SiblingEvidence | null = null;
+  const relevantDocs = new Set<string>();
+  for (const id of relevant) {
+    const doc = chunks.byId.get(id)?.doc;
+    if (doc !== undefined) relevantDocs.add(doc);
+  }
   for (const { name, list } of lists) {
     for (let i = 0; i < Math.min(k, list.length); i++) {
       const id = list[i]!.id;
       if (relevant.has(id)) continue;
-      const relation = relationOf(id, relevant, chunks);
+      const relation = relationOf(id, relevant, relevantDocs, chunks);
       if (relation === null) continue;
       const e: SiblingEvidence = { chunk: id, doc: chunks.byId.get(id)!.doc, relation, list: name, rank: i + 1 };
       if (!sibling || e.rank < sibling.rank) sibling = e;

@@ -9,7 +9,9 @@ export interface Column {
   align?: "left" | "right";
 }
 
-const graphemes = new Intl.Segmenter("und", { granularity: "grapheme" });
+// made on first use: creating a Segmenter loads ICU data (some 15 ms), which a run that never shortens text should not pay
+let segmenter: Intl.Segmenter | undefined;
+const graphemes = (): Intl.Segmenter => (segmenter ??= new Intl.Segmenter("und", { granularity: "grapheme" }));
 
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 const WIDE = /^[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]$/u;
@@ -43,7 +45,7 @@ export function shorten(text: string, max: number): string {
   let cut = "";
   let width = 0;
   let next = "";
-  for (const { segment } of graphemes.segment(one)) {
+  for (const { segment } of graphemes().segment(one)) {
     const w = displayWidth(segment);
     if (width + w > max - 1) {
       next = segment;

@@ -67,3 +67,19 @@ export function byteOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
 const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Sorts `items` in place by {@link byteOrder} of their keys, testing each key
+ * for ASCII once rather than at every comparison (10,000 query ids are
+ * compared about 130,000 times).
+ */
+export function sortByteOrder<T>(items: T[], key: (x: T) => string): T[] {
+  if (items.every((x) => ASCII.test(key(x)))) {
+    return items.sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
+  }
+  return items.sort((a, b) => byteOrder(key(a), key(b)));
+}

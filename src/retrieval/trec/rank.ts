@@ -1,6 +1,7 @@
 import type { JudgedList } from "../measures/types.js";
+import { text } from "./bytes.js";
+import type { LineView } from "./lines.js";
 import { numRelevant, type QrelsQuery } from "./qrels.js";
-import { docnoOf, type TrecRun } from "./run.js";
 
 /** A docno listed twice for one query of a run (trec_eval refuses such runs). */
 export class DuplicateDocError extends Error {
@@ -10,8 +11,13 @@ export class DuplicateDocError extends Error {
   }
 }
 
+/** The docno of line `i` of a {@link LineView} as text. */
+export function docnoAt(run: LineView, i: number): string {
+  return text(run.arena, run.docStart[i]!, run.docStart[i]! + run.docLen[i]!);
+}
+
 /** strcmp of the docnos of run lines a and b (unsigned byte order). */
-export function compareDocnos(run: TrecRun, a: number, b: number): number {
+export function compareDocnos(run: LineView, a: number, b: number): number {
   const { arena, docStart, docLen } = run;
   const sa = docStart[a]!;
   const sb = docStart[b]!;
@@ -30,21 +36,19 @@ export class RankScratch {
   slots = new Int32Array(4096);
 }
 
-/** The line of `lines` whose docno repeats an earlier one, or -1 (hash set over the run's docno bytes). */
-function findDuplicate(run: TrecRun, segs: Int32Array, numRet: number, scratch: RankScratch): number {
+/** The line of `segs` whose docno repeats an earlier one, or -1 (hash set over the lines' docno hashes). */
+function findDuplicate(run: LineView, segs: ArrayLike<number>, numRet: number, scratch: RankScratch): number {
   let size = 16;
   while (size < numRet * 2) size *= 2;
   if (scratch.slots.length < size) scratch.slots = new Int32Array(size);
   const slots = scratch.slots;
   slots.fill(0, 0, size);
   const mask = size - 1;
-  const { arena, docStart, docLen } = run;
+  const { docLen, hashes } = run;
   for (let s = 0; s < segs.length; s += 2) {
     for (let i = segs[s]!, end = segs[s + 1]!; i < end; i++) {
-      const a = docStart[i]!;
       const len = docLen[i]!;
-      let h = 0x811c9dc5 | 0;
-      for (let k = 0; k < len; k++) h = Math.imul(h ^ arena[a + k]!, 0x01000193);
+      const h = hashes[i]!;
       let slot = h & mask;
       for (;;) {
         const v = slots[slot]!;
@@ -52,7 +56,7 @@ function findDuplicate(run: TrecRun, segs: Int32Array, numRet: number, scratch: 
           slots[slot] = i + 1;
           break;
         }
-        if (docLen[v - 1] === len && compareDocnos(run, v - 1, i) === 0) return i;
+        if (hashes[v - 1] === h && docLen[v - 1] === len && compareDocnos(run, v - 1, i) === 0) return i;
         slot = (slot + 1) & mask;
       }
     }
@@ -64,14 +68,14 @@ function findDuplicate(run: TrecRun, segs: Int32Array, numRet: number, scratch: 
  * Ranks one query of a run as trec_eval does (score descending, then docno
  * descending by bytes; the rank column and file order play no part) and
  * judges it at a relevance level, returning the sparse {@link JudgedList}
- * the measures read. Grades were looked up while parsing (`readRun(file, qrels)`).
+ * the measures read. The query's lines are the [start, end) pairs of `segs`;
+ * their grades were looked up while parsing (see scan.ts).
  *
  * Only relevant documents need a rank, so ranks are counted (lines scoring
  * higher, plus ties with a greater docno) instead of sorting the whole list.
  * Throws {@link DuplicateDocError} for a docno listed twice.
  */
-export function judgeQuery(run: TrecRun, qi: number, qrels: QrelsQuery, level: number, scratch: RankScratch): JudgedList {
-  const segs = run.segmentsOf[qi]!;
+export function judgeLines(run: LineView, segs: ArrayLike<number>, qrels: QrelsQuery, level: number, scratch: RankScratch): JudgedList {
   const grades = run.grades;
   const cand: number[] = [];
   let numRet = 0;
@@ -84,7 +88,7 @@ export function judgeQuery(run: TrecRun, qi: number, qrels: QrelsQuery, level: n
     numRet += end - segs[s]!;
   }
   const dup = findDuplicate(run, segs, numRet, scratch);
-  if (dup >= 0) throw new DuplicateDocError(run.qids[qi]!, docnoOf(run, dup));
+  if (dup >= 0) throw new DuplicateDocError(qrels.qid, docnoAt(run, dup));
 
   const ranks = countRanks(run, segs, cand);
   const order = cand.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]!);
@@ -108,7 +112,7 @@ export function judgeQuery(run: TrecRun, qi: number, qrels: QrelsQuery, level: n
  * candidates' sorted scores, how many candidates it outscores (O(n log c)).
  * Lines tying with a candidate are ordered by docno, descending.
  */
-function countRanks(run: TrecRun, segs: Int32Array, cand: number[]): number[] {
+function countRanks(run: LineView, segs: ArrayLike<number>, cand: number[]): number[] {
   const scores = run.scores;
   const c = cand.length;
   if (c === 0) return [];

@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:run`: `ragjudge run` on a 10,000-question, two-variant
+ * evaluation with the offline baseline judge (data: golden-data.ts, 100,000
+ * chunks, 100 retrieved per question), stage by stage. Each run is a fresh
+ * child process calling runEvaluation (the library behind `ragjudge run`)
+ * with its onStage hook; per stage it reports the wall time, the process's
+ * peak RSS so far and the heap in use when the stage ends. Medians of
+ * BENCH_RUNS runs (default 3); nothing is asserted.
+ *
+ * With BENCH_OLD (another build's cli/main.js) the whole `ragjudge run`
+ * command of both builds is also timed, interleaved, as a check on the sum.
+ *
+ * Environment: BENCH_RUNS, BENCH_QUESTIONS (default 10000), BENCH_DIR
+ * (default os.tmpdir()/ragjudge-bench-run), BENCH_OLD.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { prepareGoldenData } from "./golden-data.js";
+import { median } from "./retrieval-measure.js";
+
+const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
+const STAGES = ["validate", "load", "judge", "score", "diagnose", "calibrate", "join", "write"] as const;
+
+interface StageFigure {
+  stage: string;
+  ms: number;
+  peakMiB: number;
+  heapMiB: number;
+}
+
+/** The evaluation's files and config in `dir` (two variants over one golden set and chunks file). */
+function prepare(dir: string, questions: number): string {
+  const shape = { docs: 10_000, chunksPerDoc: 10, questions, retrieved: 100, seed: 20261202 };
+  const a = prepareGoldenData(dir, { ...shape, variant: 0 });
+  const b = prepareGoldenData(dir, { ...shape, variant: 1 });
+  const labels = join(dir, "labels");
+  mkdirSync(labels, { recursive: true });
+  const config = {
+    name: "bench-run",
+    golden: a.golden,
+    variants: [
+      { name: "first", output: a.output, chunks: a.chunks, contextK: 5, stages: { first: [] } },
+      { name: "second", output: b.output, chunks: b.chunks, contextK: 5, stages: { first: [] } },
+    ],
+    k: [1, 5, 10],
+    poolDepth: 50,
+    rubricsDir: join(ROOT, "rubrics"),
+    labels,
+    cacheDir: join(dir, "cache"),
+    evaluationsDir: join(dir, "evaluations"),
+    judge: { kind: "baseline" },
+  };
+  const file = join(dir, "ragjudge.config.json");
+  writeFileSync(file, JSON.stringify(config, null, 2) + "\n");
+  return file;
+}
+
+/** One run in this process (the child's side): prints the stage figures as JSON. */
+async function child(config: string, evaluations: string): Promise<void> {
+  const { runEvaluation } = await import("../src/report/evaluation.js");
+  const figures: StageFigure[] = [];
+  const t0 = performance.now();
+  const r = await runEvaluation({
+    config,
+    evaluationsDir: evaluations,
+    onStage: (stage, ms) => figures.push({ stage, ms, peakMiB: process.resourceUsage().maxRSS / 1024, heapMiB: process.memoryUsage().heapUsed / 2 ** 20 }),
+  });
+  rmSync(r.folder, { recursive: true, force: true });
+  process.stdout.write(JSON.stringify({ figures, totalMs: performance.now() - t0, peakMiB: process.resourceUsage().maxRSS / 1024 }) + "\n");
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === "--child") {
+    await child(argv[1]!, argv[2]!);
+    return 0;
+  }
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  const questions = Number(process.env.BENCH_QUESTIONS ?? 10_000);
+  const dir = process.env.BENCH_DIR || join(tmpdir(), "ragjudge-bench-run");
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(" ");
+  console.log(`ragjudge run benchmark: ${questions.toLocaleString("en")} questions x 2 variants, baseline judge, ${runs} run(s); ${cpus().length} x ${cpus()[0]?.model.trim() ?? "CPU"}, load average before ${load()}`);
+  const config = prepare(dir, questions);
+  const evaluations = join(dir, "evaluations");
+  const results: { figures: StageFigure[]; totalMs: number; peakMiB: number }[] = [];
+  for (let i = 0; i < runs; i++) {
+    // tsx runs the TypeScript sources, as bench:judge does in-process
+    const r = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child", config, evaluations], { encoding: "utf8", maxBuffer: 1 << 26, cwd: ROOT });
+    if (r.status !== 0) throw new Error(`run ${i + 1} failed (exit ${r.status}):\n${r.stderr}`);
+    const res = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as (typeof results)[number];
+    results.push(res);
+    console.log(`  run ${i + 1}: ${(res.totalMs / 1000).toFixed(2)} s, peak ${res.peakMiB.toFixed(0)} MiB; ${res.figures.map((f) => `${f.stage} ${(f.ms / 1000).toFixed(2)}`).join(", ")}`);
+  }
+  console.log("\nstage       median wall   share   peak RSS so far   heap after");
+  const total = median(results.map((r) => r.totalMs))!;
+  for (const s of STAGES) {
+    const of = results.map((r) => r.figures.find((f) => f.stage === s)!);
+    const ms = median(of.map((f) => f.ms))!;
+    console.log(`${s.padEnd(11)} ${(ms / 1000).toFixed(2).padStart(8)} s   ${((100 * ms) / total).toFixed(0).padStart(4)}%   ${median(of.map((f) => f.peakMiB))!.toFixed(0).padStart(9)} MiB   ${median(of.map((f) => f.heapMiB))!.toFixed(0).padStart(7)} MiB`);
+  }
+  console.log(`${"total".padEnd(11)} ${(total / 1000).toFixed(2).padStart(8)} s          ${median(results.map((r) => r.peakMiB))!.toFixed(0).padStart(9)} MiB peak`);
+  if (process.env.BENCH_OLD) {
+    const cli = (path: string) => ({ path, walls: [] as number[] });
+    const tools = [cli(join(ROOT, "dist", "cli", "main.js")), cli(resolve(process.env.BENCH_OLD))];
+    if (!existsSync(tools[0]!.path)) throw new Error("no dist/cli/main.js: npm run build first");
+    for (let i = 0; i < runs; i++) {
+      for (const t of i % 2 ? [...tools].reverse() : tools) {
+        const t0 = performance.now();
+        const r = spawnSync(process.execPath, [t.path, "run", "--config", config, "--quiet"], { encoding: "utf8" });
+        if (r.status !== 0 && r.status !== 1) throw new Error(`${t.path} run exited ${r.status}:\n${r.stderr}`);
+        t.walls.push((performance.now() - t0) / 1000);
+        rmSync(r.stdout.trim(), { recursive: true, force: true });
+      }
+    }
+    const [ours, old] = tools.map((t) => median(t.walls)!);
+    console.log(`\nragjudge run, whole command (median of ${runs}, interleaved): this build ${ours!.toFixed(2)} s, ${process.env.BENCH_OLD} ${old!.toFixed(2)} s, ratio ${(ours! / old!).toFixed(2)}`);
+  }
+  console.log(`load average after ${load()}`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`bench:run: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(2);
+  },
+);

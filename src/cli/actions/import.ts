@@ -1,0 +1,66 @@
+import { existsSync, statSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import { CONFIG_FILE } from "../../golden/config.js";
+import { displayPath, InputError, InputErrors } from "../../golden/errors.js";
+import { writeFileAtomic } from "../../golden/files.js";
+import { convertRows, IMPORT_FIELDS, type ImportField } from "../../golden/import/convert.js";
+import { readCsvRows, readJsonlRows } from "../../golden/import/rows.js";
+import { starterConfig } from "../../golden/starter.js";
+import { shellArg } from "../../report/next.js";
+import { UsageError } from "../errors.js";
+
+export interface ImportFlags {
+  out: string;
+  variant?: string;
+  split?: string;
+  emptyReferenceUnanswerable?: boolean;
+  listSep?: string;
+  [flag: string]: unknown;
+}
+
+/** Commander's option key of a `--x-col` flag: `--reference-contexts-col` -> `referenceContextsCol`. */
+const key = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** `ragjudge import`'s action (see commands/import.ts). */
+export function importAction(format: string, file: string, flags: ImportFlags): void {
+  if (format !== "ragas" && format !== "csv") throw new UsageError(`import: the format is ragas or csv, got ${JSON.stringify(format)}`);
+  const outDir = flags.out;
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new InputError(outDir, undefined, undefined, "is a file, expected a folder for --out");
+  const variant = flags.variant ?? (basename(file).replace(/\.(jsonl|json|csv|tsv)$/i, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "imported");
+  const targets = { config: join(outDir, CONFIG_FILE), golden: join(outDir, "golden", "questions.jsonl"), output: join(outDir, "outputs", `${variant}.output.jsonl`) };
+  const taken = Object.values(targets).filter((t) => existsSync(t));
+  if (taken.length) throw new InputErrors(taken.map((t) => new InputError(t, undefined, undefined, "exists: import never overwrites; choose another --out (or --variant) or move it away")));
+
+  const problems: InputError[] = [];
+  const table = format === "ragas" ? readJsonlRows(file, problems) : readCsvRows(file, problems);
+  const columns: Partial<Record<ImportField, string>> = {};
+  for (const [field, spec] of Object.entries(IMPORT_FIELDS) as [ImportField, { flag: string }][]) {
+    const v = flags[key(spec.flag)];
+    if (typeof v === "string") columns[field] = v;
+  }
+  const converted = convertRows(table, {
+    columns,
+    ...(flags.emptyReferenceUnanswerable ? { emptyReferenceUnanswerable: true } : {}),
+    ...(flags.split !== undefined ? { split: flags.split } : {}),
+    ...(flags.listSep !== undefined ? { listSep: flags.listSep } : {}),
+  });
+  problems.push(...converted.problems);
+  if (problems.length) throw new InputErrors(problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+
+  const jsonl = (rows: readonly unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  const rel = (p: string) => relative(outDir, p).split("\\").join("/");
+  writeFileAtomic(targets.golden, jsonl(converted.golden));
+  writeFileAtomic(targets.output, jsonl(converted.outputs));
+  writeFileAtomic(targets.config, starterConfig({ name: variant, golden: rel(targets.golden), variant, output: rel(targets.output) }));
+  const unanswerable = converted.golden.filter((q) => q.answerable === false).length;
+  const mapped = Object.entries(converted.mapping).map(([f, c]) => `${f} <- ${c}`).join(", ");
+  const cd = relative(process.cwd(), outDir);
+  process.stdout.write([
+    `import: ${displayPath(file)}: ${converted.golden.length} questions (${converted.golden.length - unanswerable} answerable, ${unanswerable} unanswerable); columns ${mapped}`,
+    `  wrote ${displayPath(targets.golden)}, ${displayPath(targets.output)} (variant ${variant}, passages as text), ${displayPath(targets.config)}`,
+    "Next:",
+    ...(cd && cd !== "." ? [`  cd ${shellArg(cd)}`] : []),
+    "  ragjudge validate",
+    "  ragjudge run",
+  ].join("\n") + "\n");
+}

@@ -1,0 +1,30 @@
+import { relative } from "node:path";
+import { displayPath } from "../../golden/errors.js";
+import { writeStarter } from "../../golden/starter.js";
+
+/** How to reach `dir` from the working directory in a command line ("" when it is the working directory). */
+function cdHint(dir: string): string {
+  const rel = relative(process.cwd(), dir);
+  if (rel === "") return "";
+  const shown = rel.startsWith("..") ? dir : rel;
+  return /^[\w./@+-]+$/.test(shown) ? shown : JSON.stringify(shown);
+}
+
+/** `ragjudge init`'s action (see commands/init.ts). */
+export function initAction(dir: string, flags: { rubrics?: boolean }): void {
+  const r = writeStarter(dir, { rubrics: flags.rubrics ?? false });
+  const lines = [`ragjudge init: ${displayPath(r.dir) || "."}`];
+  for (const f of r.written) lines.push(`  wrote ${f.path}: ${f.what}`);
+  for (const f of r.existing) lines.push(`  exists, left as it is: ${f.path}`);
+  lines.push(r.gitignore === "added" ? "  added .ragjudge/ (the judge's cache) to .gitignore" : "  .gitignore already ignores .ragjudge/");
+  if (r.written.length === 0) lines.push("Nothing new written: every starter file exists.");
+  const cd = cdHint(r.dir);
+  lines.push(
+    "Next: put your questions in golden/questions.jsonl and your pipeline's output in outputs/my-rag.output.jsonl",
+    "(or convert a Ragas-style JSONL or a CSV: ragjudge import ragas FILE --out DIR), then:",
+    ...(cd ? [`  cd ${cd}`] : []),
+    "  ragjudge validate",
+    "  ragjudge run",
+  );
+  process.stdout.write(lines.join("\n") + "\n");
+}

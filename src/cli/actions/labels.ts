@@ -1,0 +1,81 @@
+import { join, relative } from "node:path";
+import { knownRubricNames } from "../../calibration/context.js";
+import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
+import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
+import { drawItemOf, loadDraws } from "../../calibration/draws.js";
+import { loadConfig } from "../../golden/config.js";
+import { InputError, InputErrors } from "../../golden/errors.js";
+import { writeOutputFile } from "../../calibration/output.js";
+import { canonicalJson } from "../../golden/hash.js";
+import type { Label } from "../../golden/schema/items.js";
+import { UsageError } from "../errors.js";
+
+export interface Common {
+  labels?: string;
+  config?: string;
+}
+
+/**
+ * The labels folder and, when a config is given or needed, the rubric names
+ * to check labels against. With `--labels` and no `--config`, no config is
+ * read (an imported data set may have none).
+ */
+function context(opts: Common): { dir: string; rubrics?: Set<string> } {
+  if (opts.labels && !opts.config) return { dir: opts.labels };
+  const resolved = loadConfig(opts.config);
+  return { dir: opts.labels ?? resolved.path(resolved.config.labels), rubrics: knownRubricNames(resolved) };
+}
+
+/** `ragjudge labels import`'s action (see commands/labels.ts). */
+export function labelsImport(file: string, opts: Common & { annotator?: string; provenance?: string; source?: string; frame?: string; inclusionProbability?: string; split?: string; attest?: string }): void {
+  let inclusionProbability: number | undefined;
+  if (opts.inclusionProbability !== undefined) {
+    inclusionProbability = Number(opts.inclusionProbability);
+    if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
+  }
+  const { dir, rubrics } = context(opts);
+  const draws = loadDraws(dir);
+  const isDrawn = (l: Label) => draws.draws.some((d) => drawItemOf(d, l, l.inputHash)?.drawn === true);
+  const csv = readLabelsCsv(file, {
+    isDrawn,
+    annotator: opts.annotator, provenance: opts.provenance, source: opts.source, frame: opts.frame, inclusionProbability, split: opts.split,
+    ...(opts.attest !== undefined ? { attestation: opts.attest } : {}),
+  });
+  if (opts.attest !== undefined && !opts.attest.trim()) throw new UsageError("--attest needs a description of who drew the sample and how");
+  if (rubrics) {
+    const bad = csv.labels.flatMap((l, i) => (rubrics.has(l.rubric) ? [] : [new InputError(file, csv.lines[i], "rubric", `unknown rubric ${JSON.stringify(l.rubric)} (known: ${[...rubrics].sort().join(", ") || "none"})`)]));
+    if (bad.length) throw new InputErrors(bad);
+  }
+  // A row that names a draw must be one of its drawn items: the gate checks the same, but a wrong id is an input error here.
+  const badDraw = csv.labels.flatMap((l, i) => {
+    if (l.draw === undefined) return [];
+    const d = draws.draws.find((x) => x.draw.id === l.draw);
+    if (!d) return [new InputError(file, csv.lines[i], "draw", `no draw ${l.draw} in ${join(dir, "draws")}`)];
+    return drawItemOf(d, l, l.inputHash)?.drawn ? [] : [new InputError(file, csv.lines[i], "draw", `draw ${l.draw} did not draw this item (variant, question, rubric, unit and input hash)`)];
+  });
+  if (badDraw.length) throw new InputErrors(badDraw);
+  // Skip rows that change nothing: an identical stored label, or (for rows without their own
+  // time) the annotator's current label on that evidence with the same content.
+  const book = loadLabels(dir);
+  const existing = new Set(book.history.map((l) => canonicalJson(l.value)));
+  const current = new Set(currentLabels(book).map((l) => canonicalJson({ ...l.value, time: undefined })));
+  const fresh = csv.labels.filter((l, i) => !existing.has(canonicalJson(l)) && (csv.timed[i] || !current.has(canonicalJson({ ...l, time: undefined }))));
+  const result = fresh.length ? appendLabels(dir, fresh) : { labels: [], files: [] };
+  const skipped = csv.labels.length - fresh.length;
+  const where = result.files.map((f) => relative(process.cwd(), f) || f).join(", ");
+  process.stdout.write(`imported ${result.labels.length} label(s)${where ? ` into ${where}` : ""}${skipped ? `; ${skipped} already present, skipped` : ""}\n`);
+  if (csv.ignoredColumns.length) process.stdout.write(`ignored column(s): ${csv.ignoredColumns.join(", ")}\n`);
+  const nonGate = fresh.filter((l) => l.frame !== "random").length;
+  if (nonGate) process.stdout.write(`note: ${nonGate} label(s) are not from a random frame: they appear in error analysis, never in the trust gate\n`);
+  const declared = fresh.filter((l) => l.attestation !== undefined).length;
+  if (declared) process.stdout.write(`note: ${declared} label(s) are declared random (attested), not drawn by ragjudge: every report says so\n`);
+}
+
+/** `ragjudge labels export`'s action (see commands/labels.ts). */
+export function labelsExport(opts: Common & { out: string; history?: boolean }): void {
+  const { dir } = context(opts);
+  const book = loadLabels(dir);
+  writeOutputFile(opts.out, labelsToCsv(book, { history: opts.history }));
+  const count = opts.history ? book.history.length : currentLabels(book).length;
+  process.stdout.write(`exported ${count} label(s) to ${opts.out}\n`);
+}

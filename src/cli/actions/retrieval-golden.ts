@@ -1,0 +1,96 @@
+/** The golden-set mode of `ragjudge retrieval` (golden set + chunks + pipeline outputs, from the config or explicit files), loaded only in that mode; see retrieval.ts. */
+import { chooseVariants, loadConfig, missingInputs } from "../../golden/config.js";
+import { loadGolden, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { checkAnchors } from "../../golden/anchors.js";
+import { InputError, InputErrors } from "../../golden/errors.js";
+import { writeFileAtomic } from "../../golden/files.js";
+import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
+import { diagnoseVariants, parsePoolDepth, renderDiagnosticsSection } from "../../retrieval/diagnostics/section.js";
+import { parseFloors, type Floor } from "../../retrieval/floors.js";
+import { goldenView } from "../../retrieval/report.js";
+import { GROUP_BY, scoreRetrieval, type GroupBy } from "../../retrieval/score.js";
+import { goldenToQrels, pipelineToRun } from "../../retrieval/trec/export.js";
+import { explicitFiles } from "../commands/validate.js";
+import { UsageError } from "../errors.js";
+import { measuresFor, project, projectView, valueGetter, type RetrievalFlags, type Scored } from "./retrieval.js";
+
+function parseBy(text: string): GroupBy[] {
+  if (text.trim() === "none") return [];
+  const out: GroupBy[] = [];
+  for (const part of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const key = (part === "tag" ? "tags" : part) as GroupBy;
+    if (!GROUP_BY.includes(key)) throw new UsageError(`--by: unknown grouping ${JSON.stringify(part)} (use kind, tags, split, or none)`);
+    out.push(key);
+  }
+  return out;
+}
+
+interface GoldenInputs {
+  golden: GoldenSet;
+  variants: VariantData[];
+  ks: number[];
+  /** The config's floors and the file they came from (for messages). */
+  configFloors: Record<string, number>;
+  configFile: string | undefined;
+  poolDepth: number;
+}
+
+function loadGoldenInputs(flags: RetrievalFlags): GoldenInputs {
+  const files = explicitFiles(flags);
+  if (files) {
+    const golden = loadGolden(files.golden);
+    const variant = loadVariant({ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, ...(files.chunks ? { chunks: files.chunks } : {}), contextK: 5, stages: { first: [] } }, golden);
+    return { golden, variants: [variant], ks: [1, 5, 10], configFloors: {}, configFile: undefined, poolDepth: 50 };
+  }
+  const cfg = loadConfig(flags.config);
+  const missing = missingInputs(cfg);
+  if (missing.length) throw new InputErrors(missing);
+  const chosen = chooseVariants(cfg, flags.variant);
+  const golden = loadGolden(cfg.path(cfg.config.golden));
+  return { golden, variants: chosen.map((v) => loadVariant(v, golden, cfg.path)), ks: cfg.config.k, configFloors: cfg.config.floors, configFile: cfg.file, poolDepth: cfg.config.poolDepth };
+}
+
+/** Scores the golden-set inputs; `section` renders the diagnostics (misses, pool recall) for people. */
+export function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): { scored: Scored[]; floors: Floor[]; diagnostics: VariantDiagnostics[]; section: (kind: "terminal" | "markdown") => string } {
+  if (flags.level !== undefined) throw new UsageError("-l applies to graded qrels (--qrels/--trec-run); golden-set relevance is binary");
+  if (!flags.complete) throw new UsageError("--no-complete applies to --qrels/--trec-run; in golden-set mode a question without output always scores 0");
+  const inputs = loadGoldenInputs(flags);
+  // An anchor that breaks the anchor rule would be scored as if it meant something: refuse, as validate does.
+  const anchors = checkAnchors(inputs.golden, inputs.variants);
+  if (anchors.problems.length) throw new InputErrors(anchors.problems);
+  for (const w of anchors.warnings) process.stderr.write(`warning: ${w.message}\n`);
+  const unanswerable = inputs.golden.questions.filter((q) => !q.answerable).length;
+  if (unanswerable === inputs.golden.questions.length) {
+    // a mean over no question is no number: printing 0.0000 would read as a failing search
+    throw new InputError(inputs.golden.file, undefined, undefined, `no answerable question: retrieval measures score answerable questions only (${unanswerable} unanswerable left out)`);
+  }
+  const ks = ksFlag ?? inputs.ks;
+  const floors = parseFloors(flags.failUnder, inputs.configFloors, inputs.configFile);
+  const { shown, all } = measuresFor(flags, ks, floors);
+  const by = parseBy(flags.by);
+  const single = (what: string) => {
+    if (inputs.variants.length !== 1) throw new UsageError(`${what} needs one variant: add --variant NAME (variants: ${inputs.variants.map((v) => v.name).join(", ")})`);
+  };
+  if (flags.format === "trec") single("--format trec");
+  if (flags.format === "trec" && flags.misses) throw new UsageError("--misses does not apply to --format trec, which prints trec_eval's output only");
+  const poolDepth = flags.poolDepth === undefined ? inputs.poolDepth : parsePoolDepth(flags.poolDepth);
+  if (poolDepth === null) throw new UsageError(`--pool-depth: expected a whole number >= 1, got ${JSON.stringify(flags.poolDepth)}`);
+  if (flags.exportTrecRun) {
+    single("--export-trec-run");
+    const v = inputs.variants[0]!;
+    writeFileAtomic(flags.exportTrecRun, pipelineToRun(v.outputs, v.name, { file: v.outputFile, lineOf: v.lineOf }));
+    process.stderr.write(`ragjudge: wrote TREC run of variant ${v.name} to ${flags.exportTrecRun}\n`);
+  }
+  if (flags.exportQrels) {
+    single("--export-qrels");
+    writeFileAtomic(flags.exportQrels, goldenToQrels(inputs.golden, inputs.variants[0]!.chunks));
+    process.stderr.write(`ragjudge: wrote qrels of ${inputs.golden.file} (chunks of variant ${inputs.variants[0]!.name}) to ${flags.exportQrels}\n`);
+  }
+  const scored = inputs.variants.map((v) => {
+    const s = scoreRetrieval(inputs.golden, v, { measures: all, by, k: ks });
+    return { view: projectView(goldenView(s), shown), evaluation: project(s.evaluation, shown), valueOf: valueGetter(s.evaluation) };
+  });
+  const diagnostics = flags.format === "trec" ? [] : diagnoseVariants(inputs.golden, inputs.variants, { ks, poolDepth });
+  return { scored, floors, diagnostics, section: (kind) => renderDiagnosticsSection(diagnostics, kind, flags.misses ?? false) };
+}
+

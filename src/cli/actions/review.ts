@@ -1,0 +1,80 @@
+import { loadConfig, resolveRubrics, type ResolvedConfig } from "../../golden/config.js";
+import { existsSync } from "node:fs";
+import { displayPath, InputError } from "../../golden/errors.js";
+import { shellArg } from "../../report/next.js";
+import { writeOutputFile } from "../../calibration/output.js";
+import { itemQueue } from "../../review/item-queue.js";
+import { startReviewServer } from "../../review/server.js";
+import { provenanceNote, ReviewSession } from "../../review/session.js";
+import { labelsFileOf } from "../../review/store.js";
+import { runTtyReview } from "../../review/tty.js";
+import { DEFAULT_QUEUE, ITEM_QUEUE } from "../commands/review.js";
+import { UsageError } from "../errors.js";
+
+export interface ReviewFlags {
+  annotator: string;
+  tty?: boolean;
+  provenance: "human" | "author";
+  labels?: string;
+  judgments?: string;
+  rubricsDir?: string;
+  port: string;
+  config?: string;
+  example?: boolean;
+  item?: string;
+}
+
+/** `ragjudge review`'s action (see commands/review.ts). */
+export async function reviewAction(queueArg: string | undefined, flags: ReviewFlags): Promise<void> {
+  let cfg: ResolvedConfig | undefined;
+  const config = () => (cfg ??= loadConfig(flags.config));
+  const cacheFile = (name: string) => config().outPath(`${config().config.cacheDir}/${name}`);
+  if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags.port)}`);
+  const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
+  if (flags.item !== undefined) {
+    const entries = itemQueue(config(), { item: flags.item, judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl") });
+    writeOutputFile(queueFile, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  } else if (!existsSync(queueFile)) {
+    const cfgArgs = flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "";
+    throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20 --annotator ${shellArg(flags.annotator)}${cfgArgs}\` (after \`ragjudge run\`), then run this again`);
+  }
+  const labelsDir = flags.labels ?? config().path(config().config.labels);
+  const session = new ReviewSession({
+    queueFile,
+    rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
+    judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
+    labelsDir,
+    annotator: flags.annotator,
+    provenance: flags.provenance,
+  });
+  const c = session.counts();
+  if (c.total === 0) {
+    process.stdout.write(`The review queue ${queueFile} is empty: nothing to review (run \`ragjudge sample\` to draw items).\n`);
+    return;
+  }
+  const labelsFile = labelsFileOf(labelsDir, session.annotator, { create: false });
+  process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${displayPath(labelsFile)} (${provenanceNote(session.provenance)})\n`);
+  if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");
+
+  if (flags.tty) {
+    await runTtyReview(session, { input: process.stdin, output: process.stdout });
+    return;
+  }
+  const server = await startReviewServer(session, { port: Number(flags.port) }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === "EADDRINUSE" || e.code === "EACCES") throw new UsageError(`--port ${flags.port}: cannot listen on 127.0.0.1 (${e.code === "EADDRINUSE" ? "already in use" : "not allowed"}); leave --port out to use a free port`);
+    throw e;
+  });
+  // Stop cleanly on a signal from the moment the address is known: a script may send one as soon as it reads it.
+  const stop = () => void server.close();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  process.stdout.write(`Open ${server.url} in a browser. Ctrl+C (or Finish on the page) stops the server; every label is saved as you go.\n`);
+  try {
+    await server.closed;
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+  const d = session.counts();
+  process.stdout.write(`Stopped: ${d.labelled} of ${d.total} labelled, ${d.skipped} skipped, ${d.open} to go.\n`);
+}

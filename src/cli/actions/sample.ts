@@ -1,0 +1,130 @@
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
+import { InputError } from "../../golden/errors.js";
+import { REPORT_FILE } from "../../report/folder.js";
+import { shellArg } from "../../report/next.js";
+import { loadConfig } from "../../golden/config.js";
+import { writeOutputFile } from "../../calibration/output.js";
+import { writeDraw } from "../../calibration/draws.js";
+import { heldoutSplit } from "../../calibration/gate.js";
+import { sampleFromRun } from "../../review/sample-run.js";
+import type { RubricSample } from "../../review/sample.js";
+import type { RubricRunNotes } from "../../review/candidates.js";
+import { UsageError } from "../errors.js";
+import { DEFAULT_QUEUE } from "../commands/review.js";
+
+export interface SampleFlags {
+  random?: string;
+  balanced?: string;
+  disagreements?: boolean;
+  seed: string;
+  annotator: string;
+  rubrics?: string;
+  variant?: string;
+  split?: string;
+  out?: string;
+  judgments?: string;
+  labels?: string;
+  config?: string;
+  evaluation?: string;
+  example?: boolean;
+}
+
+function count(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag}: expected a positive whole number, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+function list(v: string | undefined): string[] | undefined {
+  if (v === undefined) return undefined;
+  const names = v.split(",").map((s) => s.trim()).filter(Boolean);
+  return names.length ? names : undefined;
+}
+
+/** The judgments file of an evaluation folder; a folder that is not one is bad input. */
+function evaluationJudgments(dir: string): string {
+  if (!existsSync(join(dir, REPORT_FILE))) throw new InputError(dir, undefined, undefined, `not an evaluation folder (no ${REPORT_FILE}; ragjudge run writes them under evaluations/)`);
+  return join(dir, "judgments.jsonl");
+}
+
+function shortPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r && !r.startsWith("..") ? r : p;
+}
+
+/** One summary line per rubric: what was in the run, what was left out and why, what was drawn. */
+function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, rubric: string): string {
+  const parts: string[] = [];
+  const left: string[] = [];
+  if (n) {
+    if (n.rules) left.push(`${n.rules} decided by rule`);
+    if (n.stale) left.push(`${n.stale} judgments not matching the current data`);
+    if (n.unjudged) left.push(`${n.unjudged} not judged`);
+  }
+  const errors = n?.errors ? `, ${n.errors} with an error verdict (random frame only)` : "";
+  parts.push(`${s?.population ?? 0} judged items${errors}${left.length ? ` (left out: ${left.join(", ")})` : ""}`);
+  if (s) {
+    parts.push(`${s.labelledByAnnotator} already labelled by you`);
+    if (s.random) {
+      const own = s.random.alreadyLabelled ? `, ${s.random.alreadyLabelled} of them already labelled by you (counted, not queued again)` : "";
+      parts.push(`random ${s.random.drawn} of ${s.population}${s.random.drawn ? ` (inclusion probability ${s.random.inclusionProbability.toPrecision(3)}${own}; draw ${s.random.draw})` : ""}`);
+    }
+    if (s.balanced) parts.push(`balanced judge-yes ${s.balanced.yes.drawn} of ${s.balanced.yes.of}, judge-no ${s.balanced.no.drawn} of ${s.balanced.no.of}`);
+    if (s.disagreements) parts.push(`disagreements ${s.disagreements.queued} of ${s.disagreements.found}${s.disagreements.labelledByAnnotator ? ` (${s.disagreements.labelledByAnnotator} are your own labels: someone else should look)` : ""}`);
+    if (s.duplicates) parts.push(`${s.duplicates} drawn twice, kept once`);
+  }
+  return `  ${rubric}: ${parts.join("; ")} -> ${s?.queued ?? 0} queued`;
+}
+
+/** `ragjudge sample`'s action (see commands/sample.ts). */
+export function sampleAction(flags: SampleFlags): void {
+  const random = count("--random", flags.random);
+  const balanced = count("--balanced", flags.balanced);
+  if (random === undefined && balanced === undefined && !flags.disagreements) {
+    throw new UsageError("choose what to sample: --random N, --balanced N and/or --disagreements");
+  }
+  if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
+  if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");
+  const cfg = loadConfig(flags.config);
+  const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
+  const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
+  const rubrics = list(flags.rubrics);
+  const variants = list(flags.variant);
+  const splits = list(flags.split);
+  const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
+  const result = sampleFromRun(cfg, {
+    annotator: flags.annotator,
+    seed: Number(flags.seed),
+    ...(random !== undefined ? { random } : {}),
+    ...(balanced !== undefined ? { balanced } : {}),
+    ...(flags.disagreements ? { disagreements: true } : {}),
+    judgmentsFile: flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl"),
+    labelsDir,
+    ...(rubrics ? { rubrics } : {}),
+    ...(variants ? { variants } : {}),
+    ...(splits ? { splits } : {}),
+  });
+  // Manifests first: a queue entry never names a draw that is not recorded.
+  const time = new Date().toISOString();
+  const written = result.draws.map((d) => writeDraw(labelsDir, d, time));
+  writeOutputFile(out, result.entries.map((e) => JSON.stringify(e) + "\n").join(""));
+
+  const names = [...new Set([...result.notes.map((n) => n.rubric), ...result.rubrics.map((r) => r.rubric)])].sort();
+  const lines = [`Review queue for ${flags.annotator} (seed ${flags.seed}${splits ? `, split ${splits.join(", ")}` : ""}):`];
+  for (const name of names) lines.push(describe(result.notes.find((n) => n.rubric === name), result.rubrics.find((r) => r.rubric === name), name));
+  for (const n of result.notes) {
+    if (n.otherFingerprints.length) lines.push(`  note: ${n.rubric} has verdicts of ${n.otherFingerprints.length + 1} judge fingerprints; sampled the latest (${n.fingerprint!.slice(0, 12)}…)`);
+  }
+  if (result.notes.some((n) => n.errors)) lines.push("  note: items with an error verdict stay in the random frame (the trust gate counts a judge error as a disagreement); re-run `ragjudge judge` to retry them, and their labels pair with the new verdict.");
+  for (const w of written) lines.push(`  draw ${w.id}: ${w.status === "written" ? "recorded" : "already recorded (the same draw)"} in ${shortPath(w.file)}`);
+  const heldout = heldoutSplit(cfg.config.trust);
+  const notHeldout = result.entries.filter((e) => e.frame === "random" && e.split !== heldout).length;
+  if (notHeldout) lines.push(`  note: ${notHeldout} drawn item(s) are not in the held-out split "${heldout}" (or have no split, which counts as dev): the trust gate does not count their labels; use --split ${heldout} to draw only what it counts`);
+  const labelsOpt = (flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "") + (flags.labels ? ` --labels ${shellArg(flags.labels)}` : "");
+  // The judgments that reveal the judge's verdict after each answer: the ones sampled from.
+  const judgmentsOpt = flags.evaluation !== undefined ? ` --judgments ${shellArg(join(flags.evaluation, "judgments.jsonl"))}` : flags.judgments !== undefined ? ` --judgments ${shellArg(flags.judgments)}` : "";
+  if (result.entries.length === 0) lines.push(`Nothing to review: wrote an empty queue to ${shortPath(out)}.`);
+  else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shellArg(shortPath(out)) + " " : ""}--annotator ${shellArg(flags.annotator)}${labelsOpt}${judgmentsOpt}`);
+  process.stdout.write(lines.join("\n") + "\n");
+}

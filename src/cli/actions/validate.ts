@@ -1,0 +1,60 @@
+import { chooseVariants, loadConfig, missingInputs, resolveRubrics } from "../../golden/config.js";
+import { variantNameFromFile } from "../../golden/dataset.js";
+import { displayPath, InputErrors } from "../../golden/errors.js";
+import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
+import { loadRubrics } from "../../judge/rubric/rubric.js";
+import { explicitFiles } from "../commands/validate.js";
+import { EXIT, UsageError } from "../errors.js";
+
+export interface ValidateFlags {
+  config?: string;
+  golden?: string;
+  chunks?: string;
+  output?: string;
+  variant?: string;
+  contextK?: string;
+  citations: "error" | "warn";
+}
+
+function inputsFrom(flags: ValidateFlags): ValidateInputs {
+  const files = explicitFiles(flags);
+  if (files) {
+    let contextK = 5;
+    if (flags.contextK !== undefined) {
+      if (!/^[1-9]\d*$/.test(flags.contextK)) throw new UsageError(`--context-k: expected a positive whole number, got ${JSON.stringify(flags.contextK)}`);
+      contextK = Number(flags.contextK);
+    }
+    return { golden: files.golden, variants: [{ name: flags.variant ?? variantNameFromFile(files.output), chunks: files.chunks, output: files.output, contextK }], citations: flags.citations };
+  }
+  const cfg = loadConfig(flags.config);
+  const missing = missingInputs(cfg);
+  if (missing.length) throw new InputErrors(missing);
+  // Rubric names are identities too: two files of one name, or a name listed twice, are bad input here already.
+  loadRubrics(resolveRubrics(cfg).dir, cfg.config.rubrics);
+  const variants = chooseVariants(cfg, flags.variant);
+  return {
+    golden: cfg.path(cfg.config.golden),
+    variants: variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK, stages: v.stages })),
+    citations: flags.citations,
+  };
+}
+
+/** `ragjudge validate`'s action (see commands/validate.ts). */
+export function validateAction(flags: ValidateFlags): void {
+  const inputs = inputsFrom(flags);
+  const report = validateInputs(inputs);
+  for (const w of report.warnings) process.stderr.write(`warning: ${w.message}\n`);
+  if (report.problems.length) {
+    for (const p of report.problems) process.stderr.write(`${p.message}\n`);
+    process.stderr.write(`ragjudge: validate: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"} found\n`);
+    process.exitCode = EXIT.badInput;
+    return;
+  }
+  const lines = [
+    `ok: ${displayPath(inputs.golden)}: ${report.questions} questions (${report.answerable} answerable, ${report.unanswerable} unanswerable)`,
+    ...report.variants.map((v) => `ok: variant ${v.name}: ${v.chunks} chunks${v.passages ? ` (${v.passages} given as text)` : ""}, ${v.outputs} output lines`),
+    ...report.notes.map((n) => `note: ${n}`),
+    ...(report.warnings.length ? [`note: ${report.warnings.length} warning${report.warnings.length === 1 ? "" : "s"} (on stderr)`] : []),
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+}

@@ -1,0 +1,111 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { InputError, InputErrors } from "../../golden/errors.js";
+import type { RangeResult, RangeTask } from "./stream.js";
+
+/**
+ * Runs below this size are scored on one thread: a worker thread takes
+ * about 40 ms and 12 MiB to start, which pays off only for runs of some
+ * million lines (at about 33 bytes a line).
+ */
+export const PARALLEL_MIN_BYTES = 48 << 20;
+/** At most this many threads, however many cores there are (the read, not the CPU, limits beyond). */
+const MAX_THREADS = 8;
+
+/** Threads worth using for a run of `bytes`: one per core for a large run, one for a small one. */
+export function threadsFor(bytes: number): number {
+  if (bytes < PARALLEL_MIN_BYTES) return 1;
+  return Math.max(1, Math.min(MAX_THREADS, availableParallelism(), Math.floor(bytes / (PARALLEL_MIN_BYTES / 2))));
+}
+
+/**
+ * Cuts a file of `size` bytes into about `parts` ranges [from, to) of equal
+ * size, each starting at the beginning of a line and ending just after a
+ * newline (the last one at the end of the file). Fewer ranges come back
+ * when a line is longer than a range.
+ */
+export function lineRanges(file: string, size: number, parts: number): [number, number][] {
+  const cuts = [0];
+  const fd = openSync(file, "r");
+  try {
+    const buf = Buffer.allocUnsafe(64 << 10);
+    for (let k = 1; k < parts; k++) {
+      let pos = Math.max(cuts.at(-1)!, Math.floor((size * k) / parts));
+      let cut = -1;
+      while (pos < size) {
+        const n = readSync(fd, buf, 0, buf.length, pos);
+        if (n <= 0) break;
+        const nl = buf.subarray(0, n).indexOf(10);
+        if (nl >= 0) {
+          cut = pos + nl + 1;
+          break;
+        }
+        pos += n;
+      }
+      if (cut < 0 || cut >= size) break;
+      if (cut > cuts.at(-1)!) cuts.push(cut);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return cuts.map((from, i) => [from, i + 1 < cuts.length ? cuts[i + 1]! : Infinity]);
+}
+
+/** An error as a worker posts it: input problems keep their location, anything else its message and stack. */
+type PostedError = { kind: "input"; problems: { file: string; line: number | undefined; field: string | undefined; detail: string }[] } | { kind: "internal"; message: string; stack?: string };
+
+/** Turns an error into plain data a worker can post. */
+export function postedError(e: unknown): PostedError {
+  if (e instanceof InputErrors || e instanceof InputError) {
+    const problems = e instanceof InputErrors ? e.problems : [e];
+    return { kind: "input", problems: problems.map((p) => ({ file: p.file, line: p.line, field: p.field, detail: p.detail })) };
+  }
+  const err = e as Error;
+  return { kind: "internal", message: err?.message ?? String(e), stack: err?.stack };
+}
+
+function rebuilt(e: PostedError): Error {
+  if (e.kind === "input") {
+    const problems = e.problems.map((p) => new InputError(p.file, p.line, p.field, p.detail));
+    return problems.length === 1 ? problems[0]! : new InputErrors(problems);
+  }
+  const err = new Error(`worker thread: ${e.message}`);
+  if (e.stack) err.stack = e.stack;
+  return err;
+}
+
+/**
+ * A worker running worker.js, the compiled script next to this file; or,
+ * when this file runs from source (tests, tsx), worker.ts through tsx's
+ * loader, registered by a one-line bootstrap (a worker does not inherit it).
+ */
+function startWorker(workerData: unknown): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./worker.js", import.meta.url), { workerData });
+  // tsx's ESM API ("tsx/esm/api" for import), found from its package folder
+  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "esm", "api", "index.mjs")).href;
+  const script = new URL("./worker.ts", import.meta.url).href;
+  return new Worker(`import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(script)}); });`, { eval: true, workerData });
+}
+
+/**
+ * Scores each range in a worker thread of its own (worker.ts: it reads the
+ * qrels, then {@link scoreRange}s its range). `results` resolves in the
+ * tasks' order; a worker's input problem rejects it as the same
+ * {@link InputError}. `cancel` stops every worker.
+ */
+export function scoreRangesInWorkers(qrelsFile: string, tasks: RangeTask[]): { results: Promise<RangeResult[]>; cancel: () => void } {
+  const workers = tasks.map((task) => startWorker({ qrelsFile, task }));
+  const one = (w: Worker) =>
+    new Promise<RangeResult>((resolve, reject) => {
+      w.once("message", (m: { result?: RangeResult; error?: PostedError }) => (m.error ? reject(rebuilt(m.error)) : resolve(m.result!)));
+      w.once("error", reject);
+      w.once("exit", (code) => reject(new Error(`worker thread exited (${code}) before it answered`)));
+    });
+  const results = Promise.all(workers.map(one));
+  results.catch(() => workers.forEach((w) => void w.terminate()));
+  return { results, cancel: () => workers.forEach((w) => void w.terminate()) };
+}
