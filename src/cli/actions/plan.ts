@@ -1,0 +1,94 @@
+import { existsSync } from "node:fs";
+import { relative } from "node:path";
+import { drawIdOf, loadDraws, writeDraw } from "../../calibration/draws.js";
+import { heldoutSplit } from "../../calibration/gate.js";
+import { loadLabels } from "../../calibration/labels.js";
+import { writeOutputFile } from "../../calibration/output.js";
+import { budgetShares } from "../../calibration/plan/budget.js";
+import { planGroups, pYesOf } from "../../calibration/plan/plan.js";
+import { renderBudget, renderPlan } from "../../calibration/plan/render.js";
+import { stratifiedDrawBody } from "../../calibration/plan/stratified-draw.js";
+import { splitsOf, type TrustInputs } from "../../calibration/trust.js";
+import { loadConfig } from "../../golden/config.js";
+import { loadGolden } from "../../golden/dataset.js";
+import { InputError } from "../../golden/errors.js";
+import { loadJsonl } from "../../golden/jsonl.js";
+import { Judgment } from "../../golden/schema/items.js";
+import { planQueue } from "../../review/plan-queue.js";
+import { checkAnnotator } from "../../review/store.js";
+import { DEFAULT_QUEUE } from "../commands/review.js";
+import { UsageError } from "../errors.js";
+
+export interface PlanFlags {
+  width: string;
+  budget?: string;
+  annotator?: string;
+  seed: string;
+  reps: string;
+  out?: string;
+  judgments?: string;
+  labels?: string;
+  config?: string;
+  format: "text" | "json";
+  example?: boolean;
+}
+
+function whole(flag: string, v: string, min: number): number {
+  if (!/^\d{1,15}$/.test(v) || Number(v) < min) throw new UsageError(`${flag}: expected a whole number >= ${min}, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+function shortPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r && !r.startsWith("..") ? r : p;
+}
+
+/** `ragjudge plan`'s action (see commands/plan.ts). */
+export function planAction(flags: PlanFlags): void {
+  const width = Number(flags.width);
+  if (!(width > 0 && width < 1)) throw new UsageError(`--width: expected a number between 0 and 1, got ${JSON.stringify(flags.width)}`);
+  const budget = flags.budget === undefined ? undefined : whole("--budget", flags.budget, 1);
+  if (budget !== undefined && flags.annotator === undefined) throw new UsageError("--budget needs --annotator NAME (who will label the draws)");
+  if (flags.annotator !== undefined) checkAnnotator(flags.annotator);
+  const seed = whole("--seed", flags.seed, 0);
+  const reps = whole("--reps", flags.reps, 0);
+  const cfg = loadConfig(flags.config);
+  const { config } = cfg;
+  const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
+  if (!existsSync(judgmentsFile)) throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
+  const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
+  const labelsDir = flags.labels ?? cfg.path(config.labels);
+  if (flags.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
+  const book = loadLabels(labelsDir);
+  const draws = loadDraws(labelsDir);
+  const golden = loadGolden(cfg.path(config.golden));
+  const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), ...(config.trust ? { trust: config.trust } : {}) };
+  const plans = planGroups(judgments, inputs, { width, reps, seed });
+  if (budget === undefined) {
+    if (flags.format === "json") process.stdout.write(JSON.stringify(plans.map(({ group: _g, pairing: _p, ...rest }) => rest), null, 2) + "\n");
+    else process.stdout.write(renderPlan(plans));
+    return;
+  }
+  const shares = budgetShares(plans, budget, inputs, pYesOf(judgments));
+  const bodies = shares.map((s) => stratifiedDrawBody({
+    rubric: s.plan.rubric, annotator: flags.annotator!, seed, fingerprint: s.plan.fingerprint, servedModels: s.plan.group.servedModels,
+    scope: { variants: [...new Set(s.plan.group.items.map((i) => i.key.variant))].sort(), splits: [heldoutSplit(config.trust)] },
+    frame: s.frame, outside: s.outside, allocation: s.allocation,
+  }));
+  const entries = bodies.length ? planQueue(cfg, judgments, book, bodies.map((b) => ({ ...b, id: drawIdOf(b) })), seed) : [];
+  // Manifests first: a queue entry never names a draw that is not recorded.
+  const time = new Date().toISOString();
+  const written = bodies.map((b) => {
+    const w = writeDraw(labelsDir, b, time);
+    return { ...w, file: shortPath(w.file), queued: entries.filter((e) => e.draw === w.id).length };
+  });
+  const out = flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`);
+  writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  if (flags.format === "json") {
+    process.stdout.write(JSON.stringify({ budget, shares: shares.map((s, k) => ({ rubric: s.plan.rubric, fingerprint: s.plan.fingerprint, labels: s.labels, why: s.why, drawSize: s.drawSize, allocation: Object.fromEntries(s.allocation), draw: written[k] })), queue: shortPath(out) }, null, 2) + "\n");
+    return;
+  }
+  process.stdout.write(renderPlan(plans) + "\n" + renderBudget(shares, budget, written));
+  const labelsOpt = flags.example ? " --example" : flags.config ? ` --config ${flags.config}` : "";
+  process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? `${shortPath(out)} ` : ""}--annotator ${flags.annotator}${labelsOpt}${flags.labels ? ` --labels ${flags.labels}` : ""}\n` : `Nothing new to label: wrote an empty queue to ${shortPath(out)}.\n`);
+}
