@@ -138,3 +138,13 @@ export function ppiLabelsNeeded(input: WidthNeedInput): WidthNeed {
   if (total > input.population) return { total, further: null, cannot: `cannot: it needs ${total} labels but only ${input.population} held-out items exist` };
   return { total, further: Math.max(0, total - input.n) };
 }
+
+/**
+ * Labels for kappa's 95% interval to be at most `width` wide: n = z²·V/(width/2)²,
+ * with V = n·var(kappa) under simple random sampling, or (Σ W_h S_h)² of the
+ * linearised values under a Neyman-allocated stratified design.
+ */
+export function kappaWidthLabels(unitVariance: number, width: number, level = 0.95): number {
+  const z = zCritical(level);
+  return Math.max(2, Math.ceil((z * z * unitVariance) / (width / 2) ** 2));
+}
