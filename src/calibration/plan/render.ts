@@ -10,7 +10,8 @@ import type { GroupPlan } from "./plan.js";
 
 function kappaLine(p: GroupPlan): string {
   const need = p.need;
-  const head = `kappa ${p.kappa === null ? "n/a" : fixed(p.kappa)}, gate interval ${interval(p.ci)} (lower bound must reach ${fixed(p.kappaLower)})`;
+  const kappa = p.kappa === null ? "n/a" : need.unknown ? `${fixed(p.kappa)} (not informative yet)` : fixed(p.kappa);
+  const head = `kappa ${kappa}, gate interval ${interval(p.ci)} (lower bound must reach ${fixed(p.kappaLower)})`;
   if (need.unknown) {
     const pilot = Math.max(0, Math.min(p.minLabels, p.heldoutItems) - p.labels);
     return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first${p.heldoutItems < p.minLabels ? ` (only ${p.heldoutItems} held-out items exist; the gate needs ${p.minLabels})` : ""}`;

@@ -4,7 +4,10 @@
  * sample that is not one. Every attack recomputes the manifest's id and
  * population hash, so only the design check can catch it.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROOT } from "../../helpers/paths.js";
 import { calibrate } from "../../../src/calibration/calibrate.js";
 import { drawIdOf, drawItemKey, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../../src/calibration/draws.js";
 import { resolveLabels, type LocatedLabel } from "../../../src/calibration/labels.js";
@@ -124,5 +127,6 @@ describe("the gate and sampling designs", () => {
     expect(accepts("active", "gate")).toMatchObject({ ok: false, reason: expect.stringMatching(/no item has a known inclusion probability/) });
     for (const d of DESIGNS) expect(d.probabilitiesKnown).toBe(accepts(d.id, "gate").ok);
     expect(renderDesignsMarkdown().split("\n")).toHaveLength(2 + DESIGNS.length);
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(renderDesignsMarkdown());
   });
 });
