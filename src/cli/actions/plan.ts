@@ -43,8 +43,25 @@ function shortPath(p: string): string {
   return r && !r.startsWith("..") ? r : p;
 }
 
+/**
+ * The verdicts to plan from: the judgments file, or, when there is none yet
+ * and the config's judge is the offline baseline (the shipped example), the
+ * baseline's verdicts computed now (about a second, nothing written), so
+ * `npx ragjudge plan` works on a fresh clone.
+ */
+async function verdicts(cfg: ReturnType<typeof loadConfig>, file: string, named: boolean): Promise<Judgment[]> {
+  if (existsSync(file)) return loadJsonl(file, Judgment).map((r) => r.value);
+  if (named || cfg.config.judge?.kind !== "baseline") throw new InputError(file, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
+  const { loadJudgeInputs } = await import("../../judge/items/inputs.js");
+  const { judgeItems } = await import("../../report/run-judge.js");
+  const { rubrics, itemSet } = loadJudgeInputs(cfg);
+  const { result } = await judgeItems({ settings: { kind: "baseline", repeats: 1, concurrency: 1 }, items: itemSet.items, rubrics, cacheDir: cfg.outPath(cfg.config.cacheDir), log: () => {} });
+  process.stderr.write(`plan: no ${shortPath(file)} yet: judged ${itemSet.items.length} items with the offline baseline now (ragjudge run writes them)\n`);
+  return result.judgments;
+}
+
 /** `ragjudge plan`'s action (see commands/plan.ts). */
-export function planAction(flags: PlanFlags): void {
+export async function planAction(flags: PlanFlags): Promise<void> {
   const width = Number(flags.width);
   if (!(width > 0 && width < 1)) throw new UsageError(`--width: expected a number between 0 and 1, got ${JSON.stringify(flags.width)}`);
   const budget = flags.budget === undefined ? undefined : whole("--budget", flags.budget, 1);
@@ -55,8 +72,7 @@ export function planAction(flags: PlanFlags): void {
   const cfg = loadConfig(flags.config);
   const { config } = cfg;
   const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
-  if (!existsSync(judgmentsFile)) throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
-  const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
+  const judgments = await verdicts(cfg, judgmentsFile, flags.judgments !== undefined);
   const labelsDir = flags.labels ?? cfg.path(config.labels);
   if (flags.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
   const book = loadLabels(labelsDir);

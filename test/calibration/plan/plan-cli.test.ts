@@ -34,6 +34,11 @@ describe("ragjudge plan", () => {
     expect(json.map((p: { rubric: string }) => p.rubric)).toEqual(["citation-accuracy", "correctness", "faithfulness", "not-found"]);
     expect(json[0].passRate.target).toBe(0.05);
 
+    const missing = await runCliCaptured(["plan", "--config", config, "--judgments", join(dir, "none.jsonl"), "--labels", labels]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/none\.jsonl: judgments file not found/);
+    expect((await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--budget", "10"])).err).toMatch(/--budget needs --annotator/);
+
     const queue = join(dir, "q.jsonl");
     const budget = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", "--budget", "40", "--annotator", "asha", "--out", queue]);
     expect(budget.code, budget.err).toBe(0);
