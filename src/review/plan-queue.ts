@@ -36,3 +36,40 @@ export function planQueue(cfg: ResolvedConfig, judgments: readonly Judgment[], b
   }
   return out;
 }
+
+/**
+ * An active frame for error analysis (`ragjudge plan --active N`): per
+ * rubric, the N not-yet-labelled items whose P(yes) is nearest 0.5 (the
+ * judge least sure), in that order; a rubric whose judge gives no P(yes) has
+ * none. Entries carry frame `active` and no inclusion probability: who is
+ * drawn depends on the judge's uncertainty, so the gate never counts their
+ * labels (src/calibration/plan/designs.ts), and no draw is recorded.
+ */
+export function activeQueue(cfg: ResolvedConfig, judgments: readonly Judgment[], book: LabelBook, n: number): { entries: QueueEntry[]; without: string[] } {
+  const { golden, variants, itemSet } = loadJudgeInputs(cfg);
+  const { candidates, notes } = candidatesFromRun(itemSet.items, judgments, golden, variants);
+  const fp = new Map(notes.map((x) => [x.rubric, x.fingerprint]));
+  const sums = new Map<string, { s: number; k: number }>();
+  for (const j of judgments) {
+    if (j.pYes === undefined || j.fingerprint !== fp.get(j.rubric)) continue;
+    const key = evidenceKey(j, j.inputHash);
+    const e = sums.get(key) ?? { s: 0, k: 0 };
+    e.s += j.pYes;
+    e.k++;
+    sums.set(key, e);
+  }
+  const entries: QueueEntry[] = [];
+  const without: string[] = [];
+  for (const rubric of [...new Set(candidates.map((c) => c.key.rubric))].sort()) {
+    const ranked = candidates
+      .filter((c) => c.key.rubric === rubric && book.items.get(evidenceKey(c.key, c.inputHash))?.label == null)
+      .flatMap((c) => {
+        const e = sums.get(evidenceKey(c.key, c.inputHash));
+        return e ? [{ c, u: Math.abs(e.s / e.k - 0.5), k: evidenceKey(c.key, c.inputHash) }] : [];
+      })
+      .sort((a, b) => a.u - b.u || (a.k < b.k ? -1 : 1));
+    if (!ranked.length) without.push(rubric);
+    entries.push(...ranked.slice(0, n).map((x) => toEntry(x.c, "active")));
+  }
+  return { entries, without };
+}

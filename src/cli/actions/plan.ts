@@ -14,7 +14,7 @@ import { loadGolden } from "../../golden/dataset.js";
 import { InputError } from "../../golden/errors.js";
 import { loadJsonl } from "../../golden/jsonl.js";
 import { Judgment } from "../../golden/schema/items.js";
-import { planQueue } from "../../review/plan-queue.js";
+import { activeQueue, planQueue } from "../../review/plan-queue.js";
 import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
@@ -22,6 +22,7 @@ import { UsageError } from "../errors.js";
 export interface PlanFlags {
   width: string;
   budget?: string;
+  active?: string;
   annotator?: string;
   seed: string;
   reps: string;
@@ -65,7 +66,9 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const width = Number(flags.width);
   if (!(width > 0 && width < 1)) throw new UsageError(`--width: expected a number between 0 and 1, got ${JSON.stringify(flags.width)}`);
   const budget = flags.budget === undefined ? undefined : whole("--budget", flags.budget, 1);
-  if (budget !== undefined && flags.annotator === undefined) throw new UsageError("--budget needs --annotator NAME (who will label the draws)");
+  const active = flags.active === undefined ? undefined : whole("--active", flags.active, 1);
+  if (active !== undefined && budget !== undefined) throw new UsageError("--active and --budget do not combine: an active frame is for error analysis, a budget's draws are for the gate");
+  if ((budget !== undefined || active !== undefined) && flags.annotator === undefined) throw new UsageError(`${budget !== undefined ? "--budget" : "--active"} needs --annotator NAME (who will label the queue)`);
   if (flags.annotator !== undefined) checkAnnotator(flags.annotator);
   const seed = whole("--seed", flags.seed, 0);
   const reps = whole("--reps", flags.reps, 0);
@@ -79,6 +82,16 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const draws = loadDraws(labelsDir);
   const golden = loadGolden(cfg.path(config.golden));
   const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), ...(config.trust ? { trust: config.trust } : {}) };
+  const out = flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`);
+  if (active !== undefined) {
+    const { entries, without } = activeQueue(cfg, judgments, book, active);
+    writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+    const lines = [`Active frame (error analysis only: the trust gate never counts these labels): the ${active} unlabelled items per rubric whose P(yes) is nearest 0.5.`];
+    if (without.length) lines.push(`  no P(yes) from the judge for ${without.join(", ")}: nothing to rank`);
+    lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}.`);
+    process.stdout.write(lines.join("\n") + "\n");
+    return;
+  }
   const plans = planGroups(judgments, inputs, { width, reps, seed });
   if (budget === undefined) {
     if (flags.format === "json") process.stdout.write(JSON.stringify(plans.map(({ group: _g, pairing: _p, ...rest }) => rest), null, 2) + "\n");
@@ -98,7 +111,6 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     const w = writeDraw(labelsDir, b, time);
     return { ...w, file: shortPath(w.file), queued: entries.filter((e) => e.draw === w.id).length };
   });
-  const out = flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`);
   writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   if (flags.format === "json") {
     process.stdout.write(JSON.stringify({ budget, shares: shares.map((s, k) => ({ rubric: s.plan.rubric, fingerprint: s.plan.fingerprint, labels: s.labels, why: s.why, drawSize: s.drawSize, allocation: Object.fromEntries(s.allocation), draw: written[k] })), queue: shortPath(out) }, null, 2) + "\n");

@@ -83,7 +83,8 @@ export const Provenance = z.enum(["human", "author", "import"]);
 
 /** A sampling manifest's id (`labels/draws/<id>.json`): 16 lower-case hex digits. */
 export const DrawId = z.string().regex(/^[0-9a-f]{16}$/, "must be a draw id (16 lower-case hex digits, as in labels/draws/<id>.json)");
-export const Frame = z.enum(["random", "disagreement", "balanced", "manual"]);
+/** How an item came before the labeller; `active` = the items the judge was least sure of first (`ragjudge plan --active`), for error analysis only. */
+export const Frame = z.enum(["random", "disagreement", "balanced", "manual", "active"]);
 export type Frame = z.infer<typeof Frame>;
 
 /**

@@ -70,4 +70,36 @@ describe("ragjudge plan", () => {
       expect(r.weighted).toBe(d.draw.population.items.some((it) => it.p > 0 && it.p < 1));
     }
   });
+
+  it("offers an active frame for error analysis whose labels never feed the gate, even relabelled random", async () => {
+    const dir = tempDir("ragjudge-plan-active-");
+    const config = join(ROOT, "ragjudge.config.json");
+    const judgments = join(dir, "judgments.jsonl");
+    expect((await runCliCaptured(["judge", "--config", config, "--out", judgments, "--no-progress"])).code).toBe(0);
+    const labels = join(dir, "labels");
+    cpSync(join(ROOT, "labels"), labels, { recursive: true });
+    const queue = join(dir, "active.jsonl");
+    const r = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--active", "5", "--annotator", "asha", "--out", queue]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/no P\(yes\) from the judge for correctness, not-found/);
+    const entries = loadQueue(queue).map((x) => x.value);
+    expect(entries).toHaveLength(10);
+    expect(entries.every((e) => e.frame === "active" && e.inclusionProbability === undefined && e.draw === undefined)).toBe(true);
+    const gateBefore = async () => JSON.parse((await runCliCaptured(["calibrate", "--config", config, "--judgments", judgments, "--labels", labels, "--no-write", "--format", "json", "--reps", "100"])).out);
+    const before = await gateBefore();
+    for (const [k, e] of entries.entries()) {
+      // Half keep their frame; half are relabelled random by hand.
+      appendLabel(labels, { variant: e.variant, question: e.question, rubric: e.rubric, unit: e.unit, inputHash: e.inputHash, label: "no", annotator: "asha", provenance: "author", frame: k % 2 ? "active" : "random", split: e.split, time: "2026-12-02T00:00:00.000Z" });
+    }
+    const after = await gateBefore();
+    for (const rubric of ["citation-accuracy", "faithfulness"]) {
+      const b = before.rubrics.find((x: { group: { rubric: string } }) => x.group.rubric === rubric);
+      const a = after.rubrics.find((x: { group: { rubric: string } }) => x.group.rubric === rubric);
+      expect(a.gate.n).toBe(b.gate.n);
+      expect(a.trust.trusted).toBe(false);
+      const why = a.errorAnalysis.map((e: { excluded: string }) => e.excluded);
+      expect(why).toContain("frame active");
+      expect(why).toContain("not drawn");
+    }
+  });
 });
