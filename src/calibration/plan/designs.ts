@@ -49,7 +49,7 @@ export const DESIGNS: readonly DesignRecord[] = [
     probabilitiesKnown: true,
     accepts: {
       gate: "yes, when every frame item's probability is positive and the manifest replays from its seed",
-      kappa: "weighted by 1/p, standard error by Taylor linearisation with the stratified variance; the goodness-of-fit half on the table scaled to Kish's effective n",
+      kappa: "weighted by 1/p, standard error by Taylor linearisation with the stratified variance, interval on the log(1 - kappa) scale; the goodness-of-fit half on the table scaled to Kish's effective n",
       "tpr-tnr": "weighted shares",
       "rogan-gladen": "weighted TPR and TNR, bootstrap resampling within strata",
       ppi: "weighted rectifier, stratified linearised variance",

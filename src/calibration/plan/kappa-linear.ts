@@ -24,7 +24,7 @@ export interface DesignPair {
   stratum?: string;
 }
 
-/** Kappa's point estimate and its linearised (design-based) standard error. */
+/** Kappa's point estimate, its linearised (design-based) standard error and its interval (on the log(1 - kappa) scale). */
 export interface DesignKappa {
   kappa: number | null;
   se: number | null;
@@ -57,8 +57,8 @@ export function kappaMeans(pairs: readonly DesignPair[]): { po: number; r: numbe
 }
 
 /**
- * Kappa with its design-based standard error and normal interval (clipped to
- * [-1, 1]). Null with a reason when kappa is undefined (p_e = 1), one rater
+ * Kappa with its design-based standard error and its interval from
+ * {@link log1mInterval}. Null with a reason when kappa is undefined (p_e = 1), one rater
  * is constant (kappa 0 by convention, no variance), or fewer than 2 items.
  *
  * @example
@@ -75,8 +75,24 @@ export function designKappa(pairs: readonly DesignPair[], level = 0.95): DesignK
   const v = weightedMeanVariance(u, pairs.map((p) => p.weight ?? 1), pairs.map((p) => p.stratum));
   const se = v.varianceOfMean === null ? null : Math.sqrt(Math.max(0, v.varianceOfMean));
   if (se === null) return { kappa, se: null, ci: null, at, reason: "the variance needs at least 2 items" };
+  return { kappa, se, ci: log1mInterval(kappa, se, level), at };
+}
+
+/**
+ * kappa's interval on the scale of log(1 - kappa), back-transformed:
+ * 1 - (1 - kappa)·exp(±z·se/(1 - kappa)), clipped to [-1, 1]. Its standard
+ * error shrinks with the estimate's distance from 1, which the symmetric
+ * interval ignores: in bench:labels the symmetric interval of a Neyman
+ * stratified draw covered 93.6% of 3,000 draws at kappa 0.62, this one
+ * 94.6%, with the same mean width. Kappa 1 (no disagreement) falls back to
+ * the symmetric interval (zero width; the gate's goodness-of-fit half then
+ * speaks).
+ */
+export function log1mInterval(kappa: number, se: number, level = 0.95): Interval {
   const z = zCritical(level);
-  return { kappa, se, ci: { lo: Math.max(-1, kappa - z * se), hi: Math.min(1, kappa + z * se) }, at };
+  if (!(kappa < 1)) return { lo: Math.max(-1, kappa - z * se), hi: Math.min(1, kappa + z * se) };
+  const s = se / (1 - kappa);
+  return { lo: Math.max(-1, 1 - (1 - kappa) * Math.exp(z * s)), hi: Math.min(1, 1 - (1 - kappa) * Math.exp(-z * s)) };
 }
 
 /** The four cell shares of a 2x2 table, rows judge (yes, no), columns label (yes, no). */

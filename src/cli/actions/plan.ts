@@ -98,7 +98,15 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     else process.stdout.write(renderPlan(plans));
     return;
   }
-  const shares = budgetShares(plans, budget, inputs, pYesOf(judgments));
+  // One draw per rubric, for the judge whose verdicts are newest (as sample does): a label counts for every judge of its item.
+  const newest = new Map<string, { fp: string; t: number }>();
+  for (const j of judgments) {
+    if (j.judge === "rule") continue;
+    const t = Date.parse(j.time);
+    const cur = newest.get(j.rubric);
+    if (!cur || t > cur.t || (t === cur.t && j.fingerprint < cur.fp)) newest.set(j.rubric, { fp: j.fingerprint, t });
+  }
+  const shares = budgetShares(plans.filter((p) => newest.get(p.rubric)?.fp === p.fingerprint), budget, inputs, pYesOf(judgments));
   const bodies = shares.map((s) => stratifiedDrawBody({
     rubric: s.plan.rubric, annotator: flags.annotator!, seed, fingerprint: s.plan.fingerprint, servedModels: s.plan.group.servedModels,
     scope: { variants: [...new Set(s.plan.group.items.map((i) => i.key.variant))].sort(), splits: [heldoutSplit(config.trust)] },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { designKappa, kappaAt, unitKappaVariance } from "../../../src/calibration/plan/kappa-linear.js";
+import { designKappa, kappaAt, log1mInterval, unitKappaVariance } from "../../../src/calibration/plan/kappa-linear.js";
 import { cohenKappa } from "../../../src/calibration/stats/index.js";
 
 /** n pairs from a 2x2 table [[tp, fp], [fn, tn]] (rows judge, columns label). */
@@ -35,5 +35,17 @@ describe("kappa by linearisation", () => {
     expect(designKappa(pairsOf(5, 0, 0, 0)).reason).toMatch(/same single label/);
     expect(designKappa(pairsOf(5, 3, 0, 0)).reason).toMatch(/one rater gave a single label/);
     expect(unitKappaVariance({ tp: 0.5, fp: 0.5, fn: 0, tn: 0 })).toBeNull();
+  });
+});
+
+describe("kappa's design-based interval", () => {
+  it("is built on the log(1 - kappa) scale: lower bound further, upper bound nearer, never above 1", () => {
+    const d = designKappa(pairsOf(20, 5, 10, 15));
+    const z = 1.959963984540054;
+    expect(d.ci!.lo).toBeCloseTo(1 - 0.6 * Math.exp((z * d.se!) / 0.6), 10);
+    expect(d.ci!.hi).toBeCloseTo(1 - 0.6 * Math.exp((-z * d.se!) / 0.6), 10);
+    expect(0.4 - d.ci!.lo).toBeGreaterThan(d.ci!.hi - 0.4);
+    expect(log1mInterval(0.95, 0.2).hi).toBeLessThan(1);
+    expect(log1mInterval(1, 0)).toEqual({ lo: 1, hi: 1 });
   });
 });
