@@ -14,14 +14,20 @@ import { runCliCaptured } from "../../helpers/cli.js";
 import { ROOT } from "../../helpers/paths.js";
 import { tempDir } from "../../helpers/temp.js";
 
+/** The example's baseline verdicts and a copy of its labels in a temporary folder. */
+async function example(prefix: string): Promise<{ dir: string; config: string; judgments: string; labels: string }> {
+  const dir = tempDir(prefix);
+  const config = join(ROOT, "ragjudge.config.json");
+  const judgments = join(dir, "judgments.jsonl");
+  expect((await runCliCaptured(["judge", "--config", config, "--out", judgments, "--no-progress"])).code).toBe(0);
+  const labels = join(dir, "labels");
+  cpSync(join(ROOT, "labels"), labels, { recursive: true });
+  return { dir, config, judgments, labels };
+}
+
 describe("ragjudge plan", () => {
   it("says per rubric what the gate counts and how many labels it needs, then splits a budget into stratified draws the gate counts", async () => {
-    const dir = tempDir("ragjudge-plan-");
-    const config = join(ROOT, "ragjudge.config.json");
-    const judgments = join(dir, "judgments.jsonl");
-    expect((await runCliCaptured(["judge", "--config", config, "--out", judgments, "--no-progress"])).code).toBe(0);
-    const labels = join(dir, "labels");
-    cpSync(join(ROOT, "labels"), labels, { recursive: true });
+    const { dir, config, judgments, labels } = await example("ragjudge-plan-");
 
     const plan = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "100"]);
     expect(plan.code, plan.err).toBe(0);
@@ -72,12 +78,7 @@ describe("ragjudge plan", () => {
   });
 
   it("offers an active frame for error analysis whose labels never feed the gate, even relabelled random", async () => {
-    const dir = tempDir("ragjudge-plan-active-");
-    const config = join(ROOT, "ragjudge.config.json");
-    const judgments = join(dir, "judgments.jsonl");
-    expect((await runCliCaptured(["judge", "--config", config, "--out", judgments, "--no-progress"])).code).toBe(0);
-    const labels = join(dir, "labels");
-    cpSync(join(ROOT, "labels"), labels, { recursive: true });
+    const { dir, config, judgments, labels } = await example("ragjudge-plan-active-");
     const queue = join(dir, "active.jsonl");
     const r = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--active", "5", "--annotator", "asha", "--out", queue]);
     expect(r.code, r.err).toBe(0);
