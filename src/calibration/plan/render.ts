@@ -16,7 +16,10 @@ function kappaLine(p: GroupPlan): string {
     const pilot = Math.max(0, Math.min(p.minLabels, p.heldoutItems) - p.labels);
     return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first${p.heldoutItems < p.minLabels ? ` (only ${p.heldoutItems} held-out items exist; the gate needs ${p.minLabels})` : ""}`;
   }
-  if (need.cannot) return `${head}\n    ${need.cannot.reason}`;
+  if (need.cannot) {
+    const maybe = p.kappa !== null && p.kappa <= p.kappaLower && p.ci && p.ci.hi > p.kappaLower ? `; today's kappa rests on ${p.labels} labels and its interval reaches ${fixed(p.ci.hi)}, so the judge may yet be better than it looks` : "";
+    return `${head}\n    ${need.cannot.reason}${maybe}`;
+  }
   const sim = p.simulated
     ? `; simulation (${p.simulated.reps} draws at today's estimates): ${p.simulated.n === null ? "not reached" : `${p.simulated.n} labels`} for the median lower bound to reach it${p.simulated.passShareAtFormula !== null ? `, ${Math.round(100 * p.simulated.passShareAtFormula)}% pass at the formula's ${need.nInterval}` : ""}`
     : "";
