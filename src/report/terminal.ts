@@ -115,7 +115,7 @@ function rubricTable(r: RubricJson, format: TextFormat): string {
   ]);
   for (const v of r.variants) {
     const p = v.pairs;
-    if (p) rows.push([`${v.variant}: citation pairs supported`, trustedRate(r, p.raw.value), interval(p.raw.ci, true), `${p.pass + p.fail} pairs`, String(p.rulePass + p.ruleFail), String(p.errors), estimateText(p.roganGladen), estimateText(p.ppi)]);
+    if (p) rows.push([`${v.variant}: ${r.unit === "claim" ? "claims" : "citation pairs"} supported`, trustedRate(r, p.raw.value), interval(p.raw.ci, true), `${p.pass + p.fail} ${r.unit === "claim" ? "claims" : "pairs"}`, String(p.rulePass + p.ruleFail), String(p.errors), estimateText(p.roganGladen), estimateText(p.ppi)]);
   }
   return renderTable(columns, rows, format);
 }

@@ -2,7 +2,8 @@ import { loadGolden, loadVariant, type GoldenSet, type VariantData } from "../..
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { missingInputs, resolveRubrics, type ResolvedConfig, type RubricsSource } from "../../golden/config.js";
 import { missK } from "../../retrieval/diagnostics/diagnose.js";
-import { buildItems, type ItemSet } from "./items.js";
+import { buildItems, type Item, type ItemSet } from "./items.js";
+import { expandClaims } from "./claims.js";
 import { validateRubricTemplates } from "../rubric/prompt.js";
 import { loadRubrics, type Rubric } from "../rubric/rubric.js";
 
@@ -26,7 +27,7 @@ export interface JudgeInputs {
  * @example
  * const { itemSet, rubrics } = loadJudgeInputs(loadConfig(), { rubrics: ["faithfulness"] });
  */
-export function loadJudgeInputs(resolved: ResolvedConfig, opts: { rubrics?: string[]; variants?: string[] } = {}): JudgeInputs {
+export function loadJudgeInputs(resolved: ResolvedConfig, opts: { rubrics?: string[]; variants?: string[]; claimsOf?: (answerItem: Item) => readonly string[] | undefined } = {}): JudgeInputs {
   const { config } = resolved;
   const missing = missingInputs(resolved);
   if (missing.length) throw new InputErrors(missing);
@@ -40,6 +41,8 @@ export function loadJudgeInputs(resolved: ResolvedConfig, opts: { rubrics?: stri
   const chosen = opts.variants?.length ? config.variants.filter((v) => opts.variants!.includes(v.name)) : config.variants;
   const golden = loadGolden(resolved.path(config.golden));
   const variants = chosen.map((v) => loadVariant(v, golden, resolved.path));
-  const itemSet = buildItems({ golden, variants, rubrics, requireCitations: config.requireCitations, missK: missK(config.k) });
+  const built = buildItems({ golden, variants, rubrics, requireCitations: config.requireCitations, missK: missK(config.k) });
+  // faithfulnessUnit "claim": faithfulness answers become claim items (claims.ts).
+  const itemSet = expandClaims(built, { unit: config.faithfulnessUnit, ...(opts.claimsOf ? { claimsOf: opts.claimsOf } : {}) });
   return { golden, variants, rubrics, rubricsSource, itemSet };
 }
