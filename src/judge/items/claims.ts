@@ -1,5 +1,7 @@
 import { splitSentences, stripMarkers } from "../../golden/citations.js";
 import { hashJson } from "../../golden/hash.js";
+import type { VariantData } from "../../golden/dataset.js";
+import { normalise } from "../../golden/normalise.js";
 import type { Evidence } from "../../golden/schema/items.js";
 import type { Item, ItemSet } from "./items.js";
 
@@ -34,7 +36,7 @@ export function isClaimUnit(unit: string): boolean {
 }
 
 /** A list item's bullet or number at the start of a line: `- `, `* `, `• `, `1. `, `2) `. */
-const BULLET = /^(?:[-*•‣◦▪–]|\d{1,3}[.)])\s+/u;
+const BULLET = /^(?:[-*•‣◦▪–]|\d{1,3}[.)])(?:\s+|$)/u;
 
 /** Has a letter or a digit in any script (a claim must say something). */
 const SAYS_SOMETHING = /[\p{L}\p{N}]/u;
@@ -51,11 +53,57 @@ const SAYS_SOMETHING = /[\p{L}\p{N}]/u;
  */
 export function splitClaims(answer: string): string[] {
   const out: string[] = [];
-  for (const sentence of splitSentences(answer)) {
-    const text = stripMarkers(sentence.replace(BULLET, ""));
+  let carry = "";
+  const sentences = splitSentences(answer);
+  for (const [i, sentence] of sentences.entries()) {
+    const piece = carry ? `${carry} ${sentence}` : sentence;
+    const next = sentences[i + 1];
+    // The segmenter ends a sentence after "B.J.", "Dr.", "v." or a list's "5.": such a piece is no claim of its own.
+    const cut = CUT_SHORT.test(piece) || (NUMBER_ABBR.test(piece) && next !== undefined && /^\d/u.test(next));
+    if (cut && !/\n\s*$/u.test(sentence)) {
+      carry = piece;
+      continue;
+    }
+    carry = "";
+    const text = stripMarkers(piece.replace(BULLET, ""));
+    if (SAYS_SOMETHING.test(text)) out.push(text);
+  }
+  if (carry) {
+    const text = stripMarkers(carry.replace(BULLET, ""));
     if (SAYS_SOMETHING.test(text)) out.push(text);
   }
   return out;
+}
+
+/**
+ * A piece the segmenter cut too early: it ends in an initial or a run of
+ * them ("B.J.", "John C.", "the U.S."), a common abbreviation ("Dr.", "No.",
+ * "v.", "e.g."), or is only a list number ("5."). Merged with the next piece
+ * (claims only: citation accuracy keeps its sentence numbers). "No." only
+ * before a number ("No. 2"), since "No." also answers a question.
+ */
+const NUMBER_ABBR = /\bNos?\.\s*$/u;
+const CUT_SHORT = /(?:(?:^|[\s(])(?:\p{L}\.)+|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Sr|Jr|vs|Inc|Ltd|Co|Corp|approx|etc|cf|Fig|Vol|Art|Sec)\.|^\s*\d{1,3}[.)])\s*$/u;
+
+/**
+ * The claims a pipeline output states itself: when its explicit `citations`
+ * give sentences that together make up the whole answer (normalised, citation
+ * markers stripped, nothing left over), those sentences are its claims, as
+ * they are citation accuracy's sentences. Otherwise undefined (the splitter
+ * decides), so a sentence the citations leave out is never dropped.
+ *
+ * @example
+ * // {"answer":"A, b. C.","citations":[{"sentence":"A, b.","chunks":["x"]},{"sentence":"C.","chunks":["y"]}]} -> ["A, b.", "C."]
+ */
+export function citedClaims(variants: readonly Pick<VariantData, "name" | "outputs">[]): (answerItem: Item) => string[] | undefined {
+  const byName = new Map(variants.map((v) => [v.name, v]));
+  const squash = (t: string) => normalise(stripMarkers(t)).replace(/\s+/gu, "");
+  return (it) => {
+    const line = byName.get(it.key.variant)?.outputs.get(it.key.question);
+    if (!line?.citations?.length || line.answer === undefined) return undefined;
+    const sentences = line.citations.map((c) => stripMarkers(c.sentence)).filter((t) => SAYS_SOMETHING.test(t));
+    return sentences.length && squash(sentences.join("")) === squash(line.answer) ? sentences : undefined;
+  };
 }
 
 /** Options of {@link expandClaims}. */

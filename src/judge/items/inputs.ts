@@ -3,7 +3,7 @@ import { InputError, InputErrors } from "../../golden/errors.js";
 import { missingInputs, resolveRubrics, type ResolvedConfig, type RubricsSource } from "../../golden/config.js";
 import { missK } from "../../retrieval/diagnostics/diagnose.js";
 import { buildItems, type Item, type ItemSet } from "./items.js";
-import { expandClaims } from "./claims.js";
+import { citedClaims, expandClaims } from "./claims.js";
 import { validateRubricTemplates } from "../rubric/prompt.js";
 import { loadRubrics, type Rubric } from "../rubric/rubric.js";
 
@@ -43,6 +43,8 @@ export function loadJudgeInputs(resolved: ResolvedConfig, opts: { rubrics?: stri
   const variants = chosen.map((v) => loadVariant(v, golden, resolved.path));
   const built = buildItems({ golden, variants, rubrics, requireCitations: config.requireCitations, missK: missK(config.k) });
   // faithfulnessUnit "claim": faithfulness answers become claim items (claims.ts).
-  const itemSet = expandClaims(built, { unit: config.faithfulnessUnit, ...(opts.claimsOf ? { claimsOf: opts.claimsOf } : {}) });
+  const cited = citedClaims(variants);
+  const claimsOf = (it: Item) => opts.claimsOf?.(it) ?? cited(it);
+  const itemSet = expandClaims(built, { unit: config.faithfulnessUnit, claimsOf });
   return { golden, variants, rubrics, rubricsSource, itemSet };
 }

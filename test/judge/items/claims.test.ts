@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hashJson } from "../../../src/golden/hash.js";
 import type { Judgment } from "../../../src/golden/schema/items.js";
-import { expandClaims, isClaimUnit, splitClaims } from "../../../src/judge/items/claims.js";
+import { citedClaims, expandClaims, isClaimUnit, splitClaims } from "../../../src/judge/items/claims.js";
 import { deriveVerdict, withDerivedVerdicts } from "../../../src/judge/items/derive-claims.js";
 import { loadJudgeInputs } from "../../../src/judge/items/inputs.js";
 import { fixtureConfig, fixtureInputs } from "../helpers.js";
@@ -40,9 +40,31 @@ describe("splitClaims", () => {
     ]);
   });
 
+  it("does not cut after initials, common abbreviations or a list's number", () => {
+    expect(splitClaims("B.J. Thomas sang it in the U.S. Virgin Islands. Dr. Rao agreed.")).toEqual(["B.J. Thomas sang it in the U.S. Virgin Islands.", "Dr. Rao agreed."]);
+    expect(splitClaims("New Jersey v. T.L.O. was decided in 1985. 5. Justice Wanjala sat. No. It is Series No. 2.")).toEqual(["New Jersey v. T.L.O. was decided in 1985.", "Justice Wanjala sat.", "No.", "It is Series No. 2."]);
+    expect(splitClaims("Steps:\n1.\nOpen the portal\n2.")).toEqual(["Steps:", "Open the portal"]);
+  });
+
   it("names claim units c1, c2, ... only", () => {
     expect(["c1", "c12"].every(isClaimUnit)).toBe(true);
     expect(["c0", "answer", "s1:x", "c", "c01"].some(isClaimUnit)).toBe(false);
+  });
+});
+
+describe("citedClaims", () => {
+  const item = (answer: string) => ({ key: { variant: "v", question: "q", rubric: "faithfulness", unit: "answer" }, evidence: { question: "?", answer } }) as never;
+  const of = (answer: string, citations?: { sentence: string; chunks: string[] }[]) =>
+    citedClaims([{ name: "v", outputs: new Map([["q", { id: "q", retrieved: [], answer, ...(citations ? { citations } : {}) }]]) } as never])(item(answer));
+
+  it("takes the explicit citation sentences when together they are the whole answer", () => {
+    expect(of("Dr. Rao approves leave, e.g. sick leave [1].", [{ sentence: "Dr. Rao approves leave, e.g. sick leave.", chunks: ["a"] }])).toEqual(["Dr. Rao approves leave, e.g. sick leave."]);
+    expect(of("A is 1.  B is 2.", [{ sentence: "A is 1.", chunks: ["a"] }, { sentence: "B is 2.", chunks: ["b"] }])).toEqual(["A is 1.", "B is 2."]);
+  });
+
+  it("leaves the splitter to decide when a sentence is not among the citations, or there are none", () => {
+    expect(of("A is 1. B is 2.", [{ sentence: "A is 1.", chunks: ["a"] }])).toBeUndefined();
+    expect(of("A is 1. B is 2.")).toBeUndefined();
   });
 });
 
