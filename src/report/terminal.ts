@@ -2,6 +2,7 @@ import { escapeMarkdown, plainLine, plainText } from "../golden/escape.js";
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
 import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
 import { costLine } from "../judge/schedule/cost.js";
+import { claimsSection } from "./claims.js";
 import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";
 
 /**
@@ -210,6 +211,7 @@ export function renderTerminal(report: ReportJson, opts: TerminalOptions): strin
     retrievalSection(report, "terminal"),
     diagnosticsSection(report, "terminal"),
     judgeSection(report, "terminal"),
+    claimsSection(report, "terminal"),
     gateSection(report, "terminal"),
   ];
   // User text reached lines through names and messages: no control character may reach a terminal.

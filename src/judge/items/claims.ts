@@ -25,6 +25,9 @@ import type { Item, ItemSet } from "./items.js";
 /** The rubric whose unit `faithfulnessUnit` chooses. */
 export const CLAIM_RUBRIC = "faithfulness";
 
+/** The optional extraction rubric (rubrics/claims.yaml, src/judge/claims/extract.ts): not judged, it makes the claims. */
+export const EXTRACT_RUBRIC = "claims";
+
 /** `c<n>`: the unit of claim n (counted from 1). */
 export function claimUnit(n: number): string {
   return `c${n}`;
