@@ -15,7 +15,7 @@ import { progressReporter } from "../../judge/schedule/progress.js";
 import { redact } from "../../judge/transport/redact.js";
 import { runJudge } from "../../judge/schedule/run.js";
 import { withDerivedVerdicts } from "../../judge/items/derive-claims.js";
-import { prepareClaimItems } from "../../judge/claims/prepare.js";
+import { cachedClaimsFrom, prepareClaimItems } from "../../judge/claims/prepare.js";
 import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/judges/settings.js";
 import { summarise } from "../../judge/summary/summary.js";
 import { formatSummary } from "../../judge/summary/format.js";
@@ -64,7 +64,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   // A dry run sends nothing, so it needs no key.
   const settings = resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true });
   const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
-  const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
+  const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant, claimsFrom: cachedClaimsFrom(cacheDir) });
   const { itemSet, rubrics } = inputs;
   log(`judge: ${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
 
