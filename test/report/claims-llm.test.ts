@@ -142,6 +142,10 @@ describe("claim-level faithfulness with an LLM judge", () => {
     const n = server.requests.length;
     const again = await runEvaluation({ config, cacheDir });
     expect(server.requests.length).toBe(n);
+    // Derived answer verdicts are no judgments made: every judgment of the rerun is a cache hit or a rule verdict.
+    const t = again.report.judgeTotals;
+    expect(t.calls).toBe(0);
+    expect(t.cached).toBe(t.judgments - t.rule);
     expect(judgmentsOf(again.folder).filter((j) => j.rubric === "faithfulness").map((j) => [j.unit, j.claim, j.verdict])).toEqual(js.map((j) => [j.unit, j.claim, j.verdict]));
     // sample rebuilds the same claim items from the cached extractions: the queue holds the extracted claims, hashes matching.
     const sampled = await runCliCaptured(["sample", "--config", config, "--random", "20", "--annotator", "asha", "--judgments", join(again.folder, "judgments.jsonl"), "--out", join(cacheDir, "queue.jsonl"), "--rubrics", "faithfulness"]);
