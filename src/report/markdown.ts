@@ -6,6 +6,7 @@ import { escapeHtml } from "./html/escape.js";
 import type { ItemRecord } from "./items/schema.js";
 import { FAILURE_CLASSES, failingReasons, worstItems, type FailureClass } from "./items/worst.js";
 import type { ReportJson, VariantJson } from "./schema.js";
+import { claimsSection } from "./claims.js";
 import { diagnosticsSection, gateSection, judgeSection, retrievalSection, searchOrAnswerSection, verdictLines } from "./terminal.js";
 
 /**
@@ -119,6 +120,7 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     "",
     searchOrAnswerSection(report, "markdown"),
     ...(items ? [worstSection(report, items)] : []),
+    claimsSection(report, "markdown"),
     ...report.variants.map(perQuestion),
     "",
     retrievalSection(report, "markdown"),

@@ -1,3 +1,4 @@
+import { UnsupportedClaimJson } from "./claims-schema.js";
 import { z } from "zod";
 import { OUTCOMES } from "./search-or-answer.js";
 
@@ -283,6 +284,8 @@ export const ReportJson = z.object({
   warnings: z.array(z.string()),
   variants: z.array(VariantJson),
   rubrics: z.array(RubricJson),
+  /** Claim-level faithfulness only: every claim not supported (or not judged), with its context (src/report/claims.ts). */
+  unsupportedClaims: z.array(UnsupportedClaimJson).optional(),
   judgeTotals: z.object({
     judgments: Count,
     errors: Count,

@@ -14,6 +14,8 @@ import { loadJudgeInputs } from "../../judge/items/inputs.js";
 import { progressReporter } from "../../judge/schedule/progress.js";
 import { redact } from "../../judge/transport/redact.js";
 import { runJudge } from "../../judge/schedule/run.js";
+import { withDerivedVerdicts } from "../../judge/items/derive-claims.js";
+import { prepareClaimItems } from "../../judge/claims/prepare.js";
 import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/judges/settings.js";
 import { summarise } from "../../judge/summary/summary.js";
 import { formatSummary } from "../../judge/summary/format.js";
@@ -111,9 +113,12 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   log(`judge: ${backend.label}; ${itemSet.items.length} items${settings.kind === "openai" && settings.repeats > 1 ? ` x ${settings.repeats} repeats` : ""}; cache ${cache ? cache.file : "off (baseline)"}\n`);
   const progress = flags.progress === false ? undefined : progressReporter(process.stderr);
   let result;
+  let items = itemSet.items;
   try {
+    // Claim-level faithfulness with the claims rubric: the judge model extracts the claims first (judge/claims).
+    items = (await prepareClaimItems(inputs, settings, cacheDir, log)).items;
     result = await runJudge({
-      items: itemSet.items,
+      items,
       backend,
       cache,
       repeats: settings.repeats,
@@ -136,6 +141,8 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
     cache?.close();
   }
   progress?.finish(result.progress);
+  // Claim-level faithfulness: each answer's verdict derived from its claims' (derive-claims.ts).
+  result = { ...result, judgments: withDerivedVerdicts(items, result.judgments) };
   writeFileAtomic(out, result.judgments.map((j) => JSON.stringify(j)).join("\n") + (result.judgments.length ? "\n" : ""));
   const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
   const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
@@ -143,7 +150,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   const cost = costTotals(backend, result.usage.values(), resolved.config.prices);
   process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n");
   log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
-  const errors = result.judgments.filter((j) => j.verdict === "error").length;
+  const errors = result.judgments.filter((j) => j.verdict === "error" && !j.derived).length;
   if (errors && !flags.allowErrors) {
     log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
     process.exitCode = EXIT.judgeUnfinished;

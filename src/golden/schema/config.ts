@@ -115,6 +115,12 @@ export const RagjudgeConfig = z.strictObject({
   labels: z.string().min(1).default("labels"),
   judge: JudgeConfig.optional(),
   requireCitations: z.boolean().default(false),
+  /**
+   * What faithfulness judges: `answer` (one verdict per answer) or `claim`
+   * (one per claim, c1, c2, ...; the answer's verdict is derived from them:
+   * see src/judge/items/claims.ts).
+   */
+  faithfulnessUnit: z.enum(["answer", "claim"]).default("answer"),
   /** Retrieval floors, `{"R@10": 0.7, "RR": 0.5}`: a missed floor fails `run` and `retrieval`. */
   floors: z.record(z.string(), z.number()).default({}),
   /**
