@@ -76,16 +76,20 @@ export class PanelMemo {
 
   private answer(name: string, judge: Judge, rubric: Rubric, evidence: Evidence): Promise<JudgeOutcome> {
     const key = itemKey(rubric.name, hashJson(evidence));
-    const stopped = this.stopped.get(name);
-    if (stopped !== undefined) return Promise.resolve({ verdict: "error", reason: "", error: `judge-stopped: ${stopped}`, fingerprint: judge.fingerprint(rubric) });
     const known = this.of(this.answers, name).get(key);
     if (known) return known;
+    const stopped = this.stopped.get(name);
+    if (stopped !== undefined) return Promise.resolve({ verdict: "error", reason: "", error: `judge-stopped: ${stopped}`, fingerprint: judge.fingerprint(rubric) });
     const started = performance.now();
     const p = judge.judge(rubric, evidence).then((o) => {
-      if ((judge as { combined?: unknown }).combined === undefined && !("members" in judge)) this.of(this.latency, name).set(key, performance.now() - started);
+      if (!("members" in judge)) this.of(this.latency, name).set(key, performance.now() - started);
       return o;
     });
-    this.of(this.answers, name).set(key, p);
+    // The member's own run sees a stopping failure (so it stops); a combined judge asking later gets an error verdict.
+    this.of(this.answers, name).set(key, p.catch((e: unknown) => {
+      if (!(e instanceof FatalJudgeError)) throw e;
+      return { verdict: "error" as const, reason: "", error: `judge-stopped: ${e.message}`, fingerprint: judge.fingerprint(rubric) };
+    }));
     return p;
   }
 
