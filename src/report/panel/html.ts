@@ -19,8 +19,8 @@ export function panelHtml(panel: PanelJson | undefined): string {
       n(r.medianLatencyMs === null ? "n/a" : `${Math.round(r.medianLatencyMs)} ms`),
       n(`${r.errors}`),
     ]);
-    const lines = panelRubricLines(p);
-    const rec = lines.pop()!;
+    const lines = panelRubricLines(p).slice(0, -1);
+    const rec = p.recommendation;
     return `<h3>${esc(p.rubric)}</h3>${table(["judge", "kappa [95% CI]", n("n"), n("TPR"), n("TNR"), "trust", n("cost"), n("median latency"), n("errors")], rows)}<ul>${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul><p class="panel-recommendation"><strong>${esc(rec)}</strong></p>`;
   }).join("");
   return section("panel", "Judge panel", `${panel.judges.length} judges (${panel.judges.map((j) => j.name).join(", ")}) calibrated against the same labels, side by side.`, body);

@@ -5,6 +5,7 @@ import { parseJsonl } from "../../../src/golden/jsonl.js";
 import { Judgment } from "../../../src/golden/schema/items.js";
 import { runEvaluation, type EvaluationResult } from "../../../src/report/evaluation.js";
 import { ReportJson } from "../../../src/report/schema.js";
+import { runCliCaptured } from "../../helpers/cli.js";
 import { ROOT } from "../../helpers/paths.js";
 import { tempDir } from "../../helpers/temp.js";
 
@@ -46,5 +47,15 @@ describe("the example judge panel", () => {
     // Each judge keeps its own fingerprint per rubric.
     const fps = new Set(rows.filter((x) => x.value.rubric === "faithfulness" && x.value.judge !== "rule").map((x) => `${x.value.judgeName}:${x.value.fingerprint}`));
     expect(fps.size).toBe(3);
+  });
+
+  it("ragjudge judge judges with the panel too and prints the same section", async () => {
+    const cache = join(tempDir(), "cache");
+    const j = await runCliCaptured(["judge", "--config", join(ROOT, "ragjudge.panel.config.json"), "--cache-dir", cache, "--no-progress"]);
+    expect(j.code, j.err).toBe(0);
+    expect(j.out).toMatch(/Judge panel: 3 judges/);
+    expect(j.out).toMatch(/=> no judge is trusted; closest: lexical/);
+    const file = join(cache, "panel-judgments.jsonl");
+    expect(parseJsonl(readFileSync(file, "utf8"), file, Judgment).rows.length).toBeGreaterThan(0);
   });
 });
