@@ -1,4 +1,5 @@
 import { escapeMarkdown, markdownCode } from "../golden/escape.js";
+import { panelSection } from "./panel/render.js";
 import { whyWithProposal } from "../retrieval/diagnostics/render.js";
 import { renderTable, shorten } from "../retrieval/diagnostics/table.js";
 import { gateResult, OUTCOME_LABELS, plural, pct, questionCounts, retrievalHeadline, trustedJudgeRubrics, untrustedAnswerRubrics } from "./format.js";
@@ -129,6 +130,7 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     "",
     judgeSection(report, "markdown"),
     gateSection(report, "markdown"),
+    ...(report.panel ? [panelSection(report.panel, "markdown")] : []),
   ];
   if (report.warnings.length) {
     out.push(details(plural(report.warnings.length, "input warning"), report.warnings.map((w) => `- ${md(w)}`).join("\n")));

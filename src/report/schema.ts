@@ -1,5 +1,6 @@
 import { UnsupportedClaimJson } from "./claims-schema.js";
 import { z } from "zod";
+import { PanelJson } from "./panel/schema.js";
 import { OUTCOMES } from "./search-or-answer.js";
 
 /**
@@ -316,5 +317,7 @@ export const ReportJson = z.object({
   }),
   /** The files of the evaluation folder, relative to it. */
   files: z.array(z.string()),
+  /** A judge panel's side-by-side calibration (config `judges`), when there is one. */
+  panel: PanelJson.optional(),
 });
 export type ReportJson = z.infer<typeof ReportJson>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Id } from "./common.js";
+import { checkPanel, PanelJudgeConfig } from "./panel.js";
 
 /**
  * Which named stage list of a pipeline output plays which role. Declared,
@@ -114,6 +115,8 @@ export const RagjudgeConfig = z.strictObject({
   rubrics: z.array(Id).optional(),
   labels: z.string().min(1).default("labels"),
   judge: JudgeConfig.optional(),
+  /** A judge panel (schema/panel.ts): several named judges side by side; `judge` (or the first leaf here) gives the run's main verdicts. */
+  judges: z.array(PanelJudgeConfig).min(1).optional(),
   requireCitations: z.boolean().default(false),
   /**
    * What faithfulness judges: `answer` (one verdict per answer) or `claim`
@@ -139,5 +142,6 @@ export const RagjudgeConfig = z.strictObject({
   // Names are identities: judgments, labels and reports join on them, so two variants (or rubrics) of one name would merge silently.
   repeatedNames(c.variants.map((v) => v.name), ctx, (i) => ["variants", i, "name"], "variant", (i) => `variants[${i}]`);
   repeatedNames(c.rubrics ?? [], ctx, (i) => ["rubrics", i], "rubric", (i) => `rubrics[${i}]`);
+  if (c.judges) checkPanel(c.judges, ctx, ["judges"]);
 });
 export type RagjudgeConfig = z.infer<typeof RagjudgeConfig>;
