@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConfidenceJson } from "./schema-confidence.js";
 import { OUTCOMES } from "./search-or-answer.js";
 
 /**
@@ -190,6 +191,8 @@ export const CalibrationJson = z.object({
   /** The asymptotic (Fleiss, Cohen & Everitt) 95% interval alone: zero width when nothing disagrees. */
   asymptoticCi: Interval,
   bootstrapCi: Interval,
+  /** ROC AUC, reliability diagram and dev-chosen threshold of the judge's P(yes) (null: no P(yes); absent in older reports). */
+  confidence: ConfidenceJson.nullable().optional(),
   /** The record written into the evaluation folder (relative path). */
   record: z.string(),
 });
