@@ -2,6 +2,7 @@ import { escapeMarkdown, markdownCode } from "../golden/escape.js";
 import { panelSection } from "./panel/render.js";
 import { whyWithProposal } from "../retrieval/diagnostics/render.js";
 import { renderTable, shorten } from "../retrieval/diagnostics/table.js";
+import { confidenceSection } from "./confidence-section.js";
 import { gateResult, OUTCOME_LABELS, plural, pct, questionCounts, retrievalHeadline, trustedJudgeRubrics, untrustedAnswerRubrics } from "./format.js";
 import { escapeHtml } from "./html/escape.js";
 import type { ItemRecord } from "./items/schema.js";
@@ -129,6 +130,7 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     ...report.variants.map(misses),
     "",
     judgeSection(report, "markdown"),
+    confidenceSection(report),
     gateSection(report, "markdown"),
     ...(report.panel ? [panelSection(report.panel, "markdown")] : []),
   ];

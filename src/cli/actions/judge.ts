@@ -51,6 +51,7 @@ function makeBackend(s: OpenAISettings, cache: JudgeCache | undefined, log: (s: 
   return llmBackend(s, {
     cache,
     onModeChange: (_mode, cause) => log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on (remembered for ${s.baseURL}, model ${s.model})\n`),
+    onLogprobsOff: (cause) => log(`judge: the server gives no token log-probabilities (${redact(cause, [s.apiKey])}); judging without them (no P(yes)) from now on, remembered for ${s.baseURL}, model ${s.model}\n`),
   });
 }
 

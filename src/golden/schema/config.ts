@@ -54,6 +54,12 @@ export const OpenAIJudgeConfig = z.strictObject({
   timeoutMs: z.number().int().positive().default(60_000),
   maxRetries: z.number().int().min(0).default(4),
   repeats: z.number().int().positive().default(1),
+  /**
+   * Token log-probabilities for each verdict's P(yes) (src/judge/judges/logprobs.ts):
+   * "auto" asks and falls back (remembered) when the server lacks them; true always
+   * asks; false (default, so existing fingerprints and caches stay valid) never asks.
+   */
+  logprobs: z.union([z.literal("auto"), z.boolean()]).default(false),
 });
 
 export const JudgeConfig = z.discriminatedUnion("kind", [BaselineJudgeConfig, OpenAIJudgeConfig]);

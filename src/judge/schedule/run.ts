@@ -76,6 +76,7 @@ function fromCache(item: Item, repeat: number, fingerprint: string, c: CachedVer
     repeat,
     verdict: c.verdict,
     reason: c.reason,
+    pYes: c.pYes,
     error: c.error,
     usage: c.usage,
     cached: true,
@@ -122,6 +123,7 @@ function toCached(backend: Judge, rubric: Rubric, o: JudgeOutcome, time: string)
     usage: o.usage,
     attempts: o.attempts,
     raw: o.raw,
+    pYes: o.pYes,
     time,
   };
 }
