@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Id } from "./common.js";
+import { OpenAIJudgeConfig } from "./judge-config.js";
 
 /**
  * The judges of a panel (config `judges`): several judges side by side, each
@@ -11,19 +12,8 @@ import { Id } from "./common.js";
  */
 
 /** A model behind an OpenAI-compatible endpoint; each has its own client, concurrency and retries (limits per endpoint). */
-export const PanelOpenAIJudge = z.strictObject({
+export const PanelOpenAIJudge = OpenAIJudgeConfig.omit({ repeats: true }).extend({
   name: Id,
-  kind: z.literal("openai"),
-  model: z.string().min(1),
-  baseUrl: z.string().url().optional(),
-  apiKeyEnv: z.string().min(1).optional(),
-  temperature: z.number().min(0).max(2).nullable().default(0),
-  seed: z.number().int().nullable().default(0),
-  maxTokens: z.number().int().positive().nullable().default(512),
-  responseFormat: z.enum(["json_schema", "text"]).default("json_schema"),
-  concurrency: z.number().int().positive().default(8),
-  timeoutMs: z.number().int().positive().default(60_000),
-  maxRetries: z.number().int().min(0).default(4),
   /** USD per million tokens for this judge (else the config's `prices` for its model). */
   price: z.strictObject({ input: z.number().min(0), output: z.number().min(0) }).optional(),
 });
