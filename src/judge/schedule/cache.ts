@@ -9,6 +9,9 @@ import { acquireLease, type Lease } from "./lease.js";
 /** The cache file inside the cache folder (`config.cacheDir`, default `.ragjudge/`). */
 export const CACHE_FILE = "judge-cache.sqlite";
 
+/** Keys per statement of {@link JudgeCache.getDoneMany}. */
+const MANY_CHUNK = 10_000;
+
 /** Bumped when the table layout changes; an older file is refused with a clear message. */
 const SCHEMA_VERSION = 1;
 
@@ -119,7 +122,8 @@ function fromRow(r: Row): CachedVerdict {
 
 /**
  * The judge's verdict cache and resume log: SQLite (better-sqlite3) in WAL
- * mode. Each verdict is committed on its own the moment its reply is read,
+ * mode. A judge run commits the replies read in one event-loop turn together
+ * ({@link JudgeCache.putMany}, commits.ts), each call waiting for its commit,
  * so a killed run loses only the calls that were in flight and a rerun
  * repeats none that were committed. `synchronous = NORMAL` keeps commits
  * safe against a killed process (not against power loss) at a fraction of
@@ -138,7 +142,9 @@ export class JudgeCache {
     fp: Database.Statement<[string, string, string, string]>;
     mode: Database.Statement<[string, string], { response_mode: string }>;
     setMode: Database.Statement<[string, string, string, string | null, string]>;
+    many: Database.Statement<[string], Row & { i: number }>;
   };
+  private readonly putBatch: (entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => { stored: boolean; verdict: CachedVerdict }[];
 
   private constructor(
     readonly db: Database.Database,
@@ -160,7 +166,14 @@ export class JudgeCache {
       fp: db.prepare("INSERT OR IGNORE INTO fingerprints (fingerprint, rubric, template, created) VALUES (?, ?, ?, ?)"),
       mode: db.prepare("SELECT response_mode FROM endpoints WHERE base_url = ? AND model = ?"),
       setMode: db.prepare("INSERT OR REPLACE INTO endpoints (base_url, model, response_mode, cause, time) VALUES (?, ?, ?, ?, ?)"),
+      // One statement for many keys (a JSON array of [fingerprint, input hash, repeat]): a primary-key lookup per key, all inside SQLite.
+      many: db.prepare(
+        `SELECT j.key AS i, v.status, v.verdict, v.reason, v.error, v.judge, v.rubric, v.model, v.served_model, v.prompt_tokens, v.completion_tokens, v.attempts, NULL AS raw, v.time
+         FROM json_each(?) AS j CROSS JOIN verdicts AS v
+         WHERE v.fingerprint = json_extract(j.value, '$[0]') AND v.input_hash = json_extract(j.value, '$[1]') AND v.repeat = json_extract(j.value, '$[2]') AND v.status = 'done'`,
+      ),
     };
+    this.putBatch = db.transaction((entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => entries.map((e) => this.put(e.key, e.verdict)));
   }
 
   /** Opens (creating when needed) the cache in `dir`. A file that is not a ragjudge cache is an input error. */
@@ -252,6 +265,31 @@ export class JudgeCache {
   getDone(key: CacheKey): CachedVerdict | undefined {
     const v = this.get(key);
     return v?.status === "done" ? v : undefined;
+  }
+
+  /**
+   * The committed verdicts under many keys at once, aligned with `keys`
+   * (undefined where there is none, or only a stored error): what a rerun
+   * asks before judging, in one statement per {@link MANY_CHUNK} keys rather
+   * than one per key.
+   */
+  getDoneMany(keys: readonly CacheKey[]): (CachedVerdict | undefined)[] {
+    const out = new Array<CachedVerdict | undefined>(keys.length);
+    for (let start = 0; start < keys.length; start += MANY_CHUNK) {
+      const chunk = keys.slice(start, start + MANY_CHUNK);
+      const json = JSON.stringify(chunk.map((k) => [k.fingerprint, k.inputHash, k.repeat]));
+      for (const row of this.stmts.many.iterate(json)) out[start + row.i] = fromRow(row);
+    }
+    return out;
+  }
+
+  /**
+   * {@link put} for many outcomes in one transaction (one commit), each
+   * resolved exactly as `put` would: the group commit of a judge run
+   * (commits.ts). All or nothing: when the transaction fails none is stored.
+   */
+  putMany(entries: readonly { key: CacheKey; verdict: CachedVerdict }[]): { stored: boolean; verdict: CachedVerdict }[] {
+    return this.putBatch(entries);
   }
 
   /**
