@@ -142,7 +142,9 @@ export class JudgeCache {
     fp: Database.Statement<[string, string, string, string]>;
     mode: Database.Statement<[string, string], { response_mode: string }>;
     setMode: Database.Statement<[string, string, string, string | null, string]>;
-    many: Database.Statement<[string], Row & { i: number }>;
+    many: Database.Statement<[json: string, fingerprint: string], Row & { i: number }>;
+    count: Database.Statement<[string], { n: number }>;
+    scan: Database.Statement<[string], Row & { input_hash: string; repeat: number }>;
   };
   private readonly putBatch: (entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => { stored: boolean; verdict: CachedVerdict }[];
 
@@ -166,11 +168,15 @@ export class JudgeCache {
       fp: db.prepare("INSERT OR IGNORE INTO fingerprints (fingerprint, rubric, template, created) VALUES (?, ?, ?, ?)"),
       mode: db.prepare("SELECT response_mode FROM endpoints WHERE base_url = ? AND model = ?"),
       setMode: db.prepare("INSERT OR REPLACE INTO endpoints (base_url, model, response_mode, cause, time) VALUES (?, ?, ?, ?, ?)"),
-      // One statement for many keys (a JSON array of [fingerprint, input hash, repeat]): a primary-key lookup per key, all inside SQLite.
+      // Many keys of one fingerprint in one statement (a JSON array of [input hash, repeat]): a primary-key lookup per key, inside SQLite.
       many: db.prepare(
         `SELECT j.key AS i, v.status, v.verdict, v.reason, v.error, v.judge, v.rubric, v.model, v.served_model, v.prompt_tokens, v.completion_tokens, v.attempts, NULL AS raw, v.time
          FROM json_each(?) AS j CROSS JOIN verdicts AS v
-         WHERE v.fingerprint = json_extract(j.value, '$[0]') AND v.input_hash = json_extract(j.value, '$[1]') AND v.repeat = json_extract(j.value, '$[2]') AND v.status = 'done'`,
+         WHERE v.fingerprint = ? AND v.input_hash = json_extract(j.value, '$[0]') AND v.repeat = json_extract(j.value, '$[1]') AND v.status = 'done'`,
+      ),
+      count: db.prepare("SELECT count(*) AS n FROM verdicts WHERE fingerprint = ?"),
+      scan: db.prepare(
+        "SELECT input_hash, repeat, status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, NULL AS raw, time FROM verdicts WHERE fingerprint = ? AND status = 'done'",
       ),
     };
     this.putBatch = db.transaction((entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => entries.map((e) => this.put(e.key, e.verdict)));
@@ -270,15 +276,45 @@ export class JudgeCache {
   /**
    * The committed verdicts under many keys at once, aligned with `keys`
    * (undefined where there is none, or only a stored error): what a rerun
-   * asks before judging, in one statement per {@link MANY_CHUNK} keys rather
-   * than one per key.
+   * asks before judging, without a statement per key: the rows of each
+   * fingerprint read in one scan when most of them are wanted, else looked
+   * up by primary key {@link MANY_CHUNK} keys per statement.
    */
   getDoneMany(keys: readonly CacheKey[]): (CachedVerdict | undefined)[] {
     const out = new Array<CachedVerdict | undefined>(keys.length);
-    for (let start = 0; start < keys.length; start += MANY_CHUNK) {
-      const chunk = keys.slice(start, start + MANY_CHUNK);
-      const json = JSON.stringify(chunk.map((k) => [k.fingerprint, k.inputHash, k.repeat]));
-      for (const row of this.stmts.many.iterate(json)) out[start + row.i] = fromRow(row);
+    const byFingerprint = new Map<string, number[]>();
+    for (let i = 0; i < keys.length; i++) {
+      const fp = keys[i]!.fingerprint;
+      const list = byFingerprint.get(fp);
+      if (list) list.push(i);
+      else byFingerprint.set(fp, [i]);
+    }
+    for (const [fp, indices] of byFingerprint) {
+      const stored = this.stmts.count.get(fp)!.n;
+      if (stored === 0) continue;
+      if (stored <= 2 * indices.length) {
+        // Most of the fingerprint's rows are wanted (a rerun): read them all in key order and match.
+        const want = new Map<string, number[]>();
+        for (const i of indices) {
+          const k = `${keys[i]!.inputHash}\0${keys[i]!.repeat}`;
+          const list = want.get(k);
+          if (list) list.push(i);
+          else want.set(k, [i]);
+        }
+        for (const row of this.stmts.scan.iterate(fp)) {
+          const at = want.get(`${row.input_hash}\0${row.repeat}`);
+          if (!at) continue;
+          const v = fromRow(row);
+          for (const i of at) out[i] = v;
+        }
+        continue;
+      }
+      // A few keys among many rows: look each up by primary key, many per statement.
+      for (let start = 0; start < indices.length; start += MANY_CHUNK) {
+        const chunk = indices.slice(start, start + MANY_CHUNK);
+        const json = JSON.stringify(chunk.map((i) => [keys[i]!.inputHash, keys[i]!.repeat]));
+        for (const row of this.stmts.many.iterate(json, fp)) out[chunk[row.i]!] = fromRow(row);
+      }
     }
     return out;
   }
