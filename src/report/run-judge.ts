@@ -61,6 +61,7 @@ export async function judgeItems(o: JudgeStepOptions): Promise<JudgeStep> {
     backend = llmBackend(s, {
       cache,
       onModeChange: (_m, cause) => o.log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on\n`),
+      onLogprobsOff: (cause) => o.log(`judge: the server gives no token log-probabilities (${redact(cause, [s.apiKey])}); judging without them (no P(yes)) from now on, remembered for ${s.baseURL}, model ${s.model}\n`),
     });
   } else backend = baselineBackend();
   o.log(`judge: ${backend.label}; ${o.items.length} items${s.kind === "openai" && s.repeats > 1 ? ` x ${s.repeats} repeats` : ""}${cache ? `; cache ${cache.file}` : ""}\n`);

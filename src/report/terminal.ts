@@ -1,4 +1,5 @@
 import { escapeMarkdown, plainLine, plainText } from "../golden/escape.js";
+import { panelSection } from "./panel/render.js";
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
 import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
 import { costLine } from "../judge/schedule/cost.js";
@@ -213,6 +214,7 @@ export function renderTerminal(report: ReportJson, opts: TerminalOptions): strin
     judgeSection(report, "terminal"),
     claimsSection(report, "terminal"),
     gateSection(report, "terminal"),
+    ...(report.panel ? [panelSection(report.panel, "terminal")] : []),
   ];
   // User text reached lines through names and messages: no control character may reach a terminal.
   return plainText([...sections, ...warn, `evaluation folder: ${opts.folder}/ (report.html, report.md, report.json, junit.xml, summary.txt, items.csv)\n`].join("\n"));

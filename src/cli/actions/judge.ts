@@ -25,6 +25,7 @@ import { formatSummary } from "../../judge/summary/format.js";
 import { costLine, costTotals } from "../../judge/schedule/cost.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
+import { mainJudgeOf } from "../../judge/judges/panel.js";
 
 export interface JudgeCommandFlags extends JudgeFlags {
   config?: string;
@@ -53,6 +54,7 @@ function makeBackend(s: OpenAISettings, cache: JudgeCache | undefined, log: (s: 
   return llmBackend(s, {
     cache,
     onModeChange: (_mode, cause) => log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on (remembered for ${s.baseURL}, model ${s.model})\n`),
+    onLogprobsOff: (cause) => log(`judge: the server gives no token log-probabilities (${redact(cause, [s.apiKey])}); judging without them (no P(yes)) from now on, remembered for ${s.baseURL}, model ${s.model}\n`),
   });
 }
 
@@ -65,7 +67,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir), "the cache folder");
   const out = writableTarget(flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl"), { create: false });
   // A dry run sends nothing, so it needs no key.
-  const settings = resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true });
+  const settings = resolveJudge({ ...resolved.config, judge: mainJudgeOf(resolved.config) }, flags, process.env, { keyless: flags.dryRun === true });
   const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
   const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant, claimsFrom: cachedClaimsFrom(cacheDir) });
   const { itemSet, rubrics } = inputs;
@@ -156,7 +158,10 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   const claimLines = claims ? "\n" + plainText(claimsSection({ unsupportedClaims: claims, variants: inputs.variants.map((v) => ({ name: v.name })) as never }, "terminal")) : "";
   process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost, ...(claims ? { unsupportedClaims: claims } : {}) }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n" + claimLines);
   log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
-  const errors = result.judgments.filter((j) => j.verdict === "error" && !j.derived).length;
+  // A judge panel (config `judges`) judges too, unless a flag chose one judge.
+  const panelErrors = resolved.config.judges && flags.judge === undefined && flags.model === undefined && flags.baseUrl === undefined
+    ? await (await import("./judge-panel.js")).judgeWithPanel(resolved, inputs, cacheDir, out, log) : 0;
+  const errors = result.judgments.filter((j) => j.verdict === "error" && !j.derived).length + panelErrors;
   if (errors && !flags.allowErrors) {
     log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
     process.exitCode = EXIT.judgeUnfinished;

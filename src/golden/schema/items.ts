@@ -59,6 +59,8 @@ export const Judgment = ItemKey.extend({
   inputHash: Sha256,
   fingerprint: z.string().min(1),
   judge: z.enum(["llm", "baseline", "rule"]),
+  /** The panel judge's name (config `judges[].name`) on a panel's verdicts; absent for the single configured judge. */
+  judgeName: z.string().min(1).optional(),
   model: z.string().optional(),
   servedModel: z.string().optional(),
   repeat: z.number().int().min(0).default(0),
@@ -92,7 +94,8 @@ export const Provenance = z.enum(["human", "author", "import"]);
 
 /** A sampling manifest's id (`labels/draws/<id>.json`): 16 lower-case hex digits. */
 export const DrawId = z.string().regex(/^[0-9a-f]{16}$/, "must be a draw id (16 lower-case hex digits, as in labels/draws/<id>.json)");
-export const Frame = z.enum(["random", "disagreement", "balanced", "manual"]);
+/** `panel-split`: items where the judges of a panel split (`sample --panel-splits`); like every non-random frame, never counted by the gate. */
+export const Frame = z.enum(["random", "disagreement", "balanced", "manual", "panel-split"]);
 export type Frame = z.infer<typeof Frame>;
 
 /**
