@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Id } from "./common.js";
-import { checkPanel, PanelJudgeConfig } from "./panel.js";
+import { checkPanel, panelJudgeSchema } from "./panel.js";
 
 /**
  * Which named stage list of a pipeline output plays which role. Declared,
@@ -116,7 +116,7 @@ export const RagjudgeConfig = z.strictObject({
   labels: z.string().min(1).default("labels"),
   judge: JudgeConfig.optional(),
   /** A judge panel (schema/panel.ts): several named judges side by side; `judge` (or the first leaf here) gives the run's main verdicts. */
-  judges: z.array(PanelJudgeConfig).min(1).optional(),
+  judges: z.array(panelJudgeSchema(OpenAIJudgeConfig)).min(1).optional(),
   requireCitations: z.boolean().default(false),
   /** Retrieval floors, `{"R@10": 0.7, "RR": 0.5}`: a missed floor fails `run` and `retrieval`. */
   floors: z.record(z.string(), z.number()).default({}),
