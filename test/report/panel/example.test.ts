@@ -35,6 +35,9 @@ describe("the example judge panel", () => {
     // A judge saying yes to everything: TPR 1, TNR 0, kappa 0.
     expect(faith.rows.find((x) => x.judge === "always-yes")).toMatchObject({ tpr: 1, tnr: 0, kappa: 0, trusted: false });
     expect(report.files).toContain("panel-judgments.jsonl");
+    const junit = readFileSync(join(r.folder, "junit.xml"), "utf8");
+    expect(junit).toMatch(/<testsuite name="judge panel" tests="4"/);
+    expect(junit).toMatch(/classname="ragjudge\.panel\.faithfulness"/);
     expect(r.errors).toBe(0);
   });
 
