@@ -54,7 +54,7 @@ for (const latency of LATENCIES) {
   const config = writeJudgeBenchData(join(dir, `l${latency}`), { questions: QUESTIONS, chunksPerQuestion: 3 }, server.baseURL, CONCURRENCY);
   const resolved = loadConfig(config);
   const { itemSet, rubrics } = loadJudgeInputs(resolved);
-  const judges: PanelJudgeConfig[] = ["judge-a", "judge-b", "judge-c"].map((m) => ({ name: m, kind: "openai", model: m, baseUrl: server.baseURL, concurrency: CONCURRENCY, temperature: 0, seed: 0, maxTokens: 512, responseFormat: "json_schema", timeoutMs: 60_000, maxRetries: 2 }));
+  const judges: PanelJudgeConfig[] = ["judge-a", "judge-b", "judge-c"].map((m) => ({ name: m, kind: "openai", model: m, baseUrl: server.baseURL, concurrency: CONCURRENCY, temperature: 0, seed: 0, maxTokens: 512, responseFormat: "json_schema", timeoutMs: 60_000, maxRetries: 2, logprobs: false }));
   const calls = itemSet.items.filter((i) => !i.rule).length * judges.length;
   const fresh = (name: string) => {
     const d = join(dir, `cache-${latency}-${name}`);

@@ -57,7 +57,7 @@ export { renderTable as renderTextTable } from "./retrieval/diagnostics/table.js
 export { renderTable as renderCalibrationTable, renderMarkdown as renderCalibrationMarkdown, renderJson as renderCalibrationJson } from "./calibration/render.js";
 
 // Judge panels: combined judges as records, the panel run, its side-by-side calibration (README "Judge panels").
-export { checkPanel, membersOf, panelJudgeSchema, type PanelJudgeConfig } from "./golden/schema/panel.js";
+export { checkPanel, membersOf, PanelJudgeConfig } from "./golden/schema/panel.js";
 export { cascadeEscalation, combinedJudge, inCascadeSample, type CombinedJudge, type CombineRule, type Member } from "./judge/judges/combined.js";
 export { constantJudge } from "./judge/judges/constant.js";
 export { mainJudgeOf, panelEntries, panelOrder, type PanelEntry } from "./judge/judges/panel.js";

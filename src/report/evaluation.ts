@@ -25,6 +25,7 @@ import { configEvaluationsDir, EvaluationFolder } from "./folder.js";
 import { buildItems } from "./items/build.js";
 import { searchOrAnswer } from "./join.js";
 import { checkJudgeSetup, judgeItems } from "./run-judge.js";
+import { prepareClaimItems } from "../judge/claims/prepare.js";
 import type { ReportJson } from "./schema.js";
 import { planFiles, writeEvaluation } from "./write.js";
 import { mainJudgeOf } from "../judge/judges/panel.js";
@@ -153,7 +154,9 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
 
   // The baseline judges in milliseconds: a progress display would only flicker.
   const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
-  const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
+  // Claim-level faithfulness with the claims rubric: the judge model extracts the claims first (judge/claims).
+  const { items: judged } = await prepareClaimItems(inputs, settings, cacheDir, log);
+  const step = await judgeItems({ settings, items: judged, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
   const judgments = step.result.judgments;
   // A judge panel (config `judges`): every judge side by side, after the main judge.
   const panelRuns = config.judges ? await judgePanel({ config, items: itemSet.items, rubrics, cacheDir, log }) : undefined;

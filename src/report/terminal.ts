@@ -3,6 +3,7 @@ import { panelSection } from "./panel/render.js";
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
 import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
 import { costLine } from "../judge/schedule/cost.js";
+import { claimsSection } from "./claims.js";
 import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";
 
 /**
@@ -116,7 +117,7 @@ function rubricTable(r: RubricJson, format: TextFormat): string {
   ]);
   for (const v of r.variants) {
     const p = v.pairs;
-    if (p) rows.push([`${v.variant}: citation pairs supported`, trustedRate(r, p.raw.value), interval(p.raw.ci, true), `${p.pass + p.fail} pairs`, String(p.rulePass + p.ruleFail), String(p.errors), estimateText(p.roganGladen), estimateText(p.ppi)]);
+    if (p) rows.push([`${v.variant}: ${r.unit === "claim" ? "claims" : "citation pairs"} supported`, trustedRate(r, p.raw.value), interval(p.raw.ci, true), `${p.pass + p.fail} ${r.unit === "claim" ? "claims" : "pairs"}`, String(p.rulePass + p.ruleFail), String(p.errors), estimateText(p.roganGladen), estimateText(p.ppi)]);
   }
   return renderTable(columns, rows, format);
 }
@@ -211,6 +212,7 @@ export function renderTerminal(report: ReportJson, opts: TerminalOptions): strin
     retrievalSection(report, "terminal"),
     diagnosticsSection(report, "terminal"),
     judgeSection(report, "terminal"),
+    claimsSection(report, "terminal"),
     gateSection(report, "terminal"),
     ...(report.panel ? [panelSection(report.panel, "terminal")] : []),
   ];

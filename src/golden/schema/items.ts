@@ -3,8 +3,9 @@ import { Id, Meta, Sha256, Time, YesNo } from "./common.js";
 
 /**
  * The key every judged thing is joined on: (variant, question, rubric, unit).
- * `unit` is `"answer"` for whole-answer rubrics, or `"s<n>:<chunk id>"` for
- * one (sentence n, counted from 1, cited chunk) pair of citation accuracy.
+ * `unit` is `"answer"` for whole-answer rubrics, `"s<n>:<chunk id>"` for
+ * one (sentence n, counted from 1, cited chunk) pair of citation accuracy,
+ * or `"c<n>"` for claim n of an answer (faithfulness by claim).
  */
 export const ItemKey = z.strictObject({
   variant: Id,
@@ -76,6 +77,14 @@ export const Judgment = ItemKey.extend({
   rule: z.string().optional(),
   usage: z.strictObject({ prompt: z.number().int().min(0), completion: z.number().int().min(0) }).optional(),
   cached: z.boolean().default(false),
+  /** A claim's verdict (unit `c<n>`, config `faithfulnessUnit: "claim"`): the claim's text. */
+  claim: z.string().optional(),
+  /**
+   * `claims`: an answer verdict derived from its claims' verdicts (yes iff
+   * every claim is supported), not judged itself: reported like an answer
+   * verdict, never sampled or calibrated (its claims are).
+   */
+  derived: z.literal("claims").optional(),
   time: Time,
   meta: Meta,
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Id } from "./common.js";
-import type { OpenAIJudgeConfig } from "./config.js";
+import { OpenAIJudgeConfig } from "./judge-config.js";
 
 /**
  * The judges of a panel (config `judges`): several judges side by side, each
@@ -10,6 +10,13 @@ import type { OpenAIJudgeConfig } from "./config.js";
  * other combined judges by name, and get their own fingerprint derived from
  * their members' fingerprints and their rule.
  */
+
+/** A model behind an OpenAI-compatible endpoint; each has its own client, concurrency and retries (limits per endpoint). */
+export const PanelOpenAIJudge = OpenAIJudgeConfig.omit({ repeats: true }).extend({
+  name: Id,
+  /** USD per million tokens for this judge (else the config's `prices` for its model). */
+  price: z.strictObject({ input: z.number().min(0), output: z.number().min(0) }).optional(),
+});
 
 /** The offline lexical baseline on a panel. */
 export const PanelBaselineJudge = z.strictObject({ name: Id, kind: z.literal("baseline") });
@@ -39,22 +46,9 @@ export const PanelCascadeJudge = z.strictObject({
   sample: z.number().min(0).max(1).default(0),
 });
 
-/**
- * The schema of one panel judge. A model judge takes the fields of the
- * config's `judge` block (whatever they are: built from that schema, so the
- * two never drift apart) but `repeats`, plus its `name` and an optional
- * `price` in USD per million tokens (else the config's `prices` for its
- * model); each has its own client, concurrency and retries (limits per
- * endpoint). Built by config.ts from its own `OpenAIJudgeConfig`.
- */
-export function panelJudgeSchema(openai: typeof OpenAIJudgeConfig) {
-  const model = openai.omit({ repeats: true }).extend({
-    name: Id,
-    price: z.strictObject({ input: z.number().min(0), output: z.number().min(0) }).optional(),
-  });
-  return z.discriminatedUnion("kind", [model, PanelBaselineJudge, PanelConstantJudge, PanelMajorityJudge, PanelUnanimousJudge, PanelCascadeJudge]);
-}
-export type PanelJudgeConfig = z.infer<ReturnType<typeof panelJudgeSchema>>;
+export const PanelJudgeConfig = z.discriminatedUnion("kind", [PanelOpenAIJudge, PanelBaselineJudge, PanelConstantJudge, PanelMajorityJudge, PanelUnanimousJudge, PanelCascadeJudge]);
+export type PanelJudgeConfig = z.infer<typeof PanelJudgeConfig>;
+export type PanelLeafConfig = z.infer<typeof PanelOpenAIJudge> | z.infer<typeof PanelBaselineJudge>;
 
 /** The member names a judge of the panel composes (none for a leaf). */
 export function membersOf(j: PanelJudgeConfig): string[] {
