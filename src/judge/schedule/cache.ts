@@ -120,6 +120,28 @@ function fromRow(r: Row): CachedVerdict {
   };
 }
 
+/** Columns of a bulk scan, in order (see {@link fromScan}). */
+const SCAN_COLUMNS = ["input_hash", "repeat", "status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
+
+/** {@link fromRow} for a row of SCAN_COLUMNS read as an array. */
+function fromScan(c: unknown[]): CachedVerdict {
+  return fromRow({
+    status: c[2] as Row["status"],
+    verdict: c[3] as Row["verdict"],
+    reason: c[4] as string,
+    error: c[5] as string | null,
+    judge: c[6] as Row["judge"],
+    rubric: c[7] as string,
+    model: c[8] as string | null,
+    served_model: c[9] as string | null,
+    prompt_tokens: c[10] as number | null,
+    completion_tokens: c[11] as number | null,
+    attempts: c[12] as number | null,
+    raw: null,
+    time: c[13] as string,
+  });
+}
+
 /**
  * The judge's verdict cache and resume log: SQLite (better-sqlite3) in WAL
  * mode. A judge run commits the replies read in one event-loop turn together
@@ -144,7 +166,7 @@ export class JudgeCache {
     setMode: Database.Statement<[string, string, string, string | null, string]>;
     many: Database.Statement<[json: string, fingerprint: string], Row & { i: number }>;
     count: Database.Statement<[string], { n: number }>;
-    scan: Database.Statement<[string], Row & { input_hash: string; repeat: number }>;
+    scan: Database.Statement<[string], unknown[]>;
   };
   private readonly putBatch: (entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => { stored: boolean; verdict: CachedVerdict }[];
 
@@ -175,9 +197,8 @@ export class JudgeCache {
          WHERE v.fingerprint = ? AND v.input_hash = json_extract(j.value, '$[0]') AND v.repeat = json_extract(j.value, '$[1]') AND v.status = 'done'`,
       ),
       count: db.prepare("SELECT count(*) AS n FROM verdicts WHERE fingerprint = ?"),
-      scan: db.prepare(
-        "SELECT input_hash, repeat, status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, NULL AS raw, time FROM verdicts WHERE fingerprint = ? AND status = 'done'",
-      ),
+      // Rows as arrays (no object per row): the columns of SCAN_COLUMNS.
+      scan: db.prepare<[string], unknown[]>(`SELECT ${SCAN_COLUMNS.join(", ")} FROM verdicts WHERE fingerprint = ? AND status = 'done'`).raw(true),
     };
     this.putBatch = db.transaction((entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => entries.map((e) => this.put(e.key, e.verdict)));
   }
@@ -301,10 +322,10 @@ export class JudgeCache {
           if (list) list.push(i);
           else want.set(k, [i]);
         }
-        for (const row of this.stmts.scan.iterate(fp)) {
-          const at = want.get(`${row.input_hash}\0${row.repeat}`);
+        for (const cols of this.stmts.scan.all(fp)) {
+          const at = want.get(`${cols[0] as string}\0${cols[1] as number}`);
           if (!at) continue;
-          const v = fromRow(row);
+          const v = fromScan(cols);
           for (const i of at) out[i] = v;
         }
         continue;
