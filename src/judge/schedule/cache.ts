@@ -123,23 +123,24 @@ function fromRow(r: Row): CachedVerdict {
 /** Columns of a bulk scan, in order (see {@link fromScan}). */
 const SCAN_COLUMNS = ["input_hash", "repeat", "status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
 
-/** {@link fromRow} for a row of SCAN_COLUMNS read as an array. */
+/** {@link fromRow} for a row of SCAN_COLUMNS read as an array (the same object, built without a Row in between). */
 function fromScan(c: unknown[]): CachedVerdict {
-  return fromRow({
+  const prompt = c[10] as number | null;
+  const completion = c[11] as number | null;
+  return {
     status: c[2] as Row["status"],
     verdict: c[3] as Row["verdict"],
     reason: c[4] as string,
-    error: c[5] as string | null,
+    error: (c[5] as string | null) ?? undefined,
     judge: c[6] as Row["judge"],
     rubric: c[7] as string,
-    model: c[8] as string | null,
-    served_model: c[9] as string | null,
-    prompt_tokens: c[10] as number | null,
-    completion_tokens: c[11] as number | null,
-    attempts: c[12] as number | null,
-    raw: null,
+    model: (c[8] as string | null) ?? undefined,
+    servedModel: (c[9] as string | null) ?? undefined,
+    usage: prompt === null || completion === null ? undefined : { prompt, completion },
+    attempts: (c[12] as number | null) ?? undefined,
+    raw: undefined,
     time: c[13] as string,
-  });
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ItemKey } from "../../../src/golden/schema/items.js";
 import { openAIBackend } from "../../../src/judge/judges/llm.js";
 import { CACHE_FILE, JudgeCache } from "../../../src/judge/schedule/cache.js";
 import { runJudge } from "../../../src/judge/schedule/run.js";
@@ -44,6 +45,10 @@ function rows(dir: string): unknown[] {
 
 describe("the lean transport and group commit change nothing", () => {
   const { itemSet } = fixtureInputs(ALL);
+
+  it("copies every field of an item's key into its judgments (run.ts lists them one by one)", () => {
+    expect(Object.keys(ItemKey.shape)).toEqual(["variant", "question", "rubric", "unit"]);
+  });
 
   it("gives the same judgments and cache rows as the global fetch with one commit per verdict", async () => {
     server = await startOpenAIServer({ latencyMs: 2, script });
