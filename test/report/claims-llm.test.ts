@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation } from "../../src/report/evaluation.js";
+import { runCliCaptured } from "../helpers/cli.js";
 import { ItemRecord } from "../../src/report/items/schema.js";
 import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
@@ -108,7 +109,7 @@ describe("claim-level faithfulness with an LLM judge", () => {
   });
 
   it("takes the claims from the claims rubric under its own fingerprint, cached, and judges those", async () => {
-    const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: judge() });
+    const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: judge(), cacheDir: "cache" });
     const cacheDir = join(config, "..", "cache");
     server.resetCount();
     const before = server.requests.length;
@@ -141,12 +142,37 @@ describe("claim-level faithfulness with an LLM judge", () => {
     const n = server.requests.length;
     const again = await runEvaluation({ config, cacheDir });
     expect(server.requests.length).toBe(n);
+    // Derived answer verdicts are no judgments made: every judgment of the rerun is a cache hit or a rule verdict.
+    const t = again.report.judgeTotals;
+    expect(t.calls).toBe(0);
+    expect(t.cached).toBe(t.judgments - t.rule);
     expect(judgmentsOf(again.folder).filter((j) => j.rubric === "faithfulness").map((j) => [j.unit, j.claim, j.verdict])).toEqual(js.map((j) => [j.unit, j.claim, j.verdict]));
+    // sample rebuilds the same claim items from the cached extractions: the queue holds the extracted claims, hashes matching.
+    const sampled = await runCliCaptured(["sample", "--config", config, "--random", "20", "--annotator", "asha", "--judgments", join(again.folder, "judgments.jsonl"), "--out", join(cacheDir, "queue.jsonl"), "--rubrics", "faithfulness"]);
+    expect(sampled.code).toBe(0);
+    const queue = readFileSync(join(cacheDir, "queue.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { unit: string; inputHash: string; evidence: { answer: string } });
+    expect(queue).toHaveLength(8);
+    for (const e of queue) expect(js.find((j) => j.unit === e.unit && j.inputHash === e.inputHash)?.claim).toBe(e.evidence.answer);
+    expect(queue.every((e) => e.evidence.answer.startsWith("Claim: "))).toBe(true);
     // Another model is another extraction fingerprint: extracted anew.
     const other = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: { ...judge(), model: "other-model" } });
     const m = server.requests.length;
     await runEvaluation({ config: other, cacheDir });
     expect(server.requests.slice(m).filter((r) => isExtraction(r.info))).toHaveLength(4);
+  });
+
+  it("ragjudge judge: extracts, judges the claims, derives the answers and prints the unsupported claims", async () => {
+    const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: judge(), cacheDir: "cache" });
+    const r = await runCliCaptured(["judge", "--config", config]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/claims: 4 answers' claims extracted by judge-model \(fingerprint [0-9a-f]{12}; 0 from the cache, 4 calls\)/);
+    expect(r.out).toContain("Unsupported claims");
+    expect(r.out).toContain('en c2: "Claim: You get 40 days of casual leave a year." (unsupported)');
+    const js = judgmentsOf(join(config, "..", "cache"));
+    expect(js.filter((j) => j.derived).map((j) => [j.question, j.verdict])).toEqual([["en", "no"], ["list", "no"], ["hi", "yes"], ["roman", "yes"]]);
+    const json = await runCliCaptured(["judge", "--config", config, "--json"]);
+    expect((JSON.parse(json.out) as { unsupportedClaims: unknown[] }).unsupportedClaims).toHaveLength(2);
+    expect(json.err).toContain("4 from the cache, 0 calls");
   });
 
   it("keeps the sentence splitter for the baseline judge, with the claims rubric named", async () => {

@@ -15,7 +15,10 @@ import { progressReporter } from "../../judge/schedule/progress.js";
 import { redact } from "../../judge/transport/redact.js";
 import { runJudge } from "../../judge/schedule/run.js";
 import { withDerivedVerdicts } from "../../judge/items/derive-claims.js";
-import { prepareClaimItems } from "../../judge/claims/prepare.js";
+import { cachedClaimsFrom, prepareClaimItems } from "../../judge/claims/prepare.js";
+import { isClaimUnit } from "../../judge/items/claims.js";
+import { plainText } from "../../golden/escape.js";
+import { claimsSection, unsupportedClaims } from "../../report/claims.js";
 import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/judges/settings.js";
 import { summarise } from "../../judge/summary/summary.js";
 import { formatSummary } from "../../judge/summary/format.js";
@@ -66,7 +69,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   // A dry run sends nothing, so it needs no key.
   const settings = resolveJudge({ ...resolved.config, judge: mainJudgeOf(resolved.config) }, flags, process.env, { keyless: flags.dryRun === true });
   const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
-  const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
+  const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant, claimsFrom: cachedClaimsFrom(cacheDir) });
   const { itemSet, rubrics } = inputs;
   log(`judge: ${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
 
@@ -150,7 +153,10 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
   if (trust.problem) log(`judge: ${trust.problem}\n`);
   const cost = costTotals(backend, result.usage.values(), resolved.config.prices);
-  process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n");
+  // Claim-level faithfulness: which claims the sources did not support, with the context each was checked against.
+  const claims = result.judgments.some((j) => isClaimUnit(j.unit)) ? unsupportedClaims(result.judgments, inputs.variants, inputs.golden.questions.map((q) => q.id)) : undefined;
+  const claimLines = claims ? "\n" + plainText(claimsSection({ unsupportedClaims: claims, variants: inputs.variants.map((v) => ({ name: v.name })) as never }, "terminal")) : "";
+  process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost, ...(claims ? { unsupportedClaims: claims } : {}) }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n" + claimLines);
   log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
   // A judge panel (config `judges`) judges too, unless a flag chose one judge.
   const panelErrors = resolved.config.judges && flags.judge === undefined && flags.model === undefined && flags.baseUrl === undefined

@@ -89,7 +89,8 @@ const NUMBER_ABBR = /\bNos?\.\s*$/u;
 const CUT_SHORT = /(?:(?:^|[\s(])(?:\p{L}\.)+|\b(?:Mr|Mrs|Ms|Dr|Prof|St|Sr|Jr|vs|Inc|Ltd|Co|Corp|approx|etc|cf|Fig|Vol|Art|Sec)\.|^\s*\d{1,3}[.)])\s*$/u;
 
 /**
- * The claims a pipeline output states itself: when its explicit `citations`
+ * The claims a pipeline output states itself: its `claims` when it gives
+ * them; else, when its explicit `citations`
  * give sentences that together make up the whole answer (normalised, citation
  * markers stripped, nothing left over), those sentences are its claims, as
  * they are citation accuracy's sentences. Otherwise undefined (the splitter
@@ -103,6 +104,8 @@ export function citedClaims(variants: readonly Pick<VariantData, "name" | "outpu
   const squash = (t: string) => normalise(stripMarkers(t)).replace(/\s+/gu, "");
   return (it) => {
     const line = byName.get(it.key.variant)?.outputs.get(it.key.question);
+    // The pipeline's own `claims` win: it says what it claimed.
+    if (line?.claims) return line.claims.map((c) => stripMarkers(c)).filter((t) => SAYS_SOMETHING.test(t));
     if (!line?.citations?.length || line.answer === undefined) return undefined;
     const sentences = line.citations.map((c) => stripMarkers(c.sentence)).filter((t) => SAYS_SOMETHING.test(t));
     return sentences.length && squash(sentences.join("")) === squash(line.answer) ? sentences : undefined;

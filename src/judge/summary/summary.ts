@@ -336,10 +336,11 @@ export function summarise(input: SummaryInput): Summary {
     figures,
     requireCitations: input.requireCitations,
     usage,
+    // Answer verdicts derived from claims are not judgments made: counted through their claims.
     totals: {
-      judgments: input.judgments.length,
-      errors: input.judgments.filter((j) => j.verdict === "error").length,
-      cached: input.judgments.filter((j) => j.cached).length,
+      judgments: input.judgments.filter((j) => !j.derived).length,
+      errors: input.judgments.filter((j) => j.verdict === "error" && !j.derived).length,
+      cached: input.judgments.filter((j) => j.cached && !j.derived).length,
       rule: input.judgments.filter((j) => j.judge === "rule").length,
     },
   };

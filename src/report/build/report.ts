@@ -127,9 +127,10 @@ export function assembleReport(f: RunFindings): ReportJson {
     rubrics: f.rubricReports,
     ...(f.judgments.some((j) => isClaimUnit(j.unit)) ? { unsupportedClaims: unsupportedClaims(f.judgments, f.variants, f.golden.questions.map((q) => q.id)) } : {}),
     judgeTotals: {
-      judgments: f.judgments.length,
-      errors: f.judgments.filter((j) => j.verdict === "error").length,
-      cached: f.judgments.filter((j) => j.cached).length,
+      // Answer verdicts derived from claims are not judgments made: counted through their claims.
+      judgments: f.judgments.filter((j) => !j.derived).length,
+      errors: f.judgments.filter((j) => j.verdict === "error" && !j.derived).length,
+      cached: f.judgments.filter((j) => j.cached && !j.derived).length,
       rule: f.judgments.filter((j) => j.judge === "rule").length,
       calls,
       promptTokens: prompt,

@@ -62,6 +62,11 @@ describe("citedClaims", () => {
     expect(of("A is 1.  B is 2.", [{ sentence: "A is 1.", chunks: ["a"] }, { sentence: "B is 2.", chunks: ["b"] }])).toEqual(["A is 1.", "B is 2."]);
   });
 
+  it("takes the pipeline's own claims first, markers stripped", () => {
+    const line = { id: "q", retrieved: [], answer: "A is 1. B is 2.", claims: ["A is 1 [1].", "B is 2.", "[2]"], citations: [{ sentence: "A is 1. B is 2.", chunks: ["a"] }] };
+    expect(citedClaims([{ name: "v", outputs: new Map([["q", line]]) } as never])(item(line.answer))).toEqual(["A is 1.", "B is 2."]);
+  });
+
   it("leaves the splitter to decide when a sentence is not among the citations, or there are none", () => {
     expect(of("A is 1. B is 2.", [{ sentence: "A is 1.", chunks: ["a"] }])).toBeUndefined();
     expect(of("A is 1. B is 2.")).toBeUndefined();
