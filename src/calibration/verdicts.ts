@@ -71,6 +71,8 @@ export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeG
       counts.ruleVerdicts++;
       continue;
     }
+    // An answer verdict derived from its claims is not a judged one: its claims are calibrated instead.
+    if (j.derived) continue;
     const model = served(j);
     const gk = JSON.stringify([j.rubric, j.fingerprint, model]);
     let g = groups.get(gk);

@@ -1,4 +1,5 @@
 import { escapeMarkdown, markdownCode } from "../golden/escape.js";
+import { panelSection } from "./panel/render.js";
 import { whyWithProposal } from "../retrieval/diagnostics/render.js";
 import { renderTable, shorten } from "../retrieval/diagnostics/table.js";
 import { confidenceSection } from "./confidence-section.js";
@@ -7,6 +8,7 @@ import { escapeHtml } from "./html/escape.js";
 import type { ItemRecord } from "./items/schema.js";
 import { FAILURE_CLASSES, failingReasons, worstItems, type FailureClass } from "./items/worst.js";
 import type { ReportJson, VariantJson } from "./schema.js";
+import { claimsSection } from "./claims.js";
 import { diagnosticsSection, gateSection, judgeSection, retrievalSection, searchOrAnswerSection, verdictLines } from "./terminal.js";
 
 /**
@@ -120,6 +122,7 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     "",
     searchOrAnswerSection(report, "markdown"),
     ...(items ? [worstSection(report, items)] : []),
+    claimsSection(report, "markdown"),
     ...report.variants.map(perQuestion),
     "",
     retrievalSection(report, "markdown"),
@@ -129,6 +132,7 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     judgeSection(report, "markdown"),
     confidenceSection(report),
     gateSection(report, "markdown"),
+    ...(report.panel ? [panelSection(report.panel, "markdown")] : []),
   ];
   if (report.warnings.length) {
     out.push(details(plural(report.warnings.length, "input warning"), report.warnings.map((w) => `- ${md(w)}`).join("\n")));

@@ -1,4 +1,6 @@
+import { UnsupportedClaimJson } from "./claims-schema.js";
 import { z } from "zod";
+import { PanelJson } from "./panel/schema.js";
 import { ConfidenceJson } from "./schema-confidence.js";
 import { OUTCOMES } from "./search-or-answer.js";
 
@@ -286,6 +288,8 @@ export const ReportJson = z.object({
   warnings: z.array(z.string()),
   variants: z.array(VariantJson),
   rubrics: z.array(RubricJson),
+  /** Claim-level faithfulness only: every claim not supported (or not judged), with its context (src/report/claims.ts). */
+  unsupportedClaims: z.array(UnsupportedClaimJson).optional(),
   judgeTotals: z.object({
     judgments: Count,
     errors: Count,
@@ -316,5 +320,7 @@ export const ReportJson = z.object({
   }),
   /** The files of the evaluation folder, relative to it. */
   files: z.array(z.string()),
+  /** A judge panel's side-by-side calibration (config `judges`), when there is one. */
+  panel: PanelJson.optional(),
 });
 export type ReportJson = z.infer<typeof ReportJson>;

@@ -14,12 +14,15 @@ import { loadJudgeInputs } from "../../judge/items/inputs.js";
 import { progressReporter } from "../../judge/schedule/progress.js";
 import { redact } from "../../judge/transport/redact.js";
 import { runJudge } from "../../judge/schedule/run.js";
+import { withDerivedVerdicts } from "../../judge/items/derive-claims.js";
+import { prepareClaimItems } from "../../judge/claims/prepare.js";
 import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/judges/settings.js";
 import { summarise } from "../../judge/summary/summary.js";
 import { formatSummary } from "../../judge/summary/format.js";
 import { costLine, costTotals } from "../../judge/schedule/cost.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
+import { mainJudgeOf } from "../../judge/judges/panel.js";
 
 export interface JudgeCommandFlags extends JudgeFlags {
   config?: string;
@@ -61,7 +64,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir), "the cache folder");
   const out = writableTarget(flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl"), { create: false });
   // A dry run sends nothing, so it needs no key.
-  const settings = resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true });
+  const settings = resolveJudge({ ...resolved.config, judge: mainJudgeOf(resolved.config) }, flags, process.env, { keyless: flags.dryRun === true });
   const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
   const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
   const { itemSet, rubrics } = inputs;
@@ -112,9 +115,12 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   log(`judge: ${backend.label}; ${itemSet.items.length} items${settings.kind === "openai" && settings.repeats > 1 ? ` x ${settings.repeats} repeats` : ""}; cache ${cache ? cache.file : "off (baseline)"}\n`);
   const progress = flags.progress === false ? undefined : progressReporter(process.stderr);
   let result;
+  let items = itemSet.items;
   try {
+    // Claim-level faithfulness with the claims rubric: the judge model extracts the claims first (judge/claims).
+    items = (await prepareClaimItems(inputs, settings, cacheDir, log)).items;
     result = await runJudge({
-      items: itemSet.items,
+      items,
       backend,
       cache,
       repeats: settings.repeats,
@@ -137,6 +143,8 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
     cache?.close();
   }
   progress?.finish(result.progress);
+  // Claim-level faithfulness: each answer's verdict derived from its claims' (derive-claims.ts).
+  result = { ...result, judgments: withDerivedVerdicts(items, result.judgments) };
   writeFileAtomic(out, result.judgments.map((j) => JSON.stringify(j)).join("\n") + (result.judgments.length ? "\n" : ""));
   const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
   const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
@@ -144,7 +152,10 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   const cost = costTotals(backend, result.usage.values(), resolved.config.prices);
   process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n");
   log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
-  const errors = result.judgments.filter((j) => j.verdict === "error").length;
+  // A judge panel (config `judges`) judges too, unless a flag chose one judge.
+  const panelErrors = resolved.config.judges && flags.judge === undefined && flags.model === undefined && flags.baseUrl === undefined
+    ? await (await import("./judge-panel.js")).judgeWithPanel(resolved, inputs, cacheDir, out, log) : 0;
+  const errors = result.judgments.filter((j) => j.verdict === "error" && !j.derived).length + panelErrors;
   if (errors && !flags.allowErrors) {
     log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
     process.exitCode = EXIT.judgeUnfinished;

@@ -9,6 +9,9 @@ import { acquireLease, type Lease } from "./lease.js";
 /** The cache file inside the cache folder (`config.cacheDir`, default `.ragjudge/`). */
 export const CACHE_FILE = "judge-cache.sqlite";
 
+/** Keys per statement of {@link JudgeCache.getDoneMany}. */
+const MANY_CHUNK = 10_000;
+
 /** Bumped when the table layout changes; an older file is refused with a clear message. */
 const SCHEMA_VERSION = 1;
 
@@ -152,7 +155,8 @@ function fromRow(r: Row): CachedVerdict {
 
 /**
  * The judge's verdict cache and resume log: SQLite (better-sqlite3) in WAL
- * mode. Each verdict is committed on its own the moment its reply is read,
+ * mode. A judge run commits the replies read in one event-loop turn together
+ * ({@link JudgeCache.putMany}, commits.ts), each call waiting for its commit,
  * so a killed run loses only the calls that were in flight and a rerun
  * repeats none that were committed. `synchronous = NORMAL` keeps commits
  * safe against a killed process (not against power loss) at a fraction of
@@ -174,7 +178,11 @@ export class JudgeCache {
     setMode: Database.Statement<[string, string, string, string | null, string]>;
     logprobs?: Database.Statement<[string, string], { supported: number }>;
     setLogprobs?: Database.Statement<[string, string, number, string | null, string]>;
+    many: Database.Statement<[json: string, fingerprint: string], Row & { i: number }>;
+    count: Database.Statement<[string], { n: number }>;
+    scan: Database.Statement<[string], Row & { input_hash: string; repeat: number }>;
   };
+  private readonly putBatch: (entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => { stored: boolean; verdict: CachedVerdict }[];
 
   private constructor(
     readonly db: Database.Database,
@@ -204,7 +212,18 @@ export class JudgeCache {
             setLogprobs: db.prepare("INSERT OR REPLACE INTO endpoint_logprobs (base_url, model, supported, cause, time) VALUES (?, ?, ?, ?, ?)"),
           }
         : {}),
+      // Many keys of one fingerprint in one statement (a JSON array of [input hash, repeat]): a primary-key lookup per key, inside SQLite.
+      many: db.prepare(
+        `SELECT j.key AS i, v.status, v.verdict, v.reason, v.error, v.judge, v.rubric, v.model, v.served_model, v.prompt_tokens, v.completion_tokens, v.attempts, NULL AS raw, ${pYes === "p_yes" ? "v.p_yes" : pYes}, v.time
+         FROM json_each(?) AS j CROSS JOIN verdicts AS v
+         WHERE v.fingerprint = ? AND v.input_hash = json_extract(j.value, '$[0]') AND v.repeat = json_extract(j.value, '$[1]') AND v.status = 'done'`,
+      ),
+      count: db.prepare("SELECT count(*) AS n FROM verdicts WHERE fingerprint = ?"),
+      scan: db.prepare(
+        `SELECT input_hash, repeat, status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, NULL AS raw, ${pYes}, time FROM verdicts WHERE fingerprint = ? AND status = 'done'`,
+      ),
     };
+    this.putBatch = db.transaction((entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => entries.map((e) => this.put(e.key, e.verdict)));
   }
 
   /** Opens (creating when needed) the cache in `dir`. A file that is not a ragjudge cache is an input error. */
@@ -297,6 +316,61 @@ export class JudgeCache {
   getDone(key: CacheKey): CachedVerdict | undefined {
     const v = this.get(key);
     return v?.status === "done" ? v : undefined;
+  }
+
+  /**
+   * The committed verdicts under many keys at once, aligned with `keys`
+   * (undefined where there is none, or only a stored error): what a rerun
+   * asks before judging, without a statement per key: the rows of each
+   * fingerprint read in one scan when most of them are wanted, else looked
+   * up by primary key {@link MANY_CHUNK} keys per statement.
+   */
+  getDoneMany(keys: readonly CacheKey[]): (CachedVerdict | undefined)[] {
+    const out = new Array<CachedVerdict | undefined>(keys.length);
+    const byFingerprint = new Map<string, number[]>();
+    for (let i = 0; i < keys.length; i++) {
+      const fp = keys[i]!.fingerprint;
+      const list = byFingerprint.get(fp);
+      if (list) list.push(i);
+      else byFingerprint.set(fp, [i]);
+    }
+    for (const [fp, indices] of byFingerprint) {
+      const stored = this.stmts.count.get(fp)!.n;
+      if (stored === 0) continue;
+      if (stored <= 2 * indices.length) {
+        // Most of the fingerprint's rows are wanted (a rerun): read them all in key order and match.
+        const want = new Map<string, number[]>();
+        for (const i of indices) {
+          const k = `${keys[i]!.inputHash}\0${keys[i]!.repeat}`;
+          const list = want.get(k);
+          if (list) list.push(i);
+          else want.set(k, [i]);
+        }
+        for (const row of this.stmts.scan.iterate(fp)) {
+          const at = want.get(`${row.input_hash}\0${row.repeat}`);
+          if (!at) continue;
+          const v = fromRow(row);
+          for (const i of at) out[i] = v;
+        }
+        continue;
+      }
+      // A few keys among many rows: look each up by primary key, many per statement.
+      for (let start = 0; start < indices.length; start += MANY_CHUNK) {
+        const chunk = indices.slice(start, start + MANY_CHUNK);
+        const json = JSON.stringify(chunk.map((i) => [keys[i]!.inputHash, keys[i]!.repeat]));
+        for (const row of this.stmts.many.iterate(json, fp)) out[chunk[row.i]!] = fromRow(row);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * {@link put} for many outcomes in one transaction (one commit), each
+   * resolved exactly as `put` would: the group commit of a judge run
+   * (commits.ts). All or nothing: when the transaction fails none is stored.
+   */
+  putMany(entries: readonly { key: CacheKey; verdict: CachedVerdict }[]): { stored: boolean; verdict: CachedVerdict }[] {
+    return this.putBatch(entries);
   }
 
   /**

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { VerdictReply } from "../verdict/parse.js";
 import { readCompletion, type Usage } from "./completion.js";
+import { leanFetch } from "./http-fetch.js";
 import { redact } from "./redact.js";
 import { rejectsLogprobs } from "./logprobs.js";
 import type { RequestBody } from "./request.js";
@@ -65,6 +66,8 @@ export interface ClientOptions {
    * endpoint counts as down: every call ends fatal. Default 16.
    */
   outageAttempts?: number;
+  /** The fetch the SDK sends with (default: {@link leanFetch}, cheaper per call than the global fetch). */
+  fetch?: typeof globalThis.fetch;
   /** For tests: deterministic jitter and instant sleeps. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -127,7 +130,7 @@ export class JudgeClient {
 
   constructor(private readonly opts: ClientOptions) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...opts.policy };
-    this.sdk = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs });
+    this.sdk = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs, fetch: opts.fetch ?? leanFetch().fetch });
     this.secrets = [opts.apiKey];
     this.random = opts.random ?? Math.random;
     this.sleep = opts.sleep ?? defaultSleep;

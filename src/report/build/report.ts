@@ -18,6 +18,8 @@ import { kindOf } from "../../retrieval/diagnostics/kinds.js";
 import { formatMissedValue, type FloorMiss } from "../../retrieval/floors.js";
 import type { RetrievalScore } from "../../retrieval/score.js";
 import { relPath } from "../folder.js";
+import { isClaimUnit } from "../../judge/items/claims.js";
+import { unsupportedClaims } from "../claims.js";
 import { REPORT_SCHEMA, ReportJson, type FloorJson, type RubricJson, type SearchOrAnswerJson } from "../schema.js";
 import { failuresJson, missesJson, poolJson, retrievalJson } from "./retrieval.js";
 
@@ -123,6 +125,7 @@ export function assembleReport(f: RunFindings): ReportJson {
       misses: missesJson(f.diagnostics[i]!),
     })),
     rubrics: f.rubricReports,
+    ...(f.judgments.some((j) => isClaimUnit(j.unit)) ? { unsupportedClaims: unsupportedClaims(f.judgments, f.variants, f.golden.questions.map((q) => q.id)) } : {}),
     judgeTotals: {
       judgments: f.judgments.length,
       errors: f.judgments.filter((j) => j.verdict === "error").length,

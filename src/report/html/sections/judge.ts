@@ -71,7 +71,7 @@ function rubricBlock(r: RubricJson, report: ReportJson): string {
   for (const v of r.variants) {
     const p = v.pairs;
     if (!p) continue;
-    rows.push([`${v.variant}: citation pairs supported`, { text: "", html: `${trustBadge(r.trust.trusted)} ${esc(pct(p.raw.value))}`, cls: "n" }, n(interval(p.raw.ci, true)), n(`${p.pass + p.fail} pairs`), n(p.rulePass + p.ruleFail), n(p.errors), n(estimateText(p.roganGladen)), n(estimateText(p.ppi))]);
+    rows.push([`${v.variant}: ${r.unit === "claim" ? "claims" : "citation pairs"} supported`, { text: "", html: `${trustBadge(r.trust.trusted)} ${esc(pct(p.raw.value))}`, cls: "n" }, n(interval(p.raw.ci, true)), n(`${p.pass + p.fail} ${r.unit === "claim" ? "claims" : "pairs"}`), n(p.rulePass + p.ruleFail), n(p.errors), n(estimateText(p.roganGladen)), n(estimateText(p.ppi))]);
   }
   const extras: string[] = [];
   for (const v of r.variants) {
