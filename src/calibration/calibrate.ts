@@ -4,7 +4,7 @@ import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Judgment } from "../golden/schema/items.js";
 import { labelBasis, type LabelBasis } from "./basis.js";
 import { correctedPassRates, type PassRates } from "./corrected.js";
-import { confidenceFigures, type ConfidenceFigures } from "./confidence.js";
+import { confidenceFigures, devItems, type ConfidenceFigures } from "./confidence.js";
 import { NO_DRAWS, type DrawBook } from "./draws.js";
 import { agreementFigures, breakdowns, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
 import { gateDecision, thresholdsFor } from "./gate.js";
@@ -237,7 +237,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
     ties: pairing.ties.length,
     passRates: correctedPassRates(pairing, { seed, reps, level }),
     // Dev: labelled items outside the held-out split (any frame); never a held-out one.
-    confidence: confidenceFigures(pairing.gate, pairing.other.filter((p) => (p.split ?? "") !== pairing.heldout), pairing.weighted, level),
+    confidence: confidenceFigures(pairing.gate, devItems(pairing.other, pairing.heldout), pairing.weighted, level),
     record,
     hasLabels,
     trust,

@@ -52,6 +52,15 @@ function scored(items: readonly PairedItem[], weighted: boolean): ScoredItem[] {
 }
 
 /**
+ * The labelled items a threshold may be chosen on: those outside the
+ * held-out split (no split is dev), of any frame. A held-out item is never
+ * one, whatever frame put it in front of the labeller.
+ */
+export function devItems(other: readonly PairedItem[], heldout: string): PairedItem[] {
+  return other.filter((p) => (p.split ?? "") !== heldout);
+}
+
+/**
  * The confidence figures of a calibration: on the gate's items (weighted
  * when the gate is), and the threshold chosen on `dev` (labelled items
  * outside the held-out split, of any frame: the choice may use any labels,

@@ -33,6 +33,8 @@ export * from "./schedule/run.js";
 export * from "./judges/judge.js";
 export * from "./judges/baseline.js";
 export * from "./judges/llm.js";
+export * from "./judges/logprobs.js";
+export * from "./verdict/logprobs.js";
 export * from "./schedule/cache.js";
 export * from "./transport/client.js";
 export * from "./judges/settings.js";

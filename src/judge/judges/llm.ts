@@ -127,7 +127,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
     kind: "llm",
     model: o.settings.model,
     get label() {
-      return `LLM judge ${o.settings.model} at ${o.baseURL} (${mode === "json_schema" ? "structured outputs" : "JSON in text"})`;
+      return `LLM judge ${o.settings.model} at ${o.baseURL} (${mode === "json_schema" ? "structured outputs" : "JSON in text"}${lp.on ? ", token log-probabilities" : ""})`;
     },
     covers: LLM_COVERS,
     cached: true,

@@ -23,12 +23,12 @@ export function asksLogprobs(body: RequestBody): boolean {
 
 /**
  * Whether a failed attempt is the server refusing the log-probability
- * parameters: a 400 that names them, to a request that sent them. Checked
+ * parameters: a 400 (or a 422, as some validating servers answer) that names them, to a request that sent them. Checked
  * before the response-format rule, since the message may name both.
  *
  * @example
  * rejectsLogprobs(body, { action: "fail", cause: "http-400: logprobs is not supported" }) // true when body.logprobs
  */
 export function rejectsLogprobs(body: RequestBody, f: Failure): boolean {
-  return asksLogprobs(body) && /^http-400\b/.test(f.cause) && LOGPROBS_WORDS.test(f.cause);
+  return asksLogprobs(body) && /^http-(400|422)\b/.test(f.cause) && LOGPROBS_WORDS.test(f.cause);
 }

@@ -115,15 +115,16 @@ export function pYesFromLogprobs(content: string, tokens: readonly TokenLogprob[
   if (!Array.isArray(tokens) || tokens.length === 0) return { ok: false, cause: "no token log-probabilities in the reply" };
   const value = verdictValueOffset(content);
   if (value < 0) return { ok: false, cause: "no JSON verdict field in the reply" };
-  const byBytes = tokens.every((t) => tokenBytes(t) !== undefined);
+  const buffers = tokens.map(tokenBytes);
+  const byBytes = buffers.every((b) => b !== undefined);
   // Offsets in the unit the tokens are measured in: UTF-8 bytes, or UTF-16 code units of their text.
   const target = byBytes ? Buffer.byteLength(content.slice(0, value), "utf8") : value;
-  const spelled = byBytes ? Buffer.concat(tokens.map((t) => tokenBytes(t)!)).equals(Buffer.from(content, "utf8")) : tokens.map((t) => t.token).join("") === content;
+  const spelled = byBytes ? Buffer.concat(buffers as Buffer[]).equals(Buffer.from(content, "utf8")) : tokens.map((t) => t.token).join("") === content;
   if (!spelled) return { ok: false, cause: "the tokens do not spell the reply" };
   let start = 0;
   let k = 0;
   for (; k < tokens.length; k++) {
-    const len = byBytes ? tokenBytes(tokens[k]!)!.length : tokens[k]!.token.length;
+    const len = byBytes ? buffers[k]!.length : tokens[k]!.token.length;
     if (target < start + len) break;
     start += len;
   }

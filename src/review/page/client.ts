@@ -266,6 +266,7 @@ export const CLIENT_JS = String.raw`"use strict";
         line.appendChild(document.createTextNode("Judge (" + j.judge + (j.model ? " " + j.model : "") + (j.repeat ? ", repeat " + j.repeat : "") + "): "));
         line.appendChild(el("b", j.verdict, j.verdict));
         if (j.error) line.appendChild(document.createTextNode(" [" + j.error + "]"));
+        if (typeof j.pYes === "number") line.appendChild(document.createTextNode(" (P(yes) " + j.pYes.toFixed(2) + ")"));
         line.appendChild(document.createTextNode(" \u2014 "));
         line.appendChild(el("span", "reason", j.reason));
         box.appendChild(line);
