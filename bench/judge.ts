@@ -26,7 +26,10 @@
  * Environment: BENCH_RUNS, BENCH_QUESTIONS (default 2000), BENCH_CONCURRENCY
  * (32), BENCH_LATENCY_MS (50), BENCH_LOAD (busy-loop processes, default 1),
  * BENCH_DIR (default a temp folder, removed at the end), BENCH_PROFILE (a
- * folder: the first ragjudge run writes a --cpu-prof profile there).
+ * folder: the first ragjudge run writes a --cpu-prof profile there),
+ * BENCH_OLD (another build's cli/program.js, e.g. main's compiled with
+ * `tsc -p tsconfig.build.json --outDir /tmp/old`: run too in every run, fresh
+ * and cached, for before/after figures in the same invocation).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -116,13 +119,16 @@ function buildCli(): string {
 }
 const program = buildCli();
 const judgeArgs = [program, "judge", "--config", config, "--no-progress"];
+const old = process.env.BENCH_OLD ? resolve(process.env.BENCH_OLD) : undefined;
+const oldArgs = old ? [old, ...judgeArgs.slice(1)] : undefined;
 const load = startLoad(LOAD);
 console.log(
   `bench:judge: ${QUESTIONS} questions x 4 rubrics = ${calls} calls, concurrency ${CONCURRENCY}, server latency ${LATENCY} ms (limit ${ceiling.toFixed(0)} calls/s), ${RUNS} runs, ${LOAD} busy-loop process${LOAD === 1 ? "" : "es"} competing; ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`,
 );
 
 const mib = (kib: number) => kib / 1024;
-const rows: { bare: number; bareCpu: number; bareRss: number; rj: number; share: number; cpuPerVerdict: number; cpuRatio: number; rjRss: number; cachedWall: number; cachedRss: number; cachedCalls: number }[] = [];
+const oldRows: { rate: number; share: number; cpuPerVerdict: number; rss: number; cachedWall: number; cachedCpu: number }[] = [];
+const rows: { bare: number; bareCpu: number; bareRss: number; rj: number; share: number; cpuPerVerdict: number; cpuRatio: number; rjRss: number; cachedWall: number; cachedCpu: number; cachedRss: number; cachedCalls: number }[] = [];
 try {
   for (let run = 1; run <= RUNS; run++) {
     // Alternate which side goes first, so a change in machine load falls on both.
@@ -142,6 +148,16 @@ try {
     }
     const cached = await child([], ["cli", ...judgeArgs]);
     const cachedCalls = await server.ask("reset");
+    if (oldArgs) {
+      rmSync(join(dir, "cache"), { recursive: true, force: true });
+      const o = await child([], ["cli", ...oldArgs]);
+      const sent = await server.ask("reset");
+      if (sent !== calls) throw new Error(`old: expected ${calls} requests, the server got ${sent}`);
+      const oc = await child([], ["cli", ...oldArgs]);
+      oldRows.push({ rate: calls / o.wall, share: bare!.wall / o.wall, cpuPerVerdict: o.cpuMs / calls, rss: mib(o.maxRssKiB), cachedWall: oc.wall, cachedCpu: oc.cpuMs / 1000 });
+      const r = oldRows.at(-1)!;
+      console.log(`         old build: ${r.rate.toFixed(0)} calls/s (${(100 * r.share).toFixed(1)}% of bare), ${r.cpuPerVerdict.toFixed(3)} ms CPU/verdict, ${r.rss.toFixed(0)} MiB | cached rerun ${r.cachedWall.toFixed(2)} s (${r.cachedCpu.toFixed(2)} s CPU)`);
+    }
     const b = bare!;
     const f = fresh!;
     const row = {
@@ -154,13 +170,14 @@ try {
       cpuRatio: f.cpuMs / b.cpuMs,
       rjRss: mib(f.maxRssKiB),
       cachedWall: cached.wall,
+      cachedCpu: cached.cpuMs / 1000,
       cachedRss: mib(cached.maxRssKiB),
       cachedCalls,
     };
     rows.push(row);
     console.log(
       `  run ${run}: bare ${row.bare.toFixed(0)} calls/s, ${row.bareCpu.toFixed(3)} ms CPU/call, ${row.bareRss.toFixed(0)} MiB | ragjudge ${row.rj.toFixed(0)} calls/s (${(100 * row.share).toFixed(1)}% of bare), ` +
-        `${row.cpuPerVerdict.toFixed(3)} ms CPU/verdict (${row.cpuRatio.toFixed(2)}x bare), ${row.rjRss.toFixed(0)} MiB | cached rerun ${row.cachedWall.toFixed(2)} s, ${row.cachedRss.toFixed(0)} MiB, ${row.cachedCalls} requests`,
+        `${row.cpuPerVerdict.toFixed(3)} ms CPU/verdict (${row.cpuRatio.toFixed(2)}x bare), ${row.rjRss.toFixed(0)} MiB | cached rerun ${row.cachedWall.toFixed(2)} s (${row.cachedCpu.toFixed(2)} s CPU), ${row.cachedRss.toFixed(0)} MiB, ${row.cachedCalls} requests`,
     );
   }
 } finally {
@@ -173,5 +190,9 @@ console.log(`  bare fetch client (ceiling):   ${m("bare").toFixed(0)} calls/s ($
 console.log(`  ragjudge judge:                ${m("rj").toFixed(0)} calls/s = ${(100 * m("share")).toFixed(1)}% of the bare client (median of per-run shares; target >= 90%)`);
 console.log(`  CPU per verdict:               ${m("cpuPerVerdict").toFixed(3)} ms = ${m("cpuRatio").toFixed(2)}x the bare client's per call (median of per-run ratios; target <= 1.2x; the whole command: loading, judging, writing, summary)`);
 console.log(`  peak RSS:                      ragjudge ${m("rjRss").toFixed(0)} MiB, bare ${m("bareRss").toFixed(0)} MiB (${(m("rjRss") / m("bareRss")).toFixed(2)}x)`);
-console.log(`  cached rerun (fresh process):  ${m("cachedWall").toFixed(2)} s, ${m("cachedRss").toFixed(0)} MiB, ${Math.max(...rows.map((r) => r.cachedCalls))} requests (target: 8,000 verdicts < 1 s, 80,000 < 3 s)`);
+console.log(`  cached rerun (fresh process):  ${m("cachedWall").toFixed(2)} s wall, ${m("cachedCpu").toFixed(2)} s CPU, ${m("cachedRss").toFixed(0)} MiB, ${Math.max(...rows.map((r) => r.cachedCalls))} requests (target: 8,000 verdicts < 1 s, 80,000 < 3 s)`);
+if (oldRows.length) {
+  const o = (k: keyof (typeof oldRows)[number]) => median(oldRows.map((r) => r[k]));
+  console.log(`  old build (BENCH_OLD):         ${o("rate").toFixed(0)} calls/s = ${(100 * o("share")).toFixed(1)}% of bare, ${o("cpuPerVerdict").toFixed(3)} ms CPU per verdict (${(o("cpuPerVerdict") / m("bareCpu")).toFixed(2)}x bare), ${o("rss").toFixed(0)} MiB, cached rerun ${o("cachedWall").toFixed(2)} s wall, ${o("cachedCpu").toFixed(2)} s CPU`);
+}
 if (!process.env.BENCH_DIR) rmSync(dir, { recursive: true, force: true });

@@ -153,6 +153,31 @@ function fromRow(r: Row): CachedVerdict {
   };
 }
 
+/** Columns of a bulk scan, in order (see {@link fromScan}). */
+const SCAN_COLUMNS = ["input_hash", "repeat", "status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
+
+/** {@link fromRow} for a row of SCAN_COLUMNS and p_yes read as an array (the same object, built without a Row in between). */
+function fromScan(c: unknown[]): CachedVerdict {
+  const prompt = c[10] as number | null;
+  const completion = c[11] as number | null;
+  const pYes = c[14] as number | null;
+  return {
+    status: c[2] as Row["status"],
+    verdict: c[3] as Row["verdict"],
+    reason: c[4] as string,
+    error: (c[5] as string | null) ?? undefined,
+    judge: c[6] as Row["judge"],
+    rubric: c[7] as string,
+    model: (c[8] as string | null) ?? undefined,
+    servedModel: (c[9] as string | null) ?? undefined,
+    usage: prompt === null || completion === null ? undefined : { prompt, completion },
+    attempts: (c[12] as number | null) ?? undefined,
+    raw: undefined,
+    ...(pYes === null || pYes === undefined ? {} : { pYes }),
+    time: c[13] as string,
+  };
+}
+
 /**
  * The judge's verdict cache and resume log: SQLite (better-sqlite3) in WAL
  * mode. A judge run commits the replies read in one event-loop turn together
@@ -180,7 +205,7 @@ export class JudgeCache {
     setLogprobs?: Database.Statement<[string, string, number, string | null, string]>;
     many: Database.Statement<[json: string, fingerprint: string], Row & { i: number }>;
     count: Database.Statement<[string], { n: number }>;
-    scan: Database.Statement<[string], Row & { input_hash: string; repeat: number }>;
+    scan: Database.Statement<[string], unknown[]>;
   };
   private readonly putBatch: (entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => { stored: boolean; verdict: CachedVerdict }[];
 
@@ -219,9 +244,8 @@ export class JudgeCache {
          WHERE v.fingerprint = ? AND v.input_hash = json_extract(j.value, '$[0]') AND v.repeat = json_extract(j.value, '$[1]') AND v.status = 'done'`,
       ),
       count: db.prepare("SELECT count(*) AS n FROM verdicts WHERE fingerprint = ?"),
-      scan: db.prepare(
-        `SELECT input_hash, repeat, status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, NULL AS raw, ${pYes}, time FROM verdicts WHERE fingerprint = ? AND status = 'done'`,
-      ),
+      // Rows as arrays (no object per row): the columns of SCAN_COLUMNS, then p_yes.
+      scan: db.prepare<[string], unknown[]>(`SELECT ${SCAN_COLUMNS.join(", ")}, ${pYes} FROM verdicts WHERE fingerprint = ? AND status = 'done'`).raw(true),
     };
     this.putBatch = db.transaction((entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => entries.map((e) => this.put(e.key, e.verdict)));
   }
@@ -346,10 +370,10 @@ export class JudgeCache {
           if (list) list.push(i);
           else want.set(k, [i]);
         }
-        for (const row of this.stmts.scan.iterate(fp)) {
-          const at = want.get(`${row.input_hash}\0${row.repeat}`);
+        for (const cols of this.stmts.scan.all(fp)) {
+          const at = want.get(`${cols[0] as string}\0${cols[1] as number}`);
           if (!at) continue;
-          const v = fromRow(row);
+          const v = fromScan(cols);
           for (const i of at) out[i] = v;
         }
         continue;

@@ -113,6 +113,8 @@ export interface PanelRunOptions {
   /** The verdict cache (required when any judge calls a model). */
   cache?: JudgeCache;
   rubrics: readonly Rubric[];
+  /** Told as each judge finishes (for a status line: a panel of slow judges runs a while). */
+  onJudgeDone?: (done: { name: string; verdicts: number; cached: number; errors: number; seconds: number; stopped?: string }) => void;
 }
 
 /** Verdicts for a judge that stopped: from the cache where committed, else an error verdict; rule items as rules. */
@@ -128,6 +130,16 @@ function afterStop(entry: PanelEntry, items: readonly Item[], cache: JudgeCache 
 }
 
 async function runOne(entry: PanelEntry, o: PanelRunOptions): Promise<{ judgments: Judgment[]; stopped?: string }> {
+  const started = performance.now();
+  const r = await runStopping(entry, o);
+  if (o.onJudgeDone) {
+    const model = r.judgments.filter((j) => j.judge !== "rule");
+    o.onJudgeDone({ name: entry.name, verdicts: model.length, cached: model.filter((j) => j.cached).length, errors: model.filter((j) => j.verdict === "error").length, seconds: (performance.now() - started) / 1000, ...(r.stopped ? { stopped: r.stopped } : {}) });
+  }
+  return r;
+}
+
+async function runStopping(entry: PanelEntry, o: PanelRunOptions): Promise<{ judgments: Judgment[]; stopped?: string }> {
   try {
     const r = await runJudge({ items: o.items, backend: entry.judge, cache: o.cache, repeats: 1, concurrency: entry.concurrency, lease: false });
     return { judgments: r.judgments };

@@ -66,7 +66,7 @@ export function panelSection(panel: PanelJson | undefined, format: Format): stri
   else out.push(`Judge panel: ${panel.judges.length} judges: ${names}`);
   for (const p of panel.rubrics) {
     if (format === "markdown") {
-      out.push(`### ${escapeMarkdown(p.rubric)}`, "", renderTable(COLUMNS, p.rows.map(cells), "markdown"), "", ...panelRubricLines(p).map((l) => `- ${escapeMarkdown(l)}`), "");
+      out.push(`### ${escapeMarkdown(p.rubric)}`, "", renderTable(COLUMNS, p.rows.map(cells), "markdown"), "", ...panelRubricLines(p).slice(0, -1).map((l) => `- ${escapeMarkdown(l)}`), "", `**${escapeMarkdown(p.recommendation)}**`, "");
     } else {
       out.push(`  ${p.rubric}`, ...renderTable(COLUMNS, p.rows.map(cells), "terminal").split("\n").map((l) => `    ${l}`), ...panelRubricLines(p).map((l) => `    ${l}`));
     }

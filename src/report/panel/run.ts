@@ -37,9 +37,13 @@ export async function judgePanel(o: PanelStepOptions): Promise<PanelJudgeRun[]> 
     try {
       const memo = new PanelMemo();
       const entries = panelEntries(judges, o.config, o.rubrics, { wrap: memo.wrap, ...(cache ? { memory: cache } : {}), ...(o.env ? { env: o.env } : {}) });
-      o.log(`judge panel: ${entries.map((e) => `${e.name} (${e.judge.label})`).join("; ")}\n`);
-      const runs = await runPanel({ entries, memo, items: o.items, rubrics: o.rubrics, ...(cache ? { cache } : {}) });
-      for (const r of runs) if (r.stopped) o.log(`judge panel: ${r.name} stopped: ${r.stopped}; its items without a committed verdict are error verdicts\n`);
+      for (const e of entries) o.log(`judge panel: ${e.name}: ${e.judge.label}\n`);
+      const runs = await runPanel({
+        entries, memo, items: o.items, rubrics: o.rubrics, ...(cache ? { cache } : {}),
+        onJudgeDone: (d) => o.log(d.stopped
+          ? `judge panel: ${d.name} stopped: ${d.stopped}; its items without a committed verdict are error verdicts\n`
+          : `judge panel: ${d.name}: ${d.verdicts} verdicts (${d.cached} from the cache), ${d.errors} errors, ${d.seconds.toFixed(1)} s\n`),
+      });
       // Claim-level faithfulness: each judge's answer verdicts derived from its claim verdicts.
       return runs.map((r) => ({ ...r, judgments: withDerivedVerdicts(o.items, r.judgments) }));
     } finally {

@@ -1,4 +1,8 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runCliCaptured } from "../../helpers/cli.js";
+import { tempDir } from "../../helpers/temp.js";
 import { parseConfigText } from "../../../src/golden/config.js";
 import { InputErrors } from "../../../src/golden/errors.js";
 
@@ -37,5 +41,14 @@ describe("the config's judges (a panel)", () => {
     const cyc = problems(base([{ name: "a", kind: "baseline" }, { name: "x", kind: "majority", members: ["a", "y"] }, { name: "y", kind: "majority", members: ["a", "x"] }]));
     expect(cyc.join("\n")).toMatch(/judges form a cycle: x -> y -> x/);
     expect(problems(base([{ name: "c", kind: "cascade", first: "a", then: "a", confidence: 0.3 }])).join("\n")).toMatch(/confidence/);
+  });
+
+  it("a duplicate judge name stops ragjudge run with exit 2 and one file:line line", async () => {
+    const dir = tempDir();
+    const file = join(dir, "ragjudge.config.json");
+    writeFileSync(file, base([{ name: "a", kind: "baseline" }, { name: "a", kind: "constant", verdict: "yes" }]));
+    const r = await runCliCaptured(["run", "--config", file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ragjudge\.config\.json:\d+: judges\[1\]\.name: duplicate judge name "a"/);
   });
 });

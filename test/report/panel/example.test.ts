@@ -25,7 +25,8 @@ describe("the example judge panel", () => {
     expect(r.summary).toMatch(/cascade lexical-cascade: escalated \d+ of \d+/);
     const md = readFileSync(join(r.folder, "report.md"), "utf8");
     expect(md).toMatch(/## Judge panel/);
-    expect(md).toMatch(/no judge is trusted; closest: lexical/);
+    expect(md).toMatch(/^\*\*no judge is trusted; closest: lexical \(kappa/m);
+    expect(md).not.toContain("=&gt;");
     const html = readFileSync(join(r.folder, "report.html"), "utf8");
     expect(html).toMatch(/<section id="panel"><h2>Judge panel<\/h2>/);
     const report = ReportJson.parse(JSON.parse(readFileSync(join(r.folder, "report.json"), "utf8")));
@@ -35,6 +36,9 @@ describe("the example judge panel", () => {
     // A judge saying yes to everything: TPR 1, TNR 0, kappa 0.
     expect(faith.rows.find((x) => x.judge === "always-yes")).toMatchObject({ tpr: 1, tnr: 0, kappa: 0, trusted: false });
     expect(report.files).toContain("panel-judgments.jsonl");
+    const junit = readFileSync(join(r.folder, "junit.xml"), "utf8");
+    expect(junit).toMatch(/<testsuite name="judge panel" tests="4"/);
+    expect(junit).toMatch(/classname="ragjudge\.panel\.faithfulness"/);
     expect(r.errors).toBe(0);
   });
 

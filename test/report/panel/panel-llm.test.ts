@@ -25,6 +25,8 @@ function script(r: RequestInfo) {
   const t = truth(r);
   if (model === "good") return { verdict: t, reason: "scripted good" } as const;
   if (model === "yes") return { verdict: "yes", reason: "scripted yes" } as const;
+  // Sure (P(yes) 0.97) on two thirds of the items, unsure (0.6) on the rest, read from token log-probabilities.
+  if (model === "unsure") return { verdict: "yes", reason: "scripted unsure", pYes: parseInt(sha256(r.user).slice(8, 12), 16) % 3 === 0 ? 0.6 : 0.97 } as const;
   if (model === "flaky") return parseInt(sha256(r.user).slice(4, 6), 16) % 4 === 0 ? { status: 500 } : ({ verdict: "yes", reason: "scripted flaky" } as const);
   return { verdict: parseInt(sha256(r.user).slice(4, 8), 16) % 3 === 0 ? flip(t) : t, reason: "scripted noisy" } as const;
 }
@@ -139,5 +141,26 @@ describe("a judge panel of LLM judges on the local test server", () => {
     expect(down.length).toBe(good.length);
     expect(down.every((j) => j.verdict === "error")).toBe(true);
     expect(run.out).toMatch(/down stopped: /);
+  }, 120_000);
+
+  it("escalates a cascade where its first judge's log-probabilities say it is unsure, the same on a cached rerun", async () => {
+    const copy = panelCopy(server, [
+      { name: "good", kind: "openai", model: "good", baseUrl: server.baseURL },
+      { name: "unsure", kind: "openai", model: "unsure", baseUrl: server.baseURL, logprobs: true },
+      { name: "confident", kind: "cascade", first: "unsure", then: "good", confidence: 0.8 },
+    ]);
+    const cacheDir = join(copy.dir, "cache");
+    const first = await runEvaluation({ config: copy.config, cacheDir });
+    const file = join(first.folder, "panel-judgments.jsonl");
+    const unsure = parseJsonl(readFileSync(file, "utf8"), file, Judgment).rows.map((r) => r.value).filter((j) => j.judgeName === "unsure" && j.judge !== "rule");
+    const low = unsure.filter((j) => j.pYes !== undefined && j.pYes < 0.8).length;
+    expect(low).toBeGreaterThan(0);
+    expect(unsure.every((j) => j.pYes !== undefined)).toBe(true);
+    const esc = (r: typeof first) => r.report.panel!.rubrics[0]!.rows.find((x) => x.judge === "confident")!.escalation!;
+    expect(esc(first)).toMatchObject({ uncertain: low, error: 0, sample: 0, total: low });
+    const calls = server.count;
+    const again = await runEvaluation({ config: copy.config, cacheDir });
+    expect(server.count).toBe(calls);
+    expect(esc(again)).toEqual(esc(first));
   }, 120_000);
 });
