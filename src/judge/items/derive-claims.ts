@@ -70,12 +70,13 @@ export function withDerivedVerdicts(items: readonly Item[], judgments: readonly 
     }
     const row: Judgment = { ...j, claim: c.text };
     out.push(row);
-    const gk = `${answerOf(j)}\u0000${j.repeat}`;
+    const gk = `${answerOf(j)}\u0000${j.repeat}\u0000${j.judgeName ?? ""}`;
     const g = groups.get(gk) ?? { of: c, rows: [] };
     g.rows.push(row);
     groups.set(gk, g);
   }
   for (const { of, rows } of groups.values()) {
+    // A panel's judges each judged the claims: one derived verdict per judge (judgeName), never mixing their verdicts.
     const units = new Set(rows.map((r) => r.unit));
     if (units.size < of.of) continue; // not every claim judged at this repeat: no answer verdict
     rows.sort((a, b) => Number(a.unit.slice(1)) - Number(b.unit.slice(1)));
@@ -92,6 +93,7 @@ export function withDerivedVerdicts(items: readonly Item[], judgments: readonly 
       judge: first.judge,
       ...(first.model === undefined ? {} : { model: first.model }),
       ...(first.servedModel === undefined ? {} : { servedModel: first.servedModel }),
+      ...(first.judgeName === undefined ? {} : { judgeName: first.judgeName }),
       repeat: first.repeat,
       verdict: d.verdict,
       reason: d.reason,

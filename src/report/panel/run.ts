@@ -6,6 +6,7 @@ import type { Rubric } from "../../judge/rubric/rubric.js";
 import { JudgeCache } from "../../judge/schedule/cache.js";
 import { PanelMemo, runPanel, type PanelJudgeRun } from "../../judge/schedule/panel.js";
 import type { PanelRubric } from "../../calibration/panel.js";
+import { withDerivedVerdicts } from "../../judge/items/derive-claims.js";
 import type { PanelJson } from "./schema.js";
 
 /** The panel's verdicts file in the evaluation folder and the cache folder (where `sample --panel-splits` reads it). */
@@ -43,7 +44,8 @@ export async function judgePanel(o: PanelStepOptions): Promise<PanelJudgeRun[]> 
           ? `judge panel: ${d.name} stopped: ${d.stopped}; its items without a committed verdict are error verdicts\n`
           : `judge panel: ${d.name}: ${d.verdicts} verdicts (${d.cached} from the cache), ${d.errors} errors, ${d.seconds.toFixed(1)} s\n`),
       });
-      return runs;
+      // Claim-level faithfulness: each judge's answer verdicts derived from its claim verdicts.
+      return runs.map((r) => ({ ...r, judgments: withDerivedVerdicts(o.items, r.judgments) }));
     } finally {
       lease?.release();
     }
@@ -60,7 +62,7 @@ export function panelJudgmentsText(runs: readonly PanelJudgeRun[]): string {
 
 /** Error verdicts of the panel's model and baseline judges: items a judge left unfinished (a combined judge's "no majority" is its answer, not unfinished). */
 export function panelErrors(runs: readonly PanelJudgeRun[]): number {
-  return runs.filter((r) => !r.members).reduce((n, r) => n + r.judgments.filter((j) => j.verdict === "error").length, 0);
+  return runs.filter((r) => !r.members).reduce((n, r) => n + r.judgments.filter((j) => j.verdict === "error" && !j.derived).length, 0);
 }
 
 /** report.json's `panel`. */
