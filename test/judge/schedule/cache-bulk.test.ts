@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { JudgeCache, cacheKey, type CacheKey, type CachedVerdict } from "../../../src/judge/schedule/cache.js";
+import { tempDir } from "../helpers.js";
+
+const FP = "a".repeat(64);
+const OTHER = "c".repeat(64);
+const hash = (i: number) => i.toString(16).padStart(64, "0");
+const done = (i: number): CachedVerdict => ({
+  status: "done", verdict: i % 2 ? "yes" : "no", reason: `reason ${i}`, judge: "llm", rubric: "faithfulness", model: "m", servedModel: "m-2025",
+  usage: { prompt: 100 + i, completion: 20 }, attempts: 1, raw: `{"i":${i}}`, time: "2026-01-01T00:00:00.000Z",
+  // a P(yes) on most (log-probabilities or the baseline's model), none on every third: both kinds of row come back as stored
+  ...(i % 3 ? { pYes: (i % 1000) / 1000 } : {}),
+});
+const error = (i: number): CachedVerdict => ({ status: "error", verdict: "error", reason: "", error: `http-500: ${i}`, judge: "llm", rubric: "faithfulness", time: "2026-01-01T00:00:00.000Z" });
+
+/** A cache holding done verdicts for hashes [0, n) of FP (every 7th an error instead), and n of another fingerprint. */
+function filled(n: number): JudgeCache {
+  const c = JudgeCache.open(tempDir());
+  const entries: { key: CacheKey; verdict: CachedVerdict }[] = [];
+  for (let i = 0; i < n; i++) entries.push({ key: cacheKey(FP, hash(i), 0), verdict: i % 7 === 3 ? error(i) : done(i) }, { key: cacheKey(OTHER, hash(i), 0), verdict: done(i + 1) });
+  c.putMany(entries);
+  return c;
+}
+
+describe("JudgeCache.getDoneMany", () => {
+  it("answers exactly as getDone key by key, when most of a fingerprint's rows are asked (one scan)", () => {
+    const c = filled(300);
+    // Asked: all stored hashes, some never stored, a repeat never stored, a duplicate and the other fingerprint.
+    const keys = [...Array.from({ length: 320 }, (_, i) => cacheKey(FP, hash(i), 0)), cacheKey(FP, hash(5), 1), cacheKey(FP, hash(8), 0), cacheKey(OTHER, hash(2), 0)];
+    expect(c.getDoneMany(keys)).toEqual(keys.map((k) => c.getDone(k)));
+    expect(c.getDoneMany(keys).filter(Boolean)).toHaveLength(300 - 43 + 2);
+    expect(c.getDoneMany(keys)[4]?.pYes).toBe(0.004);
+    c.close();
+  });
+
+  it("answers exactly as getDone key by key, when a few keys among many rows are asked (lookups by key)", () => {
+    const c = filled(500);
+    const keys = [cacheKey(FP, hash(1), 0), cacheKey(FP, hash(3), 0), cacheKey(FP, hash(900), 0), cacheKey(FP, hash(1), 0), cacheKey(FP, hash(2), 2)];
+    expect(c.getDoneMany(keys)).toEqual(keys.map((k) => c.getDone(k)));
+    expect(c.getDoneMany(keys).map((v) => v?.reason)).toEqual(["reason 1", undefined, undefined, "reason 1", undefined]);
+    c.close();
+  });
+
+  it("returns all undefined for an empty cache and nothing for no keys", () => {
+    const c = JudgeCache.open(tempDir());
+    expect(c.getDoneMany([cacheKey(FP, hash(1), 0)])).toEqual([undefined]);
+    expect(c.getDoneMany([])).toEqual([]);
+    c.close();
+  });
+});
+
+describe("JudgeCache.putMany", () => {
+  it("resolves each entry as put would, in one transaction: a committed verdict is kept over a later one", () => {
+    const c = JudgeCache.open(tempDir());
+    c.put(cacheKey(FP, hash(1), 0), done(1));
+    const r = c.putMany([
+      { key: cacheKey(FP, hash(1), 0), verdict: done(2) },
+      { key: cacheKey(FP, hash(2), 0), verdict: error(2) },
+      { key: cacheKey(FP, hash(2), 0), verdict: done(3) },
+    ]);
+    expect(r.map((x) => x.stored)).toEqual([false, true, true]);
+    expect(r[0]!.verdict.reason).toBe("reason 1");
+    expect(c.getDone(cacheKey(FP, hash(2), 0))!.reason).toBe("reason 3");
+    c.close();
+  });
+
+  it("stores none of a batch when one entry fails", () => {
+    const c = JudgeCache.open(tempDir());
+    const bad = { ...done(5), verdict: "error" as const };
+    expect(() => c.putMany([{ key: cacheKey(FP, hash(4), 0), verdict: done(4) }, { key: cacheKey(FP, hash(5), 0), verdict: bad }])).toThrow(/status done needs/);
+    expect(c.countDone()).toBe(0);
+    c.close();
+  });
+});
