@@ -1,6 +1,7 @@
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { PairedItem } from "./pairing.js";
 import { uninformativeInterval, type UninformativeInterval } from "./uninformative.js";
+import { withDesignSe } from "./plan/design-figures.js";
 import {
   cohenKappa, cohenKappaBootstrap, confusion, confusionTable, gwetAc1, kappaGofInterval, paradoxFigures, rates,
   type BootstrapInterval, type BootstrapOptions, type CohenKappa, type Confusion, type GwetAc1, type KappaGofInterval, type Pair, type ParadoxFigures, type Rates,
@@ -91,7 +92,10 @@ export function agreementFigures(items: readonly PairedItem[], options: { bootst
     paradox: paradoxFigures(table),
     ac1: gwetAc1(table, { n: nEffective, level }),
   };
-  if (options.bootstrap) out.bootstrap = cohenKappaBootstrap(pairs, { level, ...options.bootstrap });
+  // A stratified design: kappa's standard error by linearisation, and no i.i.d. bootstrap (plan/designs.ts).
+  const design = withDesignSe(out.kappa, pairs, items, level);
+  out.kappa = design.kappa;
+  if (options.bootstrap) out.bootstrap = design.refuseBootstrap ? { ...design.refuseBootstrap, level, reps: options.bootstrap.reps ?? 0, seed: options.bootstrap.seed ?? 0 } : cohenKappaBootstrap(pairs, { level, ...options.bootstrap });
   return out;
 }
 

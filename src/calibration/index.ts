@@ -24,3 +24,4 @@ export * from "./uninformative.js";
 export * from "./draws.js";
 export * from "./trust.js";
 export * from "./trust-rules.js";
+export * from "./plan/index.js";

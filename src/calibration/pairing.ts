@@ -4,6 +4,7 @@ import { drawItemOf, NO_DRAWS, type DrawBook, type LoadedDraw } from "./draws.js
 import { evidenceKey, itemKey } from "./keys.js";
 import type { LabelBook, LabelledItem, LocatedLabel } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
+import { designRefusal } from "./plan/stratified-draw.js";
 
 /** The default name of the split whose labels the gate uses (config `trust.heldout`). */
 export const HELDOUT_SPLIT = "heldout";
@@ -182,8 +183,10 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
     }
     example ??= it;
   }
-  const covers = missing === 0 && outside === 0;
-  const why: string[] = [];
+  // A design whose inclusion probabilities are unknown, or do not replay from its seed, never covers (plan/designs.ts).
+  const refused = designRefusal(d.draw);
+  const covers = missing === 0 && outside === 0 && refused === null;
+  const why: string[] = refused ? [`the gate refuses this draw: ${refused}`] : [];
   if (missing) why.push(`${missing} held-out item${missing === 1 ? "" : "s"} judged now ${missing === 1 ? "is" : "are"} not in its population (new items, or their evidence changed since the draw)`);
   if (outside) why.push(`${outside} held-out item${outside === 1 ? "" : "s"} judged now ${outside === 1 ? "was" : "were"} outside its frame (it was limited to variants ${d.draw.scope.variants.join(", ")}${d.draw.scope.splits ? ` and splits ${d.draw.scope.splits.join(", ")}` : ""})`);
   if (example) why.push(`for example ${example.key.variant}/${example.key.question}/${example.key.unit}`);

@@ -120,7 +120,8 @@ describe("the gate and recorded draws", () => {
     writeFileSync(file, drawText(d.draw));
     expect(loadDraws(dir).draws.map((x) => x.draw.id)).toEqual([d.draw.id]);
     // Someone adds an item to the drawn list by hand.
-    writeFileSync(file, readFileSync(file, "utf8").replace(/"drawn": \[0,1\]/, '"drawn": [0,1,2]'));
+    const extra = [...Array(10).keys()].find((i) => !d.draw.drawn.includes(i))!;
+    writeFileSync(file, readFileSync(file, "utf8").replace(/"drawn": \[/, `"drawn": [${extra},`));
     expect(inputErrorMessages(() => loadDraws(dir))[0]).toMatch(new RegExp(`${d.draw.id}\\.json: id: the manifest's content hashes to [0-9a-f]{16}, not ${d.draw.id}: it was edited after it was drawn`));
   });
 });

@@ -5,7 +5,7 @@ import { pairGroup, unpairedLabels } from "../../src/calibration/pairing.js";
 import { groupJudgments } from "../../src/calibration/verdicts.js";
 import { humanAgreement } from "../../src/calibration/humans.js";
 import type { Judgment, Label } from "../../src/golden/schema/items.js";
-import { testDraw, withDraws } from "./draw-helpers.js";
+import { stratifiedTestDraw, testDraw, withDraws } from "./draw-helpers.js";
 
 const H = (i: number) => i.toString(16).padStart(64, "0");
 const T = "2026-01-01T00:00:00.000Z";
@@ -81,21 +81,26 @@ describe("pairGroup", () => {
   });
 
   it("weights by inverse inclusion probability only when the draws give items different probabilities, with Kish's effective n", () => {
-    const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no")]);
-    const items = [1, 2, 3, 4].map((i) => ({ question: `q${i}`, inputHash: H(i), p: i <= 2 ? 0.5 : 0.1, stratum: i <= 2 ? "a" : "b" }));
-    const stratified = testDraw("r", items, [0, 1, 2, 3], { design: "stratified" });
-    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(2, "no"), l(3, "no"), l(4, "no")]), withDraws([stratified]));
+    // Stratum a: 2 of q1..q4 (p 0.5); stratum b: 2 of q5..q24 (p 0.1), drawn from the seed.
+    const items = Array.from({ length: 24 }, (_, k) => ({ question: `q${k + 1}`, inputHash: H(k + 1), stratum: k < 4 ? "a" : "b" }));
+    const stratified = stratifiedTestDraw("r", items, { a: 2, b: 2 });
+    const drawnQ = stratified.draw.drawn.map((i) => Number(stratified.draw.population.items[i]!.question.slice(1)));
+    const verdicts = new Map(drawnQ.map((q, k) => [q, k % 2 === 0 ? "yes" : "no"] as const));
+    const { groups } = groupJudgments(items.map((_, k) => j(k + 1, verdicts.get(k + 1) ?? "yes")));
+    const labelsOf = ["yes", "no", "no", "no"] as const;
+    const p = pairGroup(groups[0]!, book(drawnQ.map((q, k) => l(q, labelsOf[k]!))), withDraws([stratified]));
     expect(p.weighted).toBe(true);
-    expect(p.gate.map((x) => x.weight)).toEqual([2, 2, 10, 10]);
+    expect(p.gate.map((x) => x.weight).sort((a, b) => a - b)).toEqual([2, 2, 10, 10]);
     const f = agreementFigures(p.gate);
     expect(f.confusion).toMatchObject({ tp: 2, tn: 12, fp: 10, fn: 0, count: 4 });
     expect(f.nEffective).toBeCloseTo(24 ** 2 / 208, 12);
     expect(f.labelNo).toBe(3); // counts, not weights, for the per-class minimum
     // A uniform draw gives one probability to all: never weighted, whatever the labels claim.
-    const uniform = pairGroup(groups[0]!, book([l(1, "yes", { inclusionProbability: 0.9, stratum: "x" }), l(2, "no", { inclusionProbability: 0.05, stratum: "y" })]), withDraws([drawOver(4, [1, 2])]));
+    const { groups: four } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no")]);
+    const uniform = pairGroup(four[0]!, book([l(1, "yes", { inclusionProbability: 0.9, stratum: "x" }), l(2, "no", { inclusionProbability: 0.05, stratum: "y" })]), withDraws([drawOver(4, [1, 2])]));
     expect(uniform.weighted).toBe(false);
     // Two uniform draws of the same population: every item's probability over both is 1 - (1 - 1/2)(1 - 1/4), still one for all.
-    const two = pairGroup(groups[0]!, book([l(1, "yes"), l(2, "no"), l(3, "yes")]), withDraws([drawOver(4, [1, 2]), drawOver(4, [3], { seed: 2 })]));
+    const two = pairGroup(four[0]!, book([l(1, "yes"), l(2, "no"), l(3, "yes")]), withDraws([drawOver(4, [1, 2]), drawOver(4, [3], { seed: 2 })]));
     expect(two.gate).toHaveLength(3);
     expect(two.weighted).toBe(false);
   });

@@ -47,6 +47,14 @@ export const STATISTICS: readonly StatisticRecord[] = [
     source: "Donner & Eliasziw (1992), Stat Med 11:1511-1519",
   },
   {
+    id: "kappa-linearised",
+    name: "Kappa, design-based (linearised) interval",
+    use: "the asymptotic half of the gate's interval when the gate's labels come from a stratified draw (ragjudge plan --budget)",
+    method: "kappa on the 1/p-weighted table; its variance that of the weighted mean of kappa's Taylor-linearised values, u = (a - p_o)/(1 - p_e) + (p_o - 1)/(1 - p_e)²·[(2c - 1)(j - r) + (2r - 1)(l - c)], summed over strata; the interval on the log(1 - kappa) scale, 1 - (1 - kappa)·exp(±z·se/(1 - kappa))",
+    informative: "as the asymptotic interval; equal to it (up to n/(n - 1)) under simple random sampling",
+    source: "Binder (1983), Int Stat Rev 51:279-292; Särndal, Swensson & Wretman (1992), Model Assisted Survey Sampling §5.5-5.7",
+  },
+  {
     id: "kappa-bootstrap",
     name: "Kappa, bootstrap interval",
     use: "shown beside the asymptotic interval",

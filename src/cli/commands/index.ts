@@ -11,8 +11,9 @@ import { registerRun } from "./run.js";
 import { registerCompare } from "./compare.js";
 import { registerInit } from "./init.js";
 import { registerImport } from "./import.js";
+import { registerPlan } from "./plan.js";
 
 /** Each command module registers itself on the program; main.ts wires them in this order. */
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [registerInit, registerImport, registerValidate, registerRetrieval, registerJudge, registerSample, registerReview, registerCalibrate, registerLabels, registerBatch, registerRun, registerCompare];
+export const commands: Register[] = [registerInit, registerImport, registerValidate, registerRetrieval, registerJudge, registerSample, registerReview, registerCalibrate, registerPlan, registerLabels, registerBatch, registerRun, registerCompare];

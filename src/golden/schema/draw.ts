@@ -43,8 +43,13 @@ export const Draw = z.strictObject({
   /** 16 hex digits of the SHA-256 of the manifest without `id` and `time`: the same draw always has the same id. */
   id: z.string().regex(/^[0-9a-f]{16}$/, "must be 16 lower-case hex digits"),
   time: Time,
-  /** `uniform`: a simple random sample without replacement from the frame; `stratified`: per stratum. */
-  design: z.enum(["uniform", "stratified"]),
+  /**
+   * `uniform`: a simple random sample without replacement from the frame;
+   * `stratified`: per stratum (src/calibration/plan/designs.ts); `active`:
+   * uncertain items first, for error analysis only (probabilities unknown,
+   * recorded as 0; the gate refuses it).
+   */
+  design: z.enum(["uniform", "stratified", "active"]),
   rubric: Id,
   /** Who the queue was drawn for (the review page and `--tty` write this draw's labels). */
   annotator: Id,
@@ -73,7 +78,7 @@ export const Draw = z.strictObject({
   d.drawn.forEach((i, k) => {
     const item = d.population.items[i];
     if (!item) ctx.addIssue({ code: "custom", path: ["drawn", k], message: `index ${i} is outside the population (${d.population.items.length} items)` });
-    else if (!(item.p > 0)) ctx.addIssue({ code: "custom", path: ["drawn", k], message: `item ${i} has inclusion probability 0, so it cannot have been drawn` });
+    else if (!(item.p > 0) && d.design !== "active") ctx.addIssue({ code: "custom", path: ["drawn", k], message: `item ${i} has inclusion probability 0, so it cannot have been drawn` });
     if (seen.has(i)) ctx.addIssue({ code: "custom", path: ["drawn", k], message: `index ${i} is drawn twice` });
     seen.add(i);
   });

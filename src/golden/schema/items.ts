@@ -94,8 +94,11 @@ export const Provenance = z.enum(["human", "author", "import"]);
 
 /** A sampling manifest's id (`labels/draws/<id>.json`): 16 lower-case hex digits. */
 export const DrawId = z.string().regex(/^[0-9a-f]{16}$/, "must be a draw id (16 lower-case hex digits, as in labels/draws/<id>.json)");
-/** `panel-split`: items where the judges of a panel split (`sample --panel-splits`); like every non-random frame, never counted by the gate. */
-export const Frame = z.enum(["random", "disagreement", "balanced", "manual", "panel-split"]);
+/**
+ * `panel-split`: items where the judges of a panel split (`sample --panel-splits`); `active`: the items the judge
+ * was least sure of first (`ragjudge plan --active`). Like every non-random frame, never counted by the gate.
+ */
+export const Frame = z.enum(["random", "disagreement", "balanced", "manual", "panel-split", "active"]);
 export type Frame = z.infer<typeof Frame>;
 
 /**

@@ -1,0 +1,143 @@
+import type { Draw, DrawItem } from "../../golden/schema/draw.js";
+import { populationHash, type DrawBody } from "../draws.js";
+import { evidenceKey } from "../keys.js";
+import { sampleWithoutReplacement, streamFor } from "../random.js";
+import type { ItemKey } from "../../golden/schema/items.js";
+
+/**
+ * Stratified draws: building one (`ragjudge plan --budget`) and replaying
+ * one (the gate). Within each stratum n_h of its N_h frame items are drawn
+ * without replacement from the stream `<rubric>/stratified/<stratum>` of the
+ * seed, in the population's listed (canonical) order, so the manifest is a
+ * pure function of its seed, population, strata and allocation: the gate
+ * draws it again and refuses a manifest whose drawn items, probabilities or
+ * strata were edited, even with its id and hashes recomputed.
+ */
+
+/** One item of a stratified frame or of the judged items outside it. */
+export interface StratifiedItem {
+  key: ItemKey;
+  inputHash: string;
+  split?: string;
+  /** Its stratum (frame items only). */
+  stratum?: string;
+}
+
+/** What to draw. */
+export interface StratifiedSpec {
+  rubric: string;
+  annotator: string;
+  seed: number;
+  fingerprint: string;
+  servedModels: string[];
+  scope: Draw["scope"];
+  frame: readonly StratifiedItem[];
+  /** Judged items outside the frame (another split): recorded with probability 0. */
+  outside: readonly StratifiedItem[];
+  /** n_h per stratum (every frame stratum needs at least 1). */
+  allocation: ReadonlyMap<string, number>;
+}
+
+const order = (a: StratifiedItem, b: StratifiedItem) => (evidenceKey(a.key, a.inputHash) < evidenceKey(b.key, b.inputHash) ? -1 : 1);
+
+/** The drawn indices of each stratum, replayed from the seed (strata in name order). */
+function replayDrawn(rubric: string, seed: number, items: readonly Pick<DrawItem, "stratum">[], allocation: ReadonlyMap<string, number>): number[] {
+  const drawn: number[] = [];
+  for (const h of [...allocation.keys()].sort()) {
+    const members = items.flatMap((it, i) => (it.stratum === h ? [i] : []));
+    drawn.push(...sampleWithoutReplacement(members, allocation.get(h)!, streamFor(seed, `${rubric}/stratified/${h}`)));
+  }
+  return drawn;
+}
+
+/**
+ * The drawn indices of a uniform draw of n, replayed as `ragjudge sample`
+ * draws it: the frame (items with p > 0, in listed order) sampled without
+ * replacement from the stream `<rubric>/random` of the seed. A partial
+ * shuffle's first n picks do not depend on how many more were asked for.
+ */
+export function uniformReplay(rubric: string, seed: number, items: readonly Pick<DrawItem, "p">[], n: number): number[] {
+  const frame = items.flatMap((it, i) => (it.p > 0 ? [i] : []));
+  return sampleWithoutReplacement(frame, n, streamFor(seed, `${rubric}/random`));
+}
+
+/** The manifest body of a stratified draw (see the module comment). */
+export function stratifiedDrawBody(spec: StratifiedSpec): DrawBody {
+  const frame = spec.frame.slice().sort(order);
+  const sizes = new Map<string, number>();
+  for (const it of frame) sizes.set(it.stratum!, (sizes.get(it.stratum!) ?? 0) + 1);
+  const p = (h: string) => Math.min(sizes.get(h)!, spec.allocation.get(h) ?? 0) / sizes.get(h)!;
+  const items: DrawItem[] = [
+    ...frame.map((it) => ({ ...base(it), stratum: it.stratum!, p: p(it.stratum!) })),
+    ...spec.outside.slice().sort(order).map((it) => ({ ...base(it), p: 0 })),
+  ];
+  const allocation = new Map([...sizes.keys()].map((h) => [h, Math.min(sizes.get(h)!, spec.allocation.get(h) ?? 0)]));
+  const drawn = replayDrawn(spec.rubric, spec.seed, items, allocation);
+  return {
+    schema: "ragjudge.draw/1",
+    design: "stratified",
+    rubric: spec.rubric,
+    annotator: spec.annotator,
+    seed: spec.seed,
+    requested: drawn.length,
+    fingerprint: spec.fingerprint,
+    servedModels: spec.servedModels,
+    scope: spec.scope,
+    population: { hash: populationHash(spec.rubric, items), size: items.length, items },
+    strata: [...sizes.keys()].sort().map((name) => ({ name, size: sizes.get(name)!, drawn: allocation.get(name)! })),
+    drawn,
+  };
+}
+
+function base(it: StratifiedItem): Omit<DrawItem, "p" | "stratum"> {
+  return { variant: it.key.variant, question: it.key.question, unit: it.key.unit, inputHash: it.inputHash, ...(it.split !== undefined ? { split: it.split } : {}) };
+}
+
+/**
+ * Why the gate refuses a draw's design, or null when it accepts it: the
+ * design must know every item's inclusion probability (an active frame does
+ * not); a uniform draw gives every frame item the same probability n/N and
+ * its drawn items are what its seed draws again; a
+ * stratified one gives stratum h exactly n_h/N_h with n_h >= 1 (a stratum
+ * with probability 0 is not represented), items outside every stratum 0,
+ * its strata table says the same, and its drawn items are what its seed
+ * draws again.
+ *
+ * @example
+ * designRefusal(draw) // null, or "its design is active: ..."
+ */
+export function designRefusal(d: Draw): string | null {
+  const items = d.population.items;
+  if (d.design === "active") return "its design is active (uncertain items first): no item has a known inclusion probability, so its labels never feed the gate (error analysis only)";
+  const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
+  if (d.design === "uniform") {
+    const frame = items.filter((i) => i.p > 0);
+    const p = d.drawn.length / Math.max(1, frame.length);
+    if (frame.some((i) => !near(i.p, p))) return `its inclusion probabilities are not those of a uniform draw (${d.drawn.length} of ${frame.length} gives ${p.toPrecision(3)} to every frame item): the manifest was edited`;
+    const replay = uniformReplay(d.rubric, d.seed, items, d.drawn.length);
+    if (replay.some((x, k) => x !== d.drawn[k])) return `its drawn items are not what seed ${d.seed} draws from its frame: the manifest was edited`;
+    return null;
+  }
+  const sizes = new Map<string, number>();
+  const drawnIn = new Map<string, number>();
+  for (const it of items) if (it.stratum !== undefined) sizes.set(it.stratum, (sizes.get(it.stratum) ?? 0) + 1);
+  for (const i of d.drawn) {
+    const h = items[i]!.stratum;
+    if (h === undefined) return `drawn item ${i} has no stratum`;
+    drawnIn.set(h, (drawnIn.get(h) ?? 0) + 1);
+  }
+  for (const [h, size] of [...sizes].sort()) {
+    const n = drawnIn.get(h) ?? 0;
+    if (n === 0) return `stratum "${h}" has inclusion probability 0 (none of its ${size} items drawn): the draw does not represent it`;
+  }
+  for (const it of items) {
+    const want = it.stratum === undefined ? 0 : drawnIn.get(it.stratum)! / sizes.get(it.stratum)!;
+    if (!near(it.p, want)) return `item ${it.variant}/${it.question}/${it.unit} has inclusion probability ${it.p} but its stratum's is ${want.toPrecision(3)} (${it.stratum === undefined ? "outside every stratum" : `${drawnIn.get(it.stratum)} of ${sizes.get(it.stratum)}`}): the manifest was edited`;
+  }
+  for (const s of d.strata ?? []) {
+    if ((sizes.get(s.name) ?? 0) !== s.size || (drawnIn.get(s.name) ?? 0) !== s.drawn) return `its strata table says ${s.name} has ${s.drawn} of ${s.size} drawn, but the items say ${drawnIn.get(s.name) ?? 0} of ${sizes.get(s.name) ?? 0}: the manifest was edited`;
+  }
+  const replay = replayDrawn(d.rubric, d.seed, items, new Map([...sizes.keys()].map((h) => [h, drawnIn.get(h)!])));
+  if (replay.length !== d.drawn.length || replay.some((x, k) => x !== d.drawn[k])) return `its drawn items are not what seed ${d.seed} draws from its strata: the manifest was edited`;
+  return null;
+}

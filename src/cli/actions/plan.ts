@@ -1,0 +1,130 @@
+import { existsSync } from "node:fs";
+import { relative } from "node:path";
+import { drawIdOf, loadDraws, writeDraw } from "../../calibration/draws.js";
+import { heldoutSplit } from "../../calibration/gate.js";
+import { loadLabels } from "../../calibration/labels.js";
+import { writeOutputFile } from "../../calibration/output.js";
+import { budgetShares } from "../../calibration/plan/budget.js";
+import { planGroups, pYesOf } from "../../calibration/plan/plan.js";
+import { renderBudget, renderPlan } from "../../calibration/plan/render.js";
+import { stratifiedDrawBody } from "../../calibration/plan/stratified-draw.js";
+import { splitsOf, type TrustInputs } from "../../calibration/trust.js";
+import { loadConfig } from "../../golden/config.js";
+import { loadGolden } from "../../golden/dataset.js";
+import { InputError } from "../../golden/errors.js";
+import { loadJsonl } from "../../golden/jsonl.js";
+import { Judgment } from "../../golden/schema/items.js";
+import { activeQueue, planQueue } from "../../review/plan-queue.js";
+import { checkAnnotator } from "../../review/store.js";
+import { DEFAULT_QUEUE } from "../commands/review.js";
+import { UsageError } from "../errors.js";
+
+export interface PlanFlags {
+  width: string;
+  budget?: string;
+  active?: string;
+  annotator?: string;
+  seed: string;
+  reps: string;
+  out?: string;
+  judgments?: string;
+  labels?: string;
+  config?: string;
+  format: "text" | "json";
+  example?: boolean;
+}
+
+function whole(flag: string, v: string, min: number): number {
+  if (!/^\d{1,15}$/.test(v) || Number(v) < min) throw new UsageError(`${flag}: expected a whole number >= ${min}, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+function shortPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r && !r.startsWith("..") ? r : p;
+}
+
+/**
+ * The verdicts to plan from: the judgments file, or, when there is none yet
+ * and the config's judge is the offline baseline (the shipped example), the
+ * baseline's verdicts computed now (about a second, nothing written), so
+ * `npx ragjudge plan` works on a fresh clone.
+ */
+async function verdicts(cfg: ReturnType<typeof loadConfig>, file: string, named: boolean): Promise<Judgment[]> {
+  if (existsSync(file)) return loadJsonl(file, Judgment).map((r) => r.value);
+  if (named || cfg.config.judge?.kind !== "baseline") throw new InputError(file, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
+  const { loadJudgeInputs } = await import("../../judge/items/inputs.js");
+  const { judgeItems } = await import("../../report/run-judge.js");
+  const { rubrics, itemSet } = loadJudgeInputs(cfg);
+  const { result } = await judgeItems({ settings: { kind: "baseline", repeats: 1, concurrency: 1 }, items: itemSet.items, rubrics, cacheDir: cfg.outPath(cfg.config.cacheDir), log: () => {} });
+  process.stderr.write(`plan: no ${shortPath(file)} yet: judged ${itemSet.items.length} items with the offline baseline now (ragjudge run writes them)\n`);
+  return result.judgments;
+}
+
+/** `ragjudge plan`'s action (see commands/plan.ts). */
+export async function planAction(flags: PlanFlags): Promise<void> {
+  const width = Number(flags.width);
+  if (!(width > 0 && width < 1)) throw new UsageError(`--width: expected a number between 0 and 1, got ${JSON.stringify(flags.width)}`);
+  const budget = flags.budget === undefined ? undefined : whole("--budget", flags.budget, 1);
+  const active = flags.active === undefined ? undefined : whole("--active", flags.active, 1);
+  if (active !== undefined && budget !== undefined) throw new UsageError("--active and --budget do not combine: an active frame is for error analysis, a budget's draws are for the gate");
+  if ((budget !== undefined || active !== undefined) && flags.annotator === undefined) throw new UsageError(`${budget !== undefined ? "--budget" : "--active"} needs --annotator NAME (who will label the queue)`);
+  if (flags.annotator !== undefined) checkAnnotator(flags.annotator);
+  const seed = whole("--seed", flags.seed, 0);
+  const reps = whole("--reps", flags.reps, 0);
+  const cfg = loadConfig(flags.config);
+  const { config } = cfg;
+  const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
+  const judgments = await verdicts(cfg, judgmentsFile, flags.judgments !== undefined);
+  const labelsDir = flags.labels ?? cfg.path(config.labels);
+  if (flags.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
+  const book = loadLabels(labelsDir);
+  const draws = loadDraws(labelsDir);
+  const golden = loadGolden(cfg.path(config.golden));
+  const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), ...(config.trust ? { trust: config.trust } : {}) };
+  const out = flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`);
+  if (active !== undefined) {
+    const { entries, without } = activeQueue(cfg, judgments, book, active);
+    writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+    const lines = [`Active frame (error analysis only: the trust gate never counts these labels): the ${active} unlabelled items per rubric whose P(yes) is nearest 0.5.`];
+    if (without.length) lines.push(`  no P(yes) from the judge for ${without.join(", ")}: nothing to rank`);
+    lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}.`);
+    process.stdout.write(lines.join("\n") + "\n");
+    return;
+  }
+  const plans = planGroups(judgments, inputs, { width, reps, seed });
+  if (budget === undefined) {
+    if (flags.format === "json") process.stdout.write(JSON.stringify(plans.map(({ group: _g, pairing: _p, ...rest }) => rest), null, 2) + "\n");
+    else process.stdout.write(renderPlan(plans));
+    return;
+  }
+  // One draw per rubric, for the judge whose verdicts are newest (as sample does): a label counts for every judge of its item.
+  const newest = new Map<string, { fp: string; t: number }>();
+  for (const j of judgments) {
+    if (j.judge === "rule") continue;
+    const t = Date.parse(j.time);
+    const cur = newest.get(j.rubric);
+    if (!cur || t > cur.t || (t === cur.t && j.fingerprint < cur.fp)) newest.set(j.rubric, { fp: j.fingerprint, t });
+  }
+  const shares = budgetShares(plans.filter((p) => newest.get(p.rubric)?.fp === p.fingerprint), budget, inputs, pYesOf(judgments));
+  const bodies = shares.map((s) => stratifiedDrawBody({
+    rubric: s.plan.rubric, annotator: flags.annotator!, seed, fingerprint: s.plan.fingerprint, servedModels: s.plan.group.servedModels,
+    scope: { variants: [...new Set(s.plan.group.items.map((i) => i.key.variant))].sort(), splits: [heldoutSplit(config.trust)] },
+    frame: s.frame, outside: s.outside, allocation: s.allocation,
+  }));
+  const entries = bodies.length ? planQueue(cfg, judgments, book, bodies.map((b) => ({ ...b, id: drawIdOf(b) })), seed) : [];
+  // Manifests first: a queue entry never names a draw that is not recorded.
+  const time = new Date().toISOString();
+  const written = bodies.map((b) => {
+    const w = writeDraw(labelsDir, b, time);
+    return { ...w, file: shortPath(w.file), queued: entries.filter((e) => e.draw === w.id).length };
+  });
+  writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  if (flags.format === "json") {
+    process.stdout.write(JSON.stringify({ budget, shares: shares.map((s, k) => ({ rubric: s.plan.rubric, fingerprint: s.plan.fingerprint, labels: s.labels, why: s.why, drawSize: s.drawSize, allocation: Object.fromEntries(s.allocation), draw: written[k] })), queue: shortPath(out) }, null, 2) + "\n");
+    return;
+  }
+  process.stdout.write(renderPlan(plans) + "\n" + renderBudget(shares, budget, written));
+  const labelsOpt = flags.example ? " --example" : flags.config ? ` --config ${flags.config}` : "";
+  process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? `${shortPath(out)} ` : ""}--annotator ${flags.annotator}${labelsOpt}${flags.labels ? ` --labels ${flags.labels}` : ""}\n` : `Nothing new to label: wrote an empty queue to ${shortPath(out)}.\n`);
+}

@@ -1,0 +1,106 @@
+/**
+ * `ragjudge plan` on the shipped example: what each rubric needs, and a
+ * budgeted stratified draw that review serves and the gate counts once
+ * labelled, weighted back by its inclusion probabilities.
+ */
+import { cpSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadDraws } from "../../../src/calibration/draws.js";
+import { designRefusal } from "../../../src/calibration/plan/stratified-draw.js";
+import { loadQueue } from "../../../src/review/queue.js";
+import { appendLabel } from "../../../src/calibration/labels.js";
+import { runCliCaptured } from "../../helpers/cli.js";
+import { ROOT } from "../../helpers/paths.js";
+import { tempDir } from "../../helpers/temp.js";
+
+/** The example's baseline verdicts and a copy of its labels in a temporary folder. */
+async function example(prefix: string): Promise<{ dir: string; config: string; judgments: string; labels: string }> {
+  const dir = tempDir(prefix);
+  const config = join(ROOT, "ragjudge.config.json");
+  const judgments = join(dir, "judgments.jsonl");
+  expect((await runCliCaptured(["judge", "--config", config, "--out", judgments, "--no-progress"])).code).toBe(0);
+  const labels = join(dir, "labels");
+  cpSync(join(ROOT, "labels"), labels, { recursive: true });
+  return { dir, config, judgments, labels };
+}
+
+describe("ragjudge plan", () => {
+  it("says per rubric what the gate counts and how many labels it needs, then splits a budget into stratified draws the gate counts", async () => {
+    const { dir, config, judgments, labels } = await example("ragjudge-plan-");
+
+    const plan = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "100"]);
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.out).toMatch(/^citation-accuracy · fingerprint [0-9a-f]{12} · 32 held-out items judged$/m);
+    expect(plan.out).toMatch(/labels the gate counts: 13 \(8 yes \/ 5 no; random, held-out, drawn by a recorded draw\); 27 other labels not counted/);
+    expect(plan.out).toMatch(/cannot at kappa 0\.\d\d: more labels narrow the interval around 0\.\d\d, never above 0\.60 \(needs >= 0\.\d\d with all 36 held-out items labelled\)/);
+    expect(plan.out).toMatch(/cannot: the gate needs \d+ labels \(10 of each answer at a yes share of 0\.\d\d\) but only 46 held-out items exist/);
+    expect(plan.out).toMatch(/^Method: n = z²·V\/\(kappa - threshold\)²/m);
+    const json = JSON.parse((await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", "--format", "json", "--width", "0.05"])).out);
+    expect(json.map((p: { rubric: string }) => p.rubric)).toEqual(["citation-accuracy", "correctness", "faithfulness", "not-found"]);
+    expect(json[0].passRate.target).toBe(0.05);
+
+    const missing = await runCliCaptured(["plan", "--config", config, "--judgments", join(dir, "none.jsonl"), "--labels", labels]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/none\.jsonl: judgments file not found/);
+    expect((await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--budget", "10"])).err).toMatch(/--budget needs --annotator/);
+
+    const queue = join(dir, "q.jsonl");
+    const budget = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", "--budget", "40", "--annotator", "asha", "--out", queue]);
+    expect(budget.code, budget.err).toBe(0);
+    expect(budget.out).toMatch(/^Budget of 40 labels:$/m);
+    const draws = loadDraws(labels).draws.filter((d) => d.draw.design === "stratified");
+    expect(draws.length).toBeGreaterThan(0);
+    for (const d of draws) {
+      expect(designRefusal(d.draw)).toBeNull();
+      // Every held-out item has a positive probability; the rest are recorded with 0.
+      expect(d.draw.population.items.every((it) => (it.split === "heldout") === it.p > 0)).toBe(true);
+    }
+    const entries = loadQueue(queue).map((r) => r.value);
+    expect(entries.length).toBeGreaterThanOrEqual(40);
+    expect(entries.every((e) => e.frame === "random" && e.draw !== undefined && e.stratum !== undefined && e.inclusionProbability! > 0)).toBe(true);
+
+    // Label the queue as review would (agreeing with the judge), then the gate counts the draws, weighted.
+    const verdicts = new Map(readFileSync(judgments, "utf8").trim().split("\n").map((l) => JSON.parse(l)).map((j) => [`${j.variant}/${j.question}/${j.rubric}/${j.unit}`, j.verdict]));
+    for (const e of entries) {
+      const v = verdicts.get(`${e.variant}/${e.question}/${e.rubric}/${e.unit}`);
+      appendLabel(labels, { variant: e.variant, question: e.question, rubric: e.rubric, unit: e.unit, inputHash: e.inputHash, label: v === "no" ? "no" : "yes", annotator: "asha", provenance: "author", frame: "random", inclusionProbability: e.inclusionProbability, stratum: e.stratum, split: e.split, time: "2026-12-02T00:00:00.000Z" });
+    }
+    const cal = await runCliCaptured(["calibrate", "--config", config, "--judgments", judgments, "--labels", labels, "--no-write", "--format", "json", "--reps", "100"]);
+    expect(cal.code, cal.err).toBe(0);
+    const report = JSON.parse(cal.out);
+    for (const d of draws) {
+      const r = report.rubrics.find((x: { group: { rubric: string } }) => x.group.rubric === d.draw.rubric);
+      expect(r.draws.find((s: { id: string }) => s.id === d.draw.id)).toMatchObject({ covers: true, counts: true });
+      // Weighted unless the draw took every held-out item (probability 1 for all).
+      expect(r.weighted).toBe(d.draw.population.items.some((it) => it.p > 0 && it.p < 1));
+    }
+  });
+
+  it("offers an active frame for error analysis whose labels never feed the gate, even relabelled random", async () => {
+    const { dir, config, judgments, labels } = await example("ragjudge-plan-active-");
+    const queue = join(dir, "active.jsonl");
+    const r = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--active", "5", "--annotator", "asha", "--out", queue]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/no P\(yes\) from the judge for correctness, not-found/);
+    const entries = loadQueue(queue).map((x) => x.value);
+    expect(entries).toHaveLength(10);
+    expect(entries.every((e) => e.frame === "active" && e.inclusionProbability === undefined && e.draw === undefined)).toBe(true);
+    const gateBefore = async () => JSON.parse((await runCliCaptured(["calibrate", "--config", config, "--judgments", judgments, "--labels", labels, "--no-write", "--format", "json", "--reps", "100"])).out);
+    const before = await gateBefore();
+    for (const [k, e] of entries.entries()) {
+      // Half keep their frame; half are relabelled random by hand.
+      appendLabel(labels, { variant: e.variant, question: e.question, rubric: e.rubric, unit: e.unit, inputHash: e.inputHash, label: "no", annotator: "asha", provenance: "author", frame: k % 2 ? "active" : "random", split: e.split, time: "2026-12-02T00:00:00.000Z" });
+    }
+    const after = await gateBefore();
+    for (const rubric of ["citation-accuracy", "faithfulness"]) {
+      const b = before.rubrics.find((x: { group: { rubric: string } }) => x.group.rubric === rubric);
+      const a = after.rubrics.find((x: { group: { rubric: string } }) => x.group.rubric === rubric);
+      expect(a.gate.n).toBe(b.gate.n);
+      expect(a.trust.trusted).toBe(false);
+      const why = a.errorAnalysis.map((e: { excluded: string }) => e.excluded);
+      expect(why).toContain("frame active");
+      expect(why).toContain("not drawn");
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { kappaLabelsNeeded, ppiLabelsNeeded } from "../../../src/calibration/plan/sample-size.js";
+import { simulatedLabelsNeeded } from "../../../src/calibration/plan/simulate.js";
+import { kappaAt, unitKappaVariance } from "../../../src/calibration/plan/kappa-linear.js";
+
+const gate = { kappaLower: 0.6, minLabels: 50, minPerClass: 10 };
+const cells = { tp: 0.62, fp: 0.04, fn: 0.06, tn: 0.28 };
+
+describe("labels needed for the gate", () => {
+  it("solves kappa - z·sqrt(V/n) = threshold at today's estimates, and the simulation of the gate's interval agrees within 15%", () => {
+    const need = kappaLabelsNeeded({ cells, n: 30, ...gate, population: 5000 });
+    const k = kappaAt(cells)!;
+    const v = unitKappaVariance(cells)!;
+    expect(need.nFormula).toBe(Math.ceil((1.959963984540054 ** 2 * v) / (k - 0.6) ** 2));
+    // The gate's goodness-of-fit half is skewed below a high kappa: on the expected table it needs more.
+    expect(need.nInterval).toBeGreaterThan(need.nFormula!);
+    expect(need.total).toBe(need.nInterval);
+    expect(need.further).toBe(need.total! - 30);
+    expect(need.bound).toBe("interval");
+    const sim = simulatedLabelsNeeded(cells, 0.6, 3 * need.nInterval!, { reps: 400, seed: 3 });
+    expect(Math.abs(sim.n! - need.nInterval!) / need.nInterval!).toBeLessThan(0.15);
+  });
+
+  it("says it cannot at a kappa at or below the threshold, with the kappa it would need", () => {
+    const low = kappaLabelsNeeded({ cells: { tp: 0.5, fp: 0.15, fn: 0.1, tn: 0.25 }, n: 40, ...gate, population: 300 });
+    expect(low.further).toBeNull();
+    expect(low.cannot!.reason).toMatch(/^cannot at kappa 0\.4\d: more labels narrow the interval around 0\.4\d, never above 0\.60 \(needs >= 0\.\d\d with all 300 held-out items labelled\)$/);
+    expect(low.cannot!.kappaNeeded).toBeGreaterThan(0.6);
+  });
+
+  it("never asks for fewer than the gate's minimums, nor more than the held-out items there are", () => {
+    const perfect = kappaLabelsNeeded({ cells: { tp: 0.5, fp: 0, fn: 0, tn: 0.5 }, n: 10, ...gate, population: 1000 });
+    expect(perfect).toMatchObject({ bound: "minLabels", total: 50, further: 40 });
+    const skewed = kappaLabelsNeeded({ cells: { tp: 0.95, fp: 0, fn: 0, tn: 0.05 }, n: 10, ...gate, population: 1000 });
+    expect(skewed).toMatchObject({ bound: "minPerClass", total: 200 });
+    const small = kappaLabelsNeeded({ cells, n: 30, ...gate, population: 40 });
+    expect(small.cannot!.reason).toMatch(/only 40 held-out items exist/);
+    expect(kappaLabelsNeeded({ cells, n: 0, ...gate, population: 40 }).unknown).toMatch(/no gate labels yet/);
+  });
+
+  it("sizes the corrected pass rate's interval from PPI's variance", () => {
+    const need = ppiLabelsNeeded({ verdictVariance: 0.25, judged: 10000, unitVariance: 0.1, width: 0.05, n: 20, population: 10000 });
+    const room = (0.025 / 1.959963984540054) ** 2 - 0.25 / 10000;
+    expect(need.total).toBe(Math.ceil(0.1 / room));
+    expect(ppiLabelsNeeded({ verdictVariance: 0.25, judged: 100, unitVariance: 0.1, width: 0.05, n: 20, population: 100 }).cannot).toMatch(/judged items alone/);
+  });
+});
