@@ -55,3 +55,14 @@ export { summarise as summariseValues } from "./retrieval/evaluate.js";
 export { renderTable, renderMarkdown, renderTable as renderRetrievalTable, renderMarkdown as renderRetrievalMarkdown } from "./retrieval/report.js";
 export { renderTable as renderTextTable } from "./retrieval/diagnostics/table.js";
 export { renderTable as renderCalibrationTable, renderMarkdown as renderCalibrationMarkdown, renderJson as renderCalibrationJson } from "./calibration/render.js";
+
+// Judge panels: combined judges as records, the panel run, its side-by-side calibration (README "Judge panels").
+export { checkPanel, membersOf, PanelJudgeConfig } from "./golden/schema/panel.js";
+export { cascadeEscalation, combinedJudge, inCascadeSample, type CombinedJudge, type CombineRule, type Member } from "./judge/judges/combined.js";
+export { constantJudge } from "./judge/judges/constant.js";
+export { mainJudgeOf, panelEntries, panelOrder, type PanelEntry } from "./judge/judges/panel.js";
+export { PanelMemo, runPanel, type PanelJudgeRun, type PanelRubricUse } from "./judge/schedule/panel.js";
+export { panelFigures, recommend, type PanelRubric, type PanelRow, type PanelPair, type PanelSplit } from "./calibration/panel.js";
+export { judgePanel, panelJson, PANEL_JUDGMENTS } from "./report/panel/run.js";
+export { PanelJson } from "./report/panel/schema.js";
+export { panelSplitQueue } from "./review/panel-splits.js";

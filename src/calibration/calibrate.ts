@@ -4,6 +4,7 @@ import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Judgment } from "../golden/schema/items.js";
 import { labelBasis, type LabelBasis } from "./basis.js";
 import { correctedPassRates, type PassRates } from "./corrected.js";
+import { confidenceFigures, devItems, type ConfidenceFigures } from "./confidence.js";
 import { NO_DRAWS, type DrawBook } from "./draws.js";
 import { agreementFigures, breakdowns, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
 import { gateDecision, thresholdsFor } from "./gate.js";
@@ -107,6 +108,8 @@ export interface RubricCalibration {
   disagreements: Disagreement[];
   ties: number;
   passRates: PassRates;
+  /** ROC AUC, reliability and the dev-chosen threshold of the judge's P(yes); null when it gave none. */
+  confidence: ConfidenceFigures | null;
   record: CalibrationRecord;
   /** False when no label pairs with this judge's verdicts: no record is written for it. */
   hasLabels: boolean;
@@ -233,6 +236,8 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
     disagreements: pairing.gate.filter((p) => p.judged.verdict !== p.label).map(disagreementOf),
     ties: pairing.ties.length,
     passRates: correctedPassRates(pairing, { seed, reps, level }),
+    // Dev: labelled items outside the held-out split (any frame); never a held-out one.
+    confidence: confidenceFigures(pairing.gate, devItems(pairing.other, pairing.heldout), pairing.weighted, level),
     record,
     hasLabels,
     trust,

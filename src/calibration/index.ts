@@ -12,6 +12,8 @@ export * from "./figures.js";
 export * from "./humans.js";
 export * from "./basis.js";
 export * from "./corrected.js";
+export * from "./confidence.js";
+export * from "./confidence-render.js";
 export * from "./record.js";
 export * from "./gate.js";
 export * from "./calibrate.js";

@@ -155,6 +155,18 @@ function heldoutForCheck(ctx: GateContext, judged: JudgedItem, draws: readonly L
  * Coverage and the skip test are over the drawn held-out items the judge
  * judged.
  */
+/**
+ * Frames whose labels never count for the gate, whatever draw drew the item:
+ * `panel-split` puts in front of people exactly the items a panel's judges
+ * split on, so its labels would choose which drawn items get labelled.
+ */
+export const NEVER_GATE_FRAMES: ReadonlySet<string> = new Set(["panel-split"]);
+
+/** True when every label of the item came from a never-gate frame. */
+function neverGate(l: Pick<LabelledItem, "frames">): boolean {
+  return l.frames.length > 0 && l.frames.every((f) => NEVER_GATE_FRAMES.has(f));
+}
+
 function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly JudgedItem[], book: LabelBook, minCoverage: number): DrawStatus {
   let missing = 0;
   let outside = 0;
@@ -179,7 +191,7 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
   const tally = { labelled: { yes: 0, no: 0 }, unlabelled: { yes: 0, no: 0 } };
   for (const it of drawnItems) {
     const l = book.items.get(evidenceKey(it.key, it.inputHash));
-    const has = l !== undefined && l.label !== null;
+    const has = l !== undefined && l.label !== null && !neverGate(l);
     if (has) labelled++;
     if (it.verdict === "yes" || it.verdict === "no") tally[has ? "labelled" : "unlabelled"][it.verdict]++;
   }
@@ -253,7 +265,8 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
     const attested = labelled.random?.value.attestation;
     let excluded: ExclusionReason | undefined;
     let item: GateItem | undefined;
-    if (counting.length) {
+    if (neverGate(labelled)) excluded = `frame ${labelled.frames[0]!}` as ExclusionReason;
+    else if (counting.length) {
       // Its inclusion probability over every counting draw of the rubric (any of them could have drawn it).
       const ps = countingDraws.map((d) => drawItemOf(d, judged.key, judged.inputHash)?.item.p ?? 0).filter((x) => x > 0);
       const p = ps.length === 1 ? ps[0]! : 1 - ps.reduce((acc, x) => acc * (1 - x), 1);

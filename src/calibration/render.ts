@@ -2,6 +2,7 @@ import { displayPath } from "../golden/errors.js";
 import { escapeMarkdown as md, markdownCode, plainLine, plainText } from "../golden/escape.js";
 import { basisNoun } from "./basis.js";
 import type { CalibrationReport, RubricCalibration } from "./calibrate.js";
+import { confidenceLines, reliabilityRows } from "./confidence-render.js";
 import type { AgreementFigures } from "./figures.js";
 import { gateInterval } from "./gate.js";
 import { fixed, fixedOrNa as num, interval as ci, pValue as pval } from "./format.js";
@@ -138,6 +139,10 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
         : `PPI           ${num(pr.ppi.estimate, 3)} ${pr.ppi.ci ? ci(pr.ppi.ci, 3) : `(interval n/a: ${pr.ppi.reasons.ci})`} (${pr.labelled} labelled)${pr.ppiUninformative ? `; interval not informative: ${pr.ppiUninformative}` : ""}`,
     ],
   });
+  if (r.confidence) {
+    out.push({ title: "verdict confidence: the judge's P(yes) against the gate labels", lines: confidenceLines(r.confidence, g.kappa.kappa) });
+    if (r.confidence.n > 0) out.push({ title: "reliability diagram (gate labels)", rows: reliabilityRows(r.confidence) });
+  }
   if (r.perAnnotator.length > 1 || (r.perAnnotator.length === 1 && r.annotatorAgreement)) {
     out.push({ title: "judge against each annotator", rows: figureRows("annotator", r.perAnnotator.map((a) => ({ name: a.annotator, f: a.figures }))) });
   }

@@ -22,6 +22,8 @@ export interface JudgedItem {
   repeats: number;
   /** The judge's reason of the repeat whose verdict was taken (or of the first). */
   reason: string;
+  /** The judge's P(yes): the mean over the repeats that have one (absent when none has). */
+  pYes?: number;
 }
 
 /**
@@ -69,6 +71,8 @@ export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeG
       counts.ruleVerdicts++;
       continue;
     }
+    // An answer verdict derived from its claims is not a judged one: its claims are calibrated instead.
+    if (j.derived) continue;
     const model = served(j);
     const gk = JSON.stringify([j.rubric, j.fingerprint, model]);
     let g = groups.get(gk);
@@ -139,7 +143,9 @@ function finalVerdict(reps: Judgment[]): JudgedItem {
   // A tie takes the verdict of the lowest repeat that has one.
   const verdict: Verdict = majority === "tie" ? reps.find((r) => r.verdict !== "error")!.verdict : majority;
   const chosen = reps.find((r) => r.verdict === verdict) ?? first;
+  const scores = reps.flatMap((r) => (r.pYes === undefined || r.verdict === "error" ? [] : [r.pYes]));
   return {
+    ...(scores.length ? { pYes: scores.reduce((a, b) => a + b, 0) / scores.length } : {}),
     key: keyOf(first),
     inputHash: first.inputHash,
     fingerprint: first.fingerprint,

@@ -10,9 +10,11 @@
  *
  *   summary/    pass rates of a run's judgments, and their terminal tables
  *   batch/      the same calls through the OpenAI Batch API (export, submit, collect, import)
+ *   claims/     the optional claims rubric: claims extracted by the LLM judge, cached, made into claim items
  *   schedule/   the run: planning calls, concurrency, the SQLite verdict cache and its lease, progress, dry-run estimate
  *   judges/     the Judge record (judge.ts) and its records: the LLM judge (llm.ts), the baseline (baseline.ts); judge settings
- *   items/      what is judged: items built from the golden set and pipeline outputs, with their input hashes
+ *   items/      what is judged: items built from the golden set and pipeline outputs, with their input hashes;
+ *               claim items (claims.ts) and the answer verdicts derived from them (derive-claims.ts)
  *   transport/  the OpenAI-compatible endpoint: request bodies and fingerprints, client, retry policy, reply envelope, keys and redaction
  *   verdict/    reading a reply's text into yes/no and a reason, failing closed
  *   rubric/     rubric files, prompt rendering, fencing of untrusted text
@@ -31,6 +33,8 @@ export * from "./schedule/run.js";
 export * from "./judges/judge.js";
 export * from "./judges/baseline.js";
 export * from "./judges/llm.js";
+export * from "./judges/logprobs.js";
+export * from "./verdict/logprobs.js";
 export * from "./schedule/cache.js";
 export * from "./transport/client.js";
 export * from "./judges/settings.js";
@@ -39,3 +43,5 @@ export * from "./summary/summary.js";
 export * from "./summary/format.js";
 export * from "./schedule/estimate.js";
 export * from "./baseline/index.js";
+export { splitClaims, expandClaims, isClaimUnit, claimUnit } from "./items/claims.js";
+export { deriveVerdict, withDerivedVerdicts } from "./items/derive-claims.js";

@@ -25,8 +25,12 @@ import { configEvaluationsDir, EvaluationFolder } from "./folder.js";
 import { buildItems } from "./items/build.js";
 import { searchOrAnswer } from "./join.js";
 import { checkJudgeSetup, judgeItems } from "./run-judge.js";
+import { prepareClaimItems } from "../judge/claims/prepare.js";
 import type { ReportJson } from "./schema.js";
 import { planFiles, writeEvaluation } from "./write.js";
+import { mainJudgeOf } from "../judge/judges/panel.js";
+import { panelFigures } from "../calibration/panel.js";
+import { judgePanel, PANEL_JUDGMENTS, panelErrors, panelJson, panelJudgmentsText } from "./panel/run.js";
 
 /** Options of {@link runEvaluation}; every one is optional. */
 export interface RunEvaluationOptions {
@@ -112,7 +116,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const log = options.log ?? (() => {});
   const resolved = loadConfig(options.config, cwd);
   const { config } = resolved;
-  const settings = resolveJudge(config, options.judge ?? {});
+  const settings = resolveJudge({ ...config, judge: mainJudgeOf(config) }, options.judge ?? {});
   const seed = options.seed ?? DEFAULT_SEED;
   const reps = options.reps ?? DEFAULT_REPS;
   // Where the run writes, checked before any work: a file named as a folder fails now, not after judging.
@@ -150,8 +154,12 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
 
   // The baseline judges in milliseconds: a progress display would only flicker.
   const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
-  const step = await judgeItems({ settings, items: itemSet.items, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
+  // Claim-level faithfulness with the claims rubric: the judge model extracts the claims first (judge/claims).
+  const { items: judged } = await prepareClaimItems(inputs, settings, cacheDir, log);
+  const step = await judgeItems({ settings, items: judged, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
   const judgments = step.result.judgments;
+  // A judge panel (config `judges`): every judge side by side, after the main judge.
+  const panelRuns = config.judges ? await judgePanel({ config, items: judged, rubrics, cacheDir, log }) : undefined;
   stage("judge");
 
   // Every mean measure at every k, plus any a floor names (sortMeasures drops the repeats).
@@ -183,6 +191,8 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   });
   stage("calibrate");
   const plan = planFiles(calibration);
+  const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
+  if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
   const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
   const rubricJson = rubricReports({
     judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, trust: config.trust,
@@ -202,6 +212,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       floors: floorResults, requireTrusted: options.requireTrusted ?? false, files: plan.files,
     };
     report = assembleReport(findings);
+    if (panel) report.panel = panel;
     const chunksOf = new Map(variants.map((v) => [v.name, v.chunks]));
     const items = buildItems({
       report, golden, variants, judgments, diagnostics, book,
@@ -209,7 +220,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     });
     summary = writeEvaluation(folder, {
       report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
-      validation, scores, diagnostics, judgmentsText, summary: figures, calibration, plan, items,
+      validation, scores, diagnostics, judgmentsText, summary: figures, ...(panelRuns ? { panelJudgmentsText: panelJudgmentsText(panelRuns) } : {}), calibration, plan, items,
       chunkOf: (variant, id) => chunksOf.get(variant)?.byId.get(id),
     });
   } catch (e) {
@@ -219,6 +230,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   // Where `sample`, `review` and `calibrate` look by default, so the next commands work as printed.
   const judgmentsFile = join(cacheDir, "judgments.jsonl");
   writeFileAtomic(judgmentsFile, judgmentsText);
+  if (panelRuns) writeFileAtomic(join(cacheDir, PANEL_JUDGMENTS), panelJudgmentsText(panelRuns));
   stage("write");
-  return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors };
+  return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors + (panelRuns ? panelErrors(panelRuns) : 0) };
 }

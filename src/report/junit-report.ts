@@ -2,6 +2,7 @@ import { basisSuffix, interval, num, OUTCOME_LABELS, pct } from "./format.js";
 import { toJUnitXml, type JUnitSuite } from "./junit.js";
 import type { ReportJson } from "./schema.js";
 import { OUTCOMES } from "./search-or-answer.js";
+import { panelJunitSuite } from "./panel/junit.js";
 
 /**
  * The JUnit suites of a run, for CI dashboards:
@@ -41,7 +42,7 @@ export function junitSuites(report: ReportJson): JUnitSuite[] {
       return { name: `${v.name}: ${counts}`, classname: `ragjudge.answers.${v.name}`, systemOut: v.searchOrAnswer.diagnosis };
     }),
   };
-  return [floors, trust, soa];
+  return [floors, trust, soa, ...(report.panel ? [panelJunitSuite(report.panel)] : [])];
 }
 
 /** junit.xml of a run. */

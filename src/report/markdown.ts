@@ -1,11 +1,14 @@
 import { escapeMarkdown, markdownCode } from "../golden/escape.js";
+import { panelSection } from "./panel/render.js";
 import { whyWithProposal } from "../retrieval/diagnostics/render.js";
 import { renderTable, shorten } from "../retrieval/diagnostics/table.js";
+import { confidenceSection } from "./confidence-section.js";
 import { gateResult, OUTCOME_LABELS, plural, pct, questionCounts, retrievalHeadline, trustedJudgeRubrics, untrustedAnswerRubrics } from "./format.js";
 import { escapeHtml } from "./html/escape.js";
 import type { ItemRecord } from "./items/schema.js";
 import { FAILURE_CLASSES, failingReasons, worstItems, type FailureClass } from "./items/worst.js";
 import type { ReportJson, VariantJson } from "./schema.js";
+import { claimsSection } from "./claims.js";
 import { diagnosticsSection, gateSection, judgeSection, retrievalSection, searchOrAnswerSection, verdictLines } from "./terminal.js";
 
 /**
@@ -119,6 +122,7 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     "",
     searchOrAnswerSection(report, "markdown"),
     ...(items ? [worstSection(report, items)] : []),
+    claimsSection(report, "markdown"),
     ...report.variants.map(perQuestion),
     "",
     retrievalSection(report, "markdown"),
@@ -126,7 +130,9 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     ...report.variants.map(misses),
     "",
     judgeSection(report, "markdown"),
+    confidenceSection(report),
     gateSection(report, "markdown"),
+    ...(report.panel ? [panelSection(report.panel, "markdown")] : []),
   ];
   if (report.warnings.length) {
     out.push(details(plural(report.warnings.length, "input warning"), report.warnings.map((w) => `- ${md(w)}`).join("\n")));

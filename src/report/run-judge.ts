@@ -3,6 +3,7 @@ import type { Judge } from "../judge/judges/judge.js";
 import { llmBackend } from "../judge/judges/llm.js";
 import { JudgeCache } from "../judge/schedule/cache.js";
 import type { Item } from "../judge/items/items.js";
+import { withDerivedVerdicts } from "../judge/items/derive-claims.js";
 import { redact } from "../judge/transport/redact.js";
 import type { Rubric } from "../judge/rubric/rubric.js";
 import { runJudge, type ProgressState, type RunResult } from "../judge/schedule/run.js";
@@ -60,12 +61,15 @@ export async function judgeItems(o: JudgeStepOptions): Promise<JudgeStep> {
     backend = llmBackend(s, {
       cache,
       onModeChange: (_m, cause) => o.log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on\n`),
+      onLogprobsOff: (cause) => o.log(`judge: the server gives no token log-probabilities (${redact(cause, [s.apiKey])}); judging without them (no P(yes)) from now on, remembered for ${s.baseURL}, model ${s.model}\n`),
     });
   } else backend = baselineBackend();
   o.log(`judge: ${backend.label}; ${o.items.length} items${s.kind === "openai" && s.repeats > 1 ? ` x ${s.repeats} repeats` : ""}${cache ? `; cache ${cache.file}` : ""}\n`);
   try {
     const price = s.kind === "openai" ? o.prices?.[s.model] : undefined;
-    const result = await runJudge({ items: o.items, backend, cache, repeats: s.repeats, concurrency: s.concurrency, onProgress: o.onProgress, ...(price ? { price } : {}) });
+    const judged = await runJudge({ items: o.items, backend, cache, repeats: s.repeats, concurrency: s.concurrency, onProgress: o.onProgress, ...(price ? { price } : {}) });
+    // Claim-level faithfulness: each answer's verdict derived from its claims' (derive-claims.ts).
+    const result = { ...judged, judgments: withDerivedVerdicts(o.items, judged.judgments) };
     const fingerprints = o.rubrics.map((r) => ({ rubric: r.name, fingerprint: backend.fingerprint(r), template: backend.template(r) }));
     return { result, backend, fingerprints };
   } finally {

@@ -1,4 +1,7 @@
+import { UnsupportedClaimJson } from "./claims-schema.js";
 import { z } from "zod";
+import { PanelJson } from "./panel/schema.js";
+import { ConfidenceJson } from "./schema-confidence.js";
 import { OUTCOMES } from "./search-or-answer.js";
 
 /**
@@ -190,6 +193,8 @@ export const CalibrationJson = z.object({
   /** The asymptotic (Fleiss, Cohen & Everitt) 95% interval alone: zero width when nothing disagrees. */
   asymptoticCi: Interval,
   bootstrapCi: Interval,
+  /** ROC AUC, reliability diagram and dev-chosen threshold of the judge's P(yes) (null: no P(yes); absent in older reports). */
+  confidence: ConfidenceJson.nullable().optional(),
   /** The record written into the evaluation folder (relative path). */
   record: z.string(),
 });
@@ -283,6 +288,8 @@ export const ReportJson = z.object({
   warnings: z.array(z.string()),
   variants: z.array(VariantJson),
   rubrics: z.array(RubricJson),
+  /** Claim-level faithfulness only: every claim not supported (or not judged), with its context (src/report/claims.ts). */
+  unsupportedClaims: z.array(UnsupportedClaimJson).optional(),
   judgeTotals: z.object({
     judgments: Count,
     errors: Count,
@@ -313,5 +320,7 @@ export const ReportJson = z.object({
   }),
   /** The files of the evaluation folder, relative to it. */
   files: z.array(z.string()),
+  /** A judge panel's side-by-side calibration (config `judges`), when there is one. */
+  panel: PanelJson.optional(),
 });
 export type ReportJson = z.infer<typeof ReportJson>;

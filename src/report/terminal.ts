@@ -1,7 +1,9 @@
 import { escapeMarkdown, plainLine, plainText } from "../golden/escape.js";
+import { panelSection } from "./panel/render.js";
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
 import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
 import { costLine } from "../judge/schedule/cost.js";
+import { claimsSection } from "./claims.js";
 import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";
 
 /**
@@ -115,7 +117,7 @@ function rubricTable(r: RubricJson, format: TextFormat): string {
   ]);
   for (const v of r.variants) {
     const p = v.pairs;
-    if (p) rows.push([`${v.variant}: citation pairs supported`, trustedRate(r, p.raw.value), interval(p.raw.ci, true), `${p.pass + p.fail} pairs`, String(p.rulePass + p.ruleFail), String(p.errors), estimateText(p.roganGladen), estimateText(p.ppi)]);
+    if (p) rows.push([`${v.variant}: ${r.unit === "claim" ? "claims" : "citation pairs"} supported`, trustedRate(r, p.raw.value), interval(p.raw.ci, true), `${p.pass + p.fail} ${r.unit === "claim" ? "claims" : "pairs"}`, String(p.rulePass + p.ruleFail), String(p.errors), estimateText(p.roganGladen), estimateText(p.ppi)]);
   }
   return renderTable(columns, rows, format);
 }
@@ -210,7 +212,9 @@ export function renderTerminal(report: ReportJson, opts: TerminalOptions): strin
     retrievalSection(report, "terminal"),
     diagnosticsSection(report, "terminal"),
     judgeSection(report, "terminal"),
+    claimsSection(report, "terminal"),
     gateSection(report, "terminal"),
+    ...(report.panel ? [panelSection(report.panel, "terminal")] : []),
   ];
   // User text reached lines through names and messages: no control character may reach a terminal.
   return plainText([...sections, ...warn, `evaluation folder: ${opts.folder}/ (report.html, report.md, report.json, junit.xml, summary.txt, items.csv)\n`].join("\n"));

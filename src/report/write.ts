@@ -65,6 +65,8 @@ export interface EvaluationArtifacts {
   items: ItemRecord[];
   /** A variant's chunk by id, for the explorer's retrieved chunks outside the context. */
   chunkOf?: ChunkLookup;
+  /** A judge panel's verdicts (panel-judgments.jsonl), when the config has `judges`. */
+  panelJudgmentsText?: string;
 }
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
@@ -98,6 +100,7 @@ export function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts
   folder.write("retrieval.json", json(a.scores.map((s) => viewJson(goldenView(s), { perQuery: true }))));
   folder.write("diagnostics.json", json(a.diagnostics));
   folder.write("judgments.jsonl", a.judgmentsText);
+  if (a.panelJudgmentsText !== undefined) folder.write("panel-judgments.jsonl", a.panelJudgmentsText);
   folder.write("judge-summary.json", json(a.summary));
   folder.write("items.jsonl", a.items.map((it) => JSON.stringify(ItemRecord.parse(it))).join("\n") + (a.items.length ? "\n" : ""));
   folder.write("items.csv", itemsToCsv(a.items, [...new Set(report.rubrics.map((r) => r.rubric))]));

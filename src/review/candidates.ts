@@ -74,6 +74,7 @@ export function candidatesFromRun(
   const latestTime = new Map<string, Map<string, number>>();
   const model: Judgment[] = [];
   for (const j of latestPerRepeat(judgments)) {
+    if (j.derived) continue; // derived from its claims, which are the items sampled
     if (j.judge === "rule") {
       note(j.rubric).rules++;
       continue;

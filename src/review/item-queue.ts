@@ -4,6 +4,7 @@ import { InputError } from "../golden/errors.js";
 import { loadJsonl } from "../golden/jsonl.js";
 import { Judgment, type ItemKey, type QueueEntry } from "../golden/schema/items.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
+import { cachedClaimsFrom } from "../judge/claims/prepare.js";
 import { candidatesFromRun } from "./candidates.js";
 import { toEntry } from "./sample.js";
 
@@ -36,7 +37,7 @@ export function itemQueue(cfg: ResolvedConfig, opts: { item: string; judgmentsFi
   if (!existsSync(opts.judgmentsFile)) {
     throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found (run `ragjudge run` or `ragjudge judge` first, or pass --judgments FILE)");
   }
-  const { golden, variants, itemSet } = loadJudgeInputs(cfg);
+  const { golden, variants, itemSet } = loadJudgeInputs(cfg, { claimsFrom: cachedClaimsFrom(cfg.outPath(cfg.config.cacheDir)) });
   const judgments = loadJsonl(opts.judgmentsFile, Judgment).map((r) => r.value);
   const wanted = itemSet.items.filter((i) => itemMatches(i.key, opts.item));
   const { candidates } = candidatesFromRun(wanted, judgments, golden, variants);

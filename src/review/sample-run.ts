@@ -6,6 +6,7 @@ import { InputError } from "../golden/errors.js";
 import { loadJsonl } from "../golden/jsonl.js";
 import { Judgment, type QueueEntry } from "../golden/schema/items.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
+import { cachedClaimsFrom } from "../judge/claims/prepare.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
 import { sampleQueue, type Candidate, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
 import { checkAnnotator } from "./store.js";
@@ -37,7 +38,7 @@ export function sampleFromRun(
     throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --evaluation DIR or --judgments FILE");
   }
   // The same items `ragjudge judge` built, so every queue entry's evidence hashes to its verdict's input hash.
-  const { golden, variants, rubrics, itemSet } = loadJudgeInputs(cfg, { rubrics: opts.rubrics, variants: opts.variants });
+  const { golden, variants, rubrics, itemSet } = loadJudgeInputs(cfg, { rubrics: opts.rubrics, variants: opts.variants, claimsFrom: cachedClaimsFrom(cfg.outPath(cfg.config.cacheDir)) });
   const items = itemSet.items;
   const rubricNames = new Set(rubrics.map((r) => r.name));
   const variantNames = new Set(variants.map((v) => v.name));

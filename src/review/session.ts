@@ -3,6 +3,7 @@ import { loadJsonl, type Located } from "../golden/jsonl.js";
 import { Judgment, type Label, type QueueEntry } from "../golden/schema/items.js";
 import { loadRubrics, type Rubric } from "../judge/rubric/rubric.js";
 import { evidenceKey, keyOf } from "../calibration/keys.js";
+import { meanPYes, uncertainOrder, type ReviewOrder } from "./order.js";
 import { loadQueue } from "./queue.js";
 import { InputError, InputErrors } from "../golden/errors.js";
 import { appendLabelDurable, appendSkipDurable, checkAnnotator, labelsSignature, readAnnotatorLabels, readSkips } from "./store.js";
@@ -45,6 +46,8 @@ export interface ReviewOptions {
   annotator: string;
   /** `human` (default) or `author` for the project's own example labels. */
   provenance?: "human" | "author";
+  /** The order items are served in (review/order.ts); default `queue`. */
+  order?: ReviewOrder;
   now?: () => Date;
 }
 
@@ -58,6 +61,8 @@ export interface JudgeView {
   fingerprint: string;
   error?: string;
   rule?: string;
+  /** The judge's P(yes) of this verdict, when it has one. */
+  pYes?: number;
 }
 
 /** What is revealed after answering: the judge's verdicts and how the item was sampled. */
@@ -125,6 +130,14 @@ export class ReviewSession {
         list.push(j);
         this.judgments.set(id, list);
       }
+    }
+    if (opts.order === "uncertain") {
+      // Served order only: the same entries, the queue file untouched.
+      const perm = uncertainOrder(this.entries.map((e) => e.value), (i) => meanPYes(this.judgments.get(this.ids[i]!)));
+      const [entries, ids, questions] = [this.entries, this.ids, this.questions];
+      this.entries = perm.map((i) => entries[i]!);
+      this.ids = perm.map((i) => ids[i]!);
+      this.questions = perm.map((i) => questions[i]!);
     }
     this.seenOnDisk = labelsSignature(opts.labelsDir, this.annotator);
     this.labels = readAnnotatorLabels(opts.labelsDir, this.annotator);
@@ -285,6 +298,7 @@ export class ReviewSession {
         fingerprint: j.fingerprint.slice(0, 12),
         ...(j.error !== undefined ? { error: j.error } : {}),
         ...(j.rule !== undefined ? { rule: j.rule } : {}),
+        ...(j.pYes !== undefined ? { pYes: j.pYes } : {}),
       }));
     return {
       judgments,

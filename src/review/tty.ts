@@ -81,7 +81,7 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
     if (v.rubricGuidance) out(indent(safeTerminalText(v.rubricGuidance)));
     out(`${paint("bold", "QUESTION:")} ${safeTerminalText(v.questionText)}`);
     if (v.answerable !== undefined) out(`  (the golden set says the documents ${v.answerable ? "hold an answer" : 'hold NO answer: the right output is "not found"'})`);
-    if (v.answer) out(`${paint("bold", "ANSWER:")}\n${indent(segments(v.answer))}`);
+    if (v.answer) out(`${paint("bold", v.claim ? `CLAIM ${v.claim} OF THE ANSWER (label this claim alone):` : "ANSWER:")}\n${indent(segments(v.answer))}`);
     if (v.sentence) out(`${paint("bold", "SENTENCE JUDGED:")}\n${indent(segments(v.sentence))}`);
     if (v.reference !== undefined) out(`${paint("bold", "REFERENCE:")}\n${indent(safeTerminalText(v.reference))}`);
     if (v.anchor) out(`${paint("bold", "ANCHOR:")} ${safeTerminalText(v.anchor.text)} (in ${safeTerminalText(v.anchor.doc)})`);
@@ -106,7 +106,7 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
     if (title) out(paint("bold", title));
     if (r.judgments.length === 0) out("No judge verdict for this item and input hash in the judgments file.");
     for (const j of r.judgments) {
-      out(`Judge (${j.judge}${j.model ? " " + safeTerminalText(j.model) : ""}${j.repeat ? `, repeat ${j.repeat}` : ""}): ${j.verdict}${j.error ? ` [${safeTerminalText(j.error)}]` : ""} — ${safeTerminalText(j.reason)}`);
+      out(`Judge (${j.judge}${j.model ? " " + safeTerminalText(j.model) : ""}${j.repeat ? `, repeat ${j.repeat}` : ""}): ${j.verdict}${j.error ? ` [${safeTerminalText(j.error)}]` : ""}${j.pYes !== undefined ? ` (P(yes) ${j.pYes.toFixed(2)})` : ""} — ${safeTerminalText(j.reason)}`);
     }
     out(paint("dim", `Sampled by frame "${r.frame}"${r.stratum ? `, stratum ${safeTerminalText(r.stratum)}` : ""}${r.inclusionProbability ? `, inclusion probability ${r.inclusionProbability.toPrecision(3)}` : ""}.`));
   };

@@ -1,6 +1,7 @@
 import type { EvidenceChunk, QueueEntry } from "../golden/schema/items.js";
 import { keyOf } from "../calibration/keys.js";
 import { markAnchor, markCitations, type Segment } from "./highlight.js";
+import { isClaimUnit } from "../judge/items/claims.js";
 
 /** One chunk as the reviewer sees it. */
 export interface ChunkView {
@@ -34,6 +35,8 @@ export interface ItemView {
   rubricGuidance?: string;
   questionText: string;
   answerable?: boolean;
+  /** Claim-level faithfulness: the claim's unit (`c2`); then `answer` is that one claim, labelled on its own. */
+  claim?: string;
   answer?: Segment[];
   sentence?: Segment[];
   reference?: string;
@@ -86,6 +89,7 @@ export function buildItemView(
     ...(rubricGuidance ? { rubricGuidance } : {}),
     questionText: ev.question,
     ...(ev.answerable !== undefined ? { answerable: ev.answerable } : {}),
+    ...(isClaimUnit(entry.unit) ? { claim: entry.unit } : {}),
     ...(ev.answer !== undefined ? { answer: markCitations(ev.answer, contextIds) } : {}),
     ...(ev.sentence !== undefined ? { sentence: markCitations(ev.sentence, contextIds) } : {}),
     ...(ev.reference !== undefined ? { reference: ev.reference } : {}),

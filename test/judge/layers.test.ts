@@ -17,6 +17,7 @@ const FLOOR: Record<string, number> = {
   judges: 2,
   schedule: 3,
   batch: 4,
+  claims: 4,
   summary: 4,
 };
 const EARLIER_STAGES = ["golden", "retrieval"];

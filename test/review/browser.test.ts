@@ -208,6 +208,37 @@ function browserTests(): void {
     await page.close();
   });
 
+  it("labels the claims of an answer one by one (units c1, c2), script payloads in claim text staying text", async () => {
+    const payload = `<script>window.__pwned="claim"</script><img src=x onerror="window.__pwned='claim-img';console.log('PWNED-claim')">`;
+    const claims = [`Casual leave lapses ${payload}.`, "You get 40 days a year."];
+    const es = claims.map((c, i) => entry("cl", c, { over: { unit: `c${i + 1}` } }));
+    const w = workspace(es, [judgmentOf(es[0]!, "yes", "stated"), judgmentOf(es[1]!, "no", "the sources say 12")]);
+    const s = await serve(w);
+    children.push(s);
+    const page = await newPage();
+    consoleMessages.length = 0;
+    pageErrors.length = 0;
+    await page.goto(s.url);
+    await atItem(page, 1, 2);
+    expect(await page.textContent("#answer-title")).toBe("Claim c1 of the answer: label this claim alone");
+    expect(await page.textContent("#rubric-name")).toContain("unit c1");
+    expect(await page.textContent("#answer")).toContain("<script>window.__pwned");
+    await page.keyboard.press("y");
+    await atItem(page, 2, 2);
+    expect(await page.textContent("#answer-title")).toBe("Claim c2 of the answer: label this claim alone");
+    expect(await page.textContent("#answer")).toBe("You get 40 days a year.");
+    await page.keyboard.press("n");
+    await page.waitForSelector("#done:not([hidden])");
+    expect(await page.evaluate(() => typeof (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBe("undefined");
+    expect(consoleMessages.filter((m) => m.includes("PWNED"))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as unknown as { document: PageDocument }).document.querySelectorAll("img, script:not([src]), [onerror]").length)).toBe(0);
+    const labels = readFileSync(join(w.labels, "asha.jsonl"), "utf8").trim().split("\n").map((l) => Label.parse(JSON.parse(l)));
+    expect(labels.map((l) => [l.unit, l.label, l.inputHash])).toEqual([["c1", "yes", es[0]!.inputHash], ["c2", "no", es[1]!.inputHash]]);
+    await killHard(s);
+    await page.close();
+  });
+
   it("two tabs label one item yes and no: the second sees the conflict and chooses; both labels stay in the history", async () => {
     const es = [entry("t1", "One."), entry("t2", "Two.")];
     const w = workspace(es);

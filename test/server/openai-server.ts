@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createBatchApi, type BatchApi, type BatchPlan, type LineAnswer } from "./batch-api.js";
+import { seededPYes, tokenLogprobs } from "./logprobs.js";
 
 export type { BatchApi, BatchPlan } from "./batch-api.js";
 
@@ -23,9 +24,10 @@ export type { BatchApi, BatchPlan } from "./batch-api.js";
 
 /** What one request gets. `delayMs` applies before any other behaviour. */
 export type Behaviour = { delayMs?: number } & (
-  | { verdict: "yes" | "no"; reason?: string }
-  /** The message content verbatim (for malformed JSON, prose, missing fields). */
-  | { content: string; finishReason?: string }
+  /** `pYes`: the P(yes) its token log-probabilities carry when asked (default: seeded, see `logprobSeed`). */
+  | { verdict: "yes" | "no"; reason?: string; pYes?: number }
+  /** The message content verbatim (for malformed JSON, prose, missing fields); log-probabilities as for a verdict. */
+  | { content: string; finishReason?: string; pYes?: number }
   /** A whole custom 200 body, sent as given (a string is sent raw with a JSON content type). */
   | { body: unknown }
   /** An HTTP error with an OpenAI-style error body unless `body` is given. */
@@ -47,6 +49,9 @@ export interface RequestInfo {
   user: string;
   /** Whether the request asked for structured outputs. */
   jsonSchema: boolean;
+  /** Whether it asked for token log-probabilities, and how many alternatives per token. */
+  logprobs: boolean;
+  topLogprobs: number;
 }
 
 export interface ServerOptions {
@@ -60,6 +65,14 @@ export interface ServerOptions {
   servedModel?: string;
   /** How each batch goes (default: completed after one in-progress poll). */
   batchPlan?: (batch: { id: string; metadata: Record<string, string> | null; requests: number }) => BatchPlan;
+  /**
+   * Token log-probabilities, when a request asks (`logprobs: true`):
+   * "supported" (default) returns them; "reject" answers a 400 naming the
+   * parameter; "ignore" replies without them (`logprobs: null`).
+   */
+  logprobs?: "supported" | "reject" | "ignore";
+  /** Seed of the P(yes) of verdicts whose script gives none (default 1). */
+  logprobSeed?: number;
   /** Keep every request body in `requests` (off for benchmarks). */
   keepBodies?: boolean;
   port?: number;
@@ -88,15 +101,22 @@ function messageText(body: Record<string, unknown>, role: string): string {
   return msgs.filter((m) => m.role === role).map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
 }
 
-function completion(model: string, content: string, finishReason: string, promptChars: number): Record<string, unknown> {
+/** Token log-probabilities to attach to a reply: its P(yes) and the alternatives per token asked for. */
+interface Logprobs {
+  pYes: number;
+  top: number;
+}
+
+function completion(model: string, content: string, finishReason: string, promptChars: number, lp?: Logprobs): Record<string, unknown> {
   const prompt = Math.ceil(promptChars / 4);
   const completionTokens = Math.ceil(content.length / 4);
+  const logprobs = lp ? { content: tokenLogprobs(content, lp.pYes, lp.top), refusal: null } : null;
   return {
     id: "chatcmpl-test",
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: finishReason, logprobs: null }],
+    choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: finishReason, logprobs }],
     usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
   };
 }
@@ -107,10 +127,17 @@ const NO_JSON_SCHEMA: Behaviour = {
   body: { error: { message: "response_format type json_schema is not supported by this server", type: "invalid_request_error", param: "response_format", code: null } },
 };
 
+/** What a server without log-probabilities that says so answers a request asking for them. */
+const NO_LOGPROBS: Behaviour = {
+  status: 400,
+  body: { error: { message: "logprobs is not supported by this model", type: "invalid_request_error", param: "logprobs", code: null } },
+};
+
 /** What a script sees of a request body (`index` -1 for a batch line). */
 function requestInfo(body: Record<string, unknown>, index: number): RequestInfo {
   const rf = body.response_format as { type?: string } | undefined;
-  return { index, body, system: messageText(body, "system"), user: messageText(body, "user"), jsonSchema: rf?.type === "json_schema" };
+  const topLogprobs = typeof body.top_logprobs === "number" ? body.top_logprobs : 0;
+  return { index, body, system: messageText(body, "system"), user: messageText(body, "user"), jsonSchema: rf?.type === "json_schema", logprobs: body.logprobs === true, topLogprobs };
 }
 
 function kindOf(b: Behaviour): string {
@@ -134,6 +161,18 @@ export async function startOpenAIServer(options: ServerOptions = {}): Promise<Te
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
+
+  /** The behaviour of a request: a missing feature's 400 first, then the script. */
+  const behaviour = (info: RequestInfo): Behaviour => {
+    if (info.jsonSchema && opts.jsonSchema === false) return NO_JSON_SCHEMA;
+    if (info.logprobs && opts.logprobs === "reject") return NO_LOGPROBS;
+    return script(info);
+  };
+  /** The log-probabilities a reply carries: when asked and supported; P(yes) scripted or seeded. */
+  const logprobsOf = (info: RequestInfo, b: { pYes?: number; verdict?: "yes" | "no" }): Logprobs | undefined => {
+    if (!info.logprobs || opts.logprobs === "ignore" || opts.logprobs === "reject") return undefined;
+    return { pYes: b.pYes ?? seededPYes(opts.logprobSeed ?? 1, info.user, b.verdict ?? "yes"), top: info.topLogprobs };
+  };
 
   const send = (res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) => {
     const text = typeof payload === "string" ? payload : JSON.stringify(payload);
@@ -170,26 +209,26 @@ export async function startOpenAIServer(options: ServerOptions = {}): Promise<Te
     }
     const promptChars = info.system.length + info.user.length;
     if ("content" in b) {
-      send(res, 200, completion(model, b.content, b.finishReason ?? "stop", promptChars));
+      send(res, 200, completion(model, b.content, b.finishReason ?? "stop", promptChars, logprobsOf(info, b)));
       return;
     }
     const reason = b.reason ?? `Scripted verdict ${b.verdict}.`;
     const json = JSON.stringify({ reason, verdict: b.verdict });
     const content = info.jsonSchema ? json : `Let me check the material.\n${json}`;
-    send(res, 200, completion(model, content, "stop", promptChars));
+    send(res, 200, completion(model, content, "stop", promptChars, logprobsOf(info, b)));
   };
 
   /** One batch request line, answered by the script like an online request (but not counted as one). */
   const answerLine = (body: Record<string, unknown>): LineAnswer => {
     const info = requestInfo(body, -1);
-    const b: Behaviour = info.jsonSchema && opts.jsonSchema === false ? NO_JSON_SCHEMA : script(info);
+    const b = behaviour(info);
     if ("status" in b) return { status: b.status, body: b.body ?? { error: { message: b.message ?? `scripted ${b.status}`, type: "server_error", param: null, code: null } } };
     if ("hang" in b || "stallBody" in b || "reset" in b) return { error: { code: "server_error", message: "The request failed on the server." } };
     const model = opts.servedModel ?? `served-${String(body.model ?? "model")}`;
     if ("body" in b) return { status: 200, body: b.body };
     const promptChars = info.system.length + info.user.length;
-    if ("content" in b) return { status: 200, body: completion(model, b.content, b.finishReason ?? "stop", promptChars) };
-    return { status: 200, body: completion(model, JSON.stringify({ reason: b.reason ?? `Scripted verdict ${b.verdict}.`, verdict: b.verdict }), "stop", promptChars) };
+    if ("content" in b) return { status: 200, body: completion(model, b.content, b.finishReason ?? "stop", promptChars, logprobsOf(info, b)) };
+    return { status: 200, body: completion(model, JSON.stringify({ reason: b.reason ?? `Scripted verdict ${b.verdict}.`, verdict: b.verdict }), "stop", promptChars, logprobsOf(info, b)) };
   };
   const batchApi = createBatchApi({ answer: answerLine, plan: opts.batchPlan });
 
@@ -221,7 +260,7 @@ export async function startOpenAIServer(options: ServerOptions = {}): Promise<Te
       maxInFlight = Math.max(maxInFlight, inFlight);
       res.on("close", () => inFlight--);
       const info = { ...requestInfo(body, count++), ...(opts.keepBodies === false ? { body: {} } : {}) };
-      const b: Behaviour = info.jsonSchema && opts.jsonSchema === false ? NO_JSON_SCHEMA : script(info);
+      const b = behaviour(info);
       if (opts.keepBodies !== false) requests.push({ info, kind: kindOf(b), authorization: req.headers.authorization, at: Date.now(), raw: rawBody });
       const delay = (opts.latencyMs ?? 0) + (b.delayMs ?? 0);
       if (delay > 0) {

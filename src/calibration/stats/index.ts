@@ -15,3 +15,6 @@ export * from "./wilson.js";
 export * from "./kappa-gof.js";
 export * from "./fisher.js";
 export * from "./registry.js";
+export * from "./roc-auc.js";
+export * from "./reliability.js";
+export * from "./threshold.js";

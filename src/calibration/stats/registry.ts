@@ -86,6 +86,30 @@ export const STATISTICS: readonly StatisticRecord[] = [
     informative: null,
     source: "Fisher (1925), Statistical Methods for Research Workers §21.02; Agresti (2013), Categorical Data Analysis §3.5",
   },
+  {
+    id: "roc-auc",
+    name: "ROC AUC of P(yes)",
+    use: "how well the judge's confidence (P(yes) of each verdict) ranks the gate's labels, beside kappa",
+    method: "the probability that an item labelled yes has a higher P(yes) than one labelled no, ties half (Mann-Whitney; weighted pairs when the gate is weighted); 95% interval AUC ± 1.96·SE with Hanley & McNeil's SE, clipped to [0, 1]; n of each class shown",
+    informative: "no AUC when the labels are all one answer; the interval is rough below a few dozen labels of each class",
+    source: "Hanley & McNeil (1982), Radiology 143:29-36; Bamber (1975), J Math Psychol 12:387-415",
+  },
+  {
+    id: "reliability-ece",
+    name: "Reliability diagram and expected calibration error",
+    use: "whether a P(yes) of 0.8 means 80% of such items are labelled yes",
+    method: "ten equal-width P(yes) bins; per bin the mean P(yes) and the share labelled yes; ECE = Σ (bin weight / total) · |share yes - mean P(yes)|; Brier score beside it",
+    informative: "no interval; ECE is biased upwards and its bins are noisy at small n, so n is shown per bin",
+    source: "DeGroot & Fienberg (1983), The Statistician 32:12-22; Naeini, Cooper & Hauskrecht (2015), AAAI 29:2901-2907; Brier (1950), Mon Weather Rev 78:1-3",
+  },
+  {
+    id: "kappa-dev-threshold",
+    name: "Kappa at the P(yes) threshold chosen on dev",
+    use: "what a better cut of P(yes) than the judge's own verdict would give, measured honestly",
+    method: "the threshold maximising kappa on the dev split's labels (0.5 and the midpoints between their P(yes) values; ties nearest 0.5), applied to the gate's held-out labels: kappa with its asymptotic interval there; never chosen on held-out labels",
+    informative: "no threshold when the dev labels are all one answer or have no P(yes); the gate still reads the judge's own verdicts",
+    source: "Cohen (1960), Educ Psychol Meas 20:37-46; Hastie, Tibshirani & Friedman (2009), The Elements of Statistical Learning §7.2 (choosing on one split, measuring on another)",
+  },
 ];
 
 /**

@@ -14,12 +14,18 @@ import { loadJudgeInputs } from "../../judge/items/inputs.js";
 import { progressReporter } from "../../judge/schedule/progress.js";
 import { redact } from "../../judge/transport/redact.js";
 import { runJudge } from "../../judge/schedule/run.js";
+import { withDerivedVerdicts } from "../../judge/items/derive-claims.js";
+import { cachedClaimsFrom, prepareClaimItems } from "../../judge/claims/prepare.js";
+import { isClaimUnit } from "../../judge/items/claims.js";
+import { plainText } from "../../golden/escape.js";
+import { claimsSection, unsupportedClaims } from "../../report/claims.js";
 import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/judges/settings.js";
 import { summarise } from "../../judge/summary/summary.js";
 import { formatSummary } from "../../judge/summary/format.js";
 import { costLine, costTotals } from "../../judge/schedule/cost.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
+import { mainJudgeOf } from "../../judge/judges/panel.js";
 
 export interface JudgeCommandFlags extends JudgeFlags {
   config?: string;
@@ -48,6 +54,7 @@ function makeBackend(s: OpenAISettings, cache: JudgeCache | undefined, log: (s: 
   return llmBackend(s, {
     cache,
     onModeChange: (_mode, cause) => log(`judge: the server rejects structured outputs (${redact(cause, [s.apiKey])}); asking for JSON in the text from now on (remembered for ${s.baseURL}, model ${s.model})\n`),
+    onLogprobsOff: (cause) => log(`judge: the server gives no token log-probabilities (${redact(cause, [s.apiKey])}); judging without them (no P(yes)) from now on, remembered for ${s.baseURL}, model ${s.model}\n`),
   });
 }
 
@@ -60,9 +67,9 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir), "the cache folder");
   const out = writableTarget(flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl"), { create: false });
   // A dry run sends nothing, so it needs no key.
-  const settings = resolveJudge(resolved.config, flags, process.env, { keyless: flags.dryRun === true });
+  const settings = resolveJudge({ ...resolved.config, judge: mainJudgeOf(resolved.config) }, flags, process.env, { keyless: flags.dryRun === true });
   const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
-  const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant });
+  const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant, claimsFrom: cachedClaimsFrom(cacheDir) });
   const { itemSet, rubrics } = inputs;
   log(`judge: ${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
 
@@ -111,9 +118,12 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   log(`judge: ${backend.label}; ${itemSet.items.length} items${settings.kind === "openai" && settings.repeats > 1 ? ` x ${settings.repeats} repeats` : ""}; cache ${cache ? cache.file : "off (baseline)"}\n`);
   const progress = flags.progress === false ? undefined : progressReporter(process.stderr);
   let result;
+  let items = itemSet.items;
   try {
+    // Claim-level faithfulness with the claims rubric: the judge model extracts the claims first (judge/claims).
+    items = (await prepareClaimItems(inputs, settings, cacheDir, log)).items;
     result = await runJudge({
-      items: itemSet.items,
+      items,
       backend,
       cache,
       repeats: settings.repeats,
@@ -136,14 +146,22 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
     cache?.close();
   }
   progress?.finish(result.progress);
+  // Claim-level faithfulness: each answer's verdict derived from its claims' (derive-claims.ts).
+  result = { ...result, judgments: withDerivedVerdicts(items, result.judgments) };
   writeFileAtomic(out, result.judgments.map((j) => JSON.stringify(j)).join("\n") + (result.judgments.length ? "\n" : ""));
   const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
   const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
   if (trust.problem) log(`judge: ${trust.problem}\n`);
   const cost = costTotals(backend, result.usage.values(), resolved.config.prices);
-  process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n");
+  // Claim-level faithfulness: which claims the sources did not support, with the context each was checked against.
+  const claims = result.judgments.some((j) => isClaimUnit(j.unit)) ? unsupportedClaims(result.judgments, inputs.variants, inputs.golden.questions.map((q) => q.id)) : undefined;
+  const claimLines = claims ? "\n" + plainText(claimsSection({ unsupportedClaims: claims, variants: inputs.variants.map((v) => ({ name: v.name })) as never }, "terminal")) : "";
+  process.stdout.write(flags.json ? JSON.stringify({ ...summary, trust: trust.states, cost, ...(claims ? { unsupportedClaims: claims } : {}) }, null, 2) + "\n" : formatSummary(summary, { by, trust: trust.lines }) + costLine(cost) + "\n" + claimLines);
   log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
-  const errors = result.judgments.filter((j) => j.verdict === "error").length;
+  // A judge panel (config `judges`) judges too, unless a flag chose one judge.
+  const panelErrors = resolved.config.judges && flags.judge === undefined && flags.model === undefined && flags.baseUrl === undefined
+    ? await (await import("./judge-panel.js")).judgeWithPanel(resolved, { ...inputs, itemSet: { ...inputs.itemSet, items } }, cacheDir, out, log) : 0;
+  const errors = result.judgments.filter((j) => j.verdict === "error" && !j.derived).length + panelErrors;
   if (errors && !flags.allowErrors) {
     log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
     process.exitCode = EXIT.judgeUnfinished;

@@ -22,6 +22,7 @@ export interface ReviewFlags {
   config?: string;
   example?: boolean;
   item?: string;
+  order?: "queue" | "uncertain";
 }
 
 /** `ragjudge review`'s action (see commands/review.ts). */
@@ -46,6 +47,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     labelsDir,
     annotator: flags.annotator,
     provenance: flags.provenance,
+    order: flags.order ?? "queue",
   });
   const c = session.counts();
   if (c.total === 0) {
@@ -54,6 +56,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   }
   const labelsFile = labelsFileOf(labelsDir, session.annotator, { create: false });
   process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${displayPath(labelsFile)} (${provenanceNote(session.provenance)})\n`);
+  if (flags.order === "uncertain") process.stdout.write(`Serving the least certain verdicts first within each draw (P(yes) nearest 0.5; items without one last); the draw and its labels' inclusion probabilities are unchanged.\n`);
   if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");
 
   if (flags.tty) {

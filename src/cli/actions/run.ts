@@ -39,10 +39,12 @@ const WARNINGS_SHOWN = 10;
 
 /** `ragjudge run`'s action (see commands/run.ts). */
 export async function runAction(flags: RunFlags): Promise<void> {
-  const log = (s: string) => {
-    if (!flags.quiet) process.stderr.write(s);
-  };
   const progress = flags.quiet || flags.progress === false ? undefined : progressReporter(process.stderr);
+  const log = (s: string) => {
+    if (flags.quiet) return;
+    progress?.interrupt(); // a status line (a judge panel's, after the main judge) starts on a line of its own
+    process.stderr.write(s);
+  };
   let last: Readonly<ProgressState> | undefined;
   let result;
   try {

@@ -17,6 +17,8 @@ export interface SampleFlags {
   random?: string;
   balanced?: string;
   disagreements?: boolean;
+  /** `--panel-splits` (actions/sample-panel.ts). */
+  panelSplits?: boolean;
   seed: string;
   annotator: string;
   rubrics?: string;
@@ -82,7 +84,7 @@ export function sampleAction(flags: SampleFlags): void {
   const random = count("--random", flags.random);
   const balanced = count("--balanced", flags.balanced);
   if (random === undefined && balanced === undefined && !flags.disagreements) {
-    throw new UsageError("choose what to sample: --random N, --balanced N and/or --disagreements");
+    throw new UsageError("choose what to sample: --random N, --balanced N and/or --disagreements (or --panel-splits)");
   }
   if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
   if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");

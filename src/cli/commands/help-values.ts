@@ -13,7 +13,7 @@ export const BATCH_LIMITS_SHOWN = { maxRequests: 50_000, maxBytes: 200_000_000 }
 export const PROVENANCES_SHOWN = ["human", "author", "import"] as const;
 
 /** Frame.options in golden/schema/items.ts. */
-export const FRAMES_SHOWN = ["random", "disagreement", "balanced", "manual"] as const;
+export const FRAMES_SHOWN = ["random", "disagreement", "balanced", "manual", "panel-split"] as const;
 
 /** DEFAULT_SEED and DEFAULT_REPS in calibration/stats/bootstrap.ts (which loads pure-rand, some 20 modules). */
 export const BOOTSTRAP_SHOWN = { seed: 20_261_130, reps: 2000 } as const;

@@ -25,6 +25,7 @@ export function registerReview(program: Command): void {
     .option("--labels <dir>", "labels folder (default: the config's labels)")
     .option("--judgments <file>", "judgments JSONL, to reveal the judge's verdict after you answer (default: <cacheDir>/judgments.jsonl)")
     .option("--rubrics-dir <dir>", "rubrics folder, for each rubric's yes/no question (default: the config's rubricsDir)")
+    .addOption(new Option("--order <order>", "queue: as drawn; uncertain: within each draw, the items whose judge was least sure (P(yes) nearest 0.5) first, without changing which items are drawn").choices(["queue", "uncertain"]).default("queue"))
     .option("--port <n>", "port on 127.0.0.1 (default: a free one)", "0")
     .option("--config <file>", "config file (default: ./ragjudge.config.json)")
     .action(async (queueArg: string | undefined, flags: ReviewFlags) => (await import("../actions/review.js")).reviewAction(queueArg, flags));

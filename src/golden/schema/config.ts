@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Id } from "./common.js";
+import { checkPanel, PanelJudgeConfig } from "./panel.js";
 
 /**
  * Which named stage list of a pipeline output plays which role. Declared,
@@ -31,32 +32,8 @@ export const VariantConfig = z.strictObject({
 });
 export type VariantConfig = z.infer<typeof VariantConfig>;
 
-/** The offline lexical judge: deterministic, no model, labelled as a baseline everywhere. */
-export const BaselineJudgeConfig = z.strictObject({ kind: z.literal("baseline") });
-
-/**
- * A model behind any OpenAI-compatible endpoint. The API key comes only from
- * the environment (`OPENAI_API_KEY`, or the variable named by `apiKeyEnv`);
- * it is never written anywhere. `temperature` and `seed` default to 0 and 0;
- * set either to `null` to omit it from the request (some models reject them).
- */
-export const OpenAIJudgeConfig = z.strictObject({
-  kind: z.literal("openai"),
-  model: z.string().min(1),
-  baseUrl: z.string().url().optional(),
-  apiKeyEnv: z.string().min(1).optional(),
-  temperature: z.number().min(0).max(2).nullable().default(0),
-  seed: z.number().int().nullable().default(0),
-  maxTokens: z.number().int().positive().nullable().default(512),
-  responseFormat: z.enum(["json_schema", "text"]).default("json_schema"),
-  concurrency: z.number().int().positive().default(8),
-  timeoutMs: z.number().int().positive().default(60_000),
-  maxRetries: z.number().int().min(0).default(4),
-  repeats: z.number().int().positive().default(1),
-});
-
-export const JudgeConfig = z.discriminatedUnion("kind", [BaselineJudgeConfig, OpenAIJudgeConfig]);
-export type JudgeConfig = z.infer<typeof JudgeConfig>;
+export { BaselineJudgeConfig, JudgeConfig, OpenAIJudgeConfig } from "./judge-config.js";
+import { JudgeConfig } from "./judge-config.js";
 
 /**
  * Trust-gate thresholds; settable per rubric. `minCoverage`: the share of a
@@ -114,7 +91,15 @@ export const RagjudgeConfig = z.strictObject({
   rubrics: z.array(Id).optional(),
   labels: z.string().min(1).default("labels"),
   judge: JudgeConfig.optional(),
+  /** A judge panel (schema/panel.ts): several named judges side by side; `judge` (or the first leaf here) gives the run's main verdicts. */
+  judges: z.array(PanelJudgeConfig).min(1).optional(),
   requireCitations: z.boolean().default(false),
+  /**
+   * What faithfulness judges: `answer` (one verdict per answer) or `claim`
+   * (one per claim, c1, c2, ...; the answer's verdict is derived from them:
+   * see src/judge/items/claims.ts).
+   */
+  faithfulnessUnit: z.enum(["answer", "claim"]).default("answer"),
   /** Retrieval floors, `{"R@10": 0.7, "RR": 0.5}`: a missed floor fails `run` and `retrieval`. */
   floors: z.record(z.string(), z.number()).default({}),
   /**
@@ -133,5 +118,6 @@ export const RagjudgeConfig = z.strictObject({
   // Names are identities: judgments, labels and reports join on them, so two variants (or rubrics) of one name would merge silently.
   repeatedNames(c.variants.map((v) => v.name), ctx, (i) => ["variants", i, "name"], "variant", (i) => `variants[${i}]`);
   repeatedNames(c.rubrics ?? [], ctx, (i) => ["rubrics", i], "rubric", (i) => `rubrics[${i}]`);
+  if (c.judges) checkPanel(c.judges, ctx, ["judges"]);
 });
 export type RagjudgeConfig = z.infer<typeof RagjudgeConfig>;

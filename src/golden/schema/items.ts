@@ -3,8 +3,9 @@ import { Id, Meta, Sha256, Time, YesNo } from "./common.js";
 
 /**
  * The key every judged thing is joined on: (variant, question, rubric, unit).
- * `unit` is `"answer"` for whole-answer rubrics, or `"s<n>:<chunk id>"` for
- * one (sentence n, counted from 1, cited chunk) pair of citation accuracy.
+ * `unit` is `"answer"` for whole-answer rubrics, `"s<n>:<chunk id>"` for
+ * one (sentence n, counted from 1, cited chunk) pair of citation accuracy,
+ * or `"c<n>"` for claim n of an answer (faithfulness by claim).
  */
 export const ItemKey = z.strictObject({
   variant: Id,
@@ -58,6 +59,8 @@ export const Judgment = ItemKey.extend({
   inputHash: Sha256,
   fingerprint: z.string().min(1),
   judge: z.enum(["llm", "baseline", "rule"]),
+  /** The panel judge's name (config `judges[].name`) on a panel's verdicts; absent for the single configured judge. */
+  judgeName: z.string().min(1).optional(),
   model: z.string().optional(),
   servedModel: z.string().optional(),
   repeat: z.number().int().min(0).default(0),
@@ -74,6 +77,14 @@ export const Judgment = ItemKey.extend({
   rule: z.string().optional(),
   usage: z.strictObject({ prompt: z.number().int().min(0), completion: z.number().int().min(0) }).optional(),
   cached: z.boolean().default(false),
+  /** A claim's verdict (unit `c<n>`, config `faithfulnessUnit: "claim"`): the claim's text. */
+  claim: z.string().optional(),
+  /**
+   * `claims`: an answer verdict derived from its claims' verdicts (yes iff
+   * every claim is supported), not judged itself: reported like an answer
+   * verdict, never sampled or calibrated (its claims are).
+   */
+  derived: z.literal("claims").optional(),
   time: Time,
   meta: Meta,
 });
@@ -83,7 +94,8 @@ export const Provenance = z.enum(["human", "author", "import"]);
 
 /** A sampling manifest's id (`labels/draws/<id>.json`): 16 lower-case hex digits. */
 export const DrawId = z.string().regex(/^[0-9a-f]{16}$/, "must be a draw id (16 lower-case hex digits, as in labels/draws/<id>.json)");
-export const Frame = z.enum(["random", "disagreement", "balanced", "manual"]);
+/** `panel-split`: items where the judges of a panel split (`sample --panel-splits`); like every non-random frame, never counted by the gate. */
+export const Frame = z.enum(["random", "disagreement", "balanced", "manual", "panel-split"]);
 export type Frame = z.infer<typeof Frame>;
 
 /**

@@ -4,7 +4,7 @@ import { withPassageIds, type PipelineOutput } from "./pipeline.js";
 
 /** The keys each fast check knows, in the schema's order; test/golden/schema/fast.test.ts fails when a schema's keys differ. */
 export const FAST_KEYS = {
-  PipelineOutput: ["id", "retrieved", "context", "stages", "answer", "citations", "meta"],
+  PipelineOutput: ["id", "retrieved", "context", "stages", "answer", "citations", "claims", "meta"],
   RankedEntry: ["id", "score"],
   TextPassage: ["text", "doc", "score"],
   Citation: ["sentence", "chunks"],
@@ -81,7 +81,7 @@ const isCitation = (c: unknown): boolean => isObject(c) && onlyKeys(c, CITATION)
  */
 export const fastPipelineOutput: FastCheck<PipelineOutput> = (j) => {
   if (!isObject(j) || !onlyKeys(j, OUTPUT)) return undefined;
-  const { id, retrieved, context, stages, answer, citations, meta } = j;
+  const { id, retrieved, context, stages, answer, citations, claims, meta } = j;
   if (!isId(id) || !isRankedList(retrieved)) return undefined;
   if ((context !== undefined && !isContext(context)) || (answer !== undefined && typeof answer !== "string") || !isMeta(meta)) return undefined;
   if (stages !== undefined) {
@@ -89,6 +89,7 @@ export const fastPipelineOutput: FastCheck<PipelineOutput> = (j) => {
     for (const name in stages) if (name.length === 0 || !isRankedList(stages[name])) return undefined;
   }
   if (citations !== undefined && !everyOf(citations, isCitation)) return undefined;
+  if (claims !== undefined && !everyOf(claims, isNonEmpty)) return undefined;
   // checked: now shape it as zod would
   asRankedList(retrieved);
   if (stages !== undefined) for (const name in stages) asRankedList(stages[name] as unknown[]);
@@ -103,6 +104,7 @@ export const fastPipelineOutput: FastCheck<PipelineOutput> = (j) => {
     if (stages !== undefined) line.stages = stages;
     if (answer !== undefined) line.answer = answer;
     if (citations !== undefined) line.citations = citations;
+    if (claims !== undefined) line.claims = claims;
     if (meta !== undefined) line.meta = meta;
   }
   return withPassageIds(line as Parameters<typeof withPassageIds>[0]);

@@ -83,6 +83,8 @@ export const PipelineOutputLine = z
     stages: z.record(z.string().min(1), RankedListInput).optional(),
     answer: z.string().optional(),
     citations: z.array(Citation).optional(),
+    /** The answer's claims as the pipeline states them, for claim-level faithfulness (config `faithfulnessUnit: "claim"`). */
+    claims: z.array(z.string().min(1)).optional(),
     meta: Meta,
   })
   .superRefine((line, ctx) => {
@@ -138,6 +140,8 @@ export function withPassageIds(line: z.infer<typeof PipelineOutputLine>) {
  *   by flags, never inferred from the names.
  * - `citations`: explicit `[{sentence, chunks}]`; when absent, inline markers in
  *   the answer are read: `[chunk-id]`, or `[n]` counting from 1 into `context`.
+ * - `claims`: the answer's claims as the pipeline states them; claim-level
+ *   faithfulness judges these instead of the answer's sentences.
  *
  * After parsing, text passages carry their derived id ({@link withPassageIds})
  * and `passages` lists them.

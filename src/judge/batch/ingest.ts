@@ -101,7 +101,7 @@ export function ingestLines(cache: JudgeCache, store: BatchStore, lines: readonl
       const base = { judge: "llm" as const, rubric: row.rubric, model: row.model, servedModel: o.servedModel, usage: o.usage, attempts: 1, raw: o.raw, time };
       const v: CachedVerdict =
         o.kind === "verdict"
-          ? { ...base, status: "done", verdict: o.reply.verdict, reason: o.reply.reason }
+          ? { ...base, status: "done", verdict: o.reply.verdict, reason: o.reply.reason, ...(o.pYes === undefined ? {} : { pYes: o.pYes }) }
           : { ...base, status: "error", verdict: "error", reason: "", error: o.cause };
       const kept = cache.put(key, v).verdict;
       if (kept.status === "done") {

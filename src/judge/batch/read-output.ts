@@ -11,7 +11,7 @@ import type { BatchOutputLine } from "./format.js";
  *   it goes back to pending, to be exported or judged online again.
  */
 export type LineOutcome =
-  | { kind: "verdict"; reply: VerdictReply; servedModel?: string; usage?: Usage; raw: string }
+  | { kind: "verdict"; reply: VerdictReply; servedModel?: string; usage?: Usage; pYes?: number; raw: string }
   | { kind: "error"; cause: string; servedModel?: string; usage?: Usage; raw?: string }
   | { kind: "pending"; cause: string };
 
@@ -59,5 +59,5 @@ export function interpretLine(line: BatchOutputLine): LineOutcome {
   const r = readCompletion(res.body);
   const meta = { ...(r.servedModel !== undefined ? { servedModel: r.servedModel } : {}), ...(r.usage ? { usage: r.usage } : {}) };
   if (!r.ok) return { kind: "error", cause: `batch: ${r.cause}`, ...meta, raw };
-  return { kind: "verdict", reply: r.reply, ...meta, raw: raw! };
+  return { kind: "verdict", reply: r.reply, ...meta, ...(r.pYes === undefined ? {} : { pYes: r.pYes }), raw: raw! };
 }

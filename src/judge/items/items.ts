@@ -16,7 +16,7 @@ const DEFAULT_MISS_K = 10;
 export const RULE_FINGERPRINT = "rule:1";
 
 /** The rules that decide an item without a judge call. */
-export type RuleName = "outside-context" | "unknown-chunk" | "uncited" | "no-answer" | "no-candidates";
+export type RuleName = "outside-context" | "unknown-chunk" | "uncited" | "no-answer" | "no-candidates" | "no-claims";
 
 /** A verdict decided by rule: reported apart, never calibrated. */
 export interface RuleDecision {
@@ -35,6 +35,19 @@ export interface Item {
   evidence: Evidence;
   inputHash: string;
   rule?: RuleDecision;
+  /** A claim item (unit `c<n>`, see claims.ts): its text and the answer it was taken from. */
+  claim?: ClaimOf;
+}
+
+/** What a claim item remembers of its answer, so the answer's verdict can be derived. */
+export interface ClaimOf {
+  /** 1-based claim number (the unit is `c<n>`). */
+  n: number;
+  text: string;
+  /** The input hash the answer-level item has (the derived verdict's). */
+  answerHash: string;
+  /** How many claims the answer has. */
+  of: number;
 }
 
 /** An item the rubric applies to but that cannot be judged (no reference answer). */

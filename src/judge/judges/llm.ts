@@ -4,6 +4,7 @@ import { JudgeClient } from "../transport/client.js";
 import { buildRequestBody, LLM_JUDGE, requestFingerprint, requestTemplate, type RequestBody, type RequestSettings, type ResponseMode } from "../transport/request.js";
 import { FORMAT_WORDS } from "../transport/retry.js";
 import { FatalJudgeError, type Judge } from "./judge.js";
+import { LogprobsSwitch, type LogprobsMemory, type LogprobsSetting } from "./logprobs.js";
 import type { OpenAISettings } from "./settings.js";
 
 /**
@@ -22,8 +23,12 @@ export interface OpenAIBackendOptions {
   client: JudgeClient;
   baseURL: string;
   settings: RequestSettings;
-  /** Remembers a server found without structured outputs, so the next run starts in text mode. */
-  cache?: ResponseModeMemory;
+  /** Remembers a server found without structured outputs (or log-probabilities), so the next run starts without them. */
+  cache?: ResponseModeMemory & Partial<LogprobsMemory>;
+  /** Whether to ask for token log-probabilities (see judges/logprobs.ts); default false. */
+  logprobs?: LogprobsSetting;
+  /** Told once when the run stops asking for log-probabilities. */
+  onLogprobsOff?: (cause: string) => void;
   /** Told once when the run falls back to text mode. */
   onModeChange?: (mode: ResponseMode, cause: string) => void;
   /** Failed calls before any success that stop the run (an unreachable or misconfigured endpoint); default 10. */
@@ -69,6 +74,7 @@ export const LLM_COVERS: readonly string[] = [
   "the exact request body, with placeholders where the evidence goes: the rubric's system and user prompts as rendered",
   "the model name asked for",
   "temperature, seed and max_tokens as sent (or their absence)",
+  "whether token log-probabilities are asked for (logprobs, top_logprobs) and the version of the rule reading P(yes) from them",
   "the response mode (structured outputs or JSON in the text) and the reply schema",
   "the versions of ragjudge's prompt rendering, fencing and reply parsing",
 ];
@@ -93,6 +99,8 @@ export interface OpenAIBackend extends Judge {
  */
 export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
   let mode: ResponseMode = o.settings.responseMode;
+  const memory = o.cache?.logprobsSupport && o.cache.rememberLogprobs ? (o.cache as LogprobsMemory) : undefined;
+  const lp = new LogprobsSwitch(o.logprobs ?? false, { memory, baseURL: o.baseURL, model: o.settings.model, onChange: o.onLogprobsOff });
   const fps = new Map<string, string>();
   let successes = 0;
   let failures = 0;
@@ -106,20 +114,20 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
     o.client.stop(message);
     throw new FatalJudgeError(message, kind);
   };
-  const settings = () => ({ ...o.settings, responseMode: mode });
-  const fingerprintIn = (rubric: Rubric, m: ResponseMode) => {
-    const k = `${m}\0${rubric.name}`;
+  const settings = () => ({ ...o.settings, responseMode: mode, logprobs: lp.on });
+  const fingerprintIn = (rubric: Rubric, m: ResponseMode, logprobs: boolean) => {
+    const k = `${m}\0${logprobs}\0${rubric.name}`;
     let fp = fps.get(k);
-    if (fp === undefined) fps.set(k, (fp = requestFingerprint(rubric, { ...o.settings, responseMode: m })));
+    if (fp === undefined) fps.set(k, (fp = requestFingerprint(rubric, { ...o.settings, responseMode: m, logprobs })));
     return fp;
   };
-  const fingerprint = (rubric: Rubric) => fingerprintIn(rubric, mode);
+  const fingerprint = (rubric: Rubric) => fingerprintIn(rubric, mode, lp.on);
   return {
     name: LLM_JUDGE,
     kind: "llm",
     model: o.settings.model,
     get label() {
-      return `LLM judge ${o.settings.model} at ${o.baseURL} (${mode === "json_schema" ? "structured outputs" : "JSON in text"})`;
+      return `LLM judge ${o.settings.model} at ${o.baseURL} (${mode === "json_schema" ? "structured outputs" : "JSON in text"}${lp.on ? ", token log-probabilities" : ""})`;
     },
     covers: LLM_COVERS,
     cached: true,
@@ -135,7 +143,11 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
     async judge(rubric, evidence) {
       for (;;) {
         const usedMode = mode;
-        const r = await o.client.complete(buildRequestBody(rubric, evidence, { ...o.settings, responseMode: usedMode }));
+        const asked = lp.on;
+        const r = await o.client.complete(buildRequestBody(rubric, evidence, { ...o.settings, responseMode: usedMode, logprobs: asked }));
+        const lpAction = lp.after(asked, r);
+        if (lpAction.kind === "fatal") stop(lpAction.message, "setup");
+        if (lpAction.kind === "resend") continue;
         if (!r.ok && r.textMode && usedMode === "json_schema") {
           if (mode === "json_schema") {
             mode = "text";
@@ -144,11 +156,11 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
           }
           continue;
         }
-        const fp = fingerprintIn(rubric, usedMode);
+        const fp = fingerprintIn(rubric, usedMode, asked);
         if (r.ok) {
           successes++;
           rateLimitedInARow = 0;
-          return { verdict: r.reply.verdict, reason: r.reply.reason, fingerprint: fp, servedModel: r.servedModel, usage: r.usage, raw: r.raw, attempts: r.attempts };
+          return { verdict: r.reply.verdict, reason: r.reply.reason, ...(r.pYes === undefined ? {} : { pYes: r.pYes }), fingerprint: fp, servedModel: r.servedModel, usage: r.usage, raw: r.raw, attempts: r.attempts };
         }
         if (r.fatal) {
           const stopped = o.client.stopped;
@@ -180,7 +192,10 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
  * @example
  * const backend = llmBackend(settings, { cache, onModeChange: (_m, cause) => log(cause) });
  */
-export function llmBackend(s: OpenAISettings, o: { cache?: ResponseModeMemory; onModeChange?: (mode: ResponseMode, cause: string) => void } = {}): OpenAIBackend {
+export function llmBackend(
+  s: OpenAISettings,
+  o: { cache?: ResponseModeMemory & Partial<LogprobsMemory>; onModeChange?: (mode: ResponseMode, cause: string) => void; onLogprobsOff?: (cause: string) => void } = {},
+): OpenAIBackend {
   const remembered = s.responseFormatExplicit ? undefined : o.cache?.responseMode(s.baseURL, s.model);
   const client = new JudgeClient({
     baseURL: s.baseURL,
@@ -195,5 +210,7 @@ export function llmBackend(s: OpenAISettings, o: { cache?: ResponseModeMemory; o
     cache: o.cache,
     settings: { model: s.model, temperature: s.temperature, seed: s.seed, maxTokens: s.maxTokens, responseMode: remembered ?? s.responseFormat },
     onModeChange: o.onModeChange,
+    logprobs: s.logprobs,
+    onLogprobsOff: o.onLogprobsOff,
   });
 }

@@ -1,6 +1,7 @@
 import { OpenAIJudgeConfig, type RagjudgeConfig } from "../../golden/schema/config.js";
 import { JudgeSetupError, resolveEndpoint, type Endpoint } from "../transport/endpoint.js";
 import type { ResponseMode } from "../transport/request.js";
+import type { LogprobsSetting } from "./logprobs.js";
 
 /** Flags of `ragjudge judge` that override the config's `judge` block. `false` is commander's `--no-x`. */
 export interface JudgeFlags {
@@ -31,6 +32,8 @@ export interface OpenAISettings extends Endpoint {
   timeoutMs: number;
   maxRetries: number;
   repeats: number;
+  /** Whether to ask for token log-probabilities (config `judge.logprobs`). */
+  logprobs: LogprobsSetting;
 }
 
 export type JudgeSettings = { kind: "baseline"; repeats: number; concurrency: number } | OpenAISettings;
@@ -92,5 +95,6 @@ export function resolveJudge(config: RagjudgeConfig, flags: JudgeFlags, env: Nod
     timeoutMs: flags.timeoutMs ?? base.timeoutMs,
     maxRetries: flags.maxRetries ?? base.maxRetries,
     repeats: flags.repeats ?? base.repeats,
+    logprobs: base.logprobs,
   };
 }

@@ -119,13 +119,15 @@ function renderTemplate(template: string, rubric: Rubric, e: Evidence): string {
 
 /**
  * Renders the system and user messages for one item. The evidence is the
- * exact evidence hashed into the item's input hash.
+ * exact evidence hashed into the item's input hash. `protocol` replaces the
+ * verdict reply protocol for a request that is no verdict (the `claims`
+ * extraction, src/judge/claims/extract.ts).
  *
  * @example
  * renderPrompt(rubric, { question: "Carry over leave?", answer: "No [1].", context: [...] })
  */
-export function renderPrompt(rubric: Rubric, evidence: Evidence): RenderedPrompt {
-  const system = `${renderTemplate(rubric.system, rubric, evidence).trimEnd()}\n\n${PROTOCOL}`;
+export function renderPrompt(rubric: Rubric, evidence: Evidence, protocol: string = PROTOCOL): RenderedPrompt {
+  const system = `${renderTemplate(rubric.system, rubric, evidence).trimEnd()}\n\n${protocol}`;
   const user = renderTemplate(rubric.user, rubric, evidence).trimEnd();
   return { system, user };
 }

@@ -49,6 +49,8 @@ export interface CachedVerdict {
   attempts?: number;
   /** The server's reply body as received (key redacted), for audit. */
   raw?: string;
+  /** The judge's P(yes) of the verdict, when it had one (token log-probabilities). */
+  pYes?: number;
   time: string;
 }
 
@@ -65,6 +67,7 @@ interface Row {
   completion_tokens: number | null;
   attempts: number | null;
   raw: string | null;
+  p_yes: number | null;
   time: string;
 }
 
@@ -103,6 +106,35 @@ CREATE TABLE IF NOT EXISTS endpoints (
   PRIMARY KEY (base_url, model)
 );`;
 
+/**
+ * Added to layout 1 in place (old files gain them on their first writable
+ * open; a read-only open of an old file reads no pYes and no memory): the
+ * verdict's P(yes), and the endpoints found without log-probabilities.
+ */
+const CONFIDENCE_DDL = `
+CREATE TABLE IF NOT EXISTS endpoint_logprobs (
+  base_url TEXT NOT NULL,
+  model TEXT NOT NULL,
+  supported INTEGER NOT NULL,
+  cause TEXT,
+  time TEXT NOT NULL,
+  PRIMARY KEY (base_url, model)
+);`;
+
+function hasColumn(db: Database.Database, table: string, column: string): boolean {
+  return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
+}
+
+function hasTable(db: Database.Database, table: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+}
+
+/** Brings a layout-1 file up to the columns and tables above (a no-op when it has them). */
+function addConfidence(db: Database.Database): void {
+  if (!hasColumn(db, "verdicts", "p_yes")) db.exec("ALTER TABLE verdicts ADD COLUMN p_yes REAL");
+  db.exec(CONFIDENCE_DDL);
+}
+
 function fromRow(r: Row): CachedVerdict {
   return {
     status: r.status,
@@ -116,6 +148,7 @@ function fromRow(r: Row): CachedVerdict {
     usage: r.prompt_tokens === null || r.completion_tokens === null ? undefined : { prompt: r.prompt_tokens, completion: r.completion_tokens },
     attempts: r.attempts ?? undefined,
     raw: r.raw ?? undefined,
+    ...(r.p_yes === null || r.p_yes === undefined ? {} : { pYes: r.p_yes }),
     time: r.time,
   };
 }
@@ -123,10 +156,11 @@ function fromRow(r: Row): CachedVerdict {
 /** Columns of a bulk scan, in order (see {@link fromScan}). */
 const SCAN_COLUMNS = ["input_hash", "repeat", "status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
 
-/** {@link fromRow} for a row of SCAN_COLUMNS read as an array (the same object, built without a Row in between). */
+/** {@link fromRow} for a row of SCAN_COLUMNS and p_yes read as an array (the same object, built without a Row in between). */
 function fromScan(c: unknown[]): CachedVerdict {
   const prompt = c[10] as number | null;
   const completion = c[11] as number | null;
+  const pYes = c[14] as number | null;
   return {
     status: c[2] as Row["status"],
     verdict: c[3] as Row["verdict"],
@@ -139,6 +173,7 @@ function fromScan(c: unknown[]): CachedVerdict {
     usage: prompt === null || completion === null ? undefined : { prompt, completion },
     attempts: (c[12] as number | null) ?? undefined,
     raw: undefined,
+    ...(pYes === null || pYes === undefined ? {} : { pYes }),
     time: c[13] as string,
   };
 }
@@ -161,10 +196,13 @@ export class JudgeCache {
   private readonly stmts: {
     get: Database.Statement<[string, string, number], Row>;
     raw: Database.Statement<[string, string, number], { raw: string | null }>;
-    put: Database.Statement<unknown[]>;
+    /** Absent only for a read-only open of a file without the p_yes column (nothing can be written to it anyway). */
+    put?: Database.Statement<unknown[]>;
     fp: Database.Statement<[string, string, string, string]>;
     mode: Database.Statement<[string, string], { response_mode: string }>;
     setMode: Database.Statement<[string, string, string, string | null, string]>;
+    logprobs?: Database.Statement<[string, string], { supported: number }>;
+    setLogprobs?: Database.Statement<[string, string, number, string | null, string]>;
     many: Database.Statement<[json: string, fingerprint: string], Row & { i: number }>;
     count: Database.Statement<[string], { n: number }>;
     scan: Database.Statement<[string], unknown[]>;
@@ -175,31 +213,39 @@ export class JudgeCache {
     readonly db: Database.Database,
     readonly file: string,
   ) {
+    const pYes = hasColumn(db, "verdicts", "p_yes") ? "p_yes" : "NULL AS p_yes";
+    const memory = hasTable(db, "endpoint_logprobs");
     this.stmts = {
-      get: db.prepare("SELECT status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, NULL AS raw, time FROM verdicts WHERE fingerprint = ? AND input_hash = ? AND repeat = ?"),
+      get: db.prepare(`SELECT status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, NULL AS raw, ${pYes}, time FROM verdicts WHERE fingerprint = ? AND input_hash = ? AND repeat = ?`),
       raw: db.prepare("SELECT raw FROM verdicts WHERE fingerprint = ? AND input_hash = ? AND repeat = ?"),
-      put: db.prepare(
-        `INSERT INTO verdicts (fingerprint, input_hash, repeat, status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, raw, time)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      put: pYes === "p_yes" ? db.prepare(
+        `INSERT INTO verdicts (fingerprint, input_hash, repeat, status, verdict, reason, error, judge, rubric, model, served_model, prompt_tokens, completion_tokens, attempts, raw, p_yes, time)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (fingerprint, input_hash, repeat) DO UPDATE SET
            status = excluded.status, verdict = excluded.verdict, reason = excluded.reason, error = excluded.error,
            judge = excluded.judge, rubric = excluded.rubric, model = excluded.model, served_model = excluded.served_model,
            prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
-           attempts = excluded.attempts, raw = excluded.raw, time = excluded.time
+           attempts = excluded.attempts, raw = excluded.raw, p_yes = excluded.p_yes, time = excluded.time
          WHERE verdicts.status = 'error'`,
-      ),
+      ) : undefined,
       fp: db.prepare("INSERT OR IGNORE INTO fingerprints (fingerprint, rubric, template, created) VALUES (?, ?, ?, ?)"),
       mode: db.prepare("SELECT response_mode FROM endpoints WHERE base_url = ? AND model = ?"),
       setMode: db.prepare("INSERT OR REPLACE INTO endpoints (base_url, model, response_mode, cause, time) VALUES (?, ?, ?, ?, ?)"),
+      ...(memory
+        ? {
+            logprobs: db.prepare("SELECT supported FROM endpoint_logprobs WHERE base_url = ? AND model = ?"),
+            setLogprobs: db.prepare("INSERT OR REPLACE INTO endpoint_logprobs (base_url, model, supported, cause, time) VALUES (?, ?, ?, ?, ?)"),
+          }
+        : {}),
       // Many keys of one fingerprint in one statement (a JSON array of [input hash, repeat]): a primary-key lookup per key, inside SQLite.
       many: db.prepare(
-        `SELECT j.key AS i, v.status, v.verdict, v.reason, v.error, v.judge, v.rubric, v.model, v.served_model, v.prompt_tokens, v.completion_tokens, v.attempts, NULL AS raw, v.time
+        `SELECT j.key AS i, v.status, v.verdict, v.reason, v.error, v.judge, v.rubric, v.model, v.served_model, v.prompt_tokens, v.completion_tokens, v.attempts, NULL AS raw, ${pYes === "p_yes" ? "v.p_yes" : pYes}, v.time
          FROM json_each(?) AS j CROSS JOIN verdicts AS v
          WHERE v.fingerprint = ? AND v.input_hash = json_extract(j.value, '$[0]') AND v.repeat = json_extract(j.value, '$[1]') AND v.status = 'done'`,
       ),
       count: db.prepare("SELECT count(*) AS n FROM verdicts WHERE fingerprint = ?"),
-      // Rows as arrays (no object per row): the columns of SCAN_COLUMNS.
-      scan: db.prepare<[string], unknown[]>(`SELECT ${SCAN_COLUMNS.join(", ")} FROM verdicts WHERE fingerprint = ? AND status = 'done'`).raw(true),
+      // Rows as arrays (no object per row): the columns of SCAN_COLUMNS, then p_yes.
+      scan: db.prepare<[string], unknown[]>(`SELECT ${SCAN_COLUMNS.join(", ")}, ${pYes} FROM verdicts WHERE fingerprint = ? AND status = 'done'`).raw(true),
     };
     this.putBatch = db.transaction((entries: readonly { key: CacheKey; verdict: CachedVerdict }[]) => entries.map((e) => this.put(e.key, e.verdict)));
   }
@@ -266,6 +312,7 @@ export class JudgeCache {
       } else if (version !== SCHEMA_VERSION) {
         throw new InputError(file, undefined, undefined, `judge cache has layout version ${version}, this ragjudge needs ${SCHEMA_VERSION}: delete the file to start afresh`);
       }
+      if (!readonly) addConfidence(db);
       return new JudgeCache(db, file);
     } catch (e) {
       db?.close();
@@ -364,9 +411,10 @@ export class JudgeCache {
    */
   put(key: CacheKey, v: CachedVerdict): { stored: boolean; verdict: CachedVerdict } {
     if ((v.status === "done") !== (v.verdict !== "error")) throw new Error("cache: status done needs a yes/no verdict, status error an error verdict");
+    if (!this.stmts.put) throw new Error("cache: opened read-only");
     const info = this.stmts.put.run(
       key.fingerprint, key.inputHash, key.repeat, v.status, v.verdict, v.reason, v.error ?? null, v.judge, v.rubric,
-      v.model ?? null, v.servedModel ?? null, v.usage?.prompt ?? null, v.usage?.completion ?? null, v.attempts ?? null, v.raw ?? null, v.time,
+      v.model ?? null, v.servedModel ?? null, v.usage?.prompt ?? null, v.usage?.completion ?? null, v.attempts ?? null, v.raw ?? null, v.pYes ?? null, v.time,
     );
     if (info.changes > 0) return { stored: true, verdict: v };
     // The upsert only skips a row that is already a committed verdict, and those never change.
@@ -400,6 +448,18 @@ export class JudgeCache {
   rememberResponseMode(baseURL: string, model: string, mode: "json_schema" | "text", cause?: string): void {
     if (this.db.readonly) return;
     this.stmts.setMode.run(baseURL, model, mode, cause ?? null, new Date().toISOString());
+  }
+
+  /** Whether an endpoint and model were found with (true) or without (false) token log-probabilities; undefined: not known. */
+  logprobsSupport(baseURL: string, model: string): boolean | undefined {
+    const r = this.stmts.logprobs?.get(baseURL, model);
+    return r === undefined ? undefined : r.supported === 1;
+  }
+
+  /** Remembers whether an endpoint and model return token log-probabilities, so the next run asks (or not) from its first call. */
+  rememberLogprobs(baseURL: string, model: string, supported: boolean, cause?: string): void {
+    if (this.db.readonly) return;
+    this.stmts.setLogprobs?.run(baseURL, model, supported ? 1 : 0, cause ?? null, new Date().toISOString());
   }
 
   /** Number of committed verdicts, optionally for one fingerprint. */

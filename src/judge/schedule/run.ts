@@ -88,6 +88,7 @@ function fromCache(item: Item, repeat: number, fingerprint: string, c: CachedVer
     repeat,
     verdict: c.verdict,
     reason: c.reason,
+    pYes: c.pYes,
     error: c.error,
     usage: c.usage,
     cached: true,
@@ -139,6 +140,7 @@ function toCached(backend: Judge, rubric: Rubric, o: JudgeOutcome, time: string)
     usage: o.usage,
     attempts: o.attempts,
     raw: o.raw,
+    pYes: o.pYes,
     time,
   };
 }

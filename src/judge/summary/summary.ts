@@ -4,6 +4,7 @@ import { RULE_FINGERPRINT, type SkippedItem } from "../items/items.js";
 import type { Rubric } from "../rubric/rubric.js";
 import type { RubricUsage } from "../schedule/run.js";
 import { servedKeys } from "./served.js";
+import { isClaimUnit } from "../items/claims.js";
 
 /**
  * Pass rates of a run, computed from its judgments. A pure function over the
@@ -310,7 +311,8 @@ export function summarise(input: SummaryInput): Summary {
   const byRubric = groupBy(input.judgments, (j) => j.rubric);
   const served = servedKeys(input.judgments.filter((j) => j.judge !== "rule"));
   for (const rubric of input.rubrics) {
-    const rows = byRubric.get(rubric.name) ?? [];
+    // Claim verdicts (c<n>) are not answers: the answer's is derived from them (judge/items/derive-claims.ts).
+    const rows = (byRubric.get(rubric.name) ?? []).filter((j) => !isClaimUnit(j.unit));
     const rules = rows.filter((j) => j.judge === "rule");
     const judgedAll = rows.filter((j) => j.judge !== "rule");
     // One figure per fingerprint and served model (see served.ts).
@@ -334,10 +336,11 @@ export function summarise(input: SummaryInput): Summary {
     figures,
     requireCitations: input.requireCitations,
     usage,
+    // Answer verdicts derived from claims are not judgments made: counted through their claims.
     totals: {
-      judgments: input.judgments.length,
-      errors: input.judgments.filter((j) => j.verdict === "error").length,
-      cached: input.judgments.filter((j) => j.cached).length,
+      judgments: input.judgments.filter((j) => !j.derived).length,
+      errors: input.judgments.filter((j) => j.verdict === "error" && !j.derived).length,
+      cached: input.judgments.filter((j) => j.cached && !j.derived).length,
       rule: input.judgments.filter((j) => j.judge === "rule").length,
     },
   };

@@ -3,6 +3,7 @@ import type { VerdictReply } from "../verdict/parse.js";
 import { readCompletion, type Usage } from "./completion.js";
 import { leanFetch } from "./http-fetch.js";
 import { redact } from "./redact.js";
+import { rejectsLogprobs } from "./logprobs.js";
 import type { RequestBody } from "./request.js";
 import { DEFAULT_RETRY_POLICY, classifyError, retryWaitMs, RETRY_JITTER, type Failure, type RetryPolicy } from "./retry.js";
 
@@ -10,10 +11,12 @@ export type { Usage } from "./completion.js";
 
 /** How one judge call ended, after all its retries. */
 export type CallResult =
-  | { ok: true; reply: VerdictReply; via: string; servedModel?: string; usage?: Usage; raw: string; attempts: number }
+  | { ok: true; reply: VerdictReply; via: string; servedModel?: string; usage?: Usage; raw: string; attempts: number } & Confidence
   | {
       ok: false;
       cause: string;
+      /** The server rejected `logprobs` (a 400 naming it): ask again without them. */
+      noLogprobs?: boolean;
       /** The server rejected structured outputs (switch to text mode). */
       textMode?: boolean;
       /** Every call would fail the same way (bad key, unknown model, the endpoint down): stop the run. */
@@ -77,8 +80,17 @@ function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined
   return a ? { prompt: a.prompt + b.prompt, completion: a.completion + b.completion } : b;
 }
 
+/** What a reply said about the verdict's confidence (see verdict/logprobs.ts). */
+export interface Confidence {
+  /** Whether the reply carried token log-probabilities. */
+  logprobs: boolean;
+  pYes?: number;
+  /** Why a reply with log-probabilities gave no pYes. */
+  pYesCause?: string;
+}
+
 type Attempt =
-  | { reply: VerdictReply; via: string; servedModel?: string; usage?: Usage; raw?: string }
+  | ({ reply: VerdictReply; via: string; servedModel?: string; usage?: Usage; raw?: string } & Confidence)
   | { failure: Failure; parse?: boolean; servedModel?: string; usage?: Usage; raw?: string };
 
 /**
@@ -165,11 +177,13 @@ export class JudgeClient {
       servedModel = outcome.servedModel ?? servedModel;
       raw = outcome.raw ?? raw;
       if ("reply" in outcome) {
-        return { ok: true, reply: outcome.reply, via: outcome.via, servedModel, usage, raw: outcome.raw!, attempts };
+        const { logprobs, pYes, pYesCause } = outcome;
+        return { ok: true, reply: outcome.reply, via: outcome.via, servedModel, usage, raw: outcome.raw!, attempts, logprobs, ...(pYes === undefined ? {} : { pYes }), ...(pYesCause === undefined ? {} : { pYesCause }) };
       }
       if (this.stoppedCause !== undefined) return ended();
       const f = outcome.failure;
       const cause = redact(f.cause, this.secrets);
+      if (rejectsLogprobs(body, f)) return { ok: false, cause, noLogprobs: true, servedModel, usage, raw, attempts };
       if (f.action === "retry" && f.transport) {
         if (++this.failStreak >= this.outageAttempts) {
           this.stop(`${cause} (${this.failStreak} attempts in a row failed with no reply: the endpoint seems down or too slow; stopping. Check the server, or raise --timeout-ms if it is only slow)`);
@@ -263,7 +277,7 @@ export class JudgeClient {
     const raw = redact(typeof data === "string" ? data : JSON.stringify(data) ?? "", this.secrets);
     const r = readCompletion(data, this.secrets);
     const meta = { servedModel: r.servedModel, usage: r.usage, raw };
-    if (r.ok) return { reply: r.reply, via: r.via, ...meta };
+    if (r.ok) return { reply: r.reply, via: r.via, ...meta, logprobs: r.logprobs ?? false, ...(r.pYes === undefined ? {} : { pYes: r.pYes }), ...(r.pYesCause === undefined ? {} : { pYesCause: r.pYesCause }) };
     switch (r.kind) {
       case "bad-response":
         return { failure: { action: "retry", cause: r.cause }, ...meta };

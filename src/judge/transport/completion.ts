@@ -1,3 +1,4 @@
+import { pYesFromLogprobs, type TokenLogprob } from "../verdict/logprobs.js";
 import { parseReply, type VerdictReply } from "../verdict/parse.js";
 import { redact } from "./redact.js";
 
@@ -25,7 +26,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * - `parse`: the content is not a readable verdict (see {@link parseReply}).
  */
 export type CompletionReading =
-  | { ok: true; reply: VerdictReply; via: string; servedModel?: string; usage?: Usage }
+  | {
+      ok: true;
+      reply: VerdictReply;
+      via: string;
+      servedModel?: string;
+      usage?: Usage;
+      /** True when the reply carried token log-probabilities (`choices[0].logprobs.content`). */
+      logprobs?: true;
+      /** P(yes) from them (see verdict/logprobs.ts); absent with `pYesCause` when the rule could not be applied. */
+      pYes?: number;
+      pYesCause?: string;
+    }
   | { ok: false; kind: "bad-response" | "refusal" | "truncated" | "parse"; cause: string; servedModel?: string; usage?: Usage };
 
 /**
@@ -47,14 +59,18 @@ export function readCompletion(data: unknown, secrets: readonly string[] = []): 
   const u = data.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
   const usage = u && typeof u.prompt_tokens === "number" && typeof u.completion_tokens === "number" ? { prompt: u.prompt_tokens, completion: u.completion_tokens } : undefined;
   const meta = { ...(servedModel !== undefined ? { servedModel } : {}), ...(usage ? { usage } : {}) };
-  const choice = Array.isArray(data.choices) ? (data.choices[0] as { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown } | undefined) : undefined;
+  const choice = Array.isArray(data.choices) ? (data.choices[0] as { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown; logprobs?: { content?: unknown } | null } | undefined) : undefined;
   if (!isObject(choice) || !isObject(choice.message)) return { ok: false, kind: "bad-response", cause: "bad-response: no choices[0].message in the reply", ...meta };
   const { refusal } = choice.message;
   if (typeof refusal === "string" && refusal.trim() !== "") {
     return { ok: false, kind: "refusal", cause: redact(`refusal: ${refusal.replace(/\s+/gu, " ").slice(0, 200)}`, secrets), ...meta };
   }
   if (choice.finish_reason === "length") return { ok: false, kind: "truncated", cause: "truncated: the reply hit max_tokens (raise judge.maxTokens, or pass --no-max-tokens)", ...meta };
-  const parsed = parseReply(typeof choice.message.content === "string" ? choice.message.content : null);
+  const content = typeof choice.message.content === "string" ? choice.message.content : null;
+  const parsed = parseReply(content);
   if (!parsed.ok) return { ok: false, kind: "parse", cause: parsed.cause, ...meta };
-  return { ok: true, reply: { ...parsed.reply, reason: redact(parsed.reply.reason, secrets) }, via: parsed.via, ...meta };
+  const tokens = isObject(choice.logprobs) && Array.isArray(choice.logprobs.content) ? (choice.logprobs.content as TokenLogprob[]) : undefined;
+  const p = tokens ? pYesFromLogprobs(content!, tokens, parsed.reply.verdict) : undefined;
+  const confidence = p === undefined ? {} : p.ok ? { pYes: p.pYes } : { pYesCause: p.cause };
+  return { ok: true, reply: { ...parsed.reply, reason: redact(parsed.reply.reason, secrets) }, via: parsed.via, ...meta, ...(tokens ? { logprobs: true as const } : {}), ...confidence };
 }

@@ -2,7 +2,9 @@ import type OpenAI from "openai";
 import { hashJson } from "../../golden/hash.js";
 import type { Evidence } from "../../golden/schema/items.js";
 import { FENCE_VERSION, RENDER_VERSION, placeholderEvidence, renderPrompt } from "../rubric/prompt.js";
+import { LOGPROBS_VERSION } from "../verdict/logprobs.js";
 import { PARSER_VERSION, VERDICT_JSON_SCHEMA } from "../verdict/parse.js";
+import { TOP_LOGPROBS } from "./logprobs.js";
 import type { Rubric } from "../rubric/rubric.js";
 
 /** How the reply's shape is enforced: the server's structured outputs, or JSON asked for in the prompt. */
@@ -18,6 +20,8 @@ export interface RequestSettings {
   seed: number | null;
   maxTokens: number | null;
   responseMode: ResponseMode;
+  /** Ask for token log-probabilities (`logprobs`, `top_logprobs`), for each verdict's P(yes). Absent: not asked. */
+  logprobs?: boolean;
 }
 
 /** The exact JSON body sent to `POST /chat/completions`. */
@@ -54,6 +58,10 @@ export function buildRequestBody(rubric: Rubric, evidence: Evidence, s: RequestS
   if (s.seed !== null) body.seed = s.seed;
   if (s.maxTokens !== null) body.max_tokens = s.maxTokens;
   if (s.responseMode === "json_schema") body.response_format = RESPONSE_FORMAT as unknown as RequestBody["response_format"];
+  if (s.logprobs) {
+    body.logprobs = true;
+    body.top_logprobs = TOP_LOGPROBS;
+  }
   return body;
 }
 
@@ -75,6 +83,8 @@ export function requestTemplate(rubric: Rubric, s: RequestSettings): Record<stri
     renderVersion: RENDER_VERSION,
     fenceVersion: FENCE_VERSION,
     parserVersion: PARSER_VERSION,
+    // Only when asked, so the fingerprints of judges without log-probabilities stay as they were.
+    ...(s.logprobs ? { logprobsVersion: LOGPROBS_VERSION } : {}),
     requests,
   };
 }

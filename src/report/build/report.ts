@@ -18,6 +18,8 @@ import { kindOf } from "../../retrieval/diagnostics/kinds.js";
 import { formatMissedValue, type FloorMiss } from "../../retrieval/floors.js";
 import type { RetrievalScore } from "../../retrieval/score.js";
 import { relPath } from "../folder.js";
+import { isClaimUnit } from "../../judge/items/claims.js";
+import { unsupportedClaims } from "../claims.js";
 import { REPORT_SCHEMA, ReportJson, type FloorJson, type RubricJson, type SearchOrAnswerJson } from "../schema.js";
 import { failuresJson, missesJson, poolJson, retrievalJson } from "./retrieval.js";
 
@@ -123,10 +125,12 @@ export function assembleReport(f: RunFindings): ReportJson {
       misses: missesJson(f.diagnostics[i]!),
     })),
     rubrics: f.rubricReports,
+    ...(f.judgments.some((j) => isClaimUnit(j.unit)) ? { unsupportedClaims: unsupportedClaims(f.judgments, f.variants, f.golden.questions.map((q) => q.id)) } : {}),
     judgeTotals: {
-      judgments: f.judgments.length,
-      errors: f.judgments.filter((j) => j.verdict === "error").length,
-      cached: f.judgments.filter((j) => j.cached).length,
+      // Answer verdicts derived from claims are not judgments made: counted through their claims.
+      judgments: f.judgments.filter((j) => !j.derived).length,
+      errors: f.judgments.filter((j) => j.verdict === "error" && !j.derived).length,
+      cached: f.judgments.filter((j) => j.cached && !j.derived).length,
       rule: f.judgments.filter((j) => j.judge === "rule").length,
       calls,
       promptTokens: prompt,

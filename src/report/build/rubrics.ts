@@ -10,6 +10,7 @@ import { groupJudgments, type JudgeGroup, type JudgedItem } from "../../calibrat
 import type { GoldenSet } from "../../golden/dataset.js";
 import type { Judgment } from "../../golden/schema/items.js";
 import { RULE_FINGERPRINT } from "../../judge/items/items.js";
+import { isClaimUnit } from "../../judge/items/claims.js";
 import type { Rubric } from "../../judge/rubric/rubric.js";
 import { servedKeys } from "../../judge/summary/served.js";
 import { answerOutcome } from "../../judge/summary/summary.js";
@@ -77,6 +78,7 @@ function questionVerdicts(rows: readonly Judgment[], unit: Rubric["unit"], requi
 type RateFigures = NonNullable<RubricVariantJson["pairs"]>;
 
 const NO_CORRECTION = "corrections are computed on citation pairs, the unit labels are made on (see citation pairs)";
+const NO_CORRECTION_CLAIMS = "corrections are computed on claims, the unit labels are made on (see claims supported)";
 
 /**
  * The answer-level rate of citation accuracy (its pass rate): answers whose
@@ -84,7 +86,7 @@ const NO_CORRECTION = "corrections are computed on citation pairs, the unit labe
  * decided by rule are counted as rule verdicts. No corrections: labels are
  * made on pairs.
  */
-function answerRate(rows: readonly Judgment[], perQuestion: ReadonlyMap<string, QuestionVerdict>): RateFigures {
+function answerRate(rows: readonly Judgment[], perQuestion: ReadonlyMap<string, QuestionVerdict>, claims = false): RateFigures {
   const ruleOnly = new Set<string>();
   const judged = new Set<string>();
   for (const j of rows) (j.judge === "rule" ? ruleOnly : judged).add(j.question);
@@ -100,7 +102,7 @@ function answerRate(rows: readonly Judgment[], perQuestion: ReadonlyMap<string, 
     } else if (v === "error") r.errors++;
   }
   const n = r.pass + r.fail;
-  const none = { estimate: null, ci: null, reason: NO_CORRECTION, uninformative: null };
+  const none = { estimate: null, ci: null, reason: claims ? NO_CORRECTION_CLAIMS : NO_CORRECTION, uninformative: null };
   return { ...r, raw: { value: n ? r.pass / n : null, ci: wilsonInterval(r.pass, n) }, roganGladen: none, ppi: { ...none, labelled: 0 } };
 }
 
@@ -151,11 +153,13 @@ function variantFigures(
   perQuestion: ReadonlyMap<string, QuestionVerdict>,
   input: RubricReportInput,
   rubric: Rubric,
+  claims = false,
 ): RubricVariantJson {
   const ruleRows = rules.filter((j) => j.variant === variant && !(j.rule === "uncited" && !input.requireCitations));
-  const items = itemRate(variant, judged, ruleRows, gate, input);
-  const citation = rubric.unit === "citation";
-  const main = citation ? answerRate(rows.filter((j) => j.variant === variant && j.repeat === 0), perQuestion) : items;
+  // Claim-level faithfulness is read like citation accuracy: answers derived from claims, claims the labelled unit.
+  const items = itemRate(variant, judged, claims ? [] : ruleRows, gate, input);
+  const citation = rubric.unit === "citation" || claims;
+  const main = citation ? answerRate(rows.filter((j) => j.variant === variant && j.repeat === 0), perQuestion, claims) : items;
   const uncited = citation ? rules.filter((j) => j.variant === variant && j.rule === "uncited").length : null;
   let notFound: RubricVariantJson["notFound"] = null;
   if (rubric.cases) {
@@ -215,12 +219,15 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
       const pairing = group ? pairGroup(group, input.book, gateContext(gateInputs, group.rubric)) : undefined;
       const gate = { pairs: pairing?.gate ?? [], weighted: pairing?.weighted ?? false };
       const myRules = gi === 0 ? rules : [];
-      const judgedRows = rows.filter((j) => j.judge !== "rule" && j.fingerprint === fingerprint && served(j) === (servedModel ?? ""));
+      const judgedAll = rows.filter((j) => j.judge !== "rule" && j.fingerprint === fingerprint && served(j) === (servedModel ?? ""));
+      // Claim verdicts (c<n>) are the labelled unit; the answers' verdicts are derived from them.
+      const claims = judgedAll.some((j) => isClaimUnit(j.unit));
+      const judgedRows = claims ? judgedAll.filter((j) => !isClaimUnit(j.unit)) : judgedAll;
       const perQuestionAll = new Map<string, Map<string, "yes" | "no" | "error" | null>>();
       for (const v of input.variants) perQuestionAll.set(v, questionVerdicts([...judgedRows, ...myRules].filter((j) => j.variant === v), rubric.unit, input.requireCitations));
       out.push({
         rubric: rubric.name,
-        unit: rubric.unit,
+        unit: claims ? "claim" : rubric.unit,
         rateUnit: rubric.unit === "question" ? "questions" : "answers",
         fingerprint,
         servedModel,
@@ -229,7 +236,7 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
         trust: trustJson(cal, heldout),
         calibration: calibrationJson(cal, input.recordFiles.get(recordKey({ rubric: rubric.name, fingerprint, servedModels: group?.servedModels ?? [] }))),
         variants: input.variants
-          .map((v) => variantFigures(v, group?.items ?? [], [...judgedRows, ...myRules], myRules, gate, perQuestionAll.get(v)!, input, rubric))
+          .map((v) => variantFigures(v, group?.items ?? [], [...judgedRows, ...myRules], myRules, gate, perQuestionAll.get(v)!, input, rubric, claims))
           .filter((f) => f.pass + f.fail + f.errors > 0 || (f.uncited ?? 0) > 0),
         verdicts: [...perQuestionAll].flatMap(([variant, m]) => [...m].map(([question, verdict]) => ({ variant, question, verdict }))),
       });

@@ -1,6 +1,7 @@
 import { describeBasis, type LabelBasis } from "../../calibration/basis.js";
 import type { RubricCalibration } from "../../calibration/calibrate.js";
 import type { DrawStatus } from "../../calibration/pairing.js";
+import { confidenceJson } from "../schema-confidence.js";
 import type { CalibrationJson, DrawJson, RubricJson, TrustJson } from "../schema.js";
 
 /**
@@ -69,6 +70,7 @@ export function calibrationJson(cal: RubricCalibration | undefined, record: stri
     kappaCi: cal.trust.ci,
     asymptoticCi: g.kappa.ci,
     bootstrapCi: g.bootstrap?.ci ?? null,
+    confidence: confidenceJson(cal.confidence),
     record,
   };
   return out;

@@ -109,6 +109,21 @@ export const EXPLORER_DETAIL_JS = String.raw`// ---- the detail panel ----
     });
     section(d, "Answer").appendChild(ans);
 
+    // Claim-level faithfulness: each claim's verdict, checked against the context shown below.
+    var claimRows = [];
+    var unsupported = 0;
+    x.rub.forEach(function (r) {
+      r[2].forEach(function (u) {
+        if (u[6] === null || u[6] === undefined) return;
+        if (u[1] === "no") unsupported++;
+        claimRows.push([u[0], u[6], u[1] === "yes" ? "supported" : u[1] === "no" ? "UNSUPPORTED" : "error", u[3] + (u[4] ? " [" + u[4] + "]" : "")]);
+      });
+    });
+    if (claimRows.length) {
+      var cl = section(d, "Claims (" + unsupported + " of " + claimRows.length + " unsupported), each checked against the context below");
+      cl.appendChild(table(["claim", "text", "verdict", "reason"], claimRows));
+    }
+
     if (x.miss) {
       var m = section(d, "Miss analysis: " + x.miss.failure);
       m.appendChild(el("p", "", "Proposal: " + x.miss.proposal));

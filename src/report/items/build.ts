@@ -7,6 +7,7 @@ import { declaredLists } from "../../golden/stages.js";
 import { markAnchor } from "../../review/highlight.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
 import type { ReportJson } from "../schema.js";
+import { isClaimUnit } from "../../judge/items/claims.js";
 import { ITEMS_SCHEMA, type ContextChunkJson, type ItemRecord, type ItemRubricJson, type RetrievedChunkJson } from "./schema.js";
 
 /** What {@link buildItems} reads: the assembled report and the run's inputs and findings. */
@@ -70,9 +71,14 @@ function judgmentsByItem(judgments: readonly Judgment[]): Map<string, Judgment[]
   return out;
 }
 
+/** c2 before c10 (claims in answer order); 0 for any other pair. */
+function claimOrder(a: string, b: string): number {
+  return isClaimUnit(a) && isClaimUnit(b) ? Number(a.slice(1)) - Number(b.slice(1)) : 0;
+}
+
 function rubricsOf(names: readonly string[], js: readonly Judgment[], book: LabelBook): ItemRubricJson[] {
   return names.map((rubric) => {
-    const units = js.filter((j) => j.rubric === rubric).sort((a, b) => (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0));
+    const units = js.filter((j) => j.rubric === rubric).sort((a, b) => claimOrder(a.unit, b.unit) || (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0));
     const labels = units.flatMap((j) => {
       const item = book.items.get(evidenceKey(j, j.inputHash));
       return item ? countedLabels(item).map((l) => ({
@@ -86,6 +92,7 @@ function rubricsOf(names: readonly string[], js: readonly Judgment[], book: Labe
       units: units.map((j) => ({
         unit: j.unit, verdict: j.verdict, reason: j.reason, judge: j.judge, fingerprint: j.fingerprint,
         model: j.model ?? null, error: j.error ?? null, rule: j.rule ?? null, inputHash: j.inputHash,
+        ...(j.claim === undefined ? {} : { claim: j.claim }),
       })),
       labels,
     };

@@ -57,6 +57,8 @@ export const UnitVerdictJson = z.strictObject({
   error: z.string().nullable(),
   rule: z.string().nullable(),
   inputHash: z.string(),
+  /** A claim's text (unit `c<n>`, claim-level faithfulness). */
+  claim: z.string().optional(),
 });
 
 /** A label a person (or an author, or an import) gave one unit, on the same evidence the verdict judged. */

@@ -125,6 +125,8 @@ export const CLIENT_JS = String.raw`"use strict";
       $("answerable").textContent = v.answerable ? "The golden set says the documents hold an answer." : "The golden set says the documents hold NO answer: the right output is \"not found\".";
       show("answerable", true);
     }
+    // A claim of claim-level faithfulness is labelled on its own, against the same sources.
+    $("answer-title").textContent = v.claim ? "Claim " + v.claim + " of the answer: label this claim alone" : "Answer";
     show("answer-card", !!v.answer);
     if (v.answer) renderSegments($("answer"), v.answer);
     show("sentence-card", !!v.sentence);
@@ -264,6 +266,7 @@ export const CLIENT_JS = String.raw`"use strict";
         line.appendChild(document.createTextNode("Judge (" + j.judge + (j.model ? " " + j.model : "") + (j.repeat ? ", repeat " + j.repeat : "") + "): "));
         line.appendChild(el("b", j.verdict, j.verdict));
         if (j.error) line.appendChild(document.createTextNode(" [" + j.error + "]"));
+        if (typeof j.pYes === "number") line.appendChild(document.createTextNode(" (P(yes) " + j.pYes.toFixed(2) + ")"));
         line.appendChild(document.createTextNode(" \u2014 "));
         line.appendChild(el("span", "reason", j.reason));
         box.appendChild(line);

@@ -34,7 +34,7 @@ export function pageHtml(token: string, annotator: string, provenanceNote: strin
     <div class="columns">
       <div class="col">
         <div class="card"><h2>Question</h2><p id="question" class="text"></p><p id="answerable" class="note-line" hidden></p></div>
-        <div class="card" id="answer-card" hidden><h2>Answer</h2><p id="answer" class="text"></p></div>
+        <div class="card" id="answer-card" hidden><h2 id="answer-title">Answer</h2><p id="answer" class="text"></p></div>
         <div class="card" id="sentence-card" hidden><h2>Sentence judged</h2><p id="sentence" class="text"></p></div>
         <div class="card" id="reference-card" hidden><h2>Reference answer</h2><p id="reference" class="text"></p></div>
         <div class="card" id="anchor-card" hidden><h2>Anchor</h2><p class="text"><mark class="anchor" id="anchor"></mark></p><p class="note-line" id="anchor-doc"></p></div>

@@ -79,6 +79,7 @@ function output(r: R): Record<string, unknown> {
   if (r.chance(0.3)) o.stages = { bm25: entries(r), ...(r.chance(0.5) ? { dense: entries(r) } : {}) };
   if (r.chance(0.6)) o.answer = r.pick(TEXTS);
   if (r.chance(0.2)) o.citations = [shuffleKeys(r, { sentence: "It applies.", chunks: [id(r)] })];
+  if (r.chance(0.2)) o.claims = Array.from({ length: r.int(0, 3) }, () => r.pick(TEXTS.filter((t) => t !== "")));
   if (r.chance(0.2)) o.meta = meta(r);
   return shuffleKeys(r, o);
 }

@@ -8,6 +8,8 @@ const hash = (i: number) => i.toString(16).padStart(64, "0");
 const done = (i: number): CachedVerdict => ({
   status: "done", verdict: i % 2 ? "yes" : "no", reason: `reason ${i}`, judge: "llm", rubric: "faithfulness", model: "m", servedModel: "m-2025",
   usage: { prompt: 100 + i, completion: 20 }, attempts: 1, raw: `{"i":${i}}`, time: "2026-01-01T00:00:00.000Z",
+  // a P(yes) on most (log-probabilities or the baseline's model), none on every third: both kinds of row come back as stored
+  ...(i % 3 ? { pYes: (i % 1000) / 1000 } : {}),
 });
 const error = (i: number): CachedVerdict => ({ status: "error", verdict: "error", reason: "", error: `http-500: ${i}`, judge: "llm", rubric: "faithfulness", time: "2026-01-01T00:00:00.000Z" });
 
@@ -27,6 +29,7 @@ describe("JudgeCache.getDoneMany", () => {
     const keys = [...Array.from({ length: 320 }, (_, i) => cacheKey(FP, hash(i), 0)), cacheKey(FP, hash(5), 1), cacheKey(FP, hash(8), 0), cacheKey(OTHER, hash(2), 0)];
     expect(c.getDoneMany(keys)).toEqual(keys.map((k) => c.getDone(k)));
     expect(c.getDoneMany(keys).filter(Boolean)).toHaveLength(300 - 43 + 2);
+    expect(c.getDoneMany(keys)[4]?.pYes).toBe(0.004);
     c.close();
   });
 

@@ -133,7 +133,7 @@ export function explorerData(items: readonly ItemRecord[], chunkOf: ChunkLookup 
       stages: it.stages,
       ret: it.retrieved.map((r) => [r.rank, chunkRef(it.variant, r.id), r.relevant ? 1 : 0, r.inContext ? 1 : 0, it.stages.map((s) => r.stages[s] ?? null)]),
       miss: it.miss,
-      rub: it.rubrics.map((r) => [r.rubric, r.verdict, r.units.map((u) => [u.unit, u.verdict, judgeRef(u.judge, u.fingerprint, u.model), u.reason, u.error, u.rule]), r.labels.map((l) => [l.unit, l.label, l.annotator, l.provenance, l.frame, l.time, l.note])]),
+      rub: it.rubrics.map((r) => [r.rubric, r.verdict, r.units.map((u) => [u.unit, u.verdict, judgeRef(u.judge, u.fingerprint, u.model), u.reason, u.error, u.rule, u.claim ?? null]), r.labels.map((l) => [l.unit, l.label, l.annotator, l.provenance, l.frame, l.time, l.note])]),
       rev: it.review === template.replace("{item}", shellWord(`${it.variant}/${it.question}`)) ? null : it.review,
     });
   }

@@ -2,6 +2,7 @@ import { basisSuffix, drawLines, estimateText, interval, num, pct, plural, unitW
 import type { ReportJson, RubricJson, RubricVariantJson } from "../../schema.js";
 import { confusionMatrix, intervals, type IntervalRow } from "../charts.js";
 import { escapeHtml as esc } from "../escape.js";
+import { confidenceBlock } from "./confidence.js";
 import { figure, n, section, slug, table, trustBadge } from "../parts.js";
 
 /**
@@ -53,7 +54,7 @@ function calibrationBlock(r: RubricJson): string {
     + `<dt>kappa</dt><dd>${num(c.kappa, 2)} ${interval(c.kappaCi)} (the gate's interval), ${interval(c.asymptoticCi)} asymptotic, ${interval(c.bootstrapCi)} bootstrap</dd>`
     + `<dt>threshold</dt><dd>lower bound ≥ ${num(r.trust.thresholds.kappaLower, 2)}, n ≥ ${r.trust.thresholds.minLabels} with ≥ ${r.trust.thresholds.minPerClass} of each label</dd>`
     + `<dt>record</dt><dd><code>${esc(c.record)}</code></dd></dl>`;
-  return `<div class="grid2"><div>${matrix}</div><div>${kv}</div></div>`;
+  return `<div class="grid2"><div>${matrix}</div><div>${kv}</div></div>${confidenceBlock(r)}`;
 }
 
 function rubricBlock(r: RubricJson, report: ReportJson): string {
@@ -70,7 +71,7 @@ function rubricBlock(r: RubricJson, report: ReportJson): string {
   for (const v of r.variants) {
     const p = v.pairs;
     if (!p) continue;
-    rows.push([`${v.variant}: citation pairs supported`, { text: "", html: `${trustBadge(r.trust.trusted)} ${esc(pct(p.raw.value))}`, cls: "n" }, n(interval(p.raw.ci, true)), n(`${p.pass + p.fail} pairs`), n(p.rulePass + p.ruleFail), n(p.errors), n(estimateText(p.roganGladen)), n(estimateText(p.ppi))]);
+    rows.push([`${v.variant}: ${r.unit === "claim" ? "claims" : "citation pairs"} supported`, { text: "", html: `${trustBadge(r.trust.trusted)} ${esc(pct(p.raw.value))}`, cls: "n" }, n(interval(p.raw.ci, true)), n(`${p.pass + p.fail} ${r.unit === "claim" ? "claims" : "pairs"}`), n(p.rulePass + p.ruleFail), n(p.errors), n(estimateText(p.roganGladen)), n(estimateText(p.ppi))]);
   }
   const extras: string[] = [];
   for (const v of r.variants) {

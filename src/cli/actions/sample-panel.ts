@@ -1,0 +1,39 @@
+import { join } from "node:path";
+import { loadConfig } from "../../golden/config.js";
+import { writeOutputFile } from "../../calibration/output.js";
+import { REPORT_FILE } from "../../report/folder.js";
+import { shellArg } from "../../report/next.js";
+import { PANEL_JUDGMENTS } from "../../report/panel/run.js";
+import { panelSplitQueue } from "../../review/panel-splits.js";
+import { DEFAULT_QUEUE } from "../commands/review.js";
+import { InputError } from "../../golden/errors.js";
+import { existsSync } from "node:fs";
+import { UsageError } from "../errors.js";
+import type { SampleFlags } from "./sample.js";
+
+/** `ragjudge sample --panel-splits`: the items a judge panel split on, as a review frame of its own (never counted by the trust gate). */
+export function samplePanelSplitsAction(flags: SampleFlags): void {
+  if (flags.random !== undefined || flags.balanced !== undefined || flags.disagreements) {
+    throw new UsageError("--panel-splits is a frame of its own: it does not combine with --random, --balanced or --disagreements");
+  }
+  if (flags.split !== undefined) throw new UsageError("--panel-splits takes every split item (its labels never count for the gate): leave out --split");
+  if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own panel-judgments.jsonl");
+  const cfg = loadConfig(flags.config);
+  const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
+  if (flags.evaluation !== undefined && !existsSync(join(flags.evaluation, REPORT_FILE))) throw new InputError(flags.evaluation, undefined, undefined, `not an evaluation folder (no ${REPORT_FILE}; ragjudge run writes them under evaluations/)`);
+  const file = flags.evaluation !== undefined ? join(flags.evaluation, PANEL_JUDGMENTS) : flags.judgments ?? cacheFile(PANEL_JUDGMENTS);
+  const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
+  const rubrics = list(flags.rubrics);
+  const variants = list(flags.variant);
+  const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
+  const r = panelSplitQueue(cfg, {
+    annotator: flags.annotator, panelJudgmentsFile: file, labelsDir: flags.labels ?? cfg.path(cfg.config.labels),
+    ...(rubrics?.length ? { rubrics } : {}), ...(variants?.length ? { variants } : {}),
+  });
+  writeOutputFile(out, r.entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  const lines = [`Review queue for ${flags.annotator}: items where the judges ${r.judges.join(", ")} split (frame panel-split; its labels never count for the trust gate):`];
+  for (const n of r.rubrics) lines.push(`  ${n.rubric}: ${n.splits} of ${n.judged} judged items split${n.labelledByAnnotator ? `; ${n.labelledByAnnotator} already labelled by you` : ""} -> ${n.queued} queued`);
+  const cfgOpt = flags.config ? ` --config ${shellArg(flags.config)}` : "";
+  lines.push(r.entries.length ? `Wrote ${r.entries.length} entries to ${out}. Next: ragjudge review ${flags.out ? shellArg(out) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}` : `Nothing to review: wrote an empty queue to ${out}.`);
+  process.stdout.write(lines.join("\n") + "\n");
+}
