@@ -63,7 +63,13 @@ async function startServer() {
     child.stdin!.write(`${cmd}\n`);
     return (JSON.parse(await p) as { count: number }).count;
   };
-  return { baseURL, ask, stop: () => child.kill("SIGTERM") };
+  /** Resets the count, returning it with the arrival times (ms) of the first and last request since the last reset. */
+  const span = async () => {
+    const p = next();
+    child.stdin!.write("reset\n");
+    return JSON.parse(await p) as { count: number; first?: number; last?: number };
+  };
+  return { baseURL, ask, span, stop: () => child.kill("SIGTERM") };
 }
 
 interface Measured {
@@ -128,13 +134,15 @@ console.log(
 
 const mib = (kib: number) => kib / 1024;
 const oldRows: { rate: number; share: number; cpuPerVerdict: number; rss: number; cachedWall: number; cachedCpu: number }[] = [];
-const rows: { bare: number; bareCpu: number; bareRss: number; rj: number; share: number; cpuPerVerdict: number; cpuRatio: number; rjRss: number; cachedWall: number; cachedCpu: number; cachedRss: number; cachedCalls: number }[] = [];
+const rows: { bare: number; bareCpu: number; bareRss: number; rj: number; share: number; callsShare: number; cpuPerVerdict: number; cpuRatio: number; rjRss: number; cachedWall: number; cachedCpu: number; cachedRss: number; cachedCalls: number }[] = [];
 try {
   for (let run = 1; run <= RUNS; run++) {
     // Alternate which side goes first, so a change in machine load falls on both.
     const sides = run % 2 === 1 ? (["bare", "ragjudge"] as const) : (["ragjudge", "bare"] as const);
     let bare: Measured | undefined;
     let fresh: Measured | undefined;
+    /** Calls per second of each side's calls phase alone: first request to last reply, as the server saw them. */
+    const phase: Record<string, number> = {};
     for (const side of sides) {
       await server.ask("reset");
       if (side === "bare") bare = await child([], ["bare", server.baseURL, bodiesFile, String(CONCURRENCY)]);
@@ -143,8 +151,9 @@ try {
         const prof = run === 1 && process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${resolve(process.env.BENCH_PROFILE)}`] : [];
         fresh = await child(prof, ["cli", ...judgeArgs]);
       }
-      const sent = await server.ask("reset");
+      const { count: sent, first, last } = await server.span();
       if (sent !== calls) throw new Error(`${side}: expected ${calls} requests, the server got ${sent}`);
+      phase[side] = calls / ((last! - first! + LATENCY) / 1000);
     }
     const cached = await child([], ["cli", ...judgeArgs]);
     const cachedCalls = await server.ask("reset");
@@ -166,6 +175,7 @@ try {
       bareRss: mib(b.maxRssKiB),
       rj: calls / f.wall,
       share: b.wall / f.wall,
+      callsShare: phase.ragjudge! / phase.bare!,
       cpuPerVerdict: f.cpuMs / calls,
       cpuRatio: f.cpuMs / b.cpuMs,
       rjRss: mib(f.maxRssKiB),
@@ -176,7 +186,7 @@ try {
     };
     rows.push(row);
     console.log(
-      `  run ${run}: bare ${row.bare.toFixed(0)} calls/s, ${row.bareCpu.toFixed(3)} ms CPU/call, ${row.bareRss.toFixed(0)} MiB | ragjudge ${row.rj.toFixed(0)} calls/s (${(100 * row.share).toFixed(1)}% of bare), ` +
+      `  run ${run}: bare ${row.bare.toFixed(0)} calls/s, ${row.bareCpu.toFixed(3)} ms CPU/call, ${row.bareRss.toFixed(0)} MiB | ragjudge ${row.rj.toFixed(0)} calls/s (${(100 * row.share).toFixed(1)}% of bare; calls phase ${(100 * row.callsShare).toFixed(1)}%), ` +
         `${row.cpuPerVerdict.toFixed(3)} ms CPU/verdict (${row.cpuRatio.toFixed(2)}x bare), ${row.rjRss.toFixed(0)} MiB | cached rerun ${row.cachedWall.toFixed(2)} s (${row.cachedCpu.toFixed(2)} s CPU), ${row.cachedRss.toFixed(0)} MiB, ${row.cachedCalls} requests`,
     );
   }
@@ -187,7 +197,7 @@ try {
 const m = (k: keyof (typeof rows)[number]) => median(rows.map((r) => r[k]));
 console.log(`medians of ${RUNS} runs (${LOAD} busy-loop process${LOAD === 1 ? "" : "es"} competing):`);
 console.log(`  bare fetch client (ceiling):   ${m("bare").toFixed(0)} calls/s (${((100 * m("bare")) / ceiling).toFixed(1)}% of concurrency/latency = ${ceiling.toFixed(0)}), ${m("bareCpu").toFixed(3)} ms CPU per call, peak RSS ${m("bareRss").toFixed(0)} MiB`);
-console.log(`  ragjudge judge:                ${m("rj").toFixed(0)} calls/s = ${(100 * m("share")).toFixed(1)}% of the bare client (median of per-run shares; target >= 90%)`);
+console.log(`  ragjudge judge:                ${m("rj").toFixed(0)} calls/s = ${(100 * m("share")).toFixed(1)}% of the bare client (median of per-run shares; target >= 90%); the calls phase alone (first request to last reply, as the server saw them): ${(100 * m("callsShare")).toFixed(1)}% of the bare client's`);
 console.log(`  CPU per verdict:               ${m("cpuPerVerdict").toFixed(3)} ms = ${m("cpuRatio").toFixed(2)}x the bare client's per call (median of per-run ratios; target <= 1.2x; the whole command: loading, judging, writing, summary)`);
 console.log(`  peak RSS:                      ragjudge ${m("rjRss").toFixed(0)} MiB, bare ${m("bareRss").toFixed(0)} MiB (${(m("rjRss") / m("bareRss")).toFixed(2)}x)`);
 console.log(`  cached rerun (fresh process):  ${m("cachedWall").toFixed(2)} s wall, ${m("cachedCpu").toFixed(2)} s CPU, ${m("cachedRss").toFixed(0)} MiB, ${Math.max(...rows.map((r) => r.cachedCalls))} requests (target: 8,000 verdicts < 1 s, 80,000 < 3 s)`);
