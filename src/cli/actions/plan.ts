@@ -18,6 +18,7 @@ import { Judgment } from "../../golden/schema/items.js";
 import { activeQueue, planQueue } from "../../review/plan-queue.js";
 import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
+import { shellArg } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 
 export interface PlanFlags {
@@ -83,6 +84,13 @@ async function currentVerdicts(cfg: ReturnType<typeof loadConfig>, file: string,
   return kept;
 }
 
+/** The `ragjudge review` command that serves the queue just written, as typed from the same folder. */
+function reviewCommand(flags: PlanFlags, out: string): string {
+  const cfg = flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : [];
+  const args = ["review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator!, ...cfg, ...(flags.labels ? ["--labels", flags.labels] : []), ...(flags.judgments ? ["--judgments", flags.judgments] : [])];
+  return "ragjudge " + args.map(shellArg).join(" ");
+}
+
 /** `ragjudge plan`'s action (see commands/plan.ts). */
 export async function planAction(flags: PlanFlags): Promise<void> {
   const width = Number(flags.width);
@@ -110,7 +118,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
     const lines = [`Active frame (error analysis only: the trust gate never counts these labels): the ${active} unlabelled items per rubric whose P(yes) is nearest 0.5.`];
     if (without.length) lines.push(`  no P(yes) from the judge for ${without.join(", ")}: nothing to rank`);
-    lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}.`);
+    lines.push(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}` : `Nothing to rank: wrote an empty queue to ${shortPath(out)}.`);
     process.stdout.write(lines.join("\n") + "\n");
     return;
   }
@@ -147,6 +155,5 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     return;
   }
   process.stdout.write(renderPlan(plans) + "\n" + renderBudget(shares, budget, written));
-  const labelsOpt = flags.example ? " --example" : flags.config ? ` --config ${flags.config}` : "";
-  process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? `${shortPath(out)} ` : ""}--annotator ${flags.annotator}${labelsOpt}${flags.labels ? ` --labels ${flags.labels}` : ""}\n` : `Nothing new to label: wrote an empty queue to ${shortPath(out)}.\n`);
+  process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}\n` : `Nothing new to label: wrote an empty queue to ${shortPath(out)}.\n`);
 }

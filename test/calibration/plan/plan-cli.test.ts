@@ -83,6 +83,9 @@ describe("ragjudge plan", () => {
     const r = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--active", "5", "--annotator", "asha", "--out", queue]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/no P\(yes\) from the judge for correctness, not-found/);
+    // The next command is printed, and serves that queue as printed.
+    const next = /Next: ragjudge (review .*)$/m.exec(r.out)?.[1];
+    expect(next).toBe(`review ${queue} --annotator asha --config ${config} --labels ${labels} --judgments ${judgments}`);
     const entries = loadQueue(queue).map((x) => x.value);
     expect(entries).toHaveLength(10);
     expect(entries.every((e) => e.frame === "active" && e.inclusionProbability === undefined && e.draw === undefined)).toBe(true);
