@@ -59,6 +59,14 @@ describe("the example judge panel", () => {
     expect(fps.size).toBe(3);
   });
 
+  it("is the shipped example: run's next step is ragjudge init, never labelling into the project's own labels", async () => {
+    const dir = tempDir();
+    const run = await runCliCaptured(["run", "--config", join(ROOT, "ragjudge.panel.config.json"), "--evaluations-dir", join(dir, "evals"), "--cache-dir", join(dir, "cache"), "--no-progress"]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/Next: this was the shipped example\. To evaluate your own data, start a project in a folder of its own:\n {2}ragjudge init my-eval\n$/);
+    expect(run.out).not.toMatch(/ragjudge sample --random/);
+  });
+
   it("ragjudge judge judges with the panel too and prints the same section", async () => {
     const cache = join(tempDir(), "cache");
     const j = await runCliCaptured(["judge", "--config", join(ROOT, "ragjudge.panel.config.json"), "--cache-dir", cache, "--no-progress"]);
