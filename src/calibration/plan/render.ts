@@ -63,5 +63,8 @@ export function renderBudget(shares: readonly BudgetShare[], budget: number, wri
     lines.push(`  ${s.plan.rubric}: ${s.labels} labels (${s.why.join(", ")}); stratified draw of ${s.drawSize} of ${s.frame.length} held-out items (Neyman: ${strata})${w ? `; draw ${w.id} ${w.status} in ${w.file}; ${w.queued} queued` : ""}`);
   });
   if (total < budget) lines.push(`  ${budget - total} labels left unspent: every rubric's held-out items are labelled or allotted`);
+  const queued = written.reduce((n, w) => n + w.queued, 0);
+  // A draw is sized so its expected new labels equal the share; the items it actually draws may hold more or fewer labelled ones.
+  if (written.length && queued !== total) lines.push(`  ${queued} queued in all, not ${total}: each draw is sized so its expected new labels equal the share; how many of the items it drew are already labelled varies around that`);
   return lines.join("\n") + "\n";
 }

@@ -58,6 +58,8 @@ describe("ragjudge plan", () => {
     }
     const entries = loadQueue(queue).map((r) => r.value);
     expect(entries.length).toBeGreaterThanOrEqual(40);
+    // When the draws queue other than the budget, the output says so and why.
+    if (entries.length !== 40) expect(budget.out).toContain(`  ${entries.length} queued in all, not 40: each draw is sized so its expected new labels equal the share`);
     expect(entries.every((e) => e.frame === "random" && e.draw !== undefined && e.stratum !== undefined && e.inclusionProbability! > 0)).toBe(true);
 
     // Label the queue as review would (agreeing with the judge), then the gate counts the draws, weighted.
