@@ -138,4 +138,15 @@ describe("ragjudge plan", () => {
     expect(none.err.trim().split("\n")).toHaveLength(1);
     expect(none.err).toMatch(/changed\.jsonl: none of its \d+ verdicts is of an item the config builds today/);
   });
+  it("reads right on a fresh init project (one held-out item per rubric, no labels)", async () => {
+    const dir = join(tempDir("ragjudge-plan-init-"), "my-eval");
+    expect((await runCliCaptured(["init", dir])).code).toBe(0);
+    const config = join(dir, "ragjudge.config.json");
+    const r = await runCliCaptured(["plan", "--config", config, "--reps", "0"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^correctness · fingerprint [0-9a-f]{12} · 1 held-out item judged$/m);
+    expect(r.out).toMatch(/\(only 1 held-out item exists; the gate needs 50\)/);
+    expect(r.out).toMatch(/^ {2}corrected pass rate \(PPI\) n\/a \(target width 0\.100\)$/m);
+    expect(r.out).not.toMatch(/n\/a n\/a/);
+  });
 });
