@@ -38,6 +38,9 @@ export function packageRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 }
 
+/** The shipped example's judge panel config, beside its config. */
+export const EXAMPLE_PANEL_CONFIG = "ragjudge.panel.config.json";
+
 /** The shipped example's config, which `--example` selects. */
 export function exampleConfigPath(): string {
   return resolve(packageRoot(), CONFIG_FILE);
@@ -124,7 +127,8 @@ export function loadConfig(explicit?: string, cwd = process.cwd()): ResolvedConf
   else throw new ConfigNotFoundError(cwd);
   const { config, given, lineOf } = parseConfigText(readText(file, MAX_DOCUMENT_BYTES), file);
   const root = dirname(file);
-  const isShippedExample = file === exampleConfigPath();
+  // The example's panel config (ragjudge.panel.config.json beside it) is the shipped example too: its labels are the project's own.
+  const isShippedExample = file === exampleConfigPath() || file === resolve(packageRoot(), EXAMPLE_PANEL_CONFIG);
   const path = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
   return {
     config,

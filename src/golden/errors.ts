@@ -88,11 +88,43 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field:
     if (actual === undefined) return { field: field || "(record)", message: `missing (expected ${expected})` };
     return { field: field || "(record)", message: `expected ${expected}, got ${describe(actual)}` };
   }
+  // Only zod's default wording is replaced: a schema's own union message (pipeline entries) stands.
+  if (issue.code === "invalid_union" && (issue.message === "Invalid input" || issue.message.startsWith("Invalid discriminator value"))) {
+    const expected = unionExpected(issue);
+    if (expected) {
+      const actual = valueAt(input, issue.path);
+      if (actual === undefined) return { field: field || "(record)", message: `missing (expected ${expected})` };
+      return { field: field || "(record)", message: `expected ${expected}, got ${describe(actual)}` };
+    }
+  }
   if (issue.code === "unrecognized_keys") {
     const keys = issue.keys.map((k) => JSON.stringify(k)).join(", ");
     return { field: field || "(record)", message: `unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}` };
   }
   return { field: field || "(record)", message: issue.message };
+}
+
+/**
+ * What a union wants, when it can be said in a few words: a discriminated
+ * union's tag values (`"openai", "baseline", ...`), or a union whose every
+ * branch failed on the value itself with one literal or type
+ * (`"auto" or boolean`). zod's own message for these is "Invalid input" or
+ * its `'a' | 'b'` notation; null for anything else.
+ */
+function unionExpected(issue: z.core.$ZodIssueInvalidUnion): string | null {
+  const tagged = issue as z.core.$ZodIssueInvalidUnion & { options?: unknown[] };
+  if (Array.isArray(tagged.options) && tagged.options.length) return `one of ${tagged.options.map((v) => JSON.stringify(v)).join(", ")}`;
+  const parts = new Set<string>();
+  for (const branch of issue.errors) {
+    if (branch.length !== 1 || branch[0]!.path.length) return null;
+    const b = branch[0]!;
+    if (b.code === "invalid_value") for (const v of b.values) parts.add(JSON.stringify(v));
+    else if (b.code === "invalid_type") parts.add(b.expected);
+    else return null;
+  }
+  const list = [...parts];
+  if (!list.length) return null;
+  return list.length === 1 ? list[0]! : `${list.slice(0, -1).join(", ")} or ${list[list.length - 1]}`;
 }
 
 /** All issues of a failed parse as InputErrors located at `file:line`. */

@@ -73,7 +73,14 @@ const CONFIG = `// ragjudge config: JSON with comments. Paths are relative to th
   // The judge: the offline baseline (no key, no network), or an LLM over any OpenAI-compatible
   // endpoint (the key comes only from OPENAI_API_KEY; a loopback server needs none):
   //   "judge": { "kind": "openai", "model": "gpt-4o-mini", "baseUrl": "http://localhost:8000/v1" }
+  // An LLM judge's "logprobs": "auto" also records each verdict's P(yes) (README: verdict confidence).
   "judge": { "kind": "baseline" },
+
+  // Several judges side by side, each calibrated on the same labels (README: judge panels):
+  //   "judges": [{ "name": "small", "kind": "openai", "model": "qwen2.5:7b", "baseUrl": "http://localhost:11434/v1" },
+  //              { "name": "lexical", "kind": "baseline" }]
+  // Faithfulness claim by claim, naming the unsupported ones (README: claim-level faithfulness):
+  //   "faithfulnessUnit": "claim"
 
   // Rubrics: the packaged defaults, unless a rubrics/ folder is beside this file
   // (ragjudge init --rubrics copies them here for editing; an edited prompt gets a new fingerprint).

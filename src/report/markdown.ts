@@ -132,7 +132,7 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     judgeSection(report, "markdown"),
     confidenceSection(report),
     gateSection(report, "markdown"),
-    ...(report.panel ? [panelSection(report.panel, "markdown")] : []),
+    ...(report.panel ? [panelSection(report.panel, "markdown", report.config.file)] : []),
   ];
   if (report.warnings.length) {
     out.push(details(plural(report.warnings.length, "input warning"), report.warnings.map((w) => `- ${md(w)}`).join("\n")));

@@ -214,7 +214,7 @@ export function renderTerminal(report: ReportJson, opts: TerminalOptions): strin
     judgeSection(report, "terminal"),
     claimsSection(report, "terminal"),
     gateSection(report, "terminal"),
-    ...(report.panel ? [panelSection(report.panel, "terminal")] : []),
+    ...(report.panel ? [panelSection(report.panel, "terminal", report.config.file)] : []),
   ];
   // User text reached lines through names and messages: no control character may reach a terminal.
   return plainText([...sections, ...warn, `evaluation folder: ${opts.folder}/ (report.html, report.md, report.json, junit.xml, summary.txt, items.csv)\n`].join("\n"));

@@ -5,6 +5,7 @@ import { drawItemKey } from "../calibration/draws.js";
 import { evidenceKey } from "../calibration/keys.js";
 import type { LabelBook } from "../calibration/labels.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
+import { cachedClaimsFrom } from "../judge/claims/prepare.js";
 import { candidatesFromRun } from "./candidates.js";
 import { shuffle, streamFor } from "./rng.js";
 import { toEntry } from "./sample.js";
@@ -19,7 +20,7 @@ import { toEntry } from "./sample.js";
  */
 export function planQueue(cfg: ResolvedConfig, judgments: readonly Judgment[], book: LabelBook, draws: readonly (Draw | Omit<Draw, "time">)[], seed: number): QueueEntry[] {
   const rubrics = [...new Set(draws.map((d) => d.rubric))].sort();
-  const { golden, variants, itemSet } = loadJudgeInputs(cfg, { rubrics });
+  const { golden, variants, itemSet } = loadJudgeInputs(cfg, { rubrics, claimsFrom: cachedClaimsFrom(cfg.outPath(cfg.config.cacheDir)) });
   const { candidates } = candidatesFromRun(itemSet.items, judgments.filter((j) => rubrics.includes(j.rubric)), golden, variants);
   const byKey = new Map(candidates.map((c) => [evidenceKey(c.key, c.inputHash), c]));
   const out: QueueEntry[] = [];
@@ -46,7 +47,7 @@ export function planQueue(cfg: ResolvedConfig, judgments: readonly Judgment[], b
  * labels (src/calibration/plan/designs.ts), and no draw is recorded.
  */
 export function activeQueue(cfg: ResolvedConfig, judgments: readonly Judgment[], book: LabelBook, n: number): { entries: QueueEntry[]; without: string[] } {
-  const { golden, variants, itemSet } = loadJudgeInputs(cfg);
+  const { golden, variants, itemSet } = loadJudgeInputs(cfg, { claimsFrom: cachedClaimsFrom(cfg.outPath(cfg.config.cacheDir)) });
   const { candidates, notes } = candidatesFromRun(itemSet.items, judgments, golden, variants);
   const fp = new Map(notes.map((x) => [x.rubric, x.fingerprint]));
   const sums = new Map<string, { s: number; k: number }>();

@@ -85,7 +85,8 @@ export function buildItemView(
     total,
     item: keyOf(entry),
     inputHash: entry.inputHash,
-    rubricQuestion,
+    // A claim stands in for the answer: the rubric's question says "the answer", so say which claim that is.
+    rubricQuestion: isClaimUnit(entry.unit) ? `${rubricQuestion} (for claim ${entry.unit} alone)` : rubricQuestion,
     ...(rubricGuidance ? { rubricGuidance } : {}),
     questionText: ev.question,
     ...(ev.answerable !== undefined ? { answerable: ev.answerable } : {}),

@@ -19,6 +19,10 @@ describe("ragjudge init", () => {
     expect(config).toMatch(/^\s*\/\/ +\{"id":"q1","question":/m);
     expect(config).toMatch(/^\s*\/\/ +\{"id":"q1","retrieved":\[\{"text":/m);
     expect(config).toMatch(/^\s*\/\/ +\{"variant":"my-rag","question":"q1","rubric":"faithfulness"/m);
+    // the newer settings are named where they stand, commented out
+    expect(config).toMatch(/^\s*\/\/ +"judges": \[\{ "name": "small", "kind": "openai"/m);
+    expect(config).toMatch(/^\s*\/\/ +"faithfulnessUnit": "claim"$/m);
+    expect(config).toMatch(/"logprobs": "auto"/);
     expect(parseConfigText(config, "c").config.variants[0]!.chunks).toBeUndefined();
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(/^\.ragjudge\/$/m);
 

@@ -33,6 +33,15 @@ describe("loadConfig", () => {
     expect(inputErrorMessages(() => loadConfig(join(bad, "ragjudge.config.json")))).toEqual([`${join(bad, "ragjudge.config.json")}:3: not valid JSON (CommaExpected)`]);
   });
 
+  it("says what a union field takes instead of zod's \"Invalid input\": judge.logprobs, a judge's kind", () => {
+    const dir = project(`{\n  "golden": "q.jsonl",\n  "variants": [{"name": "v", "output": "o.jsonl"}],\n  "judge": {"kind": "openai", "model": "m", "logprobs": "maybe"},\n  "judges": [{"name": "x", "kind": "bogus"}]\n}\n`);
+    const file = join(dir, "ragjudge.config.json");
+    expect(inputErrorMessages(() => loadConfig(file))).toEqual([
+      `${file}:4: judge.logprobs: expected "auto" or boolean, got string "maybe"`,
+      `${file}:5: judges[0].kind: expected one of "openai", "baseline", "constant", "majority", "unanimous", "cascade", got string "bogus"`,
+    ]);
+  });
+
   it("names each missing input at the config's line and field, saying paths are relative to the config's folder", () => {
     const dir = project(`{\n  "golden": "golden.jsonl",\n  "variants": [\n    {"name": "v", "output": "out/v.jsonl", "chunks": "chunks.jsonl"}\n  ]\n}\n`, { "golden.jsonl": "{}\n" });
     const cfg = loadConfig(join(dir, "ragjudge.config.json"), tempDir());

@@ -48,6 +48,8 @@ describe("claim labels: sample, review --tty, calibrate", () => {
     const typed = queue.map((e) => (judgments.find((x) => x.inputHash === e.inputHash && x.unit === e.unit)!.verdict === "yes" ? "y" : "n")).join("\n") + "\n";
     await runTtyReview(session, { input: Readable.from([typed]), output, color: false });
     expect(text).toMatch(/CLAIM c\d+ OF THE ANSWER \(label this claim alone\):/);
+    // The rubric's question speaks of "the answer": it says which claim stands in for it.
+    expect(text).toMatch(/→ Is every claim in the answer supported by the numbered sources\? \(for claim c\d+ alone\)/);
     const labels = loadJsonl(join(copy.labels, "asha.jsonl"), Label).map((r) => r.value);
     expect(labels.map((l) => [l.question, l.unit, l.inputHash])).toEqual(queue.map((e) => [e.question, e.unit, e.inputHash]));
 

@@ -14,7 +14,7 @@ function kappaLine(p: GroupPlan): string {
   const head = `kappa ${kappa}, gate interval ${interval(p.ci)} (lower bound must reach ${fixed(p.kappaLower)})`;
   if (need.unknown) {
     const pilot = Math.max(0, Math.min(p.minLabels, p.heldoutItems) - p.labels);
-    return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first${p.heldoutItems < p.minLabels ? ` (only ${p.heldoutItems} held-out items exist; the gate needs ${p.minLabels})` : ""}`;
+    return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first${p.heldoutItems < p.minLabels ? ` (only ${p.heldoutItems} held-out item${p.heldoutItems === 1 ? "" : "s"} exist${p.heldoutItems === 1 ? "s" : ""}; the gate needs ${p.minLabels})` : ""}`;
   }
   if (need.cannot) {
     const maybe = p.kappa !== null && p.kappa <= p.kappaLower && p.ci && p.ci.hi > p.kappaLower ? `; today's kappa rests on ${p.labels} labels and its interval reaches ${fixed(p.ci.hi)}, so the judge may yet be better than it looks` : "";
@@ -30,7 +30,9 @@ function kappaLine(p: GroupPlan): string {
 
 function widthLine(p: GroupPlan): string {
   const r = p.passRate;
-  const now = `corrected pass rate (PPI) ${r.estimate === null ? "n/a" : fixed(r.estimate, 3)} ${interval(r.ci, 3)}, width ${r.width === null ? "n/a" : fixed(r.width, 3)} (target ${fixed(r.target, 3)})`;
+  const now = r.estimate === null
+    ? `corrected pass rate (PPI) n/a (target width ${fixed(r.target, 3)})`
+    : `corrected pass rate (PPI) ${fixed(r.estimate, 3)} ${interval(r.ci, 3)}, width ${r.width === null ? "n/a" : fixed(r.width, 3)} (target ${fixed(r.target, 3)})`;
   if (r.unknown) return `${now}\n    next: ${r.unknown}`;
   const n = r.need!;
   if (n.cannot) return `${now}\n    ${n.cannot}`;
@@ -41,7 +43,7 @@ function widthLine(p: GroupPlan): string {
 export function renderPlan(plans: readonly GroupPlan[]): string {
   const lines: string[] = [];
   for (const p of plans) {
-    lines.push(`${p.rubric} · fingerprint ${p.fingerprint.slice(0, 12)}${p.servedModel ? ` · served ${p.servedModel}` : ""} · ${p.heldoutItems} held-out items judged`);
+    lines.push(`${p.rubric} · fingerprint ${p.fingerprint.slice(0, 12)}${p.servedModel ? ` · served ${p.servedModel}` : ""} · ${p.heldoutItems} held-out item${p.heldoutItems === 1 ? "" : "s"} judged`);
     lines.push(`  labels the gate counts: ${p.labels} (${p.labelYes} yes / ${p.labelNo} no; random, held-out, drawn by a recorded draw)${p.otherLabels ? `; ${p.otherLabels} other labels not counted` : ""}${p.weighted ? "; weighted by inverse inclusion probability" : ""}`);
     if (p.weighted && p.designKappa.se !== null) lines.push(`  design-based kappa (linearised, stratified): ${fixed(p.designKappa.kappa!)} ${interval(p.designKappa.ci)}`);
     lines.push(`  ${kappaLine(p)}`);
@@ -63,5 +65,8 @@ export function renderBudget(shares: readonly BudgetShare[], budget: number, wri
     lines.push(`  ${s.plan.rubric}: ${s.labels} labels (${s.why.join(", ")}); stratified draw of ${s.drawSize} of ${s.frame.length} held-out items (Neyman: ${strata})${w ? `; draw ${w.id} ${w.status} in ${w.file}; ${w.queued} queued` : ""}`);
   });
   if (total < budget) lines.push(`  ${budget - total} labels left unspent: every rubric's held-out items are labelled or allotted`);
+  const queued = written.reduce((n, w) => n + w.queued, 0);
+  // A draw is sized so its expected new labels equal the share; the items it actually draws may hold more or fewer labelled ones.
+  if (written.length && queued !== total) lines.push(`  ${queued} queued in all, not ${total}: each draw is sized so its expected new labels equal the share; how many of the items it drew are already labelled varies around that`);
   return lines.join("\n") + "\n";
 }

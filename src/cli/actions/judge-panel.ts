@@ -3,6 +3,7 @@ import { loadDraws } from "../../calibration/draws.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { panelFigures } from "../../calibration/panel.js";
 import type { ResolvedConfig } from "../../golden/config.js";
+import { displayPath } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import type { JudgeInputs } from "../../judge/items/inputs.js";
 import { panelSection } from "../../report/panel/render.js";
@@ -22,7 +23,7 @@ export async function judgeWithPanel(resolved: ResolvedConfig, inputs: JudgeInpu
   writeFileAtomic(file, panelJudgmentsText(runs));
   const labels = resolved.path(config.labels);
   const figures = panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), questions: inputs.golden.byId, trust: config.trust });
-  process.stdout.write(`\n${panelSection(panelJson(runs, figures), "terminal")}`);
+  process.stdout.write(`\n${panelSection(panelJson(runs, figures), "terminal", displayPath(resolved.file))}`);
   log(`judge: wrote the panel's ${runs.reduce((n, r) => n + r.judgments.length, 0)} judgments to ${file}\n`);
   return panelErrors(runs);
 }

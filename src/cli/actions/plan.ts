@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { drawIdOf, loadDraws, writeDraw } from "../../calibration/draws.js";
 import { heldoutSplit } from "../../calibration/gate.js";
+import { evidenceKey } from "../../calibration/keys.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { budgetShares } from "../../calibration/plan/budget.js";
@@ -17,6 +18,7 @@ import { Judgment } from "../../golden/schema/items.js";
 import { activeQueue, planQueue } from "../../review/plan-queue.js";
 import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
+import { shellArg } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 
 export interface PlanFlags {
@@ -52,13 +54,41 @@ function shortPath(p: string): string {
  */
 async function verdicts(cfg: ReturnType<typeof loadConfig>, file: string, named: boolean): Promise<Judgment[]> {
   if (existsSync(file)) return loadJsonl(file, Judgment).map((r) => r.value);
-  if (named || cfg.config.judge?.kind !== "baseline") throw new InputError(file, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
+  if (named || cfg.config.judge?.kind !== "baseline") throw new InputError(file, undefined, undefined, `judgments file not found: run \`ragjudge run\` (or \`ragjudge judge\`) first${named ? "" : ", or pass --judgments FILE"}`);
   const { loadJudgeInputs } = await import("../../judge/items/inputs.js");
   const { judgeItems } = await import("../../report/run-judge.js");
   const { rubrics, itemSet } = loadJudgeInputs(cfg);
   const { result } = await judgeItems({ settings: { kind: "baseline", repeats: 1, concurrency: 1 }, items: itemSet.items, rubrics, cacheDir: cfg.outPath(cfg.config.cacheDir), log: () => {} });
   process.stderr.write(`plan: no ${shortPath(file)} yet: judged ${itemSet.items.length} items with the offline baseline now (ragjudge run writes them)\n`);
   return result.judgments;
+}
+
+/**
+ * The verdicts of items the config builds today (same key and input hash, as
+ * `ragjudge sample` joins them): a judgments file written under another
+ * config sharing the cache (`faithfulnessUnit` answer vs claim) or before
+ * the data changed would otherwise be planned and drawn, and its draws
+ * queue nothing. Says on stderr how many were left out; none left is an
+ * input error.
+ */
+async function currentVerdicts(cfg: ReturnType<typeof loadConfig>, file: string, judgments: Judgment[]): Promise<Judgment[]> {
+  const { loadJudgeInputs } = await import("../../judge/items/inputs.js");
+  const { cachedClaimsFrom } = await import("../../judge/claims/prepare.js");
+  const { itemSet } = loadJudgeInputs(cfg, { claimsFrom: cachedClaimsFrom(cfg.outPath(cfg.config.cacheDir)) });
+  const current = new Set(itemSet.items.map((i) => evidenceKey(i.key, i.inputHash)));
+  // An answer verdict derived from its claims is never planned on (its claims are), so it is kept as is.
+  const kept = judgments.filter((j) => j.derived || current.has(evidenceKey(j, j.inputHash)));
+  const stale = judgments.length - kept.length;
+  if (stale && !kept.some((j) => !j.derived)) throw new InputError(file, undefined, undefined, `none of its ${judgments.length} verdicts is of an item the config builds today (the golden set, outputs or config, e.g. faithfulnessUnit, changed since they were judged): run \`ragjudge run\` again with this config`);
+  if (stale) process.stderr.write(`plan: left out ${stale} verdict${stale === 1 ? "" : "s"} of ${shortPath(file)} that match no item the config builds today (the data or config changed since they were judged; \`ragjudge run\` judges them again)\n`);
+  return kept;
+}
+
+/** The `ragjudge review` command that serves the queue just written, as typed from the same folder. */
+function reviewCommand(flags: PlanFlags, out: string): string {
+  const cfg = flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : [];
+  const args = ["review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator!, ...cfg, ...(flags.labels ? ["--labels", flags.labels] : []), ...(flags.judgments ? ["--judgments", flags.judgments] : [])];
+  return "ragjudge " + args.map(shellArg).join(" ");
 }
 
 /** `ragjudge plan`'s action (see commands/plan.ts). */
@@ -75,7 +105,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const cfg = loadConfig(flags.config);
   const { config } = cfg;
   const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
-  const judgments = await verdicts(cfg, judgmentsFile, flags.judgments !== undefined);
+  const judgments = await currentVerdicts(cfg, judgmentsFile, await verdicts(cfg, judgmentsFile, flags.judgments !== undefined));
   const labelsDir = flags.labels ?? cfg.path(config.labels);
   if (flags.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
   const book = loadLabels(labelsDir);
@@ -88,7 +118,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
     const lines = [`Active frame (error analysis only: the trust gate never counts these labels): the ${active} unlabelled items per rubric whose P(yes) is nearest 0.5.`];
     if (without.length) lines.push(`  no P(yes) from the judge for ${without.join(", ")}: nothing to rank`);
-    lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}.`);
+    lines.push(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}` : `Nothing to rank: wrote an empty queue to ${shortPath(out)}.`);
     process.stdout.write(lines.join("\n") + "\n");
     return;
   }
@@ -125,6 +155,5 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     return;
   }
   process.stdout.write(renderPlan(plans) + "\n" + renderBudget(shares, budget, written));
-  const labelsOpt = flags.example ? " --example" : flags.config ? ` --config ${flags.config}` : "";
-  process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? `${shortPath(out)} ` : ""}--annotator ${flags.annotator}${labelsOpt}${flags.labels ? ` --labels ${flags.labels}` : ""}\n` : `Nothing new to label: wrote an empty queue to ${shortPath(out)}.\n`);
+  process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}\n` : `Nothing new to label: wrote an empty queue to ${shortPath(out)}.\n`);
 }

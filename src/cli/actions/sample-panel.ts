@@ -6,7 +6,7 @@ import { shellArg } from "../../report/next.js";
 import { PANEL_JUDGMENTS } from "../../report/panel/run.js";
 import { panelSplitQueue } from "../../review/panel-splits.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
-import { InputError } from "../../golden/errors.js";
+import { displayPath, InputError } from "../../golden/errors.js";
 import { existsSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import type { SampleFlags } from "./sample.js";
@@ -34,6 +34,7 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
   const lines = [`Review queue for ${flags.annotator}: items where the judges ${r.judges.join(", ")} split (frame panel-split; its labels never count for the trust gate):`];
   for (const n of r.rubrics) lines.push(`  ${n.rubric}: ${n.splits} of ${n.judged} judged items split${n.labelledByAnnotator ? `; ${n.labelledByAnnotator} already labelled by you` : ""} -> ${n.queued} queued`);
   const cfgOpt = flags.config ? ` --config ${shellArg(flags.config)}` : "";
-  lines.push(r.entries.length ? `Wrote ${r.entries.length} entries to ${out}. Next: ragjudge review ${flags.out ? shellArg(out) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}` : `Nothing to review: wrote an empty queue to ${out}.`);
+  const shown = displayPath(out);
+  lines.push(r.entries.length ? `Wrote ${r.entries.length} entries to ${shown}. Next: ragjudge review ${flags.out ? shellArg(shown) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}` : `Nothing to review: wrote an empty queue to ${shown}.`);
   process.stdout.write(lines.join("\n") + "\n");
 }

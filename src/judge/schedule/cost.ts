@@ -48,5 +48,7 @@ export function costTotals(judge: { kind: string; model?: string | undefined }, 
 
 /** The cost line `run` and `judge` print: `tokens: 12 calls, 900 prompt + 80 completion; cost: $0.0002 (at ...)`. */
 export function costLine(t: CostTotals): string {
-  return `tokens: ${t.calls} calls, ${t.prompt} prompt + ${t.completion} completion; cost: ${t.cost === null ? "unknown" : `$${t.cost.toFixed(4)}`} (${t.note})`;
+  // "cost: unknown (cost unknown: add ...)" would say it twice.
+  const note = t.cost === null ? t.note.replace(/^cost unknown: /, "") : t.note;
+  return `tokens: ${t.calls} calls, ${t.prompt} prompt + ${t.completion} completion; cost: ${t.cost === null ? "unknown" : `$${t.cost.toFixed(4)}`} (${note})`;
 }

@@ -1,6 +1,7 @@
 import { escapeMarkdown } from "../../golden/escape.js";
 import { renderTable, type Column } from "../../retrieval/diagnostics/table.js";
 import { costText, kappaText } from "../../calibration/panel.js";
+import { shellArg } from "../next.js";
 import type { PanelJson } from "./schema.js";
 
 /**
@@ -33,13 +34,24 @@ function cells(r: PanelRow): string[] {
   ];
 }
 
+/**
+ * The `--config FILE` the panel-splits command must repeat: none for the
+ * default `ragjudge.config.json` of the working folder, else the config the
+ * run read (as the report records it, relative to where it ran), so the
+ * printed command works as printed from the same folder.
+ */
+export function configArgsFor(file: string | undefined): string {
+  if (file === undefined || file === "ragjudge.config.json") return "";
+  return ` --config ${shellArg(file)}`;
+}
+
 /** Lines below a rubric's table: agreement, splits, escalations, trust reasons, the recommendation. */
-export function panelRubricLines(p: PanelRubric): string[] {
+export function panelRubricLines(p: PanelRubric, configFile?: string): string[] {
   const out: string[] = [];
   const people = p.humans ? `; people: alpha ${num(p.humans.alpha)} on ${p.humans.overlap} items labelled twice` : "; people: no human-human figure (no item labelled by two people)";
   out.push(`agreement between judges: Krippendorff's alpha ${num(p.alpha)} over ${p.alphaUnits} items${people}`);
   if (p.pairs.length) out.push(`pairwise Cohen's kappa: ${p.pairs.map((x) => `${x.a}~${x.b} ${num(x.kappa)} (n ${x.n})`).join(", ")}`);
-  out.push(`split items (judges gave both yes and no): ${p.splits}${p.splits ? " (review them: ragjudge sample --panel-splits --annotator NAME; never counted by the trust gate)" : ""}`);
+  out.push(`split items (judges gave both yes and no): ${p.splits}${p.splits ? ` (review them: ragjudge sample --panel-splits --annotator NAME${configArgsFor(configFile)}; never counted by the trust gate)` : ""}`);
   for (const r of p.rows) {
     if (r.escalation) {
       const e = r.escalation;
@@ -56,9 +68,9 @@ export function panelRubricLines(p: PanelRubric): string[] {
  * The section as text for the terminal or Markdown.
  *
  * @example
- * panelSection(report.panel, "terminal")
+ * panelSection(report.panel, "terminal", report.config.file)
  */
-export function panelSection(panel: PanelJson | undefined, format: Format): string {
+export function panelSection(panel: PanelJson | undefined, format: Format, configFile?: string): string {
   if (!panel) return "";
   const names = panel.judges.map((j) => `${j.name} (${j.members.length ? `${j.kind} of ${j.members.join(", ")}` : j.kind}${j.model ? ` ${j.model}` : ""})`).join(", ");
   const out: string[] = [];
@@ -66,9 +78,9 @@ export function panelSection(panel: PanelJson | undefined, format: Format): stri
   else out.push(`Judge panel: ${panel.judges.length} judges: ${names}`);
   for (const p of panel.rubrics) {
     if (format === "markdown") {
-      out.push(`### ${escapeMarkdown(p.rubric)}`, "", renderTable(COLUMNS, p.rows.map(cells), "markdown"), "", ...panelRubricLines(p).slice(0, -1).map((l) => `- ${escapeMarkdown(l)}`), "", `**${escapeMarkdown(p.recommendation)}**`, "");
+      out.push(`### ${escapeMarkdown(p.rubric)}`, "", renderTable(COLUMNS, p.rows.map(cells), "markdown"), "", ...panelRubricLines(p, configFile).slice(0, -1).map((l) => `- ${escapeMarkdown(l)}`), "", `**${escapeMarkdown(p.recommendation)}**`, "");
     } else {
-      out.push(`  ${p.rubric}`, ...renderTable(COLUMNS, p.rows.map(cells), "terminal").split("\n").map((l) => `    ${l}`), ...panelRubricLines(p).map((l) => `    ${l}`));
+      out.push(`  ${p.rubric}`, ...renderTable(COLUMNS, p.rows.map(cells), "terminal").split("\n").map((l) => `    ${l}`), ...panelRubricLines(p, configFile).map((l) => `    ${l}`));
     }
   }
   return out.join("\n") + "\n";

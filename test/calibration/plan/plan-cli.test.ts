@@ -3,7 +3,7 @@
  * budgeted stratified draw that review serves and the gate counts once
  * labelled, weighted back by its inclusion probabilities.
  */
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDraws } from "../../../src/calibration/draws.js";
@@ -58,6 +58,8 @@ describe("ragjudge plan", () => {
     }
     const entries = loadQueue(queue).map((r) => r.value);
     expect(entries.length).toBeGreaterThanOrEqual(40);
+    // When the draws queue other than the budget, the output says so and why.
+    if (entries.length !== 40) expect(budget.out).toContain(`  ${entries.length} queued in all, not 40: each draw is sized so its expected new labels equal the share`);
     expect(entries.every((e) => e.frame === "random" && e.draw !== undefined && e.stratum !== undefined && e.inclusionProbability! > 0)).toBe(true);
 
     // Label the queue as review would (agreeing with the judge), then the gate counts the draws, weighted.
@@ -83,6 +85,9 @@ describe("ragjudge plan", () => {
     const r = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--active", "5", "--annotator", "asha", "--out", queue]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/no P\(yes\) from the judge for correctness, not-found/);
+    // The next command is printed, and serves that queue as printed.
+    const next = /Next: ragjudge (review .*)$/m.exec(r.out)?.[1];
+    expect(next).toBe(`review ${queue} --annotator asha --config ${config} --labels ${labels} --judgments ${judgments}`);
     const entries = loadQueue(queue).map((x) => x.value);
     expect(entries).toHaveLength(10);
     expect(entries.every((e) => e.frame === "active" && e.inclusionProbability === undefined && e.draw === undefined)).toBe(true);
@@ -102,5 +107,46 @@ describe("ragjudge plan", () => {
       expect(why).toContain("frame active");
       expect(why).toContain("not drawn");
     }
+  });
+  it("plans only on verdicts of the items the config builds today: claim verdicts under an answer-level config are left out, said so, and every draw queues", async () => {
+    const { dir, config, labels } = await example("ragjudge-plan-stale-");
+    // The same data with claim-level faithfulness, judged into its own file (as a second config sharing the cache would).
+    const claimConfig = join(dir, "claim.config.json");
+    const base = JSON.parse(readFileSync(config, "utf8"));
+    const abs = (p: string) => join(ROOT, p);
+    writeFileSync(claimConfig, JSON.stringify({ ...base, faithfulnessUnit: "claim", golden: abs(base.golden), rubricsDir: abs(base.rubricsDir), labels, variants: base.variants.map((v: { output: string; chunks: string }) => ({ ...v, output: abs(v.output), chunks: abs(v.chunks) })) }));
+    const claimJudgments = join(dir, "claim-judgments.jsonl");
+    expect((await runCliCaptured(["judge", "--config", claimConfig, "--out", claimJudgments, "--no-progress"])).code).toBe(0);
+
+    const queue = join(dir, "q.jsonl");
+    const r = await runCliCaptured(["plan", "--config", config, "--judgments", claimJudgments, "--labels", labels, "--reps", "0", "--budget", "30", "--annotator", "asha", "--out", queue]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/^plan: left out \d+ verdicts of .*claim-judgments\.jsonl that match no item the config builds today/m);
+    expect(r.out).not.toMatch(/^faithfulness ·/m);
+    expect(r.out).not.toMatch(/; 0 queued$/m);
+
+    // Under the claim config itself nothing is left out, and the faithfulness draw queues claims.
+    const ok = await runCliCaptured(["plan", "--config", claimConfig, "--judgments", claimJudgments, "--labels", labels, "--reps", "0", "--budget", "30", "--annotator", "ravi", "--out", queue]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.err).not.toMatch(/left out/);
+
+    // A file none of whose verdicts is of a current item (every input hash changed) is one line, exit 2.
+    const changed = join(dir, "changed.jsonl");
+    writeFileSync(changed, readFileSync(claimJudgments, "utf8").trim().split("\n").map((l) => JSON.stringify({ ...JSON.parse(l), inputHash: "0".repeat(64) })).join("\n") + "\n");
+    const none = await runCliCaptured(["plan", "--config", claimConfig, "--judgments", changed, "--labels", labels]);
+    expect(none.code).toBe(2);
+    expect(none.err.trim().split("\n")).toHaveLength(1);
+    expect(none.err).toMatch(/changed\.jsonl: none of its \d+ verdicts is of an item the config builds today/);
+  });
+  it("reads right on a fresh init project (one held-out item per rubric, no labels)", async () => {
+    const dir = join(tempDir("ragjudge-plan-init-"), "my-eval");
+    expect((await runCliCaptured(["init", dir])).code).toBe(0);
+    const config = join(dir, "ragjudge.config.json");
+    const r = await runCliCaptured(["plan", "--config", config, "--reps", "0"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^correctness · fingerprint [0-9a-f]{12} · 1 held-out item judged$/m);
+    expect(r.out).toMatch(/\(only 1 held-out item exists; the gate needs 50\)/);
+    expect(r.out).toMatch(/^ {2}corrected pass rate \(PPI\) n\/a \(target width 0\.100\)$/m);
+    expect(r.out).not.toMatch(/n\/a n\/a/);
   });
 });

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { displayPath } from "../../../src/golden/errors.js";
 import { parseJsonl } from "../../../src/golden/jsonl.js";
+import { configArgsFor } from "../../../src/report/panel/render.js";
 import { Judgment } from "../../../src/golden/schema/items.js";
 import { runEvaluation, type EvaluationResult } from "../../../src/report/evaluation.js";
 import { ReportJson } from "../../../src/report/schema.js";
@@ -23,6 +25,10 @@ describe("the example judge panel", () => {
     expect(r.summary).toMatch(/pairwise Cohen's kappa: lexical~always-yes/);
     expect(r.summary).toMatch(/=> no judge is trusted; closest: lexical \(kappa/);
     expect(r.summary).toMatch(/cascade lexical-cascade: escalated \d+ of \d+/);
+    // The split items' command names the panel's config (the default config has no panel), as typed from where it ran.
+    expect(r.summary).toContain(`(review them: ragjudge sample --panel-splits --annotator NAME --config ${displayPath(join(ROOT, "ragjudge.panel.config.json"))}; never counted by the trust gate)`);
+    expect(configArgsFor("ragjudge.config.json")).toBe("");
+    expect(configArgsFor("my configs/panel.json")).toBe(" --config 'my configs/panel.json'");
     const md = readFileSync(join(r.folder, "report.md"), "utf8");
     expect(md).toMatch(/## Judge panel/);
     expect(md).toMatch(/^\*\*no judge is trusted; closest: lexical \(kappa/m);
@@ -51,6 +57,14 @@ describe("the example judge panel", () => {
     // Each judge keeps its own fingerprint per rubric.
     const fps = new Set(rows.filter((x) => x.value.rubric === "faithfulness" && x.value.judge !== "rule").map((x) => `${x.value.judgeName}:${x.value.fingerprint}`));
     expect(fps.size).toBe(3);
+  });
+
+  it("is the shipped example: run's next step is ragjudge init, never labelling into the project's own labels", async () => {
+    const dir = tempDir();
+    const run = await runCliCaptured(["run", "--config", join(ROOT, "ragjudge.panel.config.json"), "--evaluations-dir", join(dir, "evals"), "--cache-dir", join(dir, "cache"), "--no-progress"]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/Next: this was the shipped example\. To evaluate your own data, start a project in a folder of its own:\n {2}ragjudge init my-eval\n$/);
+    expect(run.out).not.toMatch(/ragjudge sample --random/);
   });
 
   it("ragjudge judge judges with the panel too and prints the same section", async () => {
