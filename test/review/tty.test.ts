@@ -57,7 +57,7 @@ describe("terminal review", () => {
     const w = workspace(es, [judgmentOf(es[0]!, "no", "the judge's reason")]);
     const out = await run(w, "y\nb\nv\nmaybe\nq\n");
     expect(out).toContain('You labelled this "yes"');
-    expect(out).toContain("Judge (llm test-model): no — the judge's reason");
+    expect(out).toContain("Judge (model test-model): no — the judge's reason");
     expect(out).toContain('Not a command: "maybe"');
     expect(labels(w)).toHaveLength(1);
   });
@@ -89,7 +89,7 @@ describe("terminal review", () => {
     const out = await run(w, "n\nv\nq\n");
     expect(out).toContain("Queue done: 1 of 1 labelled");
     expect(out).toContain("Judge on item 1, the one you just answered");
-    expect(out).toContain("Judge (llm test-model): no — judge on q1");
+    expect(out).toContain("Judge (model test-model): no — judge on q1");
   });
 
   it("runs as `ragjudge review --tty` reading stdin", () => {
