@@ -53,6 +53,8 @@ export interface ReviewOptions {
 
 /** The judge's verdict on an item, revealed only after the person answered. */
 export interface JudgeView {
+  /** How the judge reads to a reviewer ("model", "offline baseline", "rule"), beside the file format's `judge` kind. */
+  judgeWords: string;
   verdict: "yes" | "no" | "error";
   reason: string;
   judge: string;
@@ -66,6 +68,9 @@ export interface JudgeView {
 }
 
 /** What is revealed after answering: the judge's verdicts and how the item was sampled. */
+/** How each judge kind reads to a reviewer (the page and the terminal show these words). */
+const JUDGE_WORDS: Record<Judgment["judge"], string> = { llm: "model", baseline: "offline baseline", rule: "rule" };
+
 export interface RevealView {
   judgments: JudgeView[];
   frame: string;
@@ -293,6 +298,7 @@ export class ReviewSession {
         verdict: j.verdict,
         reason: j.reason,
         judge: j.judge,
+        judgeWords: JUDGE_WORDS[j.judge],
         ...(j.model !== undefined ? { model: j.model } : {}),
         repeat: j.repeat,
         fingerprint: j.fingerprint.slice(0, 12),

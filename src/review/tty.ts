@@ -4,9 +4,6 @@ import type { Segment } from "./highlight.js";
 import { ReviewRequestError, type ReviewSession } from "./session.js";
 import type { ChunkView, ItemView } from "./view.js";
 
-/** How a verdict's judge kind reads to a reviewer (the page says the same: page/client.ts). */
-const JUDGE_WORDS: Record<string, string> = { llm: "model", baseline: "offline baseline", rule: "rule" };
-
 /** Streams the terminal review talks through (stdin/stdout, or test streams). */
 export interface TtyIo {
   input: NodeJS.ReadableStream;
@@ -109,7 +106,7 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
     if (title) out(paint("bold", title));
     if (r.judgments.length === 0) out("No judge verdict for this item and input hash in the judgments file.");
     for (const j of r.judgments) {
-      out(`Judge (${JUDGE_WORDS[j.judge] ?? j.judge}${j.model ? " " + safeTerminalText(j.model) : ""}${j.repeat ? `, repeat ${j.repeat}` : ""}): ${j.verdict}${j.error ? ` [${safeTerminalText(j.error)}]` : ""}${j.pYes !== undefined ? ` (P(yes) ${j.pYes.toFixed(2)})` : ""} — ${safeTerminalText(j.reason)}`);
+      out(`Judge (${j.judgeWords}${j.model ? " " + safeTerminalText(j.model) : ""}${j.repeat ? `, repeat ${j.repeat}` : ""}): ${j.verdict}${j.error ? ` [${safeTerminalText(j.error)}]` : ""}${j.pYes !== undefined ? ` (P(yes) ${j.pYes.toFixed(2)})` : ""} — ${safeTerminalText(j.reason)}`);
     }
     out(paint("dim", `Sampled by frame "${r.frame}"${r.stratum ? `, stratum ${safeTerminalText(r.stratum)}` : ""}${r.inclusionProbability ? `, inclusion probability ${r.inclusionProbability.toPrecision(3)}` : ""}.`));
   };

@@ -263,7 +263,7 @@ export const CLIENT_JS = String.raw`"use strict";
       if (!r.judgments.length) box.appendChild(el("span", "", "No judge verdict for this item and input hash in the judgments file."));
       r.judgments.forEach(function (j) {
         var line = el("div", "verdict");
-        line.appendChild(document.createTextNode("Judge (" + ({ llm: "model", baseline: "offline baseline", rule: "rule" }[j.judge] || j.judge) + (j.model ? " " + j.model : "") + (j.repeat ? ", repeat " + j.repeat : "") + "): "));
+        line.appendChild(document.createTextNode("Judge (" + j.judgeWords + (j.model ? " " + j.model : "") + (j.repeat ? ", repeat " + j.repeat : "") + "): "));
         line.appendChild(el("b", j.verdict, j.verdict));
         if (j.error) line.appendChild(document.createTextNode(" [" + j.error + "]"));
         if (typeof j.pYes === "number") line.appendChild(document.createTextNode(" (P(yes) " + j.pYes.toFixed(2) + ")"));
