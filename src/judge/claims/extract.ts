@@ -1,4 +1,3 @@
-import pLimit from "p-limit";
 import { hashJson } from "../../golden/hash.js";
 import type { Evidence } from "../../golden/schema/items.js";
 import { CLAIM_RUBRIC, EXTRACT_RUBRIC } from "../items/claims.js";
@@ -8,6 +7,7 @@ import type { OpenAISettings } from "../judges/settings.js";
 import { FENCE_VERSION, RENDER_VERSION, placeholderEvidence, renderPrompt } from "../rubric/prompt.js";
 import type { Rubric } from "../rubric/rubric.js";
 import type { JudgeCache } from "../schedule/cache.js";
+import { runPool } from "../schedule/pool.js";
 import { redact } from "../transport/redact.js";
 import type { RequestBody, ResponseMode } from "../transport/request.js";
 import { ClaimsStore } from "./store.js";
@@ -209,8 +209,7 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
     }
     failed.push(cause);
   };
-  const limit = pLimit(Math.max(1, s.concurrency));
-  await Promise.all([...todo].map(([key, e]) => limit(one, key, e)));
+  await runPool(todo[Symbol.iterator](), Math.max(1, s.concurrency), ([key, e]) => one(key, e));
   // Claims extracted in text mode after a switch are under the text mode's fingerprint.
   out.fingerprint = extractionFingerprint(o.rubric, s, mode);
   if (failed.length) {
