@@ -24,10 +24,35 @@ export interface DocumentLayout {
 /**
  * Longest suffix of `a` that is a prefix of `b` and falls on word
  * boundaries at both ends (so "twelve" + "example" do not merge on their
- * shared "e"): the prefix function of b + separator + the tail of a, then
- * its chain of shorter borders until one starts and ends at a space.
+ * shared "e"). Only lengths that end a word of `b` and start one in `a` can
+ * be it, longest first, and most fail at their first character: a direct
+ * comparison is linear in practice and allocates nothing. Text that keeps
+ * comparisons long without matching (repetitive text) spends a budget
+ * linear in the lengths and then asks {@link overlapKmp}, which is linear
+ * always; both give the same length (test/golden/document.test.ts).
  */
-function overlap(a: string, b: string): number {
+export function overlap(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  if (b.includes("\u0000") || a.includes("\u0000", a.length - max)) return overlapKmp(a, b); // the separator overlapKmp relies on
+  let budget = 4 * max + 64;
+  for (let k = max; k > 0; k--) {
+    if (k !== b.length && b.charCodeAt(k) !== 32) continue;
+    const off = a.length - k;
+    if (off !== 0 && a.charCodeAt(off - 1) !== 32) continue;
+    let i = 0;
+    while (i < k && a.charCodeAt(off + i) === b.charCodeAt(i)) i++;
+    if (i === k) return k;
+    budget -= i + 1;
+    if (budget < 0) return overlapKmp(a, b);
+  }
+  return 0;
+}
+
+/**
+ * {@link overlap} by the prefix function of b + separator + the tail of a,
+ * then its chain of shorter borders until one starts and ends at a space.
+ */
+export function overlapKmp(a: string, b: string): number {
   const tail = a.slice(Math.max(0, a.length - b.length));
   const s = `${b}\u0000${tail}`;
   const pi = new Int32Array(s.length);

@@ -86,17 +86,39 @@ function isContent(token: string): boolean {
 export function contentWords(text: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const t of wordTokens(text)) {
-    if (!isContent(t)) continue;
-    const s = stemWord(t);
-    if (!out.has(s)) out.set(s, t);
+    const s = contentStem(t);
+    if (s !== null && !out.has(s)) out.set(s, t);
   }
   return out;
 }
 
 /** The stems of a text's content words, for look-ups. */
 export function stemSet(text: string): Set<string> {
-  return new Set(contentWords(text).keys());
+  const out = new Set<string>();
+  for (const t of wordTokens(text)) {
+    const s = contentStem(t);
+    if (s !== null) out.add(s);
+  }
+  return out;
 }
+
+/**
+ * {@link stemWord} of a content token, null for a stop word or single
+ * letter, remembered per token: the miss analysis reads the same chunk words
+ * for thousands of questions, and a text's vocabulary is far smaller than
+ * its word count. Forgotten wholesale past a bound, so an odd corpus cannot
+ * grow it without limit.
+ */
+function contentStem(token: string): string | null {
+  let s = STEMS.get(token);
+  if (s === undefined) {
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    STEMS.set(token, (s = isContent(token) ? stemWord(token) : null));
+  }
+  return s;
+}
+const STEMS = new Map<string, string | null>();
+const MAX_STEMS = 200_000;
 
 /**
  * How many words a phrase has, as a person counts them: white-space

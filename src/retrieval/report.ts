@@ -1,3 +1,4 @@
+import { prettyJsonPieces } from "../golden/pretty-json.js";
 import type { VariantDiagnostics } from "./diagnostics/diagnose.js";
 import type { FloorMiss } from "./floors.js";
 import type { Measure } from "./measures/types.js";
@@ -165,9 +166,28 @@ export function retrievalResultsJson(
   diagnostics: readonly VariantDiagnostics[],
   opts: { perQuery?: boolean } = {},
 ): string {
-  return `${JSON.stringify({
+  return `${JSON.stringify(resultsDocument(views, misses, diagnostics, opts), null, 2)}\n`;
+}
+
+/**
+ * {@link retrievalResultsJson}'s text in pieces of about a megabyte, for
+ * printing: 50,000 questions make 95 MB of it, which as one string (and its
+ * UTF-8 copy) would be the largest thing the command holds.
+ */
+export function* retrievalResultsPieces(
+  views: readonly RetrievalView[],
+  misses: readonly { name: string; miss: FloorMiss }[],
+  diagnostics: readonly VariantDiagnostics[],
+  opts: { perQuery?: boolean } = {},
+): Generator<string> {
+  yield* prettyJsonPieces(resultsDocument(views, misses, diagnostics, opts));
+  yield "\n";
+}
+
+function resultsDocument(views: readonly RetrievalView[], misses: readonly { name: string; miss: FloorMiss }[], diagnostics: readonly VariantDiagnostics[], opts: { perQuery?: boolean }) {
+  return {
     results: views.map((v) => viewJson(v, opts)),
     floorsMissed: misses.map((m) => ({ name: m.name, ...m.miss })),
     diagnostics,
-  }, null, 2)}\n`;
+  };
 }

@@ -9,7 +9,7 @@ import { classifyMiss, shortRank, type SiblingEvidence, type SiblingRelation, ty
 import { kindOf } from "./kinds.js";
 import { bestRank, countInTop, declaredLists } from "./stages.js";
 import type { FailureKind, Fix } from "./taxonomy.js";
-import { describeEvidence, emptyEvidence, neighbourText, textEvidence, type TextEvidence } from "./text.js";
+import { ChunkWords, describeEvidence, emptyEvidence, neighbourText, textEvidence, type TextEvidence } from "./text.js";
 
 export { classifyMiss, type Classification, type MissEvidence, type SiblingEvidence, type SiblingRelation, type StageRank } from "./classify.js";
 
@@ -171,6 +171,7 @@ export function analyseMisses(
   const { k, poolDepth: depth } = opts;
   const lists = declaredLists(variant.stages);
   const layouts = new Map<string, DocumentLayout>();
+  const words = new ChunkWords();
   const rows: MissRow[] = [];
   for (const q of questions) {
     if (!q.answerable) continue;
@@ -190,7 +191,7 @@ export function analyseMisses(
       if (doc !== undefined) docs.add(doc);
     }
     const { neighbour, sibling } = rel.size > 0 ? findSiblings(named, rel, variant.chunks, k) : { neighbour: null, sibling: null };
-    const text = out === undefined ? emptyEvidence() : textEvidence(q, rel, variant.chunks, layouts);
+    const text = out === undefined ? emptyEvidence() : textEvidence(q, rel, variant.chunks, layouts, words);
     const ambiguity = opts.ambiguity?.get(q.id) ?? null;
     const c = classifyMiss({
       k,
@@ -200,7 +201,7 @@ export function analyseMisses(
       docs: [...docs],
       text,
       neighbour,
-      ...(neighbour ? { neighbourText: neighbourText(q, rel, neighbour.chunk, variant.chunks) } : {}),
+      ...(neighbour ? { neighbourText: neighbourText(q, rel, neighbour.chunk, variant.chunks, words) } : {}),
       sibling,
       ...(text.split ? { pieceRanks: pieceRanks(text.split, named, depth) } : {}),
       ambiguity,

@@ -1,6 +1,7 @@
 import { documentLayout, locateAnchor, type AnchorPiece, type DocumentLayout } from "../../golden/document.js";
 import type { ChunkIndex } from "../../golden/relevance.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
+import { normalise } from "../../golden/normalise.js";
 import { contentWords, stemSet } from "../../golden/words.js";
 import { joinWords } from "./table.js";
 
@@ -76,7 +77,7 @@ function neighbours(list: readonly { chunk: { id: string; heading?: string | und
  * textEvidence(q, new Set(["hr#1"]), chunks, new Map()).across
  * // [{ word: "casual", chunk: "hr#0", where: "heading", side: "previous" }]
  */
-export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<string>, chunks: ChunkIndex, layouts: Map<string, DocumentLayout>): TextEvidence {
+export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<string>, chunks: ChunkIndex, layouts: Map<string, DocumentLayout>, words_: ChunkWords = new ChunkWords()): TextEvidence {
   const words = contentWords(question.question);
   const ev = emptyEvidence([...words.values()]);
   if (relevant.size === 0) {
@@ -86,7 +87,7 @@ export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<str
     }
     return ev;
   }
-  const held = new Set<string>();
+  const held: ChunkStems[] = [];
   const beside: { index: number; side: Side; list: { chunk: { id: string; text: string; heading?: string | undefined } }[] }[] = [];
   const docs = new Set([...relevant].map((id) => chunks.byId.get(id)?.doc).filter((d): d is string => d !== undefined));
   for (const doc of docs) {
@@ -94,18 +95,20 @@ export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<str
     list.forEach((e, i) => {
       if (!relevant.has(e.chunk.id)) return;
       ev.anchorChunks.push(e.chunk.id);
-      for (const s of stemSet(`${e.chunk.heading ?? ""} ${e.chunk.text}`)) held.add(s);
+      held.push(words_.of(e.chunk));
       for (const n of neighbours(list, i)) if (!relevant.has(list[n.index]!.chunk.id)) beside.push({ ...n, list });
     });
   }
-  ev.inAnchorChunk = [...words].filter(([s]) => held.has(s)).map(([, w]) => w);
-  const missing = [...words].filter(([s]) => !held.has(s));
+  const isHeld = (stem: string) => held.some((c) => c.has(stem));
+  ev.inAnchorChunk = [...words].filter(([s]) => isHeld(s)).map(([, w]) => w);
+  const missing = [...words].filter(([s]) => !isHeld(s));
   const order: Record<Side, number> = { previous: 0, next: 1, "same section": 2 };
   beside.sort((a, b) => order[a.side] - order[b.side] || a.index - b.index);
   for (const [stem, word] of missing) {
     for (const n of beside) {
       const c = n.list[n.index]!.chunk;
-      const where = stemSet(c.text).has(stem) ? "text" : c.heading && stemSet(c.heading).has(stem) ? "heading" : null;
+      const w = words_.of(c);
+      const where = w.inText(stem) ? "text" : w.inHeading(stem) ? "heading" : null;
       if (where) {
         ev.across.push({ word, chunk: c.id, where, side: n.side });
         break;
@@ -113,6 +116,69 @@ export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<str
     }
   }
   return ev;
+}
+
+/**
+ * Whether one chunk's words have a given stem, in its text, its heading, or
+ * either ({@link stemSet} of `${heading} ${text}` is the union of the two).
+ * The analysis only ever asks about a question's few stems, and most are
+ * not there: a stem is a prefix of the normalised word it came from (or,
+ * for "-ies"/"-ied" words, is that prefix plus "y"), so a normalised text
+ * without that prefix cannot hold it, and the text's words are only
+ * tokenised and stemmed when the prefix is found.
+ */
+export class ChunkStems {
+  private textNorm: string | undefined;
+  private textStems: Set<string> | undefined;
+  private headingNorm: string | undefined;
+  private headingStems: Set<string> | undefined;
+
+  constructor(private readonly chunk: { text: string; heading?: string | undefined }) {}
+
+  inText(stem: string): boolean {
+    const norm = (this.textNorm ??= normalise(this.chunk.text));
+    if (!norm.includes(probe(stem))) return false;
+    return (this.textStems ??= stemSet(this.chunk.text)).has(stem);
+  }
+
+  inHeading(stem: string): boolean {
+    const heading = this.chunk.heading;
+    if (!heading) return false;
+    const norm = (this.headingNorm ??= normalise(heading));
+    if (!norm.includes(probe(stem))) return false;
+    return (this.headingStems ??= stemSet(heading)).has(stem);
+  }
+
+  has(stem: string): boolean {
+    return this.inHeading(stem) || this.inText(stem);
+  }
+}
+
+/** The part of a stem every word it comes from begins with (the light stemmer's rules in golden/words.ts). */
+function probe(stem: string): string {
+  return stem.length > 1 && stem.endsWith("y") ? stem.slice(0, -1) : stem;
+}
+
+/**
+ * The {@link ChunkStems} of the chunks one miss analysis reads, one per
+ * chunk: the same anchor chunk and its neighbours are read for every word
+ * the chunk lacks and again for the neighbour's evidence, and questions
+ * about one passage share chunks. Forgotten wholesale past a bound, so a
+ * large evaluation does not hold every chunk's words.
+ */
+export class ChunkWords {
+  private readonly memo = new Map<object, ChunkStems>();
+
+  constructor(private readonly bound = 10_000) {}
+
+  of(chunk: { text: string; heading?: string | undefined }): ChunkStems {
+    let s = this.memo.get(chunk);
+    if (!s) {
+      if (this.memo.size >= this.bound) this.memo.clear();
+      this.memo.set(chunk, (s = new ChunkStems(chunk)));
+    }
+    return s;
+  }
 }
 
 function layoutOf(chunks: ChunkIndex, doc: string, layouts: Map<string, DocumentLayout>): DocumentLayout {
@@ -162,18 +228,18 @@ export interface NeighbourText {
  * high): which of the question's words it holds that the relevant chunks
  * lack, and whether it is another section.
  */
-export function neighbourText(question: GoldenQuestion, relevant: ReadonlySet<string>, chunk: string, chunks: ChunkIndex): NeighbourText {
+export function neighbourText(question: GoldenQuestion, relevant: ReadonlySet<string>, chunk: string, chunks: ChunkIndex, words_: ChunkWords = new ChunkWords()): NeighbourText {
   const c = chunks.byId.get(chunk);
-  const held = new Set<string>();
+  const held: ChunkStems[] = [];
   const headings = new Set<string>();
   for (const id of relevant) {
     const r = chunks.byId.get(id);
     if (!r) continue;
-    for (const w of stemSet(`${r.heading ?? ""} ${r.text}`)) held.add(w);
+    held.push(words_.of(r));
     if (r.heading && r.doc === c?.doc) headings.add(r.heading);
   }
-  const has = c ? stemSet(`${c.heading ?? ""} ${c.text}`) : new Set<string>();
-  const words = [...contentWords(question.question)].filter(([s]) => !held.has(s) && has.has(s)).map(([, w]) => w);
+  const has = c ? words_.of(c) : undefined;
+  const words = has ? [...contentWords(question.question)].filter(([s]) => has.has(s) && !held.some((r) => r.has(s))).map(([, w]) => w) : [];
   const otherSection = c?.heading && headings.size > 0 && !headings.has(c.heading) ? c.heading : null;
   return { chunk, words, otherSection };
 }

@@ -1,18 +1,7 @@
 /** ROC AUC, the reliability diagram with ECE, and the dev-chosen threshold: checked against brute force and by hand. */
 import { describe, expect, it } from "vitest";
 import { bestThreshold, kappaAt, reliability, rocAuc, type ScoredItem } from "../../../src/calibration/stats/index.js";
-
-/** A small seeded generator (mulberry32), so the test needs nothing from the review floor. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "../../helpers/seeded.js";
 
 function randomItems(n: number, seed: number): ScoredItem[] {
   const r = mulberry32(seed);
