@@ -84,28 +84,43 @@ export interface MissVariant {
 }
 
 /**
- * How `id` relates to the nearest relevant chunk of its document, or null
- * when it is in no relevant document. `relevantDocs` are the documents of
- * the relevant chunks: a chunk of any other document is answered without
- * looking at its document's chunks (most top-k chunks of a miss are such).
+ * How each chunk of the relevant chunks' documents relates to the nearest
+ * relevant chunk of its document: `adjacent` (next to one in document
+ * order), else `same-heading`, else `same-document`. A chunk of any other
+ * document has no entry, so a top-k chunk is answered with one look-up,
+ * without finding its document's chunks (most top-k chunks of a miss are
+ * such). Linear in the documents' chunks: one pass for the relevant
+ * positions and headings, one for the relations.
  */
-function relationOf(id: string, relevant: ReadonlySet<string>, relevantDocs: ReadonlySet<string>, chunks: ChunkIndex): SiblingRelation | null {
-  const c = chunks.byId.get(id);
-  // A passage given as text without a document is in no known document.
-  if (!c || (c.doc === NO_DOC && chunks.passages.has(id)) || !relevantDocs.has(c.doc)) return null;
-  // Passages given as text are filed in the order first seen, not the document's: never "adjacent".
-  const ordered = !chunks.passages.has(id);
-  const list = chunks.byDoc.get(c.doc) ?? [];
-  const at = list.findIndex((e) => e.chunk.id === id);
-  let relation: SiblingRelation | null = null;
-  for (let i = 0; i < list.length; i++) {
-    const r = list[i]!.chunk;
-    if (!relevant.has(r.id)) continue;
-    if (ordered && !chunks.passages.has(r.id) && Math.abs(i - at) === 1) return "adjacent";
-    if (c.heading && c.heading === r.heading) relation = "same-heading";
-    else relation ??= "same-document";
+function relationsOf(relevant: ReadonlySet<string>, chunks: ChunkIndex): Map<string, { doc: string; relation: SiblingRelation }> {
+  const out = new Map<string, { doc: string; relation: SiblingRelation }>();
+  const docs = new Set<string>();
+  for (const id of relevant) {
+    const doc = chunks.byId.get(id)?.doc;
+    if (doc !== undefined) docs.add(doc);
   }
-  return relation;
+  for (const doc of docs) {
+    const list = chunks.byDoc.get(doc) ?? [];
+    // Passages given as text are filed in the order first seen, not the document's: never "adjacent".
+    const ordered: boolean[] = [];
+    const isRelevant: boolean[] = [];
+    const headings = new Set<string | undefined>();
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i]!.chunk;
+      ordered.push(!chunks.passages.has(c.id));
+      isRelevant.push(relevant.has(c.id));
+      if (isRelevant[i]) headings.add(c.heading);
+    }
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i]!.chunk;
+      // A passage given as text without a document is in no known document; the first of an id twice is its place.
+      if ((doc === NO_DOC && chunks.passages.has(c.id)) || out.has(c.id) || chunks.byId.get(c.id) !== c) continue;
+      const adjacent = ordered[i] && ((i > 0 && isRelevant[i - 1] && ordered[i - 1]) || (i + 1 < list.length && isRelevant[i + 1] && ordered[i + 1]));
+      const relation: SiblingRelation = adjacent ? "adjacent" : c.heading && headings.has(c.heading) ? "same-heading" : "same-document";
+      out.set(c.id, { doc, relation });
+    }
+  }
+  return out;
 }
 
 /** The best-ranked top-k siblings: beside the anchor's chunk (adjacent or same heading), and of any relation. */
@@ -117,20 +132,16 @@ function findSiblings(
 ): { neighbour: SiblingEvidence | null; sibling: SiblingEvidence | null } {
   let neighbour: SiblingEvidence | null = null;
   let sibling: SiblingEvidence | null = null;
-  const relevantDocs = new Set<string>();
-  for (const id of relevant) {
-    const doc = chunks.byId.get(id)?.doc;
-    if (doc !== undefined) relevantDocs.add(doc);
-  }
+  const relations = relationsOf(relevant, chunks);
   for (const { name, list } of lists) {
     for (let i = 0; i < Math.min(k, list.length); i++) {
       const id = list[i]!.id;
       if (relevant.has(id)) continue;
-      const relation = relationOf(id, relevant, relevantDocs, chunks);
-      if (relation === null) continue;
-      const e: SiblingEvidence = { chunk: id, doc: chunks.byId.get(id)!.doc, relation, list: name, rank: i + 1 };
+      const r = relations.get(id);
+      if (r === undefined) continue;
+      const e: SiblingEvidence = { chunk: id, doc: r.doc, relation: r.relation, list: name, rank: i + 1 };
       if (!sibling || e.rank < sibling.rank) sibling = e;
-      if (relation !== "same-document" && (!neighbour || e.rank < neighbour.rank)) neighbour = e;
+      if (r.relation !== "same-document" && (!neighbour || e.rank < neighbour.rank)) neighbour = e;
     }
   }
   return { neighbour, sibling };
