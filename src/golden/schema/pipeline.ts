@@ -108,11 +108,15 @@ export function withPassageIds(line: z.infer<typeof PipelineOutputLine>) {
     if (!known) passages.set(e.id, { id: e.id, doc: e.doc ?? NO_DOC, text: e.text });
     else if (known.doc === NO_DOC && e.doc !== undefined) known.doc = e.doc;
   };
-  const list = (l: readonly EntryInput[]) => l.map((e) => {
-    const r = entry(e);
-    note(r);
-    return r;
-  });
+  // In place: the parsed arrays are this line's own (from JSON.parse or zod), and a run holds 50,000 x 100 entries.
+  const list = (l: EntryInput[]): RankedEntry[] => {
+    for (let i = 0; i < l.length; i++) {
+      const r = entry(l[i]!);
+      note(r);
+      l[i] = r;
+    }
+    return l as RankedEntry[];
+  };
   const retrieved = list(line.retrieved);
   const stages = line.stages === undefined ? undefined : Object.fromEntries(Object.entries(line.stages).map(([name, l]) => [name, list(l)]));
   const context = line.context === undefined ? undefined : list(line.context).map((e) => e.id);
