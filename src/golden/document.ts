@@ -80,20 +80,34 @@ export function overlapKmp(a: string, b: string): number {
  * // { text: "one two three", spans: [{id:"a",start:0,end:7},{id:"b",start:4,end:13}] }
  */
 export function documentLayout(index: ChunkIndex, doc: string): DocumentLayout {
-  let text = "";
+  const list = index.byDoc.get(doc) ?? [];
+  const norms = list.map((e) => e.norm);
+  // Overlaps are found against the text's last characters only (at least one more than the longest
+  // chunk, so a word boundary before an overlap is still seen), kept apart from the parts joined at
+  // the end: reading the growing text itself would copy it once per chunk, quadratic in a long document.
+  const keep = norms.reduce((m, n) => Math.max(m, n.length), 0) + 1;
+  const parts: string[] = [];
   const spans: ChunkSpan[] = [];
-  for (const { chunk, norm } of index.byDoc.get(doc) ?? []) {
-    if (text === "") {
-      text = norm;
-      spans.push({ id: chunk.id, start: 0, end: norm.length });
-      continue;
+  let length = 0;
+  let recent = "";
+  for (let i = 0; i < list.length; i++) {
+    const norm = norms[i]!;
+    let start: number;
+    let added: string;
+    if (length === 0) {
+      start = 0;
+      added = norm;
+    } else {
+      const k = overlap(recent, norm);
+      start = k > 0 ? length - k : length + 1;
+      added = k > 0 ? norm.slice(k) : ` ${norm}`;
     }
-    const k = overlap(text, norm);
-    const start = k > 0 ? text.length - k : text.length + 1;
-    text = k > 0 ? text + norm.slice(k) : `${text} ${norm}`;
-    spans.push({ id: chunk.id, start, end: start + norm.length });
+    parts.push(added);
+    length += added.length;
+    recent = recent.length + added.length > 2 * keep ? (recent + added).slice(-keep) : recent + added;
+    spans.push({ id: list[i]!.chunk.id, start, end: start + norm.length });
   }
-  return { text, spans };
+  return { text: parts.join(""), spans };
 }
 
 /** The part of an anchor one chunk holds, when a boundary cuts the anchor. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { overlap, overlapKmp } from "../../src/golden/document.js";
+import { documentLayout, overlap, overlapKmp } from "../../src/golden/document.js";
+import { normalise } from "../../src/golden/normalise.js";
+import { indexChunks } from "../../src/golden/relevance.js";
 import { mulberry32 } from "../helpers/seeded.js";
 
 function text(next: () => number, alphabet: string, max: number): string {
@@ -33,5 +35,43 @@ describe("overlap of consecutive chunks", () => {
     const a = `${"a ".repeat(5_000)}b`;
     expect(overlap(a, `${"a ".repeat(5_000)}c`)).toBe(overlapKmp(a, `${"a ".repeat(5_000)}c`));
     expect(overlap(a, "a a b x")).toBe(5);
+  });
+});
+
+describe("documentLayout", () => {
+  /** The layout as first written: the growing text itself searched for each overlap. */
+  function naiveLayout(norms: string[]): { text: string; spans: { id: string; start: number; end: number }[] } {
+    let text = "";
+    const spans: { id: string; start: number; end: number }[] = [];
+    norms.forEach((norm, i) => {
+      if (text === "") {
+        text = norm;
+        spans.push({ id: `c${i}`, start: 0, end: norm.length });
+        return;
+      }
+      const k = overlapKmp(text, norm);
+      const start = k > 0 ? text.length - k : text.length + 1;
+      text = k > 0 ? text + norm.slice(k) : `${text} ${norm}`;
+      spans.push({ id: `c${i}`, start, end: start + norm.length });
+    });
+    return { text, spans };
+  }
+
+  it("rebuilds documents as the growing-text layout does, short and long, with empty and overlapping chunks", () => {
+    const next = mulberry32(7);
+    const words = ["one", "two", "three", "a", "b", "x y", ""];
+    for (let d = 0; d < 400; d++) {
+      const n = d % 50 === 0 ? 300 : 1 + Math.floor(next() * 12);
+      const norms: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const prev = norms[i - 1] ?? "";
+        const cut = prev.lastIndexOf(" ", Math.floor(next() * prev.length));
+        const lead = next() < 0.5 && cut > 0 ? prev.slice(cut + 1) : "";
+        const own = Array.from({ length: Math.floor(next() * 6) }, () => words[Math.floor(next() * words.length)]).join(" ").trim();
+        norms.push([lead, own].filter(Boolean).join(" "));
+      }
+      const chunks = norms.map((text, i) => ({ id: `c${i}`, doc: "d", text }));
+      expect(documentLayout(indexChunks(chunks), "d"), JSON.stringify(norms)).toEqual(naiveLayout(norms.map(normalise)));
+    }
   });
 });
