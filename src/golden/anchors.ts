@@ -1,5 +1,5 @@
 import type { GoldenSet, VariantData } from "./dataset.js";
-import { documentLayout, locateAnchor, type DocumentLayout } from "./document.js";
+import { cachedLayout, locateAnchor, type LayoutCache } from "./document.js";
 import { InputError } from "./errors.js";
 import type { ChunkIndex } from "./relevance.js";
 import type { Anchor } from "./schema/golden.js";
@@ -51,11 +51,9 @@ export function anchorWordFinding(text: string): AnchorFinding | undefined {
  * them; when it occurs once but no chunk holds it whole, a warning naming
  * the chunks the boundary cut it across. `layouts` caches rebuilt documents.
  */
-export function anchorChunkFindings(anchor: Anchor, index: ChunkIndex, chunksFile: string, layouts = new Map<string, DocumentLayout>()): AnchorFinding[] {
+export function anchorChunkFindings(anchor: Anchor, index: ChunkIndex, chunksFile: string, layouts: LayoutCache = new Map()): AnchorFinding[] {
   if (!index.byDoc.has(anchor.doc)) return [{ level: "error", field: "anchor.doc", message: `document ${q(anchor.doc)} has no chunk in ${chunksFile}` }];
-  let layout = layouts.get(anchor.doc);
-  if (!layout) layouts.set(anchor.doc, (layout = documentLayout(index, anchor.doc)));
-  const place = locateAnchor(index, anchor, layout);
+  const place = locateAnchor(index, anchor, cachedLayout(index, anchor.doc, layouts));
   if (place.occurrences === 0) {
     return [{ level: "error", field: "anchor.text", message: `is not in document ${q(anchor.doc)} as its chunks in ${chunksFile} hold it (not verbatim: compare spelling, punctuation and numbers), so no chunk is relevant` }];
   }
@@ -91,7 +89,7 @@ export function checkAnchors(golden: Pick<GoldenSet, "file" | "questions" | "lin
   const files = new Map<string, ChunkIndex>();
   // Passages given as text have no chunks file, so no corpus to place an anchor in: only the word rule applies.
   for (const v of variants) if (v.chunksFile !== undefined && !files.has(v.chunksFile)) files.set(v.chunksFile, v.chunks);
-  const layouts = new Map([...files.keys()].map((f) => [f, new Map<string, DocumentLayout>()]));
+  const layouts = new Map([...files.keys()].map((f): [string, LayoutCache] => [f, new Map()]));
   for (const question of golden.questions) {
     const a = question.anchor;
     if (!a || !question.answerable) continue;

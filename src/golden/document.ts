@@ -110,6 +110,27 @@ export function documentLayout(index: ChunkIndex, doc: string): DocumentLayout {
   return { text: parts.join(""), spans };
 }
 
+/** Rebuilt documents remembered per chunk index and document id (see {@link cachedLayout}). */
+export type LayoutCache = Map<string, DocumentLayout>;
+
+/** How many rebuilt documents a {@link LayoutCache} keeps before it starts again. */
+const LAYOUTS_KEPT = 1_000;
+
+/**
+ * {@link documentLayout}, remembered in `cache` for the questions that share
+ * an anchor document. Bounded: 50,000 anchors in 50,000 documents would
+ * otherwise keep every document's text to the end of the check, all of it
+ * promoted to the old generation and then garbage.
+ */
+export function cachedLayout(index: ChunkIndex, doc: string, cache: LayoutCache): DocumentLayout {
+  let layout = cache.get(doc);
+  if (!layout) {
+    if (cache.size >= LAYOUTS_KEPT) cache.clear();
+    cache.set(doc, (layout = documentLayout(index, doc)));
+  }
+  return layout;
+}
+
 /** The part of an anchor one chunk holds, when a boundary cuts the anchor. */
 export interface AnchorPiece {
   chunk: string;

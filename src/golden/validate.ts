@@ -5,7 +5,7 @@ import { InputError, InputErrors } from "./errors.js";
 import { readText } from "./files.js";
 import { keepForNextLoad, parseJsonl, type Located } from "./jsonl.js";
 import { anchorChunkFindings, anchorWordFinding } from "./anchors.js";
-import { documentLayout, type DocumentLayout } from "./document.js";
+import { documentLayout, type LayoutCache } from "./document.js";
 import { addPassages, indexChunks, textChunks, type ChunkIndex } from "./relevance.js";
 import type { FastCheck } from "./schema/fast.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
@@ -131,7 +131,7 @@ function checkGoldenAgainstChunks(
   chunksFile: string,
   out: { problems: InputError[]; warnings: InputError[]; notes: string[] },
 ): void {
-  const layouts = new Map<string, DocumentLayout>();
+  const layouts: LayoutCache = new Map();
   const unmatched: string[] = [];
   for (const { line, value: gq } of goldenRows) {
     if (!gq.answerable) continue;

@@ -1,4 +1,4 @@
-import type { DocumentLayout } from "../../golden/document.js";
+import type { LayoutCache } from "../../golden/document.js";
 import type { ChunkIndex } from "../../golden/relevance.js";
 import type { StageRoles } from "../../golden/schema/config.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
@@ -181,7 +181,7 @@ export function analyseMisses(
 ): MissRow[] {
   const { k, poolDepth: depth } = opts;
   const lists = declaredLists(variant.stages);
-  const layouts = new Map<string, DocumentLayout>();
+  const layouts: LayoutCache = new Map();
   const words = new ChunkWords();
   const rows: MissRow[] = [];
   for (const q of questions) {

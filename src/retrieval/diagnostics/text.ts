@@ -1,4 +1,4 @@
-import { documentLayout, locateAnchor, type AnchorPiece, type DocumentLayout } from "../../golden/document.js";
+import { cachedLayout, locateAnchor, type AnchorPiece, type LayoutCache } from "../../golden/document.js";
 import type { ChunkIndex } from "../../golden/relevance.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import { normalise } from "../../golden/normalise.js";
@@ -77,12 +77,12 @@ function neighbours(list: readonly { chunk: { id: string; heading?: string | und
  * textEvidence(q, new Set(["hr#1"]), chunks, new Map()).across
  * // [{ word: "casual", chunk: "hr#0", where: "heading", side: "previous" }]
  */
-export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<string>, chunks: ChunkIndex, layouts: Map<string, DocumentLayout>, words_: ChunkWords = new ChunkWords()): TextEvidence {
+export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<string>, chunks: ChunkIndex, layouts: LayoutCache, words_: ChunkWords = new ChunkWords()): TextEvidence {
   const words = contentWords(question.question);
   const ev = emptyEvidence([...words.values()]);
   if (relevant.size === 0) {
     if (question.anchor && chunks.byDoc.has(question.anchor.doc)) {
-      const place = locateAnchor(chunks, question.anchor, layoutOf(chunks, question.anchor.doc, layouts));
+      const place = locateAnchor(chunks, question.anchor, cachedLayout(chunks, question.anchor.doc, layouts));
       if (place.occurrences === 1 && place.whole.length === 0 && place.pieces.length > 1) ev.split = place.pieces;
     }
     return ev;
@@ -179,12 +179,6 @@ export class ChunkWords {
     }
     return s;
   }
-}
-
-function layoutOf(chunks: ChunkIndex, doc: string, layouts: Map<string, DocumentLayout>): DocumentLayout {
-  let layout = layouts.get(doc);
-  if (!layout) layouts.set(doc, (layout = documentLayout(chunks, doc)));
-  return layout;
 }
 
 /**
