@@ -114,7 +114,7 @@ export function documentLayout(index: ChunkIndex, doc: string): DocumentLayout {
 export type LayoutCache = Map<string, DocumentLayout>;
 
 /** How many rebuilt documents a {@link LayoutCache} keeps before it starts again. */
-const LAYOUTS_KEPT = 1_000;
+const LAYOUTS_KEPT = 256;
 
 /**
  * {@link documentLayout}, remembered in `cache` for the questions that share

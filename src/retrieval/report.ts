@@ -170,7 +170,7 @@ export function retrievalResultsJson(
 }
 
 /**
- * {@link retrievalResultsJson}'s text in pieces of about a megabyte, for
+ * {@link retrievalResultsJson}'s text in pieces of 16,384 characters or so, for
  * printing: 50,000 questions make 95 MB of it, which as one string (and its
  * UTF-8 copy) would be the largest thing the command holds.
  */
