@@ -51,9 +51,13 @@ export function readTextHashed(file: string, limit = MAX_DATA_FILE_BYTES): { tex
  * are cut just after a "\n" byte, so no UTF-8 sequence and no CRLF is split.
  * The same checks as readText's: a regular file only ({@link openRegular}),
  * of at most `limit` bytes, before reading and while reading (a file that
- * grows as it is read is held to the limit too).
+ * grows as it is read is held to the limit too). Blocks are 32 KiB by
+ * default (a longer line grows the buffer): a block's text is garbage once
+ * its lines are parsed, and strings that small die in V8's young generation,
+ * where freeing them is free; megabyte blocks would sit in the large-object
+ * space until a full collection, hundreds of megabytes for a large file.
  */
-export function readTextBlocks(file: string, onBlock: (text: string) => void, blockBytes = 4 << 20, limit = MAX_DATA_FILE_BYTES): void {
+export function readTextBlocks(file: string, onBlock: (text: string) => void, blockBytes = 32 << 10, limit = MAX_DATA_FILE_BYTES): void {
   const { fd, size } = openRegular(file);
   try {
     if (size > limit) throw fileTooLarge(file, size, limit);
