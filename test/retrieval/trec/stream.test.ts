@@ -94,6 +94,13 @@ describe("scoring a TREC run as it streams, on one thread or several", () => {
     for (const threads of [1, 2]) expect(await rejection(scoreTrecFiles(q, r, { measures, threads }))).toEqual(expected);
   });
 
+  it("reads the qrels once for every thread: a bad qrels line is one error, whatever the threads", async () => {
+    const q = file("1 0 D1 1\n2 0 D2 high\n");
+    const r = file(Array.from({ length: 200 }, (_, i) => `${1 + (i >> 4)} Q0 D${i} ${i} ${i} r`).join("\n") + "\n");
+    const expected = [`${q}:2: relevance: expected a whole number, got "high"`];
+    for (const threads of [1, 2, 3]) expect(await rejection(scoreTrecFiles(q, r, { measures, threads })), `${threads} threads`).toEqual(expected);
+  });
+
   it("reports a missing run file and an empty one as one line each", async () => {
     const q = file("1 0 A 1\n");
     const missing = join(tempDir("ragjudge-stream-missing-"), "nope.txt");
