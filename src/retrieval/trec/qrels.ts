@@ -48,8 +48,10 @@ export interface PackedQrels {
   lines: number;
   positiveLines: number;
   qids: string[];
-  /** Per query, in `qids` order: first entry, entry count, first slot, slot count. */
+  /** Per query, in `qids` order: first entry, entry count, first slot, slot count, first ideal gain, ideal gain count. */
   at: Int32Array;
+  /** Every query's ideal gains, one after the other. */
+  ideal: Float64Array;
   arena: Uint8Array;
   starts: Uint32Array;
   lens: Uint32Array;
@@ -68,27 +70,35 @@ export function packQrels(q: Qrels): PackedQrels | undefined {
   const d0 = first.docs;
   const shared = (x: QrelsQuery) => x.docs.arena === d0.arena && x.docs.starts.buffer === d0.starts.buffer && x.docs.lens.buffer === d0.lens.buffer && x.docs.hashes.buffer === d0.hashes.buffer && x.grades.buffer === first.grades.buffer && x.docs.slots.buffer === d0.slots.buffer;
   if (!q.queries.every(shared)) return undefined;
-  const at = new Int32Array(q.queries.length * 4);
+  const at = new Int32Array(q.queries.length * 6);
+  let gains = 0;
+  for (const x of q.queries) gains += x.idealGains.length;
+  const ideal = new Float64Array(gains);
+  gains = 0;
   q.queries.forEach((x, i) => {
-    at[i * 4] = x.docs.starts.byteOffset >> 2;
-    at[i * 4 + 1] = x.docs.count;
-    at[i * 4 + 2] = x.docs.slots.byteOffset >> 2;
-    at[i * 4 + 3] = x.docs.slots.length;
+    at[i * 6] = x.docs.starts.byteOffset >> 2;
+    at[i * 6 + 1] = x.docs.count;
+    at[i * 6 + 2] = x.docs.slots.byteOffset >> 2;
+    at[i * 6 + 3] = x.docs.slots.length;
+    at[i * 6 + 4] = gains;
+    at[i * 6 + 5] = x.idealGains.length;
+    ideal.set(x.idealGains, gains);
+    gains += x.idealGains.length;
   });
-  return { file: q.file, lines: q.lines, positiveLines: q.positiveLines, qids: q.queries.map((x) => x.qid), at, arena: d0.arena, starts: whole(d0.starts), lens: whole(d0.lens), hashes: whole(d0.hashes), grades: whole(first.grades), slots: whole(d0.slots) };
+  return { file: q.file, lines: q.lines, positiveLines: q.positiveLines, qids: q.queries.map((x) => x.qid), at, ideal, arena: d0.arena, starts: whole(d0.starts), lens: whole(d0.lens), hashes: whole(d0.hashes), grades: whole(first.grades), slots: whole(d0.slots) };
 }
 
 /** The {@link Qrels} a {@link PackedQrels} holds (views of its arrays, in its query order). */
 export function unpackQrels(p: PackedQrels): Qrels {
-  const { arena, starts, lens, hashes, grades, slots, at } = p;
+  const { arena, starts, lens, hashes, grades, slots, at, ideal } = p;
   const queries: QrelsQuery[] = p.qids.map((qid, i) => {
-    const b = at[i * 4]!;
-    const e = b + at[i * 4 + 1]!;
-    const s0 = at[i * 4 + 2]!;
-    const sn = at[i * 4 + 3]!;
-    const g = grades.subarray(b, e);
+    const b = at[i * 6]!;
+    const e = b + at[i * 6 + 1]!;
+    const s0 = at[i * 6 + 2]!;
+    const sn = at[i * 6 + 3]!;
+    const g0 = at[i * 6 + 4]!;
     const docs: KeyTable = { arena, starts: starts.subarray(b, e), lens: lens.subarray(b, e), hashes: hashes.subarray(b, e), slots: slots.subarray(s0, s0 + sn), mask: sn - 1, count: e - b };
-    return { qid, docs, grades: g, idealGains: idealGains(g) };
+    return { qid, docs, grades: grades.subarray(b, e), idealGains: ideal.subarray(g0, g0 + at[i * 6 + 5]!) };
   });
   return { file: p.file, queries, byQid: new Map(queries.map((q) => [q.qid, q])), positiveLines: p.positiveLines, lines: p.lines };
 }
