@@ -138,8 +138,8 @@ export function evaluateTrecFiles(qrelsFile: string, runFile: string, options: T
 /**
  * {@link evaluateTrecFiles} on every core: a large run is cut at line
  * boundaries into one byte range per thread; worker threads score their
- * ranges while this thread scores the first, each reading the qrels itself,
- * and the queries cut by a boundary are joined here. Small runs (where
+ * ranges while this thread scores the first, with the qrels this thread
+ * read, and the queries cut by a boundary are joined here. Small runs (where
  * starting a thread costs more than it saves) are scored on this thread.
  *
  * @param options.threads threads to use (default: by file size and the cores available)
@@ -157,12 +157,13 @@ export async function scoreTrecFiles(qrelsFile: string, runFile: string, options
   if (threads <= 1 || size === 0) return evaluateTrecFiles(qrelsFile, runFile, options);
   const level = options.level ?? 1;
   const ranges = lineRanges(runFile, size, threads);
-  // the workers start first: they read the qrels and their ranges while this thread does the same with the first range
-  const others = scoreRangesInWorkers(qrelsFile, ranges.slice(1).map(([from, to]) => ({ runFile, from, to, level })));
+  // the workers start first and boot while this thread reads the qrels; then each scores its range with a copy of them
+  const others = scoreRangesInWorkers(ranges.slice(1).map(([from, to]) => ({ runFile, from, to, level })));
   let qrels: Qrels;
   let first;
   try {
     qrels = readQrels(qrelsFile);
+    others.start(qrels);
     first = scoreRange({ runFile, from: ranges[0]![0], to: ranges[0]![1], level }, qrels);
   } catch (e) {
     others.cancel();

@@ -65,6 +65,25 @@ export class LineStore implements LineView {
     this.used = 0;
   }
 
+  /**
+   * A store holding the arrays of `v` as they are (not copied), so that
+   * code reading lines sees one kind of object whatever made them (V8
+   * compiles such code once instead of again for each kind).
+   */
+  static of(v: LineView): LineStore {
+    if (v instanceof LineStore) return v;
+    const s = new LineStore(0, 0);
+    s.scores = v.scores;
+    s.grades = v.grades;
+    s.hashes = v.hashes;
+    s.docStart = v.docStart;
+    s.docLen = v.docLen;
+    s.arena = v.arena;
+    s.n = v.scores.length;
+    s.used = v.arena.length;
+    return s;
+  }
+
   /** Lines [start, end) as a standalone view of their own (copied, docno offsets rebased). */
   slice(start: number, end: number): LineView {
     const a0 = start < end ? this.docStart[start]! : 0;

@@ -31,9 +31,40 @@ export function compareDocnos(run: LineView, a: number, b: number): number {
   return la - lb;
 }
 
-/** Reusable scratch space for the per-query duplicate check. */
+/**
+ * Reusable scratch space of {@link judgeLines}: typed arrays that grow to
+ * the largest query seen, so ranking a query allocates only its result.
+ */
 export class RankScratch {
   slots = new Int32Array(4096);
+  /** Candidate lines (relevant or graded), then their ranks. */
+  cand = new Int32Array(256);
+  ranks = new Int32Array(256);
+  /** Candidate indexes by ascending score, a merge buffer, and their scores in that order. */
+  order = new Int32Array(256);
+  tmp = new Int32Array(256);
+  cs = new Float64Array(256);
+  beats = new Int32Array(257);
+  ties = new Int32Array(256);
+  /** Candidate index by rank - 1 (-1 for the other lines). */
+  byRank = new Int32Array(1024);
+
+  /** Makes room for `c` candidates among `n` lines. */
+  reserve(c: number, n: number): void {
+    if (c > this.cand.length) {
+      const cap = Math.max(c, this.cand.length * 2);
+      const cand = new Int32Array(cap);
+      cand.set(this.cand);
+      this.cand = cand;
+      this.ranks = new Int32Array(cap);
+      this.order = new Int32Array(cap);
+      this.tmp = new Int32Array(cap);
+      this.cs = new Float64Array(cap);
+      this.beats = new Int32Array(cap + 1);
+      this.ties = new Int32Array(cap);
+    }
+    if (n > this.byRank.length) this.byRank = new Int32Array(Math.max(n, this.byRank.length * 2));
+  }
 }
 
 /** The line of `segs` whose docno repeats an earlier one, or -1 (hash set over the lines' docno hashes). */
@@ -64,6 +95,27 @@ function findDuplicate(run: LineView, segs: ArrayLike<number>, numRet: number, s
   return -1;
 }
 
+/** Candidate lines of `segs` (a positive grade, or a grade at `level`) into scratch.cand; returns how many. */
+function collectCandidates(run: LineView, segs: ArrayLike<number>, level: number, scratch: RankScratch): number {
+  const grades = run.grades;
+  let c = 0;
+  let cand = scratch.cand;
+  for (let s = 0; s < segs.length; s += 2) {
+    const end = segs[s + 1]!;
+    for (let i = segs[s]!; i < end; i++) {
+      const g = grades[i]!;
+      if (g > 0 || (g >= 0 && g >= level)) {
+        if (c === cand.length) {
+          scratch.reserve(c + 1, 0);
+          cand = scratch.cand;
+        }
+        cand[c++] = i;
+      }
+    }
+  }
+  return c;
+}
+
 /**
  * Ranks one query of a run as trec_eval does (score descending, then docno
  * descending by bytes; the rank column and file order play no part) and
@@ -73,53 +125,98 @@ function findDuplicate(run: LineView, segs: ArrayLike<number>, numRet: number, s
  *
  * Only relevant documents need a rank, so ranks are counted (lines scoring
  * higher, plus ties with a greater docno) instead of sorting the whole list.
+ * The work is in small functions over typed scratch arrays, without
+ * closures or sort callbacks: V8 compiles them in a few milliseconds, which
+ * is most of what a run of some thousand queries costs (see countRanks).
  * Throws {@link DuplicateDocError} for a docno listed twice.
  */
 export function judgeLines(run: LineView, segs: ArrayLike<number>, qrels: QrelsQuery, level: number, scratch: RankScratch): JudgedList {
-  const grades = run.grades;
-  const cand: number[] = [];
   let numRet = 0;
-  for (let s = 0; s < segs.length; s += 2) {
-    const end = segs[s + 1]!;
-    for (let i = segs[s]!; i < end; i++) {
-      const g = grades[i]!;
-      if (g > 0 || (g >= 0 && g >= level)) cand.push(i);
-    }
-    numRet += end - segs[s]!;
-  }
+  for (let s = 0; s < segs.length; s += 2) numRet += segs[s + 1]! - segs[s]!;
   const dup = findDuplicate(run, segs, numRet, scratch);
   if (dup >= 0) throw new DuplicateDocError(qrels.qid, docnoAt(run, dup));
-
-  const ranks = countRanks(run, segs, cand);
-  const order = cand.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]!);
+  const c = collectCandidates(run, segs, level, scratch);
+  scratch.reserve(c, numRet);
+  countRanks(run, segs, c, scratch);
+  // candidates in rank order: ranks are distinct and at most numRet, so a table by rank sorts them
+  const { cand, ranks, byRank } = scratch;
+  const grades = run.grades;
   const relRanks: number[] = [];
   const gainRanks: number[] = [];
   const gains: number[] = [];
-  for (const i of order) {
-    const g = grades[cand[i]!]!;
-    if (g >= level) relRanks.push(ranks[i]!);
-    if (g > 0) {
-      gainRanks.push(ranks[i]!);
-      gains.push(g);
+  if (c > 0) {
+    byRank.fill(-1, 0, numRet);
+    for (let j = 0; j < c; j++) byRank[ranks[j]! - 1] = j;
+    for (let r = 0; r < numRet; r++) {
+      const j = byRank[r]!;
+      if (j < 0) continue;
+      const g = grades[cand[j]!]!;
+      if (g >= level) relRanks.push(r + 1);
+      if (g > 0) {
+        gainRanks.push(r + 1);
+        gains.push(g);
+      }
     }
   }
   return { numRet, numRel: numRelevant(qrels, level), relRanks, gainRanks, gains, idealGains: qrels.idealGains };
 }
 
+/** Sorts `idx[0, n)` by ascending `key[idx[i]]` (a stable bottom-up merge sort; insertion sort for short runs). */
+function sortByKey(idx: Int32Array, key: Float64Array, tmp: Int32Array, n: number): void {
+  const RUN = 16;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = lo + RUN < n ? lo + RUN : n;
+    for (let i = lo + 1; i < hi; i++) {
+      const v = idx[i]!;
+      const k = key[v]!;
+      let j = i - 1;
+      while (j >= lo && key[idx[j]!]! > k) {
+        idx[j + 1] = idx[j]!;
+        j--;
+      }
+      idx[j + 1] = v;
+    }
+  }
+  let src = idx;
+  let dst = tmp;
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = lo + width < n ? lo + width : n;
+      const hi = lo + 2 * width < n ? lo + 2 * width : n;
+      let a = lo;
+      let b = mid;
+      let o = lo;
+      while (a < mid && b < hi) dst[o++] = key[src[b]!]! < key[src[a]!]! ? src[b++]! : src[a++]!;
+      while (a < mid) dst[o++] = src[a++]!;
+      while (b < hi) dst[o++] = src[b++]!;
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src !== idx) idx.set(src.subarray(0, n));
+}
+
 /**
- * Rank of each candidate line: 1 + the lines trec_eval puts before it. One
- * pass over the query's lines; each line finds, by binary search over the
- * candidates' sorted scores, how many candidates it outscores (O(n log c)).
- * Lines tying with a candidate are ordered by docno, descending.
+ * Rank of each of the `c` candidates in scratch.cand, into scratch.ranks:
+ * 1 + the lines trec_eval puts before it. One pass over the query's lines;
+ * each line finds, by binary search over the candidates' sorted scores, how
+ * many candidates it outscores (O(n log c)). Lines tying with a candidate
+ * are ordered by docno, descending.
  */
-function countRanks(run: LineView, segs: ArrayLike<number>, cand: number[]): number[] {
+function countRanks(run: LineView, segs: ArrayLike<number>, c: number, scratch: RankScratch): void {
+  if (c === 0) return;
   const scores = run.scores;
-  const c = cand.length;
-  if (c === 0) return [];
-  const byScore = cand.map((_, j) => j).sort((a, b) => scores[cand[a]!]! - scores[cand[b]!]!);
-  const cs = Float64Array.from(byScore, (j) => scores[cand[j]!]!); // ascending
-  const beats = new Int32Array(c + 1); // beats[k]: lines that outscore exactly the k lowest candidates
-  const ties = new Int32Array(c);
+  const { cand, order, cs, beats, ties, ranks } = scratch;
+  // cs doubles as the key array while sorting: the candidates' scores by candidate index
+  for (let j = 0; j < c; j++) {
+    order[j] = j;
+    cs[j] = scores[cand[j]!]!;
+  }
+  sortByKey(order, cs, scratch.tmp, c);
+  for (let t = 0; t < c; t++) cs[t] = scores[cand[order[t]!]!]!; // ascending
+  beats.fill(0, 0, c + 1); // beats[k]: lines that outscore exactly the k lowest candidates
+  ties.fill(0, 0, c);
   for (let s = 0; s < segs.length; s += 2) {
     const end = segs[s + 1]!;
     for (let i = segs[s]!; i < end; i++) {
@@ -132,20 +229,25 @@ function countRanks(run: LineView, segs: ArrayLike<number>, cand: number[]): num
         else hi = mid;
       }
       beats[lo]!++;
-      for (let t = lo; t < c && cs[t] === sc; t++) {
-        const j = byScore[t]!;
-        if (cand[j] !== i && compareDocnos(run, i, cand[j]!) > 0) ties[j]!++;
-      }
+      if (lo < c && cs[lo] === sc) countTies(run, i, lo, c, scratch);
     }
   }
-  const ranks = new Array<number>(c);
   let above = 0;
   for (let t = c - 1; t >= 0; t--) {
     above += beats[t + 1]!;
-    const j = byScore[t]!;
+    const j = order[t]!;
     ranks[j] = 1 + above + ties[j]!;
   }
-  return ranks;
+}
+
+/** Line `i` ties in score with the candidates from sorted position `lo`: it goes before those with a smaller docno. */
+function countTies(run: LineView, i: number, lo: number, c: number, scratch: RankScratch): void {
+  const { cand, order, cs, ties } = scratch;
+  const sc = cs[lo]!;
+  for (let t = lo; t < c && cs[t] === sc; t++) {
+    const j = order[t]!;
+    if (cand[j] !== i && compareDocnos(run, i, cand[j]!) > 0) ties[j]!++;
+  }
 }
 
 /** The judged list of a qrels query with no run lines (trec_eval -c scores it 0). */

@@ -157,7 +157,7 @@ export function joinRanges(file: string, results: RangeResult[], qrels: Qrels, l
     let judged: JudgedList | undefined;
     if (q) {
       try {
-        judged = judgeLines(s.lines, Int32Array.of(0, s.lines.scores.length), q, level, scratch);
+        judged = judgeLines(LineStore.of(s.lines), Int32Array.of(0, s.lines.scores.length), q, level, scratch);
       } catch (e) {
         if (!(e instanceof DuplicateDocError)) throw e;
         out.duplicates.push({ qid: e.qid, docno: e.docno });

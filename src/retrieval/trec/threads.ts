@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { InputError, InputErrors } from "../../golden/errors.js";
+import { packQrels, type Qrels } from "./qrels.js";
 import type { RangeResult, RangeTask } from "./stream.js";
 
 /**
@@ -92,13 +93,16 @@ function startWorker(workerData: unknown): Worker {
 }
 
 /**
- * Scores each range in a worker thread of its own (worker.ts: it reads the
- * qrels, then {@link scoreRange}s its range). `results` resolves in the
- * tasks' order; a worker's input problem rejects it as the same
- * {@link InputError}. `cancel` stops every worker.
+ * Scores each range in a worker thread of its own (worker.ts: it
+ * {@link scoreRange}s its range once `start` has handed it the qrels). The
+ * workers are started at once, so that they boot while this thread reads
+ * the qrels: one parse serves every thread (a copy is posted to each),
+ * where each thread reading the file itself would parse it once per core.
+ * `results` resolves in the tasks' order; a worker's input problem rejects
+ * it as the same {@link InputError}. `cancel` stops every worker.
  */
-export function scoreRangesInWorkers(qrelsFile: string, tasks: RangeTask[]): { results: Promise<RangeResult[]>; cancel: () => void } {
-  const workers = tasks.map((task) => startWorker({ qrelsFile, task }));
+export function scoreRangesInWorkers(tasks: RangeTask[]): { start: (qrels: Qrels) => void; results: Promise<RangeResult[]>; cancel: () => void } {
+  const workers = tasks.map((task) => startWorker({ task }));
   const one = (w: Worker) =>
     new Promise<RangeResult>((resolve, reject) => {
       w.once("message", (m: { result?: RangeResult; error?: PostedError }) => (m.error ? reject(rebuilt(m.error)) : resolve(m.result!)));
@@ -107,5 +111,9 @@ export function scoreRangesInWorkers(qrelsFile: string, tasks: RangeTask[]): { r
     });
   const results = Promise.all(workers.map(one));
   results.catch(() => workers.forEach((w) => void w.terminate()));
-  return { results, cancel: () => workers.forEach((w) => void w.terminate()) };
+  const start = (qrels: Qrels) => {
+    const message = packQrels(qrels) ?? qrels;
+    for (const w of workers) w.postMessage(message);
+  };
+  return { start, results, cancel: () => workers.forEach((w) => void w.terminate()) };
 }

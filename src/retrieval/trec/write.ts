@@ -12,7 +12,9 @@ export class NoTrecNameError extends Error {
 
 function value(m: Measure, v: number, full: boolean): string {
   if (m.def.aggregation !== "mean") return String(Math.trunc(v));
-  return full ? formatG17(v) : formatFixed4(v);
+  if (full) return formatG17(v);
+  // about half of all values are 0 or 1 (P@k, success@k, RR of a miss): no number formatting for them
+  return v === 0 ? "0.0000" : v === 1 ? "1.0000" : formatFixed4(v);
 }
 
 /**
@@ -30,14 +32,15 @@ export function formatTrecEval(ev: Evaluation, options: { fullPrecision?: boolea
   const untranslatable = ev.measures.filter((m) => m.trecLabel === undefined).map((m) => m.label);
   if (untranslatable.length) throw new NoTrecNameError(untranslatable);
   const names = ev.measures.map((m) => m.trecLabel!.padEnd(22));
+  const perQuery = ev.measures.flatMap((m, i) => (m.def.aggregation === "count" ? [] : [i]));
   const parts: string[] = [];
   if (options.perQuery ?? true) {
     for (const q of ev.queries) {
+      const mid = `\t${q.id}\t`;
       let block = "";
-      for (let m = 0; m < ev.measures.length; m++) {
-        const meas = ev.measures[m]!;
-        if (meas.def.aggregation === "count") continue;
-        block += `${names[m]}\t${q.id}\t${value(meas, q.values[m]!, full)}\n`;
+      for (let k = 0; k < perQuery.length; k++) {
+        const m = perQuery[k]!;
+        block += names[m] + mid + value(ev.measures[m]!, q.values[m]!, full) + "\n";
       }
       parts.push(block);
     }

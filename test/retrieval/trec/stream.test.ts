@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { InputError, InputErrors } from "../../../src/golden/errors.js";
 import { parseMeasures } from "../../../src/retrieval/measures/parse.js";
 import { evaluateTrec, evaluateTrecFiles, scoreTrecFiles } from "../../../src/retrieval/trec/evaluate.js";
-import { readQrels } from "../../../src/retrieval/trec/qrels.js";
+import { packQrels, readQrels, unpackQrels } from "../../../src/retrieval/trec/qrels.js";
 import { REFERENCE_MEASURES, REFERENCE_MEASURES_FULL } from "../../../src/retrieval/trec/reference.js";
 import { readRun } from "../../../src/retrieval/trec/run.js";
 import { lineRanges } from "../../../src/retrieval/trec/threads.js";
@@ -94,12 +94,32 @@ describe("scoring a TREC run as it streams, on one thread or several", () => {
     for (const threads of [1, 2]) expect(await rejection(scoreTrecFiles(q, r, { measures, threads }))).toEqual(expected);
   });
 
+  it("reads the qrels once for every thread: a bad qrels line is one error, whatever the threads", async () => {
+    const q = file("1 0 D1 1\n2 0 D2 high\n");
+    const r = file(Array.from({ length: 200 }, (_, i) => `${1 + (i >> 4)} Q0 D${i} ${i} ${i} r`).join("\n") + "\n");
+    const expected = [`${q}:2: relevance: expected a whole number, got "high"`];
+    for (const threads of [1, 2, 3]) expect(await rejection(scoreTrecFiles(q, r, { measures, threads })), `${threads} threads`).toEqual(expected);
+  });
+
   it("reports a missing run file and an empty one as one line each", async () => {
     const q = file("1 0 A 1\n");
     const missing = join(tempDir("ragjudge-stream-missing-"), "nope.txt");
     expect((await rejection(scoreTrecFiles(q, missing, { measures, threads: 2 })))[0]).toMatch(/nope\.txt: file not found/);
     const empty = file("\n# only a comment\n");
     expect((await rejection(scoreTrecFiles(q, empty, { measures, threads: 2 })))[0]).toMatch(/file is empty/);
+  });
+});
+
+describe("packQrels / unpackQrels (the qrels as posted to worker threads)", () => {
+  it("gives back the same queries, tables and gains after a structured clone", () => {
+    const q = readQrels(join(small, "qrels.txt"));
+    const back = unpackQrels(structuredClone(packQrels(q)!));
+    const plain = (x: typeof q) => x.queries.map((y) => ({ qid: y.qid, grades: [...y.grades], ideal: [...y.idealGains], docs: { ...y.docs, arena: undefined, starts: [...y.docs.starts], lens: [...y.docs.lens], hashes: [...y.docs.hashes], slots: [...y.docs.slots] } }));
+    expect(plain(back)).toEqual(plain(q));
+    expect([...back.byQid.keys()]).toEqual([...q.byQid.keys()]);
+    expect([back.file, back.lines, back.positiveLines]).toEqual([q.file, q.lines, q.positiveLines]);
+    const run = readRun(join(small, "run.txt"), q);
+    expect(formatTrecEval(evaluateTrec(back, readRun(join(small, "run.txt"), back), { measures }))).toBe(formatTrecEval(evaluateTrec(q, run, { measures })));
   });
 });
 
