@@ -5,7 +5,10 @@
  * `<dir>/puts.txt` before handing verdict N over and printing `ack N` once its
  * commit resolved, until killed. The puts go to a file with a synchronous
  * write: a pipe to a busy parent fills, and then Node queues stdout writes in
- * memory, so a line printed "before" could still be lost by the kill.
+ * memory, so a line printed "before" could still be lost by the kill. For
+ * the same reason each ack is appended to `<dir>/acks.txt` before it is
+ * printed: the file is what the test counts, the printed line only tells it
+ * when to kill.
  *
  *   node --import tsx test/judge/schedule/commit-child.ts <dir> <width>
  */
@@ -23,6 +26,7 @@ const worker = async () => {
     const i = next++;
     appendFileSync(join(dir!, "puts.txt"), `${i}\n`);
     await commits.put(cacheKey("f".repeat(64), i.toString(16).padStart(64, "0"), 0), { status: "done", verdict: i % 2 ? "yes" : "no", reason: `reason ${i}`, judge: "llm", rubric: "faithfulness", time: "2026-01-01T00:00:00.000Z" });
+    appendFileSync(join(dir!, "acks.txt"), `${i}\n`);
     process.stdout.write(`ack ${i}\n`);
     // A reply's worth of other work between commits, so batches stay small and kills land anywhere.
     if (i % 3 === 0) await new Promise((r) => setTimeout(r, 1));
