@@ -1,9 +1,10 @@
-import { createHash } from "node:crypto";
+import { createHash, hash as oneShotHash } from "node:crypto";
 
 /**
  * JSON with object keys sorted at every depth and `undefined` members
  * dropped, so that equal data always hashes equally whatever the order its
- * fields were built in.
+ * fields were built in. (A serialiser writing the sorted JSON straight into a
+ * string was measured slower than this copy and V8's native JSON.stringify.)
  *
  * @example
  * canonicalJson({ b: 1, a: [ { d: 2, c: 3 } ] }) // '{"a":[{"c":3,"d":2}],"b":1}'
@@ -25,10 +26,13 @@ function sortDeep(v: unknown): unknown {
   return v;
 }
 
-/** Lower-case hex SHA-256 of a string (UTF-8) or bytes. */
-export function sha256(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
+/**
+ * Lower-case hex SHA-256 of a string (UTF-8) or bytes: Node's one-shot
+ * `crypto.hash` where it has one (no Hash object per input hash), the same
+ * digest as `createHash`.
+ */
+export const sha256: (data: string | Uint8Array) => string =
+  typeof oneShotHash === "function" ? (data) => oneShotHash("sha256", data, "hex") : (data) => createHash("sha256").update(data).digest("hex");
 
 /** SHA-256 of the canonical JSON of a value: input hashes, fingerprints, cache keys. */
 export function hashJson(value: unknown): string {

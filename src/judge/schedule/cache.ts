@@ -362,19 +362,21 @@ export class JudgeCache {
       const stored = this.stmts.count.get(fp)!.n;
       if (stored === 0) continue;
       if (stored <= 2 * indices.length) {
-        // Most of the fingerprint's rows are wanted (a rerun): read them all in key order and match.
+        // Most of the fingerprint's rows are wanted (a rerun): read them all in key order and match,
+        // by input hash then repeat (no key string built per key or per row), one row at a time.
         const want = new Map<string, number[]>();
         for (const i of indices) {
-          const k = `${keys[i]!.inputHash}\0${keys[i]!.repeat}`;
-          const list = want.get(k);
+          const h = keys[i]!.inputHash;
+          const list = want.get(h);
           if (list) list.push(i);
-          else want.set(k, [i]);
+          else want.set(h, [i]);
         }
-        for (const cols of this.stmts.scan.all(fp)) {
-          const at = want.get(`${cols[0] as string}\0${cols[1] as number}`);
+        for (const cols of this.stmts.scan.iterate(fp)) {
+          const at = want.get(cols[0] as string);
           if (!at) continue;
-          const v = fromScan(cols);
-          for (const i of at) out[i] = v;
+          const repeat = cols[1] as number;
+          let v: CachedVerdict | undefined;
+          for (const i of at) if (keys[i]!.repeat === repeat) out[i] = v ??= fromScan(cols);
         }
         continue;
       }
