@@ -156,20 +156,38 @@ function fromRow(r: Row): CachedVerdict {
 /** Columns of a bulk scan, in order (see {@link fromScan}). */
 const SCAN_COLUMNS = ["input_hash", "repeat", "status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
 
-/** {@link fromRow} for a row of SCAN_COLUMNS and p_yes read as an array (the same object, built without a Row in between). */
-function fromScan(c: unknown[]): CachedVerdict {
+/**
+ * Keeps one copy of each low-cardinality string of a bulk scan (judge,
+ * rubric, model, served model): the verdicts of a rerun are kept for the
+ * whole run, and 80,000 copies of the same few names were old-generation
+ * garbage-collector work.
+ */
+function interner(): (s: string | null) => string | undefined {
+  const seen = new Map<string, string>();
+  return (s) => {
+    if (s === null) return undefined;
+    const had = seen.get(s);
+    if (had !== undefined) return had;
+    seen.set(s, s);
+    return s;
+  };
+}
+
+/** {@link fromRow} for a row of SCAN_COLUMNS and p_yes read as an array (the same object, built without a Row in between); a scan reads committed verdicts only. */
+function fromScan(c: unknown[], intern: (s: string | null) => string | undefined): CachedVerdict {
   const prompt = c[10] as number | null;
   const completion = c[11] as number | null;
   const pYes = c[14] as number | null;
+  const verdict = c[3] === "yes" ? "yes" : c[3] === "no" ? "no" : (c[3] as Row["verdict"]);
   return {
-    status: c[2] as Row["status"],
-    verdict: c[3] as Row["verdict"],
+    status: c[2] === "done" ? "done" : (c[2] as Row["status"]),
+    verdict,
     reason: c[4] as string,
     error: (c[5] as string | null) ?? undefined,
-    judge: c[6] as Row["judge"],
-    rubric: c[7] as string,
-    model: (c[8] as string | null) ?? undefined,
-    servedModel: (c[9] as string | null) ?? undefined,
+    judge: intern(c[6] as string) as Row["judge"],
+    rubric: intern(c[7] as string)!,
+    model: intern(c[8] as string | null),
+    servedModel: intern(c[9] as string | null),
     usage: prompt === null || completion === null ? undefined : { prompt, completion },
     attempts: (c[12] as number | null) ?? undefined,
     raw: undefined,
@@ -351,6 +369,17 @@ export class JudgeCache {
    */
   getDoneMany(keys: readonly CacheKey[]): (CachedVerdict | undefined)[] {
     const out = new Array<CachedVerdict | undefined>(keys.length);
+    this.eachDone(keys, (i, v) => (out[i] = v));
+    return out;
+  }
+
+  /**
+   * {@link getDoneMany} without the array: `onHit(index, verdict)` for each
+   * key with a committed verdict, as the rows are read (in no particular
+   * order; keys asked twice get the same object), so a caller that turns
+   * them into something else keeps nothing in between.
+   */
+  eachDone(keys: readonly CacheKey[], onHit: (index: number, verdict: CachedVerdict) => void): void {
     const byFingerprint = new Map<string, number[]>();
     for (let i = 0; i < keys.length; i++) {
       const fp = keys[i]!.fingerprint;
@@ -358,6 +387,7 @@ export class JudgeCache {
       if (list) list.push(i);
       else byFingerprint.set(fp, [i]);
     }
+    const intern = interner();
     for (const [fp, indices] of byFingerprint) {
       const stored = this.stmts.count.get(fp)!.n;
       if (stored === 0) continue;
@@ -376,7 +406,7 @@ export class JudgeCache {
           if (!at) continue;
           const repeat = cols[1] as number;
           let v: CachedVerdict | undefined;
-          for (const i of at) if (keys[i]!.repeat === repeat) out[i] = v ??= fromScan(cols);
+          for (const i of at) if (keys[i]!.repeat === repeat) onHit(i, (v ??= fromScan(cols, intern)));
         }
         continue;
       }
@@ -384,10 +414,9 @@ export class JudgeCache {
       for (let start = 0; start < indices.length; start += MANY_CHUNK) {
         const chunk = indices.slice(start, start + MANY_CHUNK);
         const json = JSON.stringify(chunk.map((i) => [keys[i]!.inputHash, keys[i]!.repeat]));
-        for (const row of this.stmts.many.iterate(json, fp)) out[chunk[row.i]!] = fromRow(row);
+        for (const row of this.stmts.many.iterate(json, fp)) onHit(chunk[row.i]!, fromRow(row));
       }
     }
-    return out;
   }
 
   /**
