@@ -153,8 +153,8 @@ function fromRow(r: Row): CachedVerdict {
   };
 }
 
-/** Columns of a bulk scan, in order (see {@link fromScan}). */
-const SCAN_COLUMNS = ["input_hash", "repeat", "status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
+/** Columns of a bulk scan, in order (see {@link fromScan}); its rows are all status 'done', so that one is not read. */
+const SCAN_COLUMNS = ["input_hash", "repeat", "NULL AS status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
 
 /**
  * Keeps one copy of each low-cardinality string of a bulk scan (judge,
@@ -180,7 +180,7 @@ function fromScan(c: unknown[], intern: (s: string | null) => string | undefined
   const pYes = c[14] as number | null;
   const verdict = c[3] === "yes" ? "yes" : c[3] === "no" ? "no" : (c[3] as Row["verdict"]);
   return {
-    status: c[2] === "done" ? "done" : (c[2] as Row["status"]),
+    status: "done",
     verdict,
     reason: c[4] as string,
     error: (c[5] as string | null) ?? undefined,
