@@ -1,4 +1,4 @@
-import { createHash, hash as oneShotHash } from "node:crypto";
+import * as crypto from "node:crypto";
 
 /**
  * JSON with object keys sorted at every depth and `undefined` members
@@ -26,13 +26,16 @@ function sortDeep(v: unknown): unknown {
   return v;
 }
 
+/** Node's one-shot `crypto.hash` (Node 20.12 and 21.7 on), read off the namespace so an older Node still loads this module. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
+
 /**
- * Lower-case hex SHA-256 of a string (UTF-8) or bytes: Node's one-shot
- * `crypto.hash` where it has one (no Hash object per input hash), the same
- * digest as `createHash`.
+ * Lower-case hex SHA-256 of a string (UTF-8) or bytes: the one-shot hash
+ * where Node has it (no Hash object per input hash), else `createHash`; the
+ * same digest either way.
  */
 export const sha256: (data: string | Uint8Array) => string =
-  typeof oneShotHash === "function" ? (data) => oneShotHash("sha256", data, "hex") : (data) => createHash("sha256").update(data).digest("hex");
+  typeof oneShot === "function" ? (data) => oneShot("sha256", data, "hex") : (data) => crypto.createHash("sha256").update(data).digest("hex");
 
 /** SHA-256 of the canonical JSON of a value: input hashes, fingerprints, cache keys. */
 export function hashJson(value: unknown): string {
