@@ -14,6 +14,7 @@ import { loadJudgeInputs } from "../../judge/items/inputs.js";
 import { progressReporter } from "../../judge/schedule/progress.js";
 import { redact } from "../../judge/transport/redact.js";
 import { runJudge } from "../../judge/schedule/run.js";
+import { judgmentsJsonl } from "../../judge/schedule/output.js";
 import { withDerivedVerdicts } from "../../judge/items/derive-claims.js";
 import { cachedClaimsFrom, prepareClaimItems } from "../../judge/claims/prepare.js";
 import { isClaimUnit } from "../../judge/items/claims.js";
@@ -148,7 +149,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   progress?.finish(result.progress);
   // Claim-level faithfulness: each answer's verdict derived from its claims' (derive-claims.ts).
   result = { ...result, judgments: withDerivedVerdicts(items, result.judgments) };
-  writeFileAtomic(out, result.judgments.map((j) => JSON.stringify(j)).join("\n") + (result.judgments.length ? "\n" : ""));
+  writeFileAtomic(out, judgmentsJsonl(result.judgments));
   const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
   const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
   if (trust.problem) log(`judge: ${trust.problem}\n`);

@@ -153,23 +153,41 @@ function fromRow(r: Row): CachedVerdict {
   };
 }
 
-/** Columns of a bulk scan, in order (see {@link fromScan}). */
-const SCAN_COLUMNS = ["input_hash", "repeat", "status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
+/** Columns of a bulk scan, in order (see {@link fromScan}); its rows are all status 'done', so that one is not read. */
+const SCAN_COLUMNS = ["input_hash", "repeat", "NULL AS status", "verdict", "reason", "error", "judge", "rubric", "model", "served_model", "prompt_tokens", "completion_tokens", "attempts", "time"] as const;
 
-/** {@link fromRow} for a row of SCAN_COLUMNS and p_yes read as an array (the same object, built without a Row in between). */
-function fromScan(c: unknown[]): CachedVerdict {
+/**
+ * Keeps one copy of each low-cardinality string of a bulk scan (judge,
+ * rubric, model, served model): the verdicts of a rerun are kept for the
+ * whole run, and 80,000 copies of the same few names were old-generation
+ * garbage-collector work.
+ */
+function interner(): (s: string | null) => string | undefined {
+  const seen = new Map<string, string>();
+  return (s) => {
+    if (s === null) return undefined;
+    const had = seen.get(s);
+    if (had !== undefined) return had;
+    seen.set(s, s);
+    return s;
+  };
+}
+
+/** {@link fromRow} for a row of SCAN_COLUMNS and p_yes read as an array (the same object, built without a Row in between); a scan reads committed verdicts only. */
+function fromScan(c: unknown[], intern: (s: string | null) => string | undefined): CachedVerdict {
   const prompt = c[10] as number | null;
   const completion = c[11] as number | null;
   const pYes = c[14] as number | null;
+  const verdict = c[3] === "yes" ? "yes" : c[3] === "no" ? "no" : (c[3] as Row["verdict"]);
   return {
-    status: c[2] as Row["status"],
-    verdict: c[3] as Row["verdict"],
+    status: "done",
+    verdict,
     reason: c[4] as string,
     error: (c[5] as string | null) ?? undefined,
-    judge: c[6] as Row["judge"],
-    rubric: c[7] as string,
-    model: (c[8] as string | null) ?? undefined,
-    servedModel: (c[9] as string | null) ?? undefined,
+    judge: intern(c[6] as string) as Row["judge"],
+    rubric: intern(c[7] as string)!,
+    model: intern(c[8] as string | null),
+    servedModel: intern(c[9] as string | null),
     usage: prompt === null || completion === null ? undefined : { prompt, completion },
     attempts: (c[12] as number | null) ?? undefined,
     raw: undefined,
@@ -351,6 +369,17 @@ export class JudgeCache {
    */
   getDoneMany(keys: readonly CacheKey[]): (CachedVerdict | undefined)[] {
     const out = new Array<CachedVerdict | undefined>(keys.length);
+    this.eachDone(keys, (i, v) => (out[i] = v));
+    return out;
+  }
+
+  /**
+   * {@link getDoneMany} without the array: `onHit(index, verdict)` for each
+   * key with a committed verdict, as the rows are read (in no particular
+   * order; keys asked twice get the same object), so a caller that turns
+   * them into something else keeps nothing in between.
+   */
+  eachDone(keys: readonly CacheKey[], onHit: (index: number, verdict: CachedVerdict) => void): void {
     const byFingerprint = new Map<string, number[]>();
     for (let i = 0; i < keys.length; i++) {
       const fp = keys[i]!.fingerprint;
@@ -358,23 +387,26 @@ export class JudgeCache {
       if (list) list.push(i);
       else byFingerprint.set(fp, [i]);
     }
+    const intern = interner();
     for (const [fp, indices] of byFingerprint) {
       const stored = this.stmts.count.get(fp)!.n;
       if (stored === 0) continue;
       if (stored <= 2 * indices.length) {
-        // Most of the fingerprint's rows are wanted (a rerun): read them all in key order and match.
+        // Most of the fingerprint's rows are wanted (a rerun): read them all in key order and match,
+        // by input hash then repeat (no key string built per key or per row), one row at a time.
         const want = new Map<string, number[]>();
         for (const i of indices) {
-          const k = `${keys[i]!.inputHash}\0${keys[i]!.repeat}`;
-          const list = want.get(k);
+          const h = keys[i]!.inputHash;
+          const list = want.get(h);
           if (list) list.push(i);
-          else want.set(k, [i]);
+          else want.set(h, [i]);
         }
-        for (const cols of this.stmts.scan.all(fp)) {
-          const at = want.get(`${cols[0] as string}\0${cols[1] as number}`);
+        for (const cols of this.stmts.scan.iterate(fp)) {
+          const at = want.get(cols[0] as string);
           if (!at) continue;
-          const v = fromScan(cols);
-          for (const i of at) out[i] = v;
+          const repeat = cols[1] as number;
+          let v: CachedVerdict | undefined;
+          for (const i of at) if (keys[i]!.repeat === repeat) onHit(i, (v ??= fromScan(cols, intern)));
         }
         continue;
       }
@@ -382,10 +414,9 @@ export class JudgeCache {
       for (let start = 0; start < indices.length; start += MANY_CHUNK) {
         const chunk = indices.slice(start, start + MANY_CHUNK);
         const json = JSON.stringify(chunk.map((i) => [keys[i]!.inputHash, keys[i]!.repeat]));
-        for (const row of this.stmts.many.iterate(json, fp)) out[chunk[row.i]!] = fromRow(row);
+        for (const row of this.stmts.many.iterate(json, fp)) onHit(chunk[row.i]!, fromRow(row));
       }
     }
-    return out;
   }
 
   /**

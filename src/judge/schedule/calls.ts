@@ -38,7 +38,9 @@ export interface CallPlan {
  * // calls[0] = { item, repeat: 0, slots: [{ index: 0, item }, ...items with the same evidence] }
  */
 export function planCalls(items: readonly Item[], repeats: number): CallPlan {
-  const byKey = new Map<string, Call>();
+  // By rubric, then input hash, then repeat: no key string built per item.
+  const byRubric = new Map<string, Map<string, Call[]>>();
+  const calls: Call[] = [];
   const rules: Slot[] = [];
   let next = 0;
   for (const item of items) {
@@ -46,13 +48,16 @@ export function planCalls(items: readonly Item[], repeats: number): CallPlan {
       rules.push({ index: next++, item });
       continue;
     }
+    const name = item.rubric.name;
+    const byHash = byRubric.get(name) ?? byRubric.set(name, new Map()).get(name)!;
+    let same = byHash.get(item.inputHash);
+    if (!same) byHash.set(item.inputHash, (same = []));
     for (let repeat = 0; repeat < repeats; repeat++) {
       const slot = { index: next++, item };
-      const key = `${item.rubric.name}\0${item.inputHash}\0${repeat}`;
-      const call = byKey.get(key);
+      const call = same[repeat];
       if (call) call.slots.push(slot);
-      else byKey.set(key, { item, repeat, slots: [slot] });
+      else calls.push((same[repeat] = { item, repeat, slots: [slot] }));
     }
   }
-  return { calls: [...byKey.values()], rules, slots: next };
+  return { calls, rules, slots: next };
 }

@@ -73,6 +73,14 @@ export interface RunResult {
 // The judgments below copy the item's key field by field, in ItemKey's order: `{ ...item.key, ... }`
 // took V8's slow object-clone path, 30 times the cost (1.2 s of CPU for 80,000 cached verdicts).
 
+/** One frozen `meta` per attempt count, shared by the judgments that have it (a rerun's 80,000 verdicts need a handful). */
+const metas: Judgment["meta"][] = [];
+function metaOf(attempts: number | undefined): Judgment["meta"] {
+  if (attempts === undefined) return undefined;
+  if (!Number.isInteger(attempts) || attempts < 0 || attempts > 64) return { attempts };
+  return (metas[attempts] ??= Object.freeze({ attempts }));
+}
+
 function fromCache(item: Item, repeat: number, fingerprint: string, c: CachedVerdict): Judgment {
   const k = item.key;
   return {
@@ -93,7 +101,7 @@ function fromCache(item: Item, repeat: number, fingerprint: string, c: CachedVer
     usage: c.usage,
     cached: true,
     time: c.time,
-    meta: c.attempts === undefined ? undefined : { attempts: c.attempts },
+    meta: metaOf(c.attempts),
   };
 }
 
@@ -234,13 +242,13 @@ async function judgeAll(opts: RunOptions, backend: Judge): Promise<RunResult> {
   if (opts.cache && backend.cached && plan.calls.length > 0) {
     const cache = opts.cache;
     const fps = plan.calls.map((task) => backend.fingerprint(task.item.rubric));
-    const hits = cache.getDoneMany(plan.calls.map((task, i) => cacheKey(fps[i]!, task.item.inputHash, task.repeat)));
-    pending = [];
-    for (let i = 0; i < plan.calls.length; i++) {
-      const hit = hits[i];
-      if (hit) hitFrom(plan.calls[i]!, fps[i]!, hit);
-      else pending.push(plan.calls[i]!);
-    }
+    // Each hit becomes its judgments as its row is read: no array of cached verdicts kept in between.
+    const hit = new Uint8Array(plan.calls.length);
+    cache.eachDone(plan.calls.map((task, i) => cacheKey(fps[i]!, task.item.inputHash, task.repeat)), (i, v) => {
+      hit[i] = 1;
+      hitFrom(plan.calls[i]!, fps[i]!, v);
+    });
+    pending = plan.calls.filter((_, i) => hit[i] === 0);
   }
   progress.plannedCalls = pending.length;
   report();

@@ -23,14 +23,27 @@ export type ServedKey = string;
  * served(judgments[0]) // "gpt-4o-mini-2024-07-18"
  */
 export function servedKeys(judgments: readonly Pick<Judgment, "rubric" | "fingerprint" | "servedModel">[]): (j: Pick<Judgment, "rubric" | "fingerprint" | "servedModel">) => ServedKey {
-  const counts = new Map<string, Map<string, number>>();
+  // Nested by rubric, then fingerprint: no key string built per judgment (80,000 concatenated
+  // fingerprints cost more than the counting); the last group is remembered, as runs come grouped.
+  const counts = new Map<string, Map<string, Map<string, number>>>();
+  let lastRubric: string | undefined;
+  let lastFp: string | undefined;
+  let last: Map<string, number> | undefined;
   for (const j of judgments) {
     if (!j.servedModel) continue;
-    const k = `${j.rubric}\u0000${j.fingerprint}`;
-    const m = counts.get(k) ?? counts.set(k, new Map()).get(k)!;
-    m.set(j.servedModel, (m.get(j.servedModel) ?? 0) + 1);
+    if (j.rubric !== lastRubric || j.fingerprint !== lastFp) {
+      const byFp = counts.get(j.rubric) ?? counts.set(j.rubric, new Map()).get(j.rubric)!;
+      last = byFp.get(j.fingerprint) ?? byFp.set(j.fingerprint, new Map()).get(j.fingerprint)!;
+      lastRubric = j.rubric;
+      lastFp = j.fingerprint;
+    }
+    last!.set(j.servedModel, (last!.get(j.servedModel) ?? 0) + 1);
   }
-  const dominant = new Map<string, string>();
-  for (const [k, m] of counts) dominant.set(k, [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0]);
-  return (j) => j.servedModel || dominant.get(`${j.rubric}\u0000${j.fingerprint}`) || "";
+  const dominant = new Map<string, Map<string, string>>();
+  for (const [rubric, byFp] of counts) {
+    const d = new Map<string, string>();
+    for (const [fp, m] of byFp) d.set(fp, [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0]);
+    dominant.set(rubric, d);
+  }
+  return (j) => j.servedModel || dominant.get(j.rubric)?.get(j.fingerprint) || "";
 }

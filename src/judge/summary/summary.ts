@@ -254,16 +254,19 @@ function figuresFor(rubric: Rubric, fingerprint: string, servedModel: string, pa
     if (vf.citations) vf.citations.meanShare = shares.length ? shares.reduce((a, b) => a + b, 0) / shares.length : null;
     fig.variants.push(vf);
   }
-  const repeated = groupBy(allRepeats, (j) => `${j.variant}\0${j.question}\0${j.unit}`);
-  let items = 0;
-  let disagreeing = 0;
-  for (const list of repeated.values()) {
-    const verdicts = list.filter((j) => j.verdict !== "error").map((j) => j.verdict);
-    if (verdicts.length < 2) continue;
-    items++;
-    if (new Set(verdicts).size > 1) disagreeing++;
+  // Self-disagreement needs repeats: without one, no key string per verdict.
+  if (allRepeats.some((j) => j.repeat > 0)) {
+    const repeated = groupBy(allRepeats, (j) => `${j.variant}\0${j.question}\0${j.unit}`);
+    let items = 0;
+    let disagreeing = 0;
+    for (const list of repeated.values()) {
+      const verdicts = list.filter((j) => j.verdict !== "error").map((j) => j.verdict);
+      if (verdicts.length < 2) continue;
+      items++;
+      if (new Set(verdicts).size > 1) disagreeing++;
+    }
+    fig.selfDisagreement = { items, disagreeing, rate: items ? disagreeing / items : null };
   }
-  if (allRepeats.some((j) => j.repeat > 0)) fig.selfDisagreement = { items, disagreeing, rate: items ? disagreeing / items : null };
   return fig;
 }
 
@@ -310,13 +313,19 @@ export function summarise(input: SummaryInput): Summary {
   const figures: RubricFigures[] = [];
   const byRubric = groupBy(input.judgments, (j) => j.rubric);
   const served = servedKeys(input.judgments.filter((j) => j.judge !== "rule"));
+  // One key string per (fingerprint, served model), built once: a Map hashes the same string object once.
+  const partKeys = new Map<string, Map<string, string>>();
+  const partOf = (j: Judgment): string => {
+    const model = served(j);
+    const byModel = partKeys.get(j.fingerprint) ?? partKeys.set(j.fingerprint, new Map()).get(j.fingerprint)!;
+    return byModel.get(model) ?? byModel.set(model, `${j.fingerprint}\u0000${model}`).get(model)!;
+  };
   for (const rubric of input.rubrics) {
     // Claim verdicts (c<n>) are not answers: the answer's is derived from them (judge/items/derive-claims.ts).
     const rows = (byRubric.get(rubric.name) ?? []).filter((j) => !isClaimUnit(j.unit));
     const rules = rows.filter((j) => j.judge === "rule");
     const judgedAll = rows.filter((j) => j.judge !== "rule");
     // One figure per fingerprint and served model (see served.ts).
-    const partOf = (j: Judgment) => `${j.fingerprint}\u0000${served(j)}`;
     const byFp = groupBy(judgedAll, partOf);
     const fps = [...byFp.keys()].sort((a, b) => byFp.get(b)!.length - byFp.get(a)!.length);
     if (fps.length === 0 && (rules.length > 0 || (input.skipped ?? []).some((s) => s.key.rubric === rubric.name))) {

@@ -72,3 +72,25 @@ describe("JudgeCache.putMany", () => {
     c.close();
   });
 });
+
+describe("JudgeCache.eachDone", () => {
+  it("calls back once per key with a committed verdict, matching input hash and repeat, the same as getDoneMany", () => {
+    const c = JudgeCache.open(tempDir());
+    // Three repeats of some hashes, so a scan row must match its repeat, not only its hash.
+    const entries: { key: CacheKey; verdict: CachedVerdict }[] = [];
+    for (let i = 0; i < 40; i++) for (let r = 0; r < (i % 3) + 1; r++) entries.push({ key: cacheKey(FP, hash(i), r), verdict: done(i * 10 + r) });
+    c.putMany(entries);
+    const keys = [...Array.from({ length: 40 }, (_, i) => [cacheKey(FP, hash(i), 0), cacheKey(FP, hash(i), 1), cacheKey(FP, hash(i), 2)]).flat(), cacheKey(FP, hash(7), 1)];
+    const seen = new Map<number, CachedVerdict>();
+    c.eachDone(keys, (i, v) => {
+      expect(seen.has(i)).toBe(false);
+      seen.set(i, v);
+    });
+    const many = c.getDoneMany(keys);
+    expect(many).toEqual(keys.map((k) => c.getDone(k)));
+    expect(keys.map((_, i) => seen.get(i))).toEqual(many);
+    expect(many.filter(Boolean)).toHaveLength(40 + 26 + 13 + 1);
+    expect(many[3 * 7 + 1]?.reason).toBe("reason 71");
+    c.close();
+  });
+});

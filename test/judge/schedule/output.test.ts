@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import type { Judgment } from "../../../src/golden/schema/items.js";
+import { judgmentsJsonl } from "../../../src/judge/schedule/output.js";
+
+const judgment = (i: number, reason: string): Judgment => ({
+  variant: "v", question: `q${i}`, rubric: "faithfulness", unit: "answer", inputHash: "a".repeat(64), fingerprint: "f".repeat(64),
+  judge: "llm", model: "m", servedModel: undefined, repeat: 0, verdict: i % 3 ? "yes" : "no", reason, pYes: undefined, error: undefined,
+  usage: i % 2 ? { prompt: 10, completion: 2 } : undefined, cached: true, time: "2026-12-02T04:00:00.000Z", meta: i % 5 ? { attempts: 1 } : undefined,
+} as Judgment);
+
+const reference = (js: readonly Judgment[]) => js.map((j) => JSON.stringify(j)).join("\n") + (js.length ? "\n" : "");
+
+describe("judgmentsJsonl", () => {
+  it("is the bytes of one JSON.stringify line per judgment, across block boundaries", () => {
+    for (const n of [0, 1, 2, 2047, 2048, 2049, 5000]) {
+      const js = Array.from({ length: n }, (_, i) => judgment(i, `reason ${i} é`));
+      expect(judgmentsJsonl(js).toString("utf8")).toBe(reference(js));
+    }
+  });
+
+  it("keeps a reason holding the block seam '},{' inside one line", () => {
+    const js = Array.from({ length: 3000 }, (_, i) => judgment(i, i === 7 ? 'odd {"a":1},{"b":2} text' : i === 2500 ? "},{" : "plain"));
+    const text = judgmentsJsonl(js).toString("utf8");
+    expect(text).toBe(reference(js));
+    expect(text.split("\n")).toHaveLength(3001);
+  });
+});
