@@ -99,23 +99,19 @@ function relationsOf(relevant: ReadonlySet<string>, chunks: ChunkIndex): Map<str
     const doc = chunks.byId.get(id)?.doc;
     if (doc !== undefined) docs.add(doc);
   }
+  const { passages } = chunks;
+  // Passages given as text are filed in the order first seen, not the document's: never "adjacent".
+  const ordered = (id: string) => passages.size === 0 || !passages.has(id);
   for (const doc of docs) {
     const list = chunks.byDoc.get(doc) ?? [];
-    // Passages given as text are filed in the order first seen, not the document's: never "adjacent".
-    const ordered: boolean[] = [];
-    const isRelevant: boolean[] = [];
-    const headings = new Set<string | undefined>();
-    for (let i = 0; i < list.length; i++) {
-      const c = list[i]!.chunk;
-      ordered.push(!chunks.passages.has(c.id));
-      isRelevant.push(relevant.has(c.id));
-      if (isRelevant[i]) headings.add(c.heading);
-    }
+    const relevantAt = (i: number) => i >= 0 && i < list.length && relevant.has(list[i]!.chunk.id) && ordered(list[i]!.chunk.id);
+    const headings = new Set<string>();
+    for (const e of list) if (e.chunk.heading && relevant.has(e.chunk.id)) headings.add(e.chunk.heading);
     for (let i = 0; i < list.length; i++) {
       const c = list[i]!.chunk;
       // A passage given as text without a document is in no known document; the first of an id twice is its place.
-      if ((doc === NO_DOC && chunks.passages.has(c.id)) || out.has(c.id) || chunks.byId.get(c.id) !== c) continue;
-      const adjacent = ordered[i] && ((i > 0 && isRelevant[i - 1] && ordered[i - 1]) || (i + 1 < list.length && isRelevant[i + 1] && ordered[i + 1]));
+      if ((doc === NO_DOC && passages.has(c.id)) || out.has(c.id)) continue;
+      const adjacent = ordered(c.id) && (relevantAt(i - 1) || relevantAt(i + 1));
       const relation: SiblingRelation = adjacent ? "adjacent" : c.heading && headings.has(c.heading) ? "same-heading" : "same-document";
       out.set(c.id, { doc, relation });
     }
