@@ -218,7 +218,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       report, golden, variants, judgments, diagnostics, book,
       review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")) },
     });
-    summary = writeEvaluation(folder, {
+    summary = await writeEvaluation(folder, {
       report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
       validation, scores, diagnostics, judgmentsText, summary: figures, ...(panelRuns ? { panelJudgmentsText: panelJudgmentsText(panelRuns) } : {}), calibration, plan, items,
       chunkOf: (variant, id) => chunksOf.get(variant)?.byId.get(id),
