@@ -84,11 +84,14 @@ export class EvaluationFolder {
 
   private sink?: TextSink;
 
+  /** Called between writes of the folder's files, every megabyte or so (see TextSink). */
+  onFlush?: () => void;
+
   private writeAt(abs: string, content: FileContent): void {
     try {
       const fd = openSync(abs, "wx");
       try {
-        writeContent((this.sink ??= new TextSink(fd)).retarget(fd), content);
+        writeContent((this.sink ??= new TextSink(fd, undefined, () => this.onFlush?.())).retarget(fd), content);
         fsyncSync(fd);
       } finally {
         closeSync(fd);

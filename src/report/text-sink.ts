@@ -18,6 +18,8 @@ export class TextSink {
   constructor(
     private fd: number,
     size = 1 << 20,
+    /** Called after each write of the full buffer (other work can be slotted in between). */
+    private readonly afterFlush?: () => void,
   ) {
     this.buf = Buffer.allocUnsafe(size);
   }
@@ -62,6 +64,7 @@ export class TextSink {
   flush(): void {
     if (this.used) writeAll(this.fd, this.buf.subarray(0, this.used));
     this.used = 0;
+    this.afterFlush?.();
   }
 }
 

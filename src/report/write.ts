@@ -11,8 +11,8 @@ import { goldenView, viewJson } from "../retrieval/report.js";
 import type { RetrievalScore } from "../retrieval/score.js";
 import { relPath, type EvaluationFolder } from "./folder.js";
 import { startBackground, type Background } from "./background.js";
-import { renderHtmlPieces } from "./html/page.js";
-import type { ChunkLookup, Compress } from "./html/sections/explorer.js";
+import { renderHtmlLazy } from "./html/page.js";
+import type { ChunkLookup } from "./html/sections/explorer.js";
 import { reportJunit } from "./junit-report.js";
 import { renderReportMarkdown } from "./markdown.js";
 import type { ReportJson } from "./schema.js";
@@ -101,21 +101,25 @@ function settingsJson(s: JudgeSettings): Record<string, unknown> {
  * caller's, or one started for the call).
  */
 export async function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts, background?: Background): Promise<string> {
-  if (background) return writeFiles(folder, a, background.compress);
+  if (background) return writeFiles(folder, a, background);
   const own = startBackground();
   try {
-    return await writeFiles(folder, a, own.compress);
+    return await writeFiles(folder, a, own);
   } finally {
     await own.close();
   }
 }
 
-async function writeFiles(folder: EvaluationFolder, a: EvaluationArtifacts, compress: Compress): Promise<string> {
+async function writeFiles(folder: EvaluationFolder, a: EvaluationArtifacts, background: Background): Promise<string> {
   const { report, resolved } = a;
-  // first, so the evidence is compressing while the rest is written
-  const html = renderHtmlPieces(report, { items: a.items, ...(a.chunkOf ? { chunkOf: a.chunkOf } : {}), compress });
-  // a failure below leaves these unawaited: their rejection (the worker stopped) is not news
-  for (const piece of html) if (typeof piece !== "string") piece.catch(() => {});
+  // The page's evidence shards are built whenever the other thread has room, between the writes of the other
+  // files (each time the folder's buffer is flushed), so it compresses them while this thread writes the rest.
+  const html = renderHtmlLazy(report, { items: a.items, ...(a.chunkOf ? { chunkOf: a.chunkOf } : {}), compress: background.compress });
+  const feed = () => {
+    while (background.hasRoom() && html.step());
+  };
+  folder.onFlush = feed;
+  feed();
   folder.write("config.json", json({
     file: displayPath(resolved.file),
     shippedExample: resolved.isShippedExample,
@@ -154,7 +158,9 @@ async function writeFiles(folder: EvaluationFolder, a: EvaluationArtifacts, comp
   const summary = renderTerminal(report, { folder: displayPath(folder.path) });
   folder.write("summary.txt", summary);
   folder.write("report.md", renderReportMarkdown(report, a.items));
-  folder.write("report.html", await Promise.all(html));
+  folder.onFlush = undefined;
+  const pieces = html.finish();
+  folder.write("report.html", await Promise.all(pieces));
   folder.write("junit.xml", reportJunit(report));
   const listed = folder.list(["report.json"]);
   if (listed.join("\n") !== report.files.join("\n")) throw new Error(`internal: evaluation files differ from the plan (${listed.join(", ")})`);

@@ -4,7 +4,7 @@ import type { ReportJson } from "../schema.js";
 import { escapeHtml as esc } from "./escape.js";
 import { EXPLORER_JS } from "./explorer-client.js";
 import { EXPLORER_STYLE } from "./explorer-style.js";
-import { explorerSectionPieces, gzipBase64, type ChunkLookup, type Compress } from "./sections/explorer.js";
+import { explorerSectionLazy, gzipBase64, type ChunkLookup, type Compress, type LazySection } from "./sections/explorer.js";
 import { failuresSection } from "./sections/failures.js";
 import { judgeSection } from "./sections/judge.js";
 import { headerHtml, overviewHtml } from "./sections/overview.js";
@@ -49,15 +49,16 @@ export interface HtmlOptions {
  * writeFileSync("report.html", renderHtml(report, { items }));
  */
 export function renderHtml(report: ReportJson, opts: Omit<HtmlOptions, "compress"> = {}): string {
-  return (renderHtmlPieces(report, { ...opts, compress: gzipBase64 }) as string[]).join("");
+  return (renderHtmlLazy(report, { ...opts, compress: gzipBase64 }).finish() as string[]).join("");
 }
 
 /**
- * {@link renderHtml} in pieces, for a file sink: the explorer's compressed
- * blocks may still be promises (with an asynchronous `compress`); the page is
- * the pieces, resolved, in order.
+ * {@link renderHtml} in pieces, for a file sink, the explorer's evidence
+ * built when asked (`step`, see explorerSectionLazy): `finish` gives the
+ * pieces, whose compressed blocks may still be promises (with an asynchronous
+ * `compress`); the page is the pieces, resolved, in order.
  */
-export function renderHtmlPieces(report: ReportJson, opts: HtmlOptions = {}): (string | Promise<string>)[] {
+export function renderHtmlLazy(report: ReportJson, opts: HtmlOptions = {}): LazySection {
   const items = opts.items;
   const script = items ? EXPLORER_JS : undefined;
   const toc = [["verdict", "Verdict"], ["search-or-answer", "Search or answering"], ...(items ? [["explorer", "Items"]] : []), ["retrieval", "Retrieval"], ["misses", "Misses"], ["judge", "Judge and trust"], ...(report.panel ? [["panel", "Judge panel"]] : []), ["reproduce", "Inputs and files"]]
@@ -91,5 +92,6 @@ ${script ? `<script>${script}</script>` : ""}
 </body>
 </html>
 `;
-  return [head, ...(items ? explorerSectionPieces(report, items, opts.chunkOf, opts.compress) : []), tail];
+  const explorer = items ? explorerSectionLazy(report, items, opts.chunkOf, opts.compress) : undefined;
+  return { step: () => explorer?.step() ?? false, finish: () => [head, ...(explorer?.finish() ?? []), tail] };
 }

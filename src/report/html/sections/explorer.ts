@@ -229,21 +229,47 @@ export function defaultOrder(items: readonly ItemRecord[]): ItemRecord[] {
   return items.map((it, i) => ({ it, i })).sort((a, b) => SEVERITY.indexOf(a.it.outcome) - SEVERITY.indexOf(b.it.outcome) || a.i - b.i).map(({ it }) => it);
 }
 
+/** The explorer section built a shard at a time (see {@link explorerSectionLazy}). */
+export interface LazySection {
+  /** Builds the next evidence shard and hands it to `compress`; false when every shard was built already. */
+  step(): boolean;
+  /** Builds what is left; the section's pieces (compressed blocks may still be promises). */
+  finish(): (string | Promise<string>)[];
+}
+
 /**
  * The explorer section: filters, the table (its first rows server-rendered),
  * paging, the detail panel, and the JSON blocks, in pieces: each evidence
  * shard's JSON is built, handed to `compress` and dropped before the next
  * (so the evidence of every item is never held at once), and a compressed
- * block may still be on its way (a promise) when this returns.
+ * block may still be on its way (a promise). The shards are built when the
+ * caller asks (`step`), so it can hand them to another thread as fast as that
+ * thread compresses them, between its own work.
  */
-export function explorerSectionPieces(report: ReportJson, items: readonly ItemRecord[], chunkOf: ChunkLookup = () => undefined, compress: Compress = gzipBase64): (string | Promise<string>)[] {
+export function explorerSectionLazy(report: ReportJson, items: readonly ItemRecord[], chunkOf: ChunkLookup = () => undefined, compress: Compress = gzipBase64): LazySection {
   const b = new ExplorerBuilder(items, chunkOf);
   const shardBlocks: (string | Promise<string>)[] = [];
-  for (let at = 0, i = 0; at < items.length; at += SHARD, i++) {
+  let at = 0;
+  const step = (): boolean => {
+    if (at >= items.length) return false;
     const evidence: unknown[] = [];
     for (let j = at; j < Math.min(items.length, at + SHARD); j++) evidence.push(b.add(items[j]!));
-    shardBlocks.push(...gzipBlockPieces(`rj-ev-${i}`, JSON.stringify(evidence), compress));
-  }
+    shardBlocks.push(...gzipBlockPieces(`rj-ev-${at / SHARD}`, JSON.stringify(evidence), compress));
+    at += SHARD;
+    return true;
+  };
+  return { step, finish: () => {
+    while (step());
+    return sectionPieces(report, items, b, shardBlocks, compress);
+  } };
+}
+
+/** The explorer section in pieces, every shard built at once. */
+export function explorerSectionPieces(report: ReportJson, items: readonly ItemRecord[], chunkOf?: ChunkLookup, compress?: Compress): (string | Promise<string>)[] {
+  return explorerSectionLazy(report, items, chunkOf, compress).finish();
+}
+
+function sectionPieces(report: ReportJson, items: readonly ItemRecord[], b: ExplorerBuilder, shardBlocks: (string | Promise<string>)[], compress: Compress): (string | Promise<string>)[] {
   const rows = b.rowsJson();
   const rubrics = rows.rubrics;
   const first = defaultOrder(items).slice(0, STATIC_ROWS);
