@@ -145,6 +145,16 @@ class ExplorerBuilder {
     return n;
   }
 
+  /**
+   * Puts an item's chunks in the table in the order {@link add} refers to them
+   * (context, then retrieved): run over every item first, the table is
+   * complete before any evidence is built.
+   */
+  indexChunks(it: ItemRecord): void {
+    for (const c of it.context) this.chunkRef(it.variant, c.id, c);
+    for (const r of it.retrieved) this.chunkRef(it.variant, r.id);
+  }
+
   /** Adds an item's row; returns its evidence. */
   add(it: ItemRecord): unknown {
     const byRubric = new Map(it.rubrics.map((r) => [r.rubric, r]));
@@ -248,6 +258,9 @@ export interface LazySection {
  */
 export function explorerSectionLazy(report: ReportJson, items: readonly ItemRecord[], chunkOf: ChunkLookup = () => undefined, compress: Compress = gzipBase64): LazySection {
   const b = new ExplorerBuilder(items, chunkOf);
+  // the chunk table first and whole (the largest block): compressing while the shards are built
+  for (const it of items) b.indexChunks(it);
+  const chunksBlock = gzipBlockPieces("rj-chunks", JSON.stringify(b.chunks), compress);
   const shardBlocks: (string | Promise<string>)[] = [];
   let at = 0;
   const step = (): boolean => {
@@ -260,7 +273,7 @@ export function explorerSectionLazy(report: ReportJson, items: readonly ItemReco
   };
   return { step, finish: () => {
     while (step());
-    return sectionPieces(report, items, b, shardBlocks, compress);
+    return sectionPieces(report, items, b, chunksBlock, shardBlocks);
   } };
 }
 
@@ -269,7 +282,7 @@ export function explorerSectionPieces(report: ReportJson, items: readonly ItemRe
   return explorerSectionLazy(report, items, chunkOf, compress).finish();
 }
 
-function sectionPieces(report: ReportJson, items: readonly ItemRecord[], b: ExplorerBuilder, shardBlocks: (string | Promise<string>)[], compress: Compress): (string | Promise<string>)[] {
+function sectionPieces(report: ReportJson, items: readonly ItemRecord[], b: ExplorerBuilder, chunksBlock: (string | Promise<string>)[], shardBlocks: (string | Promise<string>)[]): (string | Promise<string>)[] {
   const rows = b.rowsJson();
   const rubrics = rows.rubrics;
   const first = defaultOrder(items).slice(0, STATIC_ROWS);
@@ -287,7 +300,7 @@ function sectionPieces(report: ReportJson, items: readonly ItemRecord[], b: Expl
     "Items: why each one failed",
     `Every question of every variant (${report.variants.map((v) => v.name).join(", ")}): filter, sort, open a row for its question, answer, context with the anchor marked, retrieved chunks by stage, the judge's reasons and the labels. The filters live in the address, so a link reopens the same view.`,
   );
-  return [open + body, ...gzipBlockPieces("rj-chunks", JSON.stringify(b.chunks), compress), ...shardBlocks, close];
+  return [open + body, ...chunksBlock, ...shardBlocks, close];
 }
 
 /** The explorer section as one string, compressed on this thread. */
