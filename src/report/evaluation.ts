@@ -27,6 +27,7 @@ import { searchOrAnswer } from "./join.js";
 import { checkJudgeSetup, judgeItems } from "./run-judge.js";
 import { prepareClaimItems } from "../judge/claims/prepare.js";
 import type { ReportJson } from "./schema.js";
+import { startBackground } from "./background.js";
 import { planFiles, writeEvaluation } from "./write.js";
 import { mainJudgeOf } from "../judge/judges/panel.js";
 import { panelFigures } from "../calibration/panel.js";
@@ -151,86 +152,96 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const book = loadLabels(resolved.path(config.labels));
   const draws = loadDraws(resolved.path(config.labels));
   stage("load");
-
-  // The baseline judges in milliseconds: a progress display would only flicker.
-  const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
-  // Claim-level faithfulness with the claims rubric: the judge model extracts the claims first (judge/claims).
-  const { items: judged } = await prepareClaimItems(inputs, settings, cacheDir, log);
-  const step = await judgeItems({ settings, items: judged, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
-  const judgments = step.result.judgments;
-  // A judge panel (config `judges`): every judge side by side, after the main judge.
-  const panelRuns = config.judges ? await judgePanel({ config, items: judged, rubrics, cacheDir, log }) : undefined;
-  stage("judge");
-
-  // Every mean measure at every k, plus any a floor names (sortMeasures drops the repeats).
-  const measures = sortMeasures([...defaultMeasures(config.k, false), ...floors.map((f) => f.measure)]);
-  const scores = variants.map((v) => scoreRetrieval(golden, v, { measures, by: ["kind", "tags"], k: config.k }));
-  stage("score");
-  const ambiguityJudged = rubrics.some((r) => r.name === ANCHOR_AMBIGUITY_RUBRIC);
-  const ambiguity = ambiguityJudged ? new Map(variants.map((v) => [v.name, ambiguityVerdicts(judgments, v.name, "judgments.jsonl")])) : undefined;
-  const diagnostics = diagnoseVariants(golden, variants, { ks: config.k, poolDepth: config.poolDepth, ...(ambiguity ? { ambiguity } : {}) });
-  stage("diagnose");
-  const floorResults = scores.flatMap((s) => {
-    const valueOf = (label: string) => overallValue(s, label);
-    const misses = checkFloors(floors, valueOf);
-    return floors.map((f) => ({ variant: s.variant, label: f.measure.label, min: f.min, value: valueOf(f.measure.label), miss: misses.find((m) => m.label === f.measure.label) }));
-  });
-
-  const judgmentsText = judgments.map((j) => JSON.stringify(j)).join("\n") + (judgments.length ? "\n" : "");
-  const calibration = calibrate({
-    judgments,
-    judgmentsFile: { file: "judgments.jsonl" },
-    book,
-    draws,
-    questions: golden.byId,
-    trust: config.trust,
-    knownRubrics: knownRubricNames(resolved),
-    seed,
-    reps,
-    time: time.toISOString(),
-  });
-  stage("calibrate");
-  const plan = planFiles(calibration);
-  const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
-  if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
-  const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
-  const rubricJson = rubricReports({
-    judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, trust: config.trust,
-    requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
-  });
-  const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
-  stage("join");
-
-  const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
-  let report: ReportJson;
-  let summary: string;
+  // a second thread: hashes the inputs for report.json while the judge runs, later compresses the page's evidence
+  const background = startBackground();
   try {
-    const findings: RunFindings = {
-      resolved, name: options.name ?? config.name, folder: folder.name, time, durationMs: Date.now() - started,
-      settings, backend: step.backend, golden, variants, rubrics, judgments, usage: step.result.usage, figures: figures.figures,
-      scores, diagnostics, ambiguityJudged, searchOrAnswer: searchOrAnswerJson, rubricReports: rubricJson, rubricsSource: inputs.rubricsSource, book, warnings,
-      floors: floorResults, requireTrusted: options.requireTrusted ?? false, files: plan.files,
-    };
-    report = assembleReport(findings);
-    if (panel) report.panel = panel;
-    const chunksOf = new Map(variants.map((v) => [v.name, v.chunks]));
-    const items = buildItems({
-      report, golden, variants, judgments, diagnostics, book,
-      review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")) },
+    const inputFiles = [resolved.file, golden.file, ...variants.flatMap((v) => (v.chunksFile === undefined ? [v.outputFile] : [v.outputFile, v.chunksFile])), ...rubrics.map((r) => r.file)];
+    const hashing = Promise.all([...new Set(inputFiles)].map(async (file) => [file, await background.hashFile(file)] as const));
+
+    // The baseline judges in milliseconds: a progress display would only flicker.
+    const onProgress = settings.kind === "openai" ? options.onProgress : undefined;
+    // Claim-level faithfulness with the claims rubric: the judge model extracts the claims first (judge/claims).
+    const { items: judged } = await prepareClaimItems(inputs, settings, cacheDir, log);
+    const step = await judgeItems({ settings, items: judged, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
+    const judgments = step.result.judgments;
+    // A judge panel (config `judges`): every judge side by side, after the main judge.
+    const panelRuns = config.judges ? await judgePanel({ config, items: judged, rubrics, cacheDir, log }) : undefined;
+    stage("judge");
+
+    // Every mean measure at every k, plus any a floor names (sortMeasures drops the repeats).
+    const measures = sortMeasures([...defaultMeasures(config.k, false), ...floors.map((f) => f.measure)]);
+    const scores = variants.map((v) => scoreRetrieval(golden, v, { measures, by: ["kind", "tags"], k: config.k }));
+    stage("score");
+    const ambiguityJudged = rubrics.some((r) => r.name === ANCHOR_AMBIGUITY_RUBRIC);
+    const ambiguity = ambiguityJudged ? new Map(variants.map((v) => [v.name, ambiguityVerdicts(judgments, v.name, "judgments.jsonl")])) : undefined;
+    const diagnostics = diagnoseVariants(golden, variants, { ks: config.k, poolDepth: config.poolDepth, ...(ambiguity ? { ambiguity } : {}) });
+    stage("diagnose");
+    const floorResults = scores.flatMap((s) => {
+      const valueOf = (label: string) => overallValue(s, label);
+      const misses = checkFloors(floors, valueOf);
+      return floors.map((f) => ({ variant: s.variant, label: f.measure.label, min: f.min, value: valueOf(f.measure.label), miss: misses.find((m) => m.label === f.measure.label) }));
     });
-    summary = writeEvaluation(folder, {
-      report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
-      validation, scores, diagnostics, judgmentsText, summary: figures, ...(panelRuns ? { panelJudgmentsText: panelJudgmentsText(panelRuns) } : {}), calibration, plan, items,
-      chunkOf: (variant, id) => chunksOf.get(variant)?.byId.get(id),
+
+    const judgmentsText = judgments.map((j) => JSON.stringify(j)).join("\n") + (judgments.length ? "\n" : "");
+    const calibration = calibrate({
+      judgments,
+      judgmentsFile: { file: "judgments.jsonl" },
+      book,
+      draws,
+      questions: golden.byId,
+      trust: config.trust,
+      knownRubrics: knownRubricNames(resolved),
+      seed,
+      reps,
+      time: time.toISOString(),
     });
-  } catch (e) {
-    folder.discard();
-    throw e;
+    stage("calibrate");
+    const plan = planFiles(calibration);
+    const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
+    if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
+    const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
+    const rubricJson = rubricReports({
+      judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, trust: config.trust,
+      requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
+    });
+    const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
+    stage("join");
+
+    const hashes = new Map<string, string>();
+    for (const [file, hash] of await hashing) if (hash !== undefined) hashes.set(file, hash);
+    const folder = EvaluationFolder.start(evaluationsDir, options.name ?? config.name, time);
+    let report: ReportJson;
+    let summary: string;
+    try {
+      const findings: RunFindings = {
+        resolved, name: options.name ?? config.name, folder: folder.name, time, durationMs: Date.now() - started,
+        settings, backend: step.backend, golden, variants, rubrics, judgments, usage: step.result.usage, figures: figures.figures,
+        scores, diagnostics, ambiguityJudged, searchOrAnswer: searchOrAnswerJson, rubricReports: rubricJson, rubricsSource: inputs.rubricsSource, book, warnings,
+        floors: floorResults, requireTrusted: options.requireTrusted ?? false, files: plan.files, hashes,
+      };
+      report = assembleReport(findings);
+      if (panel) report.panel = panel;
+      const chunksOf = new Map(variants.map((v) => [v.name, v.chunks]));
+      const items = buildItems({
+        report, golden, variants, judgments, diagnostics, book,
+        review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")) },
+      });
+      summary = await writeEvaluation(folder, {
+        report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
+        validation, scores, diagnostics, judgmentsText, summary: figures, ...(panelRuns ? { panelJudgmentsText: panelJudgmentsText(panelRuns) } : {}), calibration, plan, items,
+        chunkOf: (variant, id) => chunksOf.get(variant)?.byId.get(id),
+      }, background);
+    } catch (e) {
+      folder.discard();
+      throw e;
+    }
+    // Where `sample`, `review` and `calibrate` look by default, so the next commands work as printed.
+    const judgmentsFile = join(cacheDir, "judgments.jsonl");
+    writeFileAtomic(judgmentsFile, judgmentsText);
+    if (panelRuns) writeFileAtomic(join(cacheDir, PANEL_JUDGMENTS), panelJudgmentsText(panelRuns));
+    stage("write");
+    return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors + (panelRuns ? panelErrors(panelRuns) : 0) };
+  } finally {
+    await background.close();
   }
-  // Where `sample`, `review` and `calibrate` look by default, so the next commands work as printed.
-  const judgmentsFile = join(cacheDir, "judgments.jsonl");
-  writeFileAtomic(judgmentsFile, judgmentsText);
-  if (panelRuns) writeFileAtomic(join(cacheDir, PANEL_JUDGMENTS), panelJudgmentsText(panelRuns));
-  stage("write");
-  return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors + (panelRuns ? panelErrors(panelRuns) : 0) };
 }

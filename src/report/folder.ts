@@ -1,9 +1,9 @@
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { ResolvedConfig } from "../golden/config.js";
-import { writeFileAtomic } from "../golden/files.js";
 import { checkFolder, writeProblem } from "../golden/paths.js";
 import { hostTag, pidAlive } from "../golden/process.js";
+import { TextSink, writeContent, type FileContent } from "./text-sink.js";
 
 /** The file every complete evaluation folder holds; `compare` and `latestEvaluation` look for it. */
 export const REPORT_FILE = "report.json";
@@ -74,14 +74,24 @@ export class EvaluationFolder {
   /**
    * Writes one new file (path relative to the folder, `/`-separated),
    * flushed to disk before the folder is renamed into place, and records it.
+   * The content may come in pieces (text-sink.ts): large files are never
+   * held as one string.
    */
-  write(rel: string, text: string): void {
-    const abs = this.at(rel);
+  write(rel: string, content: FileContent): void {
+    this.writeAt(this.at(rel), content);
+    this.files.push(rel);
+  }
+
+  private sink?: TextSink;
+
+  /** Called between writes of the folder's files, every megabyte or so (see TextSink). */
+  onFlush?: () => void;
+
+  private writeAt(abs: string, content: FileContent): void {
     try {
       const fd = openSync(abs, "wx");
       try {
-        const bytes = Buffer.from(text, "utf8");
-        for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+        writeContent((this.sink ??= new TextSink(fd, undefined, () => this.onFlush?.())).retarget(fd), content);
         fsyncSync(fd);
       } finally {
         closeSync(fd);
@@ -89,7 +99,6 @@ export class EvaluationFolder {
     } catch (e) {
       throw writeProblem(abs, e); // a full disk is the user's to fix (exit 2), not a bug
     }
-    this.files.push(rel);
   }
 
   /** Writes through a function that creates the file itself (for example a calibration record); records it. */
@@ -112,9 +121,15 @@ export class EvaluationFolder {
     return [...new Set([...this.files, ...extra])].sort();
   }
 
-  /** Writes the last file atomically and renames the folder into place. */
-  commit(lastRel: string, text: string): string {
-    writeFileAtomic(this.at(lastRel), text);
+  /**
+   * Writes the last file (to a temporary name, renamed when complete) and
+   * renames the folder into place.
+   */
+  commit(lastRel: string, content: FileContent): string {
+    const abs = this.at(lastRel);
+    const part = `${abs}.${process.pid}.part`;
+    this.writeAt(part, content);
+    renameSync(part, abs);
     this.files.push(lastRel);
     renameSync(this.tmp, this.path);
     this.committed = true;

@@ -10,14 +10,17 @@ import type { VariantDiagnostics } from "../retrieval/diagnostics/diagnose.js";
 import { goldenView, viewJson } from "../retrieval/report.js";
 import type { RetrievalScore } from "../retrieval/score.js";
 import { relPath, type EvaluationFolder } from "./folder.js";
-import { renderHtml } from "./html/page.js";
+import { startBackground, type Background } from "./background.js";
+import { renderHtmlLazy } from "./html/page.js";
 import type { ChunkLookup } from "./html/sections/explorer.js";
 import { reportJunit } from "./junit-report.js";
 import { renderReportMarkdown } from "./markdown.js";
 import type { ReportJson } from "./schema.js";
 import { renderTerminal } from "./terminal.js";
-import { itemsToCsv } from "./items/csv.js";
+import { itemsCsvPieces } from "./items/csv.js";
 import { ItemRecord } from "./items/schema.js";
+import { prettyJson } from "./json-pieces.js";
+import type { FileContent } from "./text-sink.js";
 
 /** The fixed files of an evaluation folder, besides the calibration records. */
 export const EVALUATION_FILES = [
@@ -69,7 +72,19 @@ export interface EvaluationArtifacts {
   panelJudgmentsText?: string;
 }
 
-const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+/** `JSON.stringify(v, null, 2)` and a line break, written in pieces (json-pieces.ts). */
+const json = (v: unknown): FileContent => (write) => {
+  prettyJson(v, write);
+  write("\n");
+};
+
+/** Lines, each followed by a line break; `emptyText` when there are none. */
+function lines<T>(xs: readonly T[], line: (x: T) => string, emptyText = ""): FileContent {
+  return (write) => {
+    if (xs.length === 0) write(emptyText);
+    for (const x of xs) write(line(x) + "\n");
+  };
+}
 
 /** The judge settings as run, without the API key (which is never written anywhere). */
 function settingsJson(s: JudgeSettings): Record<string, unknown> {
@@ -81,10 +96,30 @@ function settingsJson(s: JudgeSettings): Record<string, unknown> {
 /**
  * Writes every artifact into the (hidden) evaluation folder, then report.json
  * last, and renames the folder into place. Returns the terminal summary
- * (also written as summary.txt).
+ * (also written as summary.txt). The page's explorer evidence is compressed
+ * on a second thread while the other files are written (background.ts: the
+ * caller's, or one started for the call).
  */
-export function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts): string {
+export async function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts, background?: Background): Promise<string> {
+  if (background) return writeFiles(folder, a, background);
+  const own = startBackground();
+  try {
+    return await writeFiles(folder, a, own);
+  } finally {
+    await own.close();
+  }
+}
+
+async function writeFiles(folder: EvaluationFolder, a: EvaluationArtifacts, background: Background): Promise<string> {
   const { report, resolved } = a;
+  // The page's evidence shards are built whenever the other thread has room, between the writes of the other
+  // files (each time the folder's buffer is flushed), so it compresses them while this thread writes the rest.
+  const html = renderHtmlLazy(report, { items: a.items, ...(a.chunkOf ? { chunkOf: a.chunkOf } : {}), compress: background.compress });
+  const feed = () => {
+    while (background.hasRoom() && html.step());
+  };
+  folder.onFlush = feed;
+  feed();
   folder.write("config.json", json({
     file: displayPath(resolved.file),
     shippedExample: resolved.isShippedExample,
@@ -102,9 +137,18 @@ export function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts
   folder.write("judgments.jsonl", a.judgmentsText);
   if (a.panelJudgmentsText !== undefined) folder.write("panel-judgments.jsonl", a.panelJudgmentsText);
   folder.write("judge-summary.json", json(a.summary));
-  folder.write("items.jsonl", a.items.map((it) => JSON.stringify(ItemRecord.parse(it))).join("\n") + (a.items.length ? "\n" : ""));
-  folder.write("items.csv", itemsToCsv(a.items, [...new Set(report.rubrics.map((r) => r.rubric))]));
-  folder.write("outcomes.jsonl", report.variants.flatMap((v) => v.searchOrAnswer.questions.map((q) => JSON.stringify({ variant: v.name, ...q }))).join("\n") + "\n");
+  // buildItems' types fix the records' shape; the schema checks each variant's first record here (every one
+  // was a second of zod at 20,000 items) and every record in the tests (test/report/items.test.ts)
+  const checked = new Set<string>();
+  for (const it of a.items) {
+    if (checked.has(it.variant)) continue;
+    checked.add(it.variant);
+    ItemRecord.parse(it);
+  }
+  folder.write("items.jsonl", lines(a.items, (it) => JSON.stringify(it)));
+  folder.write("items.csv", itemsCsvPieces(a.items, [...new Set(report.rubrics.map((r) => r.rubric))]));
+  const outcomes = report.variants.flatMap((v) => v.searchOrAnswer.questions.map((q) => ({ variant: v.name, q })));
+  folder.write("outcomes.jsonl", lines(outcomes, ({ variant, q }) => JSON.stringify({ variant, ...q }), "\n"));
   for (const r of a.calibration.rubrics) {
     const rel = a.plan.records.get(recordKey(r.record));
     if (rel) folder.writeWith(rel, () => writeRecord(folder.tmp, r.record));
@@ -114,7 +158,9 @@ export function writeEvaluation(folder: EvaluationFolder, a: EvaluationArtifacts
   const summary = renderTerminal(report, { folder: displayPath(folder.path) });
   folder.write("summary.txt", summary);
   folder.write("report.md", renderReportMarkdown(report, a.items));
-  folder.write("report.html", renderHtml(report, { items: a.items, ...(a.chunkOf ? { chunkOf: a.chunkOf } : {}) }));
+  folder.onFlush = undefined;
+  const pieces = html.finish();
+  folder.write("report.html", await Promise.all(pieces));
   folder.write("junit.xml", reportJunit(report));
   const listed = folder.list(["report.json"]);
   if (listed.join("\n") !== report.files.join("\n")) throw new Error(`internal: evaluation files differ from the plan (${listed.join(", ")})`);

@@ -28,6 +28,8 @@ describe("items of the shipped example", () => {
   it("items.jsonl: one schema-valid record per question of each variant, agreeing with report.json", () => {
     const all = items(run.folder);
     expect(all).toHaveLength(120);
+    // the run checks only each variant's first record against the schema: every line is its own parse, key order included
+    for (const line of readFileSync(join(run.folder, "items.jsonl"), "utf8").trim().split("\n")) expect(JSON.stringify(ItemRecord.parse(JSON.parse(line)))).toBe(line);
     for (const v of run.report.variants) {
       const mine = all.filter((i) => i.variant === v.name);
       expect(mine.map((i) => i.question)).toEqual(v.searchOrAnswer.questions.map((q) => q.id));

@@ -32,9 +32,12 @@ export function ragjudgeVersion(): string {
   }
 }
 
-/** A file as report.json names it: path relative to the config's folder, and its SHA-256. */
-export function fileHash(root: string, file: string): { path: string; sha256: string } {
-  return { path: relPath(root, file), sha256: sha256(readBytes(file)) };
+/**
+ * A file as report.json names it: path relative to the config's folder, and
+ * its SHA-256 (from `known`, hashed earlier off the main thread, or read now).
+ */
+export function fileHash(root: string, file: string, known?: ReadonlyMap<string, string>): { path: string; sha256: string } {
+  return { path: relPath(root, file), sha256: known?.get(file) ?? sha256(readBytes(file)) };
 }
 
 /** Everything a run computed, in memory, before any file is written. */
@@ -64,6 +67,8 @@ export interface RunFindings {
   floors: { variant: string; label: string; min: number; value: number | undefined; miss: FloorMiss | undefined }[];
   requireTrusted: boolean;
   files: string[];
+  /** SHA-256 of input files by path, when hashed beforehand (src/report/background.ts); any other is read here. */
+  hashes?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -100,10 +105,10 @@ export function assembleReport(f: RunFindings): ReportJson {
       requireCitations: config.requireCitations,
     },
     inputs: {
-      config: fileHash(root, f.resolved.file),
-      golden: fileHash(root, f.golden.file),
-      variants: f.variants.map((v) => ({ name: v.name, output: fileHash(root, v.outputFile), chunks: v.chunksFile === undefined ? null : fileHash(root, v.chunksFile) })),
-      rubrics: f.rubrics.map((r) => ({ name: r.name, file: fileHash(root, r.file) })),
+      config: fileHash(root, f.resolved.file, f.hashes),
+      golden: fileHash(root, f.golden.file, f.hashes),
+      variants: f.variants.map((v) => ({ name: v.name, output: fileHash(root, v.outputFile, f.hashes), chunks: v.chunksFile === undefined ? null : fileHash(root, v.chunksFile, f.hashes) })),
+      rubrics: f.rubrics.map((r) => ({ name: r.name, file: fileHash(root, r.file, f.hashes) })),
       rubricsSource: { dir: displayPath(f.rubricsSource.dir), packaged: f.rubricsSource.packaged },
       labels: { dir: relPath(root, f.book.dir), hash: f.book.hash, files: f.book.files.map((x) => ({ name: x.name, sha256: x.sha256, labels: x.labels })) },
     },

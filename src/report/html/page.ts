@@ -4,7 +4,7 @@ import type { ReportJson } from "../schema.js";
 import { escapeHtml as esc } from "./escape.js";
 import { EXPLORER_JS } from "./explorer-client.js";
 import { EXPLORER_STYLE } from "./explorer-style.js";
-import { explorerSection, type ChunkLookup } from "./sections/explorer.js";
+import { explorerSectionLazy, gzipBase64, type ChunkLookup, type Compress, type LazySection } from "./sections/explorer.js";
 import { failuresSection } from "./sections/failures.js";
 import { judgeSection } from "./sections/judge.js";
 import { headerHtml, overviewHtml } from "./sections/overview.js";
@@ -31,6 +31,8 @@ export interface HtmlOptions {
   items?: readonly ItemRecord[];
   /** Chunk text of retrieved chunks outside the context, for the explorer. */
   chunkOf?: ChunkLookup;
+  /** How the explorer's evidence blocks are compressed (default: at once, on this thread). */
+  compress?: Compress;
 }
 
 /**
@@ -46,12 +48,22 @@ export interface HtmlOptions {
  * @example
  * writeFileSync("report.html", renderHtml(report, { items }));
  */
-export function renderHtml(report: ReportJson, opts: HtmlOptions = {}): string {
+export function renderHtml(report: ReportJson, opts: Omit<HtmlOptions, "compress"> = {}): string {
+  return (renderHtmlLazy(report, { ...opts, compress: gzipBase64 }).finish() as string[]).join("");
+}
+
+/**
+ * {@link renderHtml} in pieces, for a file sink, the explorer's evidence
+ * built when asked (`step`, see explorerSectionLazy): `finish` gives the
+ * pieces, whose compressed blocks may still be promises (with an asynchronous
+ * `compress`); the page is the pieces, resolved, in order.
+ */
+export function renderHtmlLazy(report: ReportJson, opts: HtmlOptions = {}): LazySection {
   const items = opts.items;
   const script = items ? EXPLORER_JS : undefined;
   const toc = [["verdict", "Verdict"], ["search-or-answer", "Search or answering"], ...(items ? [["explorer", "Items"]] : []), ["retrieval", "Retrieval"], ["misses", "Misses"], ["judge", "Judge and trust"], ...(report.panel ? [["panel", "Judge panel"]] : []), ["reproduce", "Inputs and files"]]
     .map(([id, label]) => `<a href="#${id}">${esc(label!)}</a>`).join("");
-  return `<!doctype html>
+  const head = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -67,7 +79,8 @@ ${headerHtml(report)}
 <main>
 ${overviewHtml(report)}
 ${searchSection(report)}
-${items ? explorerSection(report, items, opts.chunkOf) : ""}
+`;
+  const tail = `
 ${retrievalSection(report)}
 ${failuresSection(report)}
 ${judgeSection(report)}
@@ -79,4 +92,6 @@ ${script ? `<script>${script}</script>` : ""}
 </body>
 </html>
 `;
+  const explorer = items ? explorerSectionLazy(report, items, opts.chunkOf, opts.compress) : undefined;
+  return { step: () => explorer?.step() ?? false, finish: () => [head, ...(explorer?.finish() ?? []), tail] };
 }

@@ -45,7 +45,13 @@ export function figure(svg: string, caption: string): string {
 
 /** A section with an id (for the table of contents), a title and a one-line lede. */
 export function section(id: string, title: string, lede: string, body: string): string {
-  return `<section id="${esc(id)}"><h2>${esc(title)}</h2><p class="lede">${esc(lede)}</p>${body}</section>`;
+  const [open, close] = sectionShell(id, title, lede);
+  return open + body + close;
+}
+
+/** {@link section}'s markup before and after its body, for a body written in pieces. */
+export function sectionShell(id: string, title: string, lede: string): [string, string] {
+  return [`<section id="${esc(id)}"><h2>${esc(title)}</h2><p class="lede">${esc(lede)}</p>`, "</section>"];
 }
 
 /** A short string made safe for an id or a data-chart name. */

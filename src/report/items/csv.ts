@@ -28,6 +28,45 @@ export function itemsCsvColumns(rubrics: readonly string[]): string[] {
   return [...HEAD, ...rubrics.flatMap((r) => [r, `${r} reason`]), ...TAIL];
 }
 
+/** Rows per csv-stringify call: each batch's text is written and dropped before the next is built. */
+const CSV_BATCH = 500;
+
+function csvRow(it: ItemRecord, rubrics: readonly string[]): string[] {
+  const byRubric = new Map(it.rubrics.map((r) => [r.rubric, r]));
+  const cells: (string | number | boolean | null)[] = [
+    it.variant, it.question, it.text, it.kind, it.tags.join("; "), it.split, it.answerable, it.outcome, it.because,
+    it.relevantInContext, it.firstRelevantRank, it.miss?.failure ?? null, it.miss?.fix ?? null, it.miss?.proposal ?? null,
+    it.miss?.evidence ?? null, it.miss?.why ?? null,
+    ...rubrics.flatMap((name) => {
+      const r = byRubric.get(name);
+      return r && r.verdict !== null ? [r.verdict, reasonCell(r)] : ["", ""];
+    }),
+    it.reference, it.answer, it.context.map((c) => c.id).join(" "), it.retrieved.map((c) => c.id).join(" "),
+    it.anchor ? `${it.anchor.doc}: ${it.anchor.text}` : null,
+    it.rubrics.flatMap((r) => r.labels.map((l) => `${r.rubric}/${l.unit} ${l.annotator} (${l.provenance}): ${l.label}`)).join("; "),
+    it.review,
+  ];
+  return cells.map((c) => (c === null ? "" : typeof c === "string" ? neutraliseCsvCell(c) : String(c)));
+}
+
+/**
+ * items.csv in pieces, for a file sink (src/report/text-sink.ts): the
+ * byte-order mark, then the rows a batch at a time (csv-stringify ends every
+ * row with its line break, so the batches join to the text of one call).
+ */
+export function* itemsCsvPieces(items: readonly ItemRecord[], rubrics: readonly string[]): Generator<string> {
+  const columns = itemsCsvColumns(rubrics).map(neutraliseCsvCell);
+  yield "\uFEFF";
+  if (items.length === 0) {
+    yield stringify([], { header: true, columns });
+    return;
+  }
+  for (let at = 0; at < items.length; at += CSV_BATCH) {
+    const rows = items.slice(at, at + CSV_BATCH).map((it) => csvRow(it, rubrics));
+    yield stringify(rows, { header: at === 0, columns });
+  }
+}
+
 /**
  * Renders items.csv. `rubrics` fixes the per-rubric columns (every record
  * carries every rubric of the run, judged or not).
@@ -36,22 +75,5 @@ export function itemsCsvColumns(rubrics: readonly string[]): string[] {
  * writeFileSync("items.csv", itemsToCsv(items, ["correctness", "faithfulness"]));
  */
 export function itemsToCsv(items: readonly ItemRecord[], rubrics: readonly string[]): string {
-  const rows = items.map((it) => {
-    const byRubric = new Map(it.rubrics.map((r) => [r.rubric, r]));
-    const cells: (string | number | boolean | null)[] = [
-      it.variant, it.question, it.text, it.kind, it.tags.join("; "), it.split, it.answerable, it.outcome, it.because,
-      it.relevantInContext, it.firstRelevantRank, it.miss?.failure ?? null, it.miss?.fix ?? null, it.miss?.proposal ?? null,
-      it.miss?.evidence ?? null, it.miss?.why ?? null,
-      ...rubrics.flatMap((name) => {
-        const r = byRubric.get(name);
-        return r && r.verdict !== null ? [r.verdict, reasonCell(r)] : ["", ""];
-      }),
-      it.reference, it.answer, it.context.map((c) => c.id).join(" "), it.retrieved.map((c) => c.id).join(" "),
-      it.anchor ? `${it.anchor.doc}: ${it.anchor.text}` : null,
-      it.rubrics.flatMap((r) => r.labels.map((l) => `${r.rubric}/${l.unit} ${l.annotator} (${l.provenance}): ${l.label}`)).join("; "),
-      it.review,
-    ];
-    return cells.map((c) => (c === null ? "" : typeof c === "string" ? neutraliseCsvCell(c) : String(c)));
-  });
-  return "\uFEFF" + stringify(rows, { header: true, columns: itemsCsvColumns(rubrics).map(neutraliseCsvCell) });
+  return [...itemsCsvPieces(items, rubrics)].join("");
 }

@@ -6,7 +6,7 @@ import type { ItemRecord } from "../../items/schema.js";
 import type { ReportJson } from "../../schema.js";
 import { OUTCOMES, type Outcome } from "../../search-or-answer.js";
 import { escapeHtml as esc } from "../escape.js";
-import { section } from "../parts.js";
+import { sectionShell } from "../parts.js";
 
 /**
  * The item explorer: every question of every variant one click away, with
@@ -43,14 +43,31 @@ export function jsonBlock(id: string, value: unknown): string {
 }
 
 /**
+ * Turns a block's JSON text into its gzip-compressed base64 text: at once
+ * ({@link gzipBase64}), or later, off the main thread (report/html/gzip-worker.ts).
+ * Both give the same bytes (zlib's defaults).
+ */
+export type Compress = (json: string) => string | Promise<string>;
+
+/** gzip (zlib's default level) and base64, on this thread. */
+export const gzipBase64 = (json: string): string => gzipSync(json).toString("base64");
+
+/**
  * JSON, gzip-compressed and base64-encoded, in a data block the browser
  * never runs (`type="application/gzip"`; base64 holds no `<`). The evidence
  * is mostly reasons and chunk text that compress about eightfold, and the
  * page parses less text when it opens; the script inflates a block with the
- * browser's own DecompressionStream when an item needs it.
+ * browser's own DecompressionStream when an item needs it. The block comes
+ * in three pieces, its compressed text (maybe still being compressed) between
+ * the tags.
  */
+function gzipBlockPieces(id: string, json: string, compress: Compress): (string | Promise<string>)[] {
+  return [`<script type="application/gzip" id="${esc(id)}">`, compress(json), "</script>"];
+}
+
+/** {@link gzipBlockPieces} joined, compressed on this thread. */
 export function gzipBlock(id: string, value: unknown): string {
-  return `<script type="application/gzip" id="${esc(id)}">${gzipSync(JSON.stringify(value)).toString("base64")}</script>`;
+  return gzipBlockPieces(id, JSON.stringify(value), gzipBase64).join("");
 }
 
 const VERDICT_CODE = { yes: "y", no: "n", error: "e" } as const;
@@ -79,71 +96,99 @@ export interface ExplorerData {
 export type ChunkLookup = (variant: string, id: string) => { doc: string; heading?: string | undefined; text: string } | undefined;
 
 /**
- * Builds the explorer's two JSON payloads from the items. Chunk text is kept
- * once per (variant, chunk) in a table and referenced by index (`chunkOf`
- * supplies the text of retrieved chunks outside the context); answers carry
- * their citation markers resolved (src/review/highlight.ts), context chunks
- * the anchor's offsets.
+ * Builds the explorer's payloads item by item. Chunk text is kept once per
+ * (variant, chunk) in a table and referenced by index (`chunkOf` supplies the
+ * text of retrieved chunks outside the context); answers carry their
+ * citation markers resolved (src/review/highlight.ts), context chunks the
+ * anchor's offsets. The chunk and judge tables are complete once every item
+ * has been added; items are added in order (their evidence refers to the
+ * tables by index, in order of first use).
  */
-export function explorerData(items: readonly ItemRecord[], chunkOf: ChunkLookup = () => undefined): ExplorerData {
-  const variants = [...new Set(items.map((i) => i.variant))];
-  const rubrics = [...new Set(items.flatMap((i) => i.rubrics.map((r) => r.rubric)))];
-  const chunkIndex = new Map<string, number>();
-  const chunks: ExplorerData["evidence"]["chunks"] = [];
-  const chunkRef = (variant: string, id: string, known?: { doc: string | null; heading: string | null; text: string | null }): number => {
+class ExplorerBuilder {
+  readonly variants: string[];
+  readonly rubrics: string[];
+  readonly chunks: ExplorerData["evidence"]["chunks"] = [];
+  readonly judges: ExplorerData["evidence"]["judges"] = [];
+  readonly rows: ExplorerData["rows"]["items"] = [];
+  readonly template: string;
+  private readonly chunkIndex = new Map<string, number>();
+  private readonly judgeIndex = new Map<string, number>();
+
+  constructor(
+    items: readonly ItemRecord[],
+    private readonly chunkOf: ChunkLookup,
+  ) {
+    this.variants = [...new Set(items.map((i) => i.variant))];
+    this.rubrics = [...new Set(items.flatMap((i) => i.rubrics.map((r) => r.rubric)))];
+    const first = items[0];
+    this.template = first ? first.review.replace(shellWord(`${first.variant}/${first.question}`), "{item}") : "";
+  }
+
+  private chunkRef(variant: string, id: string, known?: { doc: string | null; heading: string | null; text: string | null }): number {
     const key = `${variant}\u0000${id}`;
-    let n = chunkIndex.get(key);
+    let n = this.chunkIndex.get(key);
     if (n === undefined) {
-      const c = known ?? (() => { const x = chunkOf(variant, id); return { doc: x?.doc ?? null, heading: x?.heading ?? null, text: x?.text ?? null }; })();
-      chunkIndex.set(key, (n = chunks.length));
-      chunks.push([id, c.doc ?? "", c.heading ?? "", c.text ?? ""]);
+      const c = known ?? (() => { const x = this.chunkOf(variant, id); return { doc: x?.doc ?? null, heading: x?.heading ?? null, text: x?.text ?? null }; })();
+      this.chunkIndex.set(key, (n = this.chunks.length));
+      this.chunks.push([id, c.doc ?? "", c.heading ?? "", c.text ?? ""]);
     }
     return n;
-  };
-  const rows: ExplorerData["rows"]["items"] = [];
-  const evidence: unknown[] = [];
-  const judges: ExplorerData["evidence"]["judges"] = [];
-  const judgeIndex = new Map<string, number>();
-  const judgeRef = (judge: string, fingerprint: string, model: string | null): number => {
+  }
+
+  private judgeRef(judge: string, fingerprint: string, model: string | null): number {
     const key = `${judge}\u0000${fingerprint}\u0000${model ?? ""}`;
-    let n = judgeIndex.get(key);
+    let n = this.judgeIndex.get(key);
     if (n === undefined) {
-      judgeIndex.set(key, (n = judges.length));
-      judges.push([judge, fingerprint, model]);
+      this.judgeIndex.set(key, (n = this.judges.length));
+      this.judges.push([judge, fingerprint, model]);
     }
     return n;
-  };
-  const first = items[0];
-  const template = first ? first.review.replace(shellWord(`${first.variant}/${first.question}`), "{item}") : "";
-  for (const it of items) {
+  }
+
+  /**
+   * Puts an item's chunks in the table in the order {@link add} refers to them
+   * (context, then retrieved): run over every item first, the table is
+   * complete before any evidence is built.
+   */
+  indexChunks(it: ItemRecord): void {
+    for (const c of it.context) this.chunkRef(it.variant, c.id, c);
+    for (const r of it.retrieved) this.chunkRef(it.variant, r.id);
+  }
+
+  /** Adds an item's row; returns its evidence. */
+  add(it: ItemRecord): unknown {
     const byRubric = new Map(it.rubrics.map((r) => [r.rubric, r]));
-    rows.push([
-      variants.indexOf(it.variant), it.question, it.text, it.kind, it.tags, OUTCOMES.indexOf(it.outcome),
-      rubrics.map((r) => { const v = byRubric.get(r)?.verdict; return v ? VERDICT_CODE[v] : ""; }),
+    this.rows.push([
+      this.variants.indexOf(it.variant), it.question, it.text, it.kind, it.tags, OUTCOMES.indexOf(it.outcome),
+      this.rubrics.map((r) => { const v = byRubric.get(r)?.verdict; return v ? VERDICT_CODE[v] : ""; }),
       it.firstRelevantRank, it.miss?.failure ?? "", it.answer ?? "", it.split ?? "",
     ]);
     const contextIds = it.context.map((c) => c.id);
-    const ctx = it.context.map((c) => [chunkRef(it.variant, c.id, c), c.position, c.relevant ? 1 : 0, c.cited ? 1 : 0, c.anchorAt]);
-    evidence.push({
+    const ctx = it.context.map((c) => [this.chunkRef(it.variant, c.id, c), c.position, c.relevant ? 1 : 0, c.cited ? 1 : 0, c.anchorAt]);
+    return {
       ref: it.reference,
       ans: it.answer === null ? null : markCitations(it.answer, contextIds).map((s) => (s.mark ? [s.text, s.refs ?? [], s.mark === "cite-unknown" ? 1 : 0] : [s.text])),
       anchor: it.anchor,
       because: it.because,
       ctx,
       stages: it.stages,
-      ret: it.retrieved.map((r) => [r.rank, chunkRef(it.variant, r.id), r.relevant ? 1 : 0, r.inContext ? 1 : 0, it.stages.map((s) => r.stages[s] ?? null)]),
+      ret: it.retrieved.map((r) => [r.rank, this.chunkRef(it.variant, r.id), r.relevant ? 1 : 0, r.inContext ? 1 : 0, it.stages.map((s) => r.stages[s] ?? null)]),
       miss: it.miss,
-      rub: it.rubrics.map((r) => [r.rubric, r.verdict, r.units.map((u) => [u.unit, u.verdict, judgeRef(u.judge, u.fingerprint, u.model), u.reason, u.error, u.rule, u.claim ?? null]), r.labels.map((l) => [l.unit, l.label, l.annotator, l.provenance, l.frame, l.time, l.note])]),
-      rev: it.review === template.replace("{item}", shellWord(`${it.variant}/${it.question}`)) ? null : it.review,
-    });
+      rub: it.rubrics.map((r) => [r.rubric, r.verdict, r.units.map((u) => [u.unit, u.verdict, this.judgeRef(u.judge, u.fingerprint, u.model), u.reason, u.error, u.rule, u.claim ?? null]), r.labels.map((l) => [l.unit, l.label, l.annotator, l.provenance, l.frame, l.time, l.note])]),
+      rev: it.review === this.template.replace("{item}", shellWord(`${it.variant}/${it.question}`)) ? null : it.review,
+    };
   }
-  return { rows: { variants, rubrics, outcomes: [...OUTCOMES], items: rows }, evidence: { chunks, judges, review: template, items: evidence } };
+
+  rowsJson(): ExplorerData["rows"] {
+    return { variants: this.variants, rubrics: this.rubrics, outcomes: [...OUTCOMES], items: this.rows };
+  }
 }
 
-function shards<T>(xs: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += SHARD) out.push(xs.slice(i, i + SHARD));
-  return out;
+/** The explorer's two JSON payloads from the items (see {@link ExplorerBuilder}). */
+export function explorerData(items: readonly ItemRecord[], chunkOf: ChunkLookup = () => undefined): ExplorerData {
+  const b = new ExplorerBuilder(items, chunkOf);
+  const evidence = items.map((it) => b.add(it));
+  return { rows: b.rowsJson(), evidence: { chunks: b.chunks, judges: b.judges, review: b.template, items: evidence } };
 }
 
 function option(value: string, label: string): string {
@@ -155,18 +200,18 @@ function select(name: string, label: string, options: string[]): string {
 }
 
 /** The filter form: shown by the script (hidden without it: its controls would do nothing). */
-function filters(data: ExplorerData, items: readonly ItemRecord[]): string {
+function filters(variants: readonly string[], rubrics: readonly string[], items: readonly ItemRecord[]): string {
   const kinds = [...new Set(items.map((i) => i.kind))].sort();
   const tags = [...new Set(items.flatMap((i) => i.tags))].sort();
   const used = OUTCOMES.filter((o) => items.some((i) => i.outcome === o));
   const verdicts = [option("yes", "yes"), option("no", "no"), option("error", "error"), option("none", "not judged")];
   return `<form id="rj-filters" class="filters" hidden role="search">`
     + `<label class="grow">Search <input type="search" name="q" data-filter="q" placeholder="id, question, answer, tag… ( / )" autocomplete="off"></label>`
-    + select("variant", "Variant", data.rows.variants.map((v) => option(v, v)))
+    + select("variant", "Variant", variants.map((v) => option(v, v)))
     + select("outcome", "Outcome", used.map((o) => option(o, OUTCOME_LABELS[o])))
     + select("kind", "Kind", kinds.map((k) => option(k, k)))
     + select("tag", "Tag", tags.map((t) => option(t, t)))
-    + data.rows.rubrics.map((r) => select(`r.${r}`, r, verdicts)).join("")
+    + rubrics.map((r) => select(`r.${r}`, r, verdicts)).join("")
     + `<button type="button" id="rj-reset">Clear</button></form>`;
 }
 
@@ -194,29 +239,71 @@ export function defaultOrder(items: readonly ItemRecord[]): ItemRecord[] {
   return items.map((it, i) => ({ it, i })).sort((a, b) => SEVERITY.indexOf(a.it.outcome) - SEVERITY.indexOf(b.it.outcome) || a.i - b.i).map(({ it }) => it);
 }
 
+/** The explorer section built a shard at a time (see {@link explorerSectionLazy}). */
+export interface LazySection {
+  /** Builds the next evidence shard and hands it to `compress`; false when every shard was built already. */
+  step(): boolean;
+  /** Builds what is left; the section's pieces (compressed blocks may still be promises). */
+  finish(): (string | Promise<string>)[];
+}
+
 /**
  * The explorer section: filters, the table (its first rows server-rendered),
- * paging, the detail panel, and the two JSON blocks.
+ * paging, the detail panel, and the JSON blocks, in pieces: each evidence
+ * shard's JSON is built, handed to `compress` and dropped before the next
+ * (so the evidence of every item is never held at once), and a compressed
+ * block may still be on its way (a promise). The shards are built when the
+ * caller asks (`step`), so it can hand them to another thread as fast as that
+ * thread compresses them, between its own work.
  */
-export function explorerSection(report: ReportJson, items: readonly ItemRecord[], chunkOf?: ChunkLookup): string {
-  const data = explorerData(items, chunkOf);
-  const rubrics = data.rows.rubrics;
+export function explorerSectionLazy(report: ReportJson, items: readonly ItemRecord[], chunkOf: ChunkLookup = () => undefined, compress: Compress = gzipBase64): LazySection {
+  const b = new ExplorerBuilder(items, chunkOf);
+  // the chunk table first and whole (the largest block): compressing while the shards are built
+  for (const it of items) b.indexChunks(it);
+  const chunksBlock = gzipBlockPieces("rj-chunks", JSON.stringify(b.chunks), compress);
+  const shardBlocks: (string | Promise<string>)[] = [];
+  let at = 0;
+  const step = (): boolean => {
+    if (at >= items.length) return false;
+    const evidence: unknown[] = [];
+    for (let j = at; j < Math.min(items.length, at + SHARD); j++) evidence.push(b.add(items[j]!));
+    shardBlocks.push(...gzipBlockPieces(`rj-ev-${at / SHARD}`, JSON.stringify(evidence), compress));
+    at += SHARD;
+    return true;
+  };
+  return { step, finish: () => {
+    while (step());
+    return sectionPieces(report, items, b, chunksBlock, shardBlocks);
+  } };
+}
+
+/** The explorer section in pieces, every shard built at once. */
+export function explorerSectionPieces(report: ReportJson, items: readonly ItemRecord[], chunkOf?: ChunkLookup, compress?: Compress): (string | Promise<string>)[] {
+  return explorerSectionLazy(report, items, chunkOf, compress).finish();
+}
+
+function sectionPieces(report: ReportJson, items: readonly ItemRecord[], b: ExplorerBuilder, chunksBlock: (string | Promise<string>)[], shardBlocks: (string | Promise<string>)[]): (string | Promise<string>)[] {
+  const rows = b.rowsJson();
+  const rubrics = rows.rubrics;
   const first = defaultOrder(items).slice(0, STATIC_ROWS);
   const failing = items.filter((i) => i.outcome === "retrieval-failure" || i.outcome === "generation-failure" || i.outcome === "invented-answer").length;
-  const body = filters(data, items)
+  const body = filters(rows.variants, rubrics, items)
     + `<p id="rj-status" class="muted" role="status">${esc(`${items.length} items (${failing} failed); the first ${first.length}, worst outcome first.`)}</p>`
     + `<noscript><p class="note">With script disabled the explorer shows its first ${first.length} rows only: every item, with its evidence, is in items.csv and items.jsonl beside this file.</p></noscript>`
     + `<div class="xwrap"><table id="rj-table" class="explorer"><thead>${headRow(rubrics)}</thead><tbody>${first.map((it) => staticRow(it, rubrics)).join("")}</tbody></table></div>`
     + `<nav id="rj-pages" class="pages" hidden><button type="button" id="rj-prev">← previous</button> <span id="rj-page"></span> <button type="button" id="rj-next">next →</button>`
     + ` <span class="muted">keys: <kbd>/</kbd> search, <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> open, <kbd>Esc</kbd> close</span></nav>`
     + `<div id="rj-detail" class="detail" hidden tabindex="-1"></div>`
-    + jsonBlock("rj-rows", { ...data.rows, shard: SHARD, judges: data.evidence.judges, review: data.evidence.review })
-    + gzipBlock("rj-chunks", data.evidence.chunks)
-    + shards(data.evidence.items).map((part, i) => gzipBlock(`rj-ev-${i}`, part)).join("");
-  return section(
+    + jsonBlock("rj-rows", { ...rows, shard: SHARD, judges: b.judges, review: b.template });
+  const [open, close] = sectionShell(
     "explorer",
     "Items: why each one failed",
     `Every question of every variant (${report.variants.map((v) => v.name).join(", ")}): filter, sort, open a row for its question, answer, context with the anchor marked, retrieved chunks by stage, the judge's reasons and the labels. The filters live in the address, so a link reopens the same view.`,
-    body,
   );
+  return [open + body, ...chunksBlock, ...shardBlocks, close];
+}
+
+/** The explorer section as one string, compressed on this thread. */
+export function explorerSection(report: ReportJson, items: readonly ItemRecord[], chunkOf?: ChunkLookup): string {
+  return (explorerSectionPieces(report, items, chunkOf) as string[]).join("");
 }

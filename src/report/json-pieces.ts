@@ -1,0 +1,104 @@
+/**
+ * `JSON.stringify(value, null, 2)` written in pieces: the same bytes, without
+ * the one string of tens of megabytes that report.json, diagnostics.json and
+ * retrieval.json would otherwise be (see text-sink.ts). The outer levels and
+ * long arrays are walked here; everything below is one native
+ * `JSON.stringify` call per value, re-indented to its depth (a JSON string
+ * never holds a raw line break, so every `\n` in its output is layout).
+ */
+
+/** Levels walked whatever their size; below them, only arrays this long are. */
+const OUTER_DEPTH = 3;
+const LONG_ARRAY = 32;
+
+const PAD = "  ";
+
+function isPlainObject(v: object): v is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Writes `JSON.stringify(value, null, 2)` to `write` in pieces. Values are
+ * treated as JSON.stringify treats them (toJSON, undefined and functions
+ * dropped from objects and written null in arrays).
+ *
+ * @example
+ * let s = ""; prettyJson({ a: [1, 2] }, (p) => (s += p)); // s === JSON.stringify({ a: [1, 2] }, null, 2)
+ */
+export function prettyJson(value: unknown, write: (piece: string) => void): void {
+  if (hasToJson(value)) {
+    const text = JSON.stringify(value, null, 2) as string | undefined;
+    if (text !== undefined) write(text);
+    return;
+  }
+  const text = walk(value, 0, write);
+  if (text !== undefined) write(text);
+}
+
+function hasToJson(v: unknown): boolean {
+  return v !== null && typeof v === "object" && typeof (v as { toJSON?: unknown }).toJSON === "function";
+}
+
+/**
+ * Writes `value` (which has no toJSON of its own) at `depth`, or returns its
+ * text for the caller to write: "" when it was written, undefined when
+ * JSON.stringify gives nothing for it (undefined, a function, a symbol).
+ */
+function walk(v: unknown, depth: number, write: (piece: string) => void): string | undefined {
+  if (v !== null && typeof v === "object" && (Array.isArray(v) ? depth < OUTER_DEPTH || v.length >= LONG_ARRAY : depth < OUTER_DEPTH && isPlainObject(v))) {
+    if (Array.isArray(v)) writeArray(v, depth, write);
+    else writeObject(v as Record<string, unknown>, depth, write);
+    return "";
+  }
+  const text = JSON.stringify(v, null, 2) as string | undefined;
+  return text === undefined ? undefined : indent(text, depth);
+}
+
+function indent(text: string, depth: number): string {
+  return depth > 0 && text.includes("\n") ? text.replace(/\n/g, `\n${PAD.repeat(depth)}`) : text;
+}
+
+/**
+ * A member with a toJSON method, exactly as JSON.stringify writes it (toJSON
+ * called with its key): through a one-member object, whose text is cut out.
+ * Undefined when the member is left out.
+ */
+function viaWrapper(key: string, v: unknown, depth: number): string | undefined {
+  const whole = JSON.stringify({ [key]: v }, null, 2);
+  if (whole === "{}") return undefined;
+  const head = `{\n${PAD}${JSON.stringify(key)}: `;
+  return indent(whole.slice(head.length, whole.length - 2).replace(/\n {2}/g, "\n"), depth);
+}
+
+function writeArray(xs: readonly unknown[], depth: number, write: (piece: string) => void): void {
+  if (xs.length === 0) {
+    write("[]");
+    return;
+  }
+  const inner = PAD.repeat(depth + 1);
+  for (let i = 0; i < xs.length; i++) {
+    write(i === 0 ? `[\n${inner}` : `,\n${inner}`);
+    const x = xs[i];
+    const text = hasToJson(x) ? viaWrapper(String(i), x, depth + 1) : walk(x, depth + 1, write);
+    write(text ?? "null");
+  }
+  write(`\n${PAD.repeat(depth)}]`);
+}
+
+function writeObject(o: Record<string, unknown>, depth: number, write: (piece: string) => void): void {
+  const inner = PAD.repeat(depth + 1);
+  let first = true;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    let text: string | undefined;
+    if (hasToJson(v)) {
+      text = viaWrapper(k, v, depth + 1);
+      if (text === undefined) continue;
+    } else if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+    write(`${first ? "{" : ","}\n${inner}${JSON.stringify(k)}: `);
+    first = false;
+    write(text ?? walk(v, depth + 1, write) ?? "null");
+  }
+  write(first ? "{}" : `\n${PAD.repeat(depth)}}`);
+}
