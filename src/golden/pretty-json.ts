@@ -1,84 +1,106 @@
 /**
- * `JSON.stringify(value, null, 2)` in pieces: the same text, byte for byte,
- * handed out a piece at a time so a large document (a golden-set run of
- * 50,000 questions prints 95 MB of JSON) is never one string, nor one string
- * plus its UTF-8 copy. Plain arrays and objects near the top are walked
- * here; anything below `depth`, and anything that is not a plain array or
- * object (or has `toJSON`), is left to JSON.stringify and re-indented, so
- * the rules for numbers, strings, dates and typed arrays stay V8's.
+ * `JSON.stringify(value, null, 2)` written in pieces: the same bytes, without
+ * the one string of tens of megabytes that report.json, diagnostics.json,
+ * retrieval.json or `ragjudge retrieval --format json` would otherwise be
+ * (the report's files go through report/text-sink.ts, retrieval's output
+ * to stdout). The outer levels and long arrays are walked here; everything
+ * below is one native `JSON.stringify` call per value, re-indented to its
+ * depth (a JSON string never holds a raw line break, so every `\n` in its
+ * output is layout).
  */
 
-const INDENT = "  ";
+/** Levels walked whatever their size; below them, only arrays this long are. */
+const OUTER_DEPTH = 3;
+const LONG_ARRAY = 32;
 
-function isPlainObject(v: object): boolean {
-  const proto = Object.getPrototypeOf(v);
-  return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== "function";
-}
+const PAD = "  ";
 
-/** What JSON.stringify leaves out of an object (and writes as null in an array). */
-function isOmitted(v: unknown): boolean {
-  return v === undefined || typeof v === "function" || typeof v === "symbol";
-}
-
-/** One value at nesting level `level` (0 = the document): its pieces, the first on the current line. */
-function* pieces(value: unknown, level: number, depth: number): Generator<string> {
-  if (level >= depth || typeof value !== "object" || value === null || !(Array.isArray(value) || isPlainObject(value))) {
-    const text = JSON.stringify(value, null, 2);
-    yield level === 0 || !text.includes("\n") ? text : text.replaceAll("\n", `\n${INDENT.repeat(level)}`);
-    return;
-  }
-  const inner = `\n${INDENT.repeat(level + 1)}`;
-  const close = `\n${INDENT.repeat(level)}`;
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      yield "[]";
-      return;
-    }
-    yield "[";
-    for (let i = 0; i < value.length; i++) {
-      yield i === 0 ? inner : `,${inner}`;
-      const v = value[i];
-      if (isOmitted(v)) yield "null";
-      else yield* pieces(v, level + 1, depth);
-    }
-    yield `${close}]`;
-    return;
-  }
-  let first = true;
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key];
-    if (isOmitted(v)) continue;
-    yield `${first ? "{" : ","}${inner}${JSON.stringify(key)}: `;
-    first = false;
-    yield* pieces(v, level + 1, depth);
-  }
-  yield first ? "{}" : `${close}}`;
+function isPlainObject(v: object): v is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 /**
- * The pieces of `JSON.stringify(value, null, 2)`, joined into strings of
- * about `size` characters (default 16,384: small enough to stay in V8's young
- * generation, where a piece that has been written costs nothing to free;
- * megabyte strings go to the large-object space and stay until a full
- * collection). `depth` is how many levels of plain arrays and
- * objects are walked here (deeper ones are stringified whole).
+ * Writes `JSON.stringify(value, null, 2)` to `write` in pieces. Values are
+ * treated as JSON.stringify treats them (toJSON, undefined and functions
+ * dropped from objects and written null in arrays).
  *
  * @example
- * [...prettyJsonPieces({ a: [1, 2] })].join("") === JSON.stringify({ a: [1, 2] }, null, 2) // true
+ * let s = ""; prettyJson({ a: [1, 2] }, (p) => (s += p)); // s === JSON.stringify({ a: [1, 2] }, null, 2)
  */
-export function* prettyJsonPieces(value: unknown, options: { depth?: number; size?: number } = {}): Generator<string> {
-  const depth = options.depth ?? 4;
-  const size = options.size ?? 16_384;
-  let buf: string[] = [];
-  let length = 0;
-  for (const p of pieces(value, 0, depth)) {
-    buf.push(p);
-    length += p.length;
-    if (length >= size) {
-      yield buf.join("");
-      buf = [];
-      length = 0;
-    }
+export function prettyJson(value: unknown, write: (piece: string) => void): void {
+  if (hasToJson(value)) {
+    const text = JSON.stringify(value, null, 2) as string | undefined;
+    if (text !== undefined) write(text);
+    return;
   }
-  if (buf.length) yield buf.join("");
+  const text = walk(value, 0, write);
+  if (text !== undefined) write(text);
+}
+
+function hasToJson(v: unknown): boolean {
+  return v !== null && typeof v === "object" && typeof (v as { toJSON?: unknown }).toJSON === "function";
+}
+
+/**
+ * Writes `value` (which has no toJSON of its own) at `depth`, or returns its
+ * text for the caller to write: "" when it was written, undefined when
+ * JSON.stringify gives nothing for it (undefined, a function, a symbol).
+ */
+function walk(v: unknown, depth: number, write: (piece: string) => void): string | undefined {
+  if (v !== null && typeof v === "object" && (Array.isArray(v) ? depth < OUTER_DEPTH || v.length >= LONG_ARRAY : depth < OUTER_DEPTH && isPlainObject(v))) {
+    if (Array.isArray(v)) writeArray(v, depth, write);
+    else writeObject(v as Record<string, unknown>, depth, write);
+    return "";
+  }
+  const text = JSON.stringify(v, null, 2) as string | undefined;
+  return text === undefined ? undefined : indent(text, depth);
+}
+
+function indent(text: string, depth: number): string {
+  return depth > 0 && text.includes("\n") ? text.replace(/\n/g, `\n${PAD.repeat(depth)}`) : text;
+}
+
+/**
+ * A member with a toJSON method, exactly as JSON.stringify writes it (toJSON
+ * called with its key): through a one-member object, whose text is cut out.
+ * Undefined when the member is left out.
+ */
+function viaWrapper(key: string, v: unknown, depth: number): string | undefined {
+  const whole = JSON.stringify({ [key]: v }, null, 2);
+  if (whole === "{}") return undefined;
+  const head = `{\n${PAD}${JSON.stringify(key)}: `;
+  return indent(whole.slice(head.length, whole.length - 2).replace(/\n {2}/g, "\n"), depth);
+}
+
+function writeArray(xs: readonly unknown[], depth: number, write: (piece: string) => void): void {
+  if (xs.length === 0) {
+    write("[]");
+    return;
+  }
+  const inner = PAD.repeat(depth + 1);
+  for (let i = 0; i < xs.length; i++) {
+    write(i === 0 ? `[\n${inner}` : `,\n${inner}`);
+    const x = xs[i];
+    const text = hasToJson(x) ? viaWrapper(String(i), x, depth + 1) : walk(x, depth + 1, write);
+    write(text ?? "null");
+  }
+  write(`\n${PAD.repeat(depth)}]`);
+}
+
+function writeObject(o: Record<string, unknown>, depth: number, write: (piece: string) => void): void {
+  const inner = PAD.repeat(depth + 1);
+  let first = true;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    let text: string | undefined;
+    if (hasToJson(v)) {
+      text = viaWrapper(k, v, depth + 1);
+      if (text === undefined) continue;
+    } else if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+    write(`${first ? "{" : ","}\n${inner}${JSON.stringify(k)}: `);
+    first = false;
+    write(text ?? walk(v, depth + 1, write) ?? "null");
+  }
+  write(first ? "{}" : `\n${PAD.repeat(depth)}}`);
 }

@@ -19,7 +19,7 @@ import type { ReportJson } from "./schema.js";
 import { renderTerminal } from "./terminal.js";
 import { itemsCsvPieces } from "./items/csv.js";
 import { ItemRecord } from "./items/schema.js";
-import { prettyJson } from "./json-pieces.js";
+import { prettyJson } from "../golden/pretty-json.js";
 import type { FileContent } from "./text-sink.js";
 
 /** The fixed files of an evaluation folder, besides the calibration records. */
@@ -72,7 +72,7 @@ export interface EvaluationArtifacts {
   panelJudgmentsText?: string;
 }
 
-/** `JSON.stringify(v, null, 2)` and a line break, written in pieces (json-pieces.ts). */
+/** `JSON.stringify(v, null, 2)` and a line break, written in pieces (golden/pretty-json.ts). */
 const json = (v: unknown): FileContent => (write) => {
   prettyJson(v, write);
   write("\n");

@@ -1,4 +1,4 @@
-import { prettyJsonPieces } from "../golden/pretty-json.js";
+import { prettyJson } from "../golden/pretty-json.js";
 import type { VariantDiagnostics } from "./diagnostics/diagnose.js";
 import type { FloorMiss } from "./floors.js";
 import type { Measure } from "./measures/types.js";
@@ -170,18 +170,34 @@ export function retrievalResultsJson(
 }
 
 /**
- * {@link retrievalResultsJson}'s text in pieces of 16,384 characters or so, for
- * printing: 50,000 questions make 95 MB of it, which as one string (and its
- * UTF-8 copy) would be the largest thing the command holds.
+ * {@link retrievalResultsJson}'s text in pieces of 16,384 characters or so,
+ * for printing: 50,000 questions make 95 MB of it, which as one string (and
+ * its UTF-8 copy) would be the largest thing the command holds. Pieces that
+ * small die in V8's young generation once written, where freeing them costs
+ * nothing (megabyte strings sit in the large-object space until a full
+ * collection).
  */
-export function* retrievalResultsPieces(
+export function writeRetrievalResults(
   views: readonly RetrievalView[],
   misses: readonly { name: string; miss: FloorMiss }[],
   diagnostics: readonly VariantDiagnostics[],
-  opts: { perQuery?: boolean } = {},
-): Generator<string> {
-  yield* prettyJsonPieces(resultsDocument(views, misses, diagnostics, opts));
-  yield "\n";
+  opts: { perQuery?: boolean },
+  write: (piece: string) => void,
+): void {
+  let held: string[] = [];
+  let length = 0;
+  const flush = () => {
+    write(held.join(""));
+    held = [];
+    length = 0;
+  };
+  prettyJson(resultsDocument(views, misses, diagnostics, opts), (p) => {
+    held.push(p);
+    length += p.length;
+    if (length >= 16_384) flush();
+  });
+  held.push("\n");
+  flush();
 }
 
 function resultsDocument(views: readonly RetrievalView[], misses: readonly { name: string; miss: FloorMiss }[], diagnostics: readonly VariantDiagnostics[], opts: { perQuery?: boolean }) {

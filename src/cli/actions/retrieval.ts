@@ -3,7 +3,7 @@ import { checkFloors, formatMissedValue, parseFloors, type Floor, type FloorMiss
 import { measureHelp } from "../../retrieval/measures/help.js";
 import { defaultMeasures, headlineMeasures, parseCutoffs, parseMeasures, sortMeasures } from "../../retrieval/measures/parse.js";
 import type { Measure } from "../../retrieval/measures/types.js";
-import { renderMarkdown, renderTable, retrievalResultsPieces, trecView, type RetrievalView } from "../../retrieval/report.js";
+import { renderMarkdown, renderTable, trecView, writeRetrievalResults, type RetrievalView } from "../../retrieval/report.js";
 import { scoreTrecFiles } from "../../retrieval/trec/evaluate.js";
 import { formatTrecEval } from "../../retrieval/trec/write.js";
 import type { Evaluation } from "../../retrieval/evaluate.js";
@@ -106,24 +106,24 @@ async function runTrecMode(flags: RetrievalFlags, ks: number[], floors: Floor[])
 /** The diagnostics section of the golden-set mode, as terminal text or Markdown (empty in TREC mode). */
 type Section = (kind: "terminal" | "markdown") => string;
 
-/** The output in pieces (JSON can be large: see retrievalResultsPieces); the other formats are one piece. */
-function* render(flags: RetrievalFlags, scored: Scored[], misses: { name: string; miss: FloorMiss }[], diagnostics: VariantDiagnostics[], section: Section): Generator<string> {
+/** Prints the output through `write`: JSON in pieces (it can be large, see writeRetrievalResults), the other formats whole. */
+function render(flags: RetrievalFlags, scored: Scored[], misses: { name: string; miss: FloorMiss }[], diagnostics: VariantDiagnostics[], section: Section, write: (text: string) => void): void {
   const opts = { perQuery: flags.perQuery ?? false, fullPrecision: flags.fullPrecision ?? false };
   switch (flags.format) {
     case "trec":
-      yield formatTrecEval(scored[0]!.evaluation, { fullPrecision: opts.fullPrecision });
+      write(formatTrecEval(scored[0]!.evaluation, { fullPrecision: opts.fullPrecision }));
       return;
     case "json":
-      yield* retrievalResultsPieces(scored.map((s) => s.view), misses, diagnostics, opts);
+      writeRetrievalResults(scored.map((s) => s.view), misses, diagnostics, opts, write);
       return;
     case "md": {
       const hint = flags.measure.length ? "" : `\n_${MORE_MEASURES}_\n`; // a blank line first, or it joins the notes list
-      yield renderMarkdown(scored.map((s) => s.view), opts) + hint + (diagnostics.length ? `\n${section("markdown")}` : "");
+      write(renderMarkdown(scored.map((s) => s.view), opts) + hint + (diagnostics.length ? `\n${section("markdown")}` : ""));
       return;
     }
     default: {
       const hint = flags.measure.length ? "" : `(${MORE_MEASURES})\n`;
-      yield renderTable(scored.map((s) => s.view), opts) + hint + (diagnostics.length ? `\n${section("terminal")}` : "");
+      write(renderTable(scored.map((s) => s.view), opts) + hint + (diagnostics.length ? `\n${section("terminal")}` : ""));
     }
   }
 }
@@ -148,7 +148,7 @@ export async function retrievalAction(flags: RetrievalFlags): Promise<void> {
     ({ scored, floors, diagnostics, section } = runGoldenMode(flags, ksFlag));
   }
   const misses = scored.flatMap((s) => checkFloors(floors, s.valueOf).map((miss) => ({ name: s.view.name, miss })));
-  for (const piece of render(flags, scored, misses, diagnostics, section)) process.stdout.write(piece);
+  render(flags, scored, misses, diagnostics, section, (text) => process.stdout.write(text));
   // trec output must stay byte-identical to trec_eval's, so its warnings go to stderr
   if (flags.format === "trec") for (const n of scored.flatMap((s) => s.view.notes).filter((n) => n.startsWith("warning: "))) process.stderr.write(`ragjudge: ${n}\n`);
   for (const { name, miss } of misses) {
