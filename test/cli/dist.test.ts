@@ -19,6 +19,13 @@ describe.runIf(CI)("the built ragjudge binary (CI only: dist/ is built by npm ci
     expect(existsSync(BIN), `${BIN} missing: npm ci should have built it through the prepare script`).toBe(true);
   });
 
+  it("runs as the README's quick start types it (npx ragjudge, which needs the file to be executable)", () => {
+    const r = spawnSync("npx", ["--no-install", "ragjudge", "--version"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  }, 120_000);
+
   it("in a folder without a config, says so in one line naming ragjudge init and --example, exits 2, writes nothing", () => {
     const cwd = tempDir("ragjudge-dist-empty-");
     const r = spawnSync(process.execPath, [BIN, "run"], { cwd, encoding: "utf8", env: { ...process.env, OPENAI_API_KEY: "" }, timeout: 120_000 });
