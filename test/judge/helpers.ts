@@ -6,6 +6,7 @@ import { parseJsonl } from "../../src/golden/jsonl.js";
 import { Judgment } from "../../src/golden/schema/items.js";
 import { loadJudgeInputs, type JudgeInputs } from "../../src/judge/items/inputs.js";
 import { loadRubrics, type Rubric } from "../../src/judge/rubric/rubric.js";
+import type { RequestSettings } from "../../src/judge/transport/request.js";
 import { fixturePath, ROOT } from "../helpers/paths.js";
 
 /** A fresh temporary folder, removed after the test file (shared: test/helpers/temp.ts). */
@@ -36,3 +37,9 @@ export function readJudgments(file: string): Judgment[] {
   expect(problems).toEqual([]);
   return rows.map((r) => r.value);
 }
+
+/** The request settings the judge tests send (the scripted server answers any model). */
+export const SETTINGS: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
+
+/** Every rubric of the judge fixture, in name order. */
+export const ALL_RUBRICS = ["anchor-ambiguity", "citation-accuracy", "correctness", "faithfulness", "not-found"];

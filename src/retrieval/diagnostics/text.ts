@@ -77,7 +77,7 @@ function neighbours(list: readonly { chunk: { id: string; heading?: string | und
  * textEvidence(q, new Set(["hr#1"]), chunks, new Map()).across
  * // [{ word: "casual", chunk: "hr#0", where: "heading", side: "previous" }]
  */
-export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<string>, chunks: ChunkIndex, layouts: LayoutCache, words_: ChunkWords = new ChunkWords()): TextEvidence {
+export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<string>, chunks: ChunkIndex, layouts: LayoutCache, chunkWords: ChunkWords = new ChunkWords()): TextEvidence {
   const words = contentWords(question.question);
   const ev = emptyEvidence([...words.values()]);
   if (relevant.size === 0) {
@@ -95,7 +95,7 @@ export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<str
     list.forEach((e, i) => {
       if (!relevant.has(e.chunk.id)) return;
       ev.anchorChunks.push(e.chunk.id);
-      held.push(words_.of(e.chunk));
+      held.push(chunkWords.of(e.chunk));
       for (const n of neighbours(list, i)) if (!relevant.has(list[n.index]!.chunk.id)) beside.push({ ...n, list });
     });
   }
@@ -107,7 +107,7 @@ export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<str
   for (const [stem, word] of missing) {
     for (const n of beside) {
       const c = n.list[n.index]!.chunk;
-      const w = words_.of(c);
+      const w = chunkWords.of(c);
       const where = w.inText(stem) ? "text" : w.inHeading(stem) ? "heading" : null;
       if (where) {
         ev.across.push({ word, chunk: c.id, where, side: n.side });
@@ -222,17 +222,17 @@ export interface NeighbourText {
  * high): which of the question's words it holds that the relevant chunks
  * lack, and whether it is another section.
  */
-export function neighbourText(question: GoldenQuestion, relevant: ReadonlySet<string>, chunk: string, chunks: ChunkIndex, words_: ChunkWords = new ChunkWords()): NeighbourText {
+export function neighbourText(question: GoldenQuestion, relevant: ReadonlySet<string>, chunk: string, chunks: ChunkIndex, chunkWords: ChunkWords = new ChunkWords()): NeighbourText {
   const c = chunks.byId.get(chunk);
   const held: ChunkStems[] = [];
   const headings = new Set<string>();
   for (const id of relevant) {
     const r = chunks.byId.get(id);
     if (!r) continue;
-    held.push(words_.of(r));
+    held.push(chunkWords.of(r));
     if (r.heading && r.doc === c?.doc) headings.add(r.heading);
   }
-  const has = c ? words_.of(c) : undefined;
+  const has = c ? chunkWords.of(c) : undefined;
   const words = has ? [...contentWords(question.question)].filter(([s]) => has.has(s) && !held.some((r) => r.has(s))).map(([, w]) => w) : [];
   const otherSection = c?.heading && headings.size > 0 && !headings.has(c.heading) ? c.heading : null;
   return { chunk, words, otherSection };

@@ -8,13 +8,12 @@ import { customIdOf, partName } from "../../../src/judge/batch/format.js";
 import { BatchStore } from "../../../src/judge/batch/store.js";
 import { cacheKey, JudgeCache } from "../../../src/judge/schedule/cache.js";
 import { JudgeClient } from "../../../src/judge/transport/client.js";
-import type { RequestSettings } from "../../../src/judge/transport/request.js";
 import { runJudge } from "../../../src/judge/schedule/run.js";
 import { startOpenAIServer, type TestServer } from "../../server/openai-server.js";
-import { fixtureInputs, tempDir } from "../helpers.js";
+import { ALL_RUBRICS, fixtureInputs, SETTINGS, tempDir } from "../helpers.js";
 
-const S: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
-const ALL = ["anchor-ambiguity", "citation-accuracy", "correctness", "faithfulness", "not-found"];
+const S = SETTINGS;
+const ALL = ALL_RUBRICS;
 const { itemSet } = fixtureInputs(ALL);
 const items = itemSet.items;
 

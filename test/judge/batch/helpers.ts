@@ -8,12 +8,12 @@ import { submitExport, type SubmitOptions } from "../../../src/judge/batch/submi
 import { JudgeCache } from "../../../src/judge/schedule/cache.js";
 import { JudgeClient } from "../../../src/judge/transport/client.js";
 import type { Item } from "../../../src/judge/items/items.js";
-import type { RequestSettings } from "../../../src/judge/transport/request.js";
 import type { RequestInfo } from "../../server/openai-server.js";
 import { FIXTURE, fixtureInputs, tempDir } from "../helpers.js";
+import { SETTINGS } from "../helpers.js";
 
 export const CONFIG = join(FIXTURE, "ragjudge.config.json");
-export const SETTINGS: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
+export { SETTINGS };
 export const ALL_RUBRICS = ["anchor-ambiguity", "citation-accuracy", "correctness", "faithfulness", "not-found"];
 
 /** The scripted judge's verdict: "no" when the prompt mentions the invented gym or the 10-day hotel rule. */

@@ -13,9 +13,9 @@ import { diagnoseVariants } from "../../../src/retrieval/diagnostics/section.js"
 import { missK } from "../../../src/retrieval/diagnostics/diagnose.js";
 import { missCandidates } from "../../../src/retrieval/diagnostics/misses.js";
 import { ROOT } from "../../helpers/paths.js";
-import { FIXTURE, fixtureInputs, rubric, tempDir } from "../helpers.js";
+import { ALL_RUBRICS, FIXTURE, fixtureInputs, rubric, tempDir } from "../helpers.js";
 
-const ALL = ["anchor-ambiguity", "citation-accuracy", "correctness", "faithfulness", "not-found"];
+const ALL = ALL_RUBRICS;
 
 function keyOf(i: Item): string {
   return `${i.key.variant}/${i.key.question}/${i.key.rubric}/${i.key.unit}`;

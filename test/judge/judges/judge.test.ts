@@ -8,9 +8,9 @@ import { JudgeCache } from "../../../src/judge/schedule/cache.js";
 import { runJudge } from "../../../src/judge/schedule/run.js";
 import { JudgeClient } from "../../../src/judge/transport/client.js";
 import type { RequestSettings } from "../../../src/judge/transport/request.js";
-import { fixtureInputs, rubric, tempDir } from "../helpers.js";
+import { fixtureInputs, rubric, SETTINGS, tempDir } from "../helpers.js";
 
-const S: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
+const S = SETTINGS;
 const llm = (settings: RequestSettings = S) =>
   openAIBackend({ client: new JudgeClient({ baseURL: "http://127.0.0.1:9/v1", apiKey: "x", timeoutMs: 1000 }), baseURL: "http://127.0.0.1:9/v1", settings });
 

@@ -14,11 +14,11 @@ import type { LogprobsSetting } from "../../../src/judge/judges/logprobs.js";
 import { CACHE_FILE, JudgeCache, cacheKey } from "../../../src/judge/schedule/cache.js";
 import { runJudge } from "../../../src/judge/schedule/run.js";
 import { JudgeClient } from "../../../src/judge/transport/client.js";
-import { requestFingerprint, type RequestSettings } from "../../../src/judge/transport/request.js";
+import { requestFingerprint } from "../../../src/judge/transport/request.js";
 import { startOpenAIServer, type ServerOptions, type TestServer } from "../../server/openai-server.js";
-import { fixtureInputs, tempDir } from "../helpers.js";
+import { fixtureInputs, SETTINGS, tempDir } from "../helpers.js";
 
-const S: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
+const S = SETTINGS;
 
 let server: TestServer | undefined;
 afterEach(async () => {

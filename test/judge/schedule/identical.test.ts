@@ -7,12 +7,11 @@ import { openAIBackend } from "../../../src/judge/judges/llm.js";
 import { CACHE_FILE, JudgeCache } from "../../../src/judge/schedule/cache.js";
 import { runJudge } from "../../../src/judge/schedule/run.js";
 import { JudgeClient } from "../../../src/judge/transport/client.js";
-import type { RequestSettings } from "../../../src/judge/transport/request.js";
 import { startOpenAIServer, type Behaviour, type RequestInfo, type TestServer } from "../../server/openai-server.js";
-import { fixtureInputs, tempDir } from "../helpers.js";
+import { ALL_RUBRICS, fixtureInputs, SETTINGS, tempDir } from "../helpers.js";
 
-const S: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
-const ALL = ["anchor-ambiguity", "citation-accuracy", "correctness", "faithfulness", "not-found"];
+const S = SETTINGS;
+const ALL = ALL_RUBRICS;
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -6,14 +6,13 @@ import { openAIBackend } from "../../../src/judge/judges/llm.js";
 import { JudgeCache, cacheKey } from "../../../src/judge/schedule/cache.js";
 import { JudgeClient } from "../../../src/judge/transport/client.js";
 import type { Item } from "../../../src/judge/items/items.js";
-import type { RequestSettings } from "../../../src/judge/transport/request.js";
 import { runJudge } from "../../../src/judge/schedule/run.js";
 import { summarise } from "../../../src/judge/summary/summary.js";
 import { startOpenAIServer, type Behaviour, type RequestInfo, type TestServer } from "../../server/openai-server.js";
-import { fixtureInputs, tempDir } from "../helpers.js";
+import { ALL_RUBRICS, fixtureInputs, SETTINGS, tempDir } from "../helpers.js";
 
-const S: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
-const ALL = ["anchor-ambiguity", "citation-accuracy", "correctness", "faithfulness", "not-found"];
+const S = SETTINGS;
+const ALL = ALL_RUBRICS;
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FatalJudgeError } from "../../../src/judge/judges/judge.js";
 import { breakerHint, openAIBackend } from "../../../src/judge/judges/llm.js";
 import { JudgeClient, type CallResult } from "../../../src/judge/transport/client.js";
-import { buildRequestBody, requestFingerprint, type RequestSettings } from "../../../src/judge/transport/request.js";
+import { buildRequestBody, requestFingerprint } from "../../../src/judge/transport/request.js";
 import { startOpenAIServer, type Behaviour, type TestServer } from "../../server/openai-server.js";
-import { rubric } from "../helpers.js";
+import { rubric, SETTINGS } from "../helpers.js";
 
-const S: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
+const S = SETTINGS;
 const faith = rubric("faithfulness");
 const evidence = { question: "Carry over?", answer: "No [1].", context: [{ id: "hr#1", text: "Leave lapses." }] };
 const body = buildRequestBody(faith, evidence, S);

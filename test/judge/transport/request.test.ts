@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildRequestBody, requestFingerprint, requestTemplate, type RequestSettings } from "../../../src/judge/transport/request.js";
-import { rubric } from "../helpers.js";
+import { rubric, SETTINGS } from "../helpers.js";
 
-const S: RequestSettings = { model: "judge-model", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" };
+const S = SETTINGS;
 const faith = rubric("faithfulness");
 const evidence = { question: "Carry over?", answer: "No [1].", context: [{ id: "hr#1", text: "Leave lapses." }] };
 
