@@ -90,7 +90,7 @@ export function convert(rows: readonly AttributionRow[], time: string, seed = SP
 
     out.golden.push({ id: row.id, question, answerable: true, relevant: ids, tags: [dataset], split: half, kind: "attribution" });
     for (const c of context) out.chunks.push({ id: c.id, doc: row.id, text: c.text });
-    out.outputs.push({ id: row.id, retrieved: ids.map((id) => ({ id })), context: ids, answer: claim, citations: [{ sentence: claim, chunks: ids }] });
+    out.outputs.push({ id: row.id, retrieved: [...ids], context: ids, answer: claim, citations: [{ sentence: claim, chunks: ids }] });
 
     const add = (rubric: string, unit: string, evidence: Evidence): void => {
       const key: ItemKey = { variant: VARIANT, question: row.id, rubric, unit };

@@ -68,19 +68,19 @@ export const DUPLICATE = {
  * A chunk id listed twice in one ranked list is a problem at `field[i]`, the
  * second occurrence (trec_eval refuses duplicate documents too).
  */
-export function duplicatesInList(list: readonly { id: string }[], where: { file: string; line: number; field: string }, problems: InputError[]): void {
+export function duplicatesInList(list: readonly string[], where: { file: string; line: number; field: string }, problems: InputError[]): void {
   // a fresh set: V8 clears a used one no faster than it makes one
   const seen = new Set<string>();
   for (let i = 0; i < list.length; i++) {
-    const id = list[i]!.id;
+    const id = list[i]!;
     if (seen.has(id)) problems.push(new InputError(where.file, where.line, `${where.field}[${i}]`, `chunk id ${q(id)} appears twice in the ranked list`));
     seen.add(id);
   }
 }
 
 /** The ranked lists of one output line with their field names: `retrieved`, then `stages.<name>`. */
-export function rankedLists(out: Pick<PipelineOutput, "retrieved" | "stages">): [string, { id: string }[]][] {
-  return [["retrieved", out.retrieved], ...Object.entries(out.stages ?? {}).map(([name, list]): [string, { id: string }[]] => [`stages.${name}`, list])];
+export function rankedLists(out: Pick<PipelineOutput, "retrieved" | "stages">): [string, readonly string[]][] {
+  return [["retrieved", out.retrieved], ...Object.entries(out.stages ?? {}).map(([name, list]): [string, readonly string[]] => [`stages.${name}`, list])];
 }
 
 /** Loads a golden set; duplicate question ids are errors. */
@@ -166,7 +166,7 @@ export function loadVariant(v: VariantConfig, golden: GoldenSet, path: (p: strin
 
 /** The chunk ids given to the generator: `context`, else the top k of `retrieved`. */
 export function contextOf(out: PipelineOutput, contextK: number): string[] {
-  return out.context ?? out.retrieved.slice(0, contextK).map((e) => e.id);
+  return out.context ?? out.retrieved.slice(0, contextK);
 }
 
 

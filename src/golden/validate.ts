@@ -220,8 +220,8 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
       if (v.stages) problems.push(...missingStages(out, v.stages, { file: v.output, line, variant: v.name }));
       for (const [field, list] of rankedLists(out)) {
         duplicatesInList(list, { file: v.output, line, field }, problems);
-        list.forEach((e, i) => {
-          if (checkIds && !known(e.id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, unknown(e.id)));
+        list.forEach((id, i) => {
+          if (checkIds && !known(id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, unknown(id)));
         });
       }
       (out.context ?? []).forEach((id, i) => {

@@ -116,7 +116,7 @@ export function scoreRetrieval(
     }
     const rel = relevant.get(q.id)!;
     const out = variant.outputs.get(q.id);
-    const ranked = out ? out.retrieved.map((e) => e.id) : [];
+    const ranked = out ? out.retrieved : [];
     const judged = judgeList(ranked, rel, { unique: out !== undefined && isCheckedUnique(out.retrieved) });
     if (!out) missing.push(q.id);
     if (rel.size === 0) noRelevant.push(q.id);

@@ -26,9 +26,9 @@ describe("pipeline output with passages as text", () => {
   it("parses through loadJsonl: ids in retrieved, stages and context, the passages listed once with the first doc given", () => {
     const f = file(lines({ id: "q1", retrieved: [{ text: "Alpha text.", doc: "d1", score: 2 }, { text: "Beta text." }, "chunk#1"], context: [{ text: "Beta text.", doc: "d2" }, "chunk#1"], stages: { bm25: [{ text: "Alpha text." }] }, answer: "A [1]." }));
     const value = loadJsonl(f, PipelineOutput)[0]?.value;
-    expect(value!.retrieved).toEqual([{ id: passageId("Alpha text."), text: "Alpha text.", doc: "d1", score: 2 }, { id: passageId("Beta text."), text: "Beta text." }, { id: "chunk#1" }]);
+    expect(value!.retrieved).toEqual([passageId("Alpha text."), passageId("Beta text."), "chunk#1"]);
     expect(value!.context).toEqual([passageId("Beta text."), "chunk#1"]);
-    expect(value!.stages!.bm25).toEqual([{ id: passageId("Alpha text."), text: "Alpha text." }]);
+    expect(value!.stages!.bm25).toEqual([passageId("Alpha text.")]);
     expect(value!.passages).toEqual([{ id: passageId("Alpha text."), doc: "d1", text: "Alpha text." }, { id: passageId("Beta text."), doc: "d2", text: "Beta text." }]);
   });
 

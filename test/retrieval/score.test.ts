@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadChunks, loadGolden, loadPipelineOutput } from "../../src/golden/dataset.js";
 import { InputErrors } from "../../src/golden/errors.js";
+import { PipelineOutput } from "../../src/golden/schema/pipeline.js";
 import { goldenView } from "../../src/retrieval/report.js";
 import { overallValue, scoreRetrieval, scoreRetrievalFiles } from "../../src/retrieval/score.js";
 import { evaluateTrecFiles } from "../../src/retrieval/trec/evaluate.js";
@@ -85,14 +86,14 @@ describe("scoreRetrieval (golden-set mode)", () => {
   it("lists questions whose relevant ids this chunks file lacks, and says so in the report notes", () => {
     const golden = goldenOf('{"id":"a","question":"?","relevant":["it#0","other-chunking#7"]}\n{"id":"b","question":"?","relevant":["it#0"]}\n');
     const chunks = loadChunks(files.chunks);
-    const sc = scoreRetrieval(golden, { name: "x", chunks, outputs: new Map([["a", { id: "a", retrieved: [{ id: "it#0" }] }]]) }, { measures: ["R@5"] });
+    const sc = scoreRetrieval(golden, { name: "x", chunks, outputs: new Map([["a", { id: "a", retrieved: ["it#0"] }]]) }, { measures: ["R@5"] });
     expect(sc.unknownRelevant).toEqual(["a"]);
     expect(sc.questions[0]!.values[0]).toBe(0.5); // the unknown id still counts in R
     expect(goldenView(sc).notes).toContain("1 answerable question lists relevant ids this chunks file lacks: a; they count in R, so recall cannot reach 1 (ragjudge validate names them)");
   });
 
   it("refuses to export ids with white space", () => {
-    const outputs = new Map([["q 1", { id: "q 1", retrieved: [{ id: "a b" }] }]]);
+    const outputs = new Map([["q 1", { id: "q 1", retrieved: ["a b"] }]]);
     expect(() => pipelineToRun(outputs, "v", { file: "out.jsonl", lineOf: new Map([["q 1", 3]]) })).toThrow(InputErrors);
     try {
       pipelineToRun(outputs, "v", { file: "out.jsonl", lineOf: new Map([["q 1", 3]]) });
@@ -104,8 +105,9 @@ describe("scoreRetrieval (golden-set mode)", () => {
     }
   });
 
-  it("writes strictly decreasing scores so trec_eval keeps the list order", () => {
-    const run = pipelineToRun(new Map([["q", { id: "q", retrieved: [{ id: "z", score: 1 }, { id: "a", score: 1 }, { id: "m", score: 5 }] }]]), "t");
+  it("writes strictly decreasing scores so trec_eval keeps the list order, whatever scores the pipeline gave", () => {
+    const line = PipelineOutput.parse({ id: "q", retrieved: [{ id: "z", score: 1 }, { id: "a", score: 1 }, { id: "m", score: 5 }] });
+    const run = pipelineToRun(new Map([["q", line]]), "t");
     expect(run).toBe("q Q0 z 1 3 t\nq Q0 a 2 2 t\nq Q0 m 3 1 t\n");
   });
 });

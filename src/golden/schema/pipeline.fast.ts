@@ -52,23 +52,6 @@ const isRankedList = (list: unknown) => isEntryList(list, (e, seen) => (e.id !==
 /** A context zod accepts: chunk ids or passages as text `{text, doc?}`, no text twice. */
 const isContext = (list: unknown) => isEntryList(list, (e, seen) => isPassage(e, CONTEXT_PASSAGE, seen));
 
-/**
- * A checked ranked list as zod's union returns it, built in the parsed array
- * itself (a run holds millions of entries: copying each would double the
- * work): an `{id, score}` object out of the schema's key order is rebuilt in
- * it; ids and passages as text are left as they are, {@link withPassageIds}
- * makes their objects.
- */
-function asRankedList(list: unknown[]): unknown[] {
-  for (let i = 0; i < list.length; i++) {
-    const e = list[i];
-    if (typeof e === "string") continue;
-    const o = e as { id?: string; score?: number };
-    if (o.id !== undefined && !inSchemaOrder(o, FAST_KEYS.RankedEntry)) list[i] = o.score === undefined ? { id: o.id } : { id: o.id, score: o.score };
-  }
-  return list;
-}
-
 const isCitation = (c: unknown): boolean => isObject(c) && onlyKeys(c, CITATION) && isNonEmpty(c.sentence) && everyOf(c.chunks, isId);
 
 /**
@@ -76,8 +59,9 @@ const isCitation = (c: unknown): boolean => isObject(c) && onlyKeys(c, CITATION)
  * before anything is changed, so a record handed on to zod is the one
  * parsed. An accepted line is shaped as PipelineOutputLine returns it (keys
  * in the schema's order) and given to the schema's own transform,
- * {@link withPassageIds}, so passages as text get the same ids, and the
- * value the same keys in the same order, on both paths.
+ * {@link withPassageIds}, which turns every ranked entry into its chunk id
+ * in the parsed arrays themselves: both paths give the same ids, and the
+ * value the same keys in the same order.
  */
 export const fastPipelineOutput: FastCheck<PipelineOutput> = (j) => {
   if (!isObject(j) || !onlyKeys(j, OUTPUT)) return undefined;
@@ -91,8 +75,6 @@ export const fastPipelineOutput: FastCheck<PipelineOutput> = (j) => {
   if (citations !== undefined && !everyOf(citations, isCitation)) return undefined;
   if (claims !== undefined && !everyOf(claims, isNonEmpty)) return undefined;
   // checked: now shape it as zod would
-  asRankedList(retrieved);
-  if (stages !== undefined) for (const name in stages) asRankedList(stages[name] as unknown[]);
   if (citations !== undefined) {
     const list = citations as Record<string, unknown>[];
     for (let i = 0; i < list.length; i++) if (!inSchemaOrder(list[i]!, FAST_KEYS.Citation)) list[i] = { sentence: list[i]!.sentence, chunks: list[i]!.chunks };

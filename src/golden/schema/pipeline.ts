@@ -15,12 +15,19 @@ export const TextPassage = z.strictObject({
   score: z.number().finite().optional(),
 });
 
-/** A passage of a ranked list after parsing: its id, and its text when it was given as text. */
-export type RankedEntry = { id: string; score?: number | undefined; text?: string; doc?: string };
+/**
+ * A ranked list after parsing: chunk ids in rank order (rank 1 first). Scores
+ * are checked and dropped: every measure reads the order alone, as
+ * trec_eval's do once it has sorted. Passages given as text become their
+ * derived ids, their texts listed in the line's `passages`. Plain strings
+ * keep a 50,000 x 100 run at one string per entry rather than a string and
+ * an object.
+ */
+export type RankedList = string[];
 
 const ENTRY_SHAPES = 'expected a chunk id, {"id", "score"?}, or a passage {"text", "doc"?, "score"?}';
 
-/** A ranked entry: a bare chunk id, `{id, score}`, or a passage as text. Normalised to the object form. */
+/** A ranked entry: a bare chunk id, `{id, score}`, or a passage as text. Parsed to its chunk id ({@link withPassageIds}). */
 export const RankedEntryInput = z.union([Id, z.strictObject({ id: Id, score: z.number().finite().optional() }), TextPassage], { error: ENTRY_SHAPES });
 
 /** A ranked list as written: its array order is its ranking (rank 1 first). */
@@ -62,18 +69,6 @@ function sameTextTwice(list: readonly EntryInput[], field: string, ctx: z.core.$
   });
 }
 
-/** The parsed form of one entry: text passages get their derived id and keep their text. */
-function entry(e: EntryInput): RankedEntry {
-  if (typeof e === "string") return { id: e };
-  if ("text" in e) {
-    const out: RankedEntry = { id: passageId(e.text), text: e.text };
-    if (e.doc !== undefined) out.doc = e.doc;
-    if ("score" in e && e.score !== undefined) out.score = e.score;
-    return out;
-  }
-  return e;
-}
-
 /** The pipeline output line as written, before text passages get their ids. */
 export const PipelineOutputLine = z
   .strictObject({
@@ -102,24 +97,25 @@ export const PipelineOutputLine = z
  */
 export function withPassageIds(line: z.infer<typeof PipelineOutputLine>) {
   const passages = new Map<string, LinePassage>();
-  const note = (e: RankedEntry) => {
-    if (e.text === undefined) return;
-    const known = passages.get(e.id);
-    if (!known) passages.set(e.id, { id: e.id, doc: e.doc ?? NO_DOC, text: e.text });
+  /** The chunk id of a passage given as text, its text noted in `passages`. */
+  const passage = (e: { text: string; doc?: string | undefined }): string => {
+    const id = passageId(e.text);
+    const known = passages.get(id);
+    if (!known) passages.set(id, { id, doc: e.doc ?? NO_DOC, text: e.text });
     else if (known.doc === NO_DOC && e.doc !== undefined) known.doc = e.doc;
+    return id;
   };
-  // In place: the parsed arrays are this line's own (from JSON.parse or zod), and a run holds 50,000 x 100 entries.
-  const list = (l: EntryInput[]): RankedEntry[] => {
+  // In place: the parsed arrays are this line's own (from JSON.parse or zod), and a run holds 50,000 x 100 entries; a bare id is left untouched.
+  const list = (l: EntryInput[]): RankedList => {
     for (let i = 0; i < l.length; i++) {
-      const r = entry(l[i]!);
-      note(r);
-      l[i] = r;
+      const e = l[i]!;
+      if (typeof e !== "string") l[i] = "text" in e ? passage(e) : e.id;
     }
-    return l as RankedEntry[];
+    return l as RankedList;
   };
   const retrieved = list(line.retrieved);
   const stages = line.stages === undefined ? undefined : Object.fromEntries(Object.entries(line.stages).map(([name, l]) => [name, list(l)]));
-  const context = line.context === undefined ? undefined : list(line.context).map((e) => e.id);
+  const context = line.context === undefined ? undefined : list(line.context);
   const { retrieved: _r, stages: _s, context: _c, ...rest } = line;
   return {
     ...rest,
@@ -147,8 +143,9 @@ export function withPassageIds(line: z.infer<typeof PipelineOutputLine>) {
  * - `claims`: the answer's claims as the pipeline states them; claim-level
  *   faithfulness judges these instead of the answer's sentences.
  *
- * After parsing, text passages carry their derived id ({@link withPassageIds})
- * and `passages` lists them.
+ * After parsing, every ranked list and the context are chunk ids
+ * ({@link RankedList}): text passages carry their derived id
+ * ({@link withPassageIds}) and `passages` lists them.
  *
  * @example
  * {"id":"q01","retrieved":[{"id":"hr-leave#1","score":12.3},"hr-leave#0"],"context":["hr-leave#1","hr-leave#0"],

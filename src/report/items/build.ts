@@ -137,11 +137,11 @@ export function buildItems(input: ItemsInput): ItemRecord[] {
           anchorAt: c && isRelevant && q.anchor ? anchorSpans(c.text, q.anchor.text) : [], cited: cited.has(id),
         };
       });
-      const stageRanks = stages.map((name) => new Map((line?.stages?.[name] ?? []).map((e, i) => [e.id, i + 1])));
+      const stageRanks = stages.map((name) => new Map((line?.stages?.[name] ?? []).map((id, i) => [id, i + 1])));
       const inContext = new Set(context);
-      const retrieved: RetrievedChunkJson[] = (line?.retrieved ?? []).slice(0, k).map((e, i) => ({
-        rank: i + 1, id: e.id, relevant: rel.has(e.id), inContext: inContext.has(e.id),
-        stages: Object.fromEntries(stages.map((name, si) => [name, stageRanks[si]!.get(e.id) ?? null])),
+      const retrieved: RetrievedChunkJson[] = (line?.retrieved ?? []).slice(0, k).map((id, i) => ({
+        rank: i + 1, id, relevant: rel.has(id), inContext: inContext.has(id),
+        stages: Object.fromEntries(stages.map((name, si) => [name, stageRanks[si]!.get(id) ?? null])),
       }));
       const m = misses.get(q.id);
       out.push({

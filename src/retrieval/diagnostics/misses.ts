@@ -3,7 +3,7 @@ import type { ChunkIndex } from "../../golden/relevance.js";
 import type { StageRoles } from "../../golden/schema/config.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { Verdict } from "../../golden/schema/items.js";
-import type { PipelineOutput, RankedEntry } from "../../golden/schema/pipeline.js";
+import type { PipelineOutput, RankedList } from "../../golden/schema/pipeline.js";
 import { NO_DOC } from "../../golden/passages.js";
 import { classifyMiss, shortRank, type SiblingEvidence, type SiblingRelation, type StageRank } from "./classify.js";
 import { kindOf } from "./kinds.js";
@@ -62,9 +62,9 @@ export interface MissOptions {
  * A question with no relevant chunk at all counts as a miss (nothing found).
  *
  * @example
- * isRetrievalMiss(new Set(["a"]), [{ id: "b" }, { id: "a" }], 1) // true
+ * isRetrievalMiss(new Set(["a"]), ["b", "a"], 1) // true
  */
-export function isRetrievalMiss(relevant: ReadonlySet<string>, retrieved: readonly RankedEntry[], k: number): boolean {
+export function isRetrievalMiss(relevant: ReadonlySet<string>, retrieved: Readonly<RankedList>, k: number): boolean {
   return countInTop(retrieved, relevant, k) === 0;
 }
 
@@ -72,8 +72,8 @@ export function isRetrievalMiss(relevant: ReadonlySet<string>, retrieved: readon
  * The anchor-ambiguity rubric's `candidates`: the top-k chunk ids of
  * `retrieved` that are not relevant (do not contain the anchor), in rank order.
  */
-export function missCandidates(retrieved: readonly RankedEntry[], relevant: ReadonlySet<string>, k: number): string[] {
-  return retrieved.slice(0, k).map((e) => e.id).filter((id) => !relevant.has(id));
+export function missCandidates(retrieved: Readonly<RankedList>, relevant: ReadonlySet<string>, k: number): string[] {
+  return retrieved.slice(0, k).filter((id) => !relevant.has(id));
 }
 
 /** The variant data the miss analysis reads. */
@@ -121,7 +121,7 @@ function relationsOf(relevant: ReadonlySet<string>, chunks: ChunkIndex): Map<str
 
 /** The best-ranked top-k siblings: beside the anchor's chunk (adjacent or same heading), and of any relation. */
 function findSiblings(
-  lists: readonly { name: string; list: readonly RankedEntry[] }[],
+  lists: readonly { name: string; list: Readonly<RankedList> }[],
   relevant: ReadonlySet<string>,
   chunks: ChunkIndex,
   k: number,
@@ -131,7 +131,7 @@ function findSiblings(
   const relations = relationsOf(relevant, chunks);
   for (const { name, list } of lists) {
     for (let i = 0; i < Math.min(k, list.length); i++) {
-      const id = list[i]!.id;
+      const id = list[i]!;
       if (relevant.has(id)) continue;
       const r = relations.get(id);
       if (r === undefined) continue;
@@ -144,7 +144,7 @@ function findSiblings(
 }
 
 /** The best place of each piece of a cut anchor across the lists ("bm25 3"), for the reason. */
-function pieceRanks(pieces: readonly { chunk: string }[], lists: readonly { name: string; role: StageRank["role"]; list: readonly RankedEntry[] }[], depth: number): Map<string, string> {
+function pieceRanks(pieces: readonly { chunk: string }[], lists: readonly { name: string; role: StageRank["role"]; list: Readonly<RankedList> }[], depth: number): Map<string, string> {
   const out = new Map<string, string>();
   for (const p of pieces) {
     let best: StageRank | undefined;

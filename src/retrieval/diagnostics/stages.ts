@@ -1,7 +1,7 @@
 import type { InputError } from "../../golden/errors.js";
 import { missingStages } from "../../golden/stages.js";
 import type { StageRoles } from "../../golden/schema/config.js";
-import type { RankedEntry } from "../../golden/schema/pipeline.js";
+import type { RankedList } from "../../golden/schema/pipeline.js";
 import type { VariantData } from "../../golden/dataset.js";
 
 export { declaredLists, type StageList, type StageRole } from "../../golden/stages.js";
@@ -40,12 +40,12 @@ export type ListRank =
  * against `depth`.
  *
  * @example
- * bestRank([{id:"a"},{id:"b"}], new Set(["b"]), 50) // {status:"ranked", rank:2, chunk:"b"}
- * bestRank([{id:"a"},{id:"b"}], new Set(["b"]), 1)  // {status:"beyond-depth", rank:2, chunk:"b"}
+ * bestRank(["a", "b"], new Set(["b"]), 50) // {status:"ranked", rank:2, chunk:"b"}
+ * bestRank(["a", "b"], new Set(["b"]), 1)  // {status:"beyond-depth", rank:2, chunk:"b"}
  */
-export function bestRank(list: readonly RankedEntry[], wanted: ReadonlySet<string>, depth: number): ListRank {
+export function bestRank(list: Readonly<RankedList>, wanted: ReadonlySet<string>, depth: number): ListRank {
   for (let i = 0; i < list.length; i++) {
-    const id = list[i]!.id;
+    const id = list[i]!;
     if (wanted.has(id)) return i < depth ? { status: "ranked", rank: i + 1, chunk: id } : { status: "beyond-depth", rank: i + 1, chunk: id };
   }
   return { status: "absent" };
@@ -56,12 +56,12 @@ export function bestRank(list: readonly RankedEntry[], wanted: ReadonlySet<strin
  * line has no such list): hits for P@k and recall within a depth.
  *
  * @example
- * countInTop([{id:"a"},{id:"b"},{id:"c"}], new Set(["a", "c"]), 2) // 1
+ * countInTop(["a", "b", "c"], new Set(["a", "c"]), 2) // 1
  */
-export function countInTop(list: readonly RankedEntry[] | undefined, wanted: ReadonlySet<string>, n: number): number {
+export function countInTop(list: Readonly<RankedList> | undefined, wanted: ReadonlySet<string>, n: number): number {
   if (!list) return 0;
   let c = 0;
-  for (let i = 0; i < Math.min(n, list.length); i++) if (wanted.has(list[i]!.id)) c++;
+  for (let i = 0; i < Math.min(n, list.length); i++) if (wanted.has(list[i]!)) c++;
   return c;
 }
 

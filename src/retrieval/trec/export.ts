@@ -24,7 +24,7 @@ function checkId(id: string, problems: InputError[], file: string, line: number 
  * Ids with white space cannot be written and are errors.
  *
  * @example
- * pipelineToRun(new Map([["q1", { id: "q1", retrieved: [{ id: "a" }, { id: "b" }] }]]), "bm25")
+ * pipelineToRun(new Map([["q1", { id: "q1", retrieved: ["a", "b"] }]]), "bm25")
  * // "q1 Q0 a 1 2 bm25\nq1 Q0 b 2 1 bm25\n"
  */
 export function pipelineToRun(
@@ -39,9 +39,9 @@ export function pipelineToRun(
     const line = where.lineOf?.get(qid);
     checkId(qid, problems, where.file, line, "id");
     const n = out.retrieved.length;
-    out.retrieved.forEach((e, i) => {
-      checkId(e.id, problems, where.file, line, `retrieved[${i}]`);
-      parts.push(`${qid} Q0 ${e.id} ${i + 1} ${n - i} ${runTag}\n`);
+    out.retrieved.forEach((id, i) => {
+      checkId(id, problems, where.file, line, `retrieved[${i}]`);
+      parts.push(`${qid} Q0 ${id} ${i + 1} ${n - i} ${runTag}\n`);
     });
   }
   if (problems.length) throw new InputErrors(problems);

@@ -63,8 +63,8 @@ export function unanswerable(id: string, kind = "factual"): GoldenQuestion {
 export function out(id: string, retrieved: string[], stages?: Record<string, string[]>): PipelineOutput {
   return {
     id,
-    retrieved: retrieved.map((x) => ({ id: x })),
-    ...(stages ? { stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v.map((x) => ({ id: x }))])) } : {}),
+    retrieved,
+    ...(stages ? { stages } : {}),
   };
 }
 

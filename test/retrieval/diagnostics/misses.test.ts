@@ -39,7 +39,7 @@ function hybrid(lists: { bm25: string[]; vector: string[]; fused: string[]; rera
 }
 
 describe("isRetrievalMiss and missCandidates", () => {
-  const list = ["a", "b", "c"].map((id) => ({ id }));
+  const list = ["a", "b", "c"];
   it("is a miss only when no relevant chunk is in the top k", () => {
     expect(isRetrievalMiss(new Set(["c"]), list, 2)).toBe(true);
     expect(isRetrievalMiss(new Set(["c"]), list, 3)).toBe(false);
