@@ -24,25 +24,33 @@ export interface DocumentLayout {
 /**
  * Longest suffix of `a` that is a prefix of `b` and falls on word
  * boundaries at both ends (so "twelve" + "example" do not merge on their
- * shared "e"). Only lengths that end a word of `b` and start one in `a` can
- * be it, longest first, and most fail at their first character: a direct
- * comparison is linear in practice and allocates nothing. Text that keeps
- * comparisons long without matching (repetitive text) spends a budget
- * linear in the lengths and then asks {@link overlapKmp}, which is linear
- * always; both give the same length (test/golden/document.test.ts).
+ * shared "e"). Such a suffix starts with `b`'s first word at a word start
+ * of `a`, so the candidates are that word's occurrences in `a`'s last
+ * `b.length` characters, found by the engine's `indexOf` (most pairs of
+ * chunks have none), longest first; each is then compared directly.
+ * Text that keeps comparisons long without matching (repetitive text)
+ * spends a budget linear in the lengths and then asks {@link overlapKmp},
+ * which is linear always; both give the same length
+ * (test/golden/document.test.ts).
  */
 export function overlap(a: string, b: string): number {
   const max = Math.min(a.length, b.length);
+  if (max === 0) return 0;
   if (b.includes("\u0000") || a.includes("\u0000", a.length - max)) return overlapKmp(a, b); // the separator overlapKmp relies on
+  const space = b.indexOf(" ");
+  const head = space === -1 ? b.length : space; // b's first word; a suffix of a that b starts with holds it whole
+  if (head === 0) return overlapKmp(a, b); // b starts with a space: not a normalised text
+  const word = head === b.length ? b : b.slice(0, head);
   let budget = 4 * max + 64;
-  for (let k = max; k > 0; k--) {
-    if (k !== b.length && b.charCodeAt(k) !== 32) continue;
-    const off = a.length - k;
+  const last = a.length - head;
+  for (let off = a.indexOf(word, a.length - max); off !== -1 && off <= last; off = a.indexOf(word, off + 1)) {
     if (off !== 0 && a.charCodeAt(off - 1) !== 32) continue;
-    let i = 0;
+    const k = a.length - off;
+    if (k !== b.length && b.charCodeAt(k) !== 32) continue;
+    let i = head;
     while (i < k && a.charCodeAt(off + i) === b.charCodeAt(i)) i++;
     if (i === k) return k;
-    budget -= i + 1;
+    budget -= i - head + 1;
     if (budget < 0) return overlapKmp(a, b);
   }
   return 0;

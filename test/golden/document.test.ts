@@ -31,6 +31,18 @@ describe("overlap of consecutive chunks", () => {
     }
   });
 
+  it("gives the prefix function's length on texts of words, where b's first word recurs in a", () => {
+    const next = mulberry32(20261203);
+    const vocabulary = ["ab", "a", "abab", "b", "ba", "aab"];
+    const words = (n: number) => Array.from({ length: 1 + Math.floor(next() * n) }, () => vocabulary[Math.floor(next() * vocabulary.length)]!).join(" ");
+    for (let i = 0; i < 20_000; i++) {
+      const a = words(30);
+      const cut = a.split(" ").slice(Math.floor(next() * 30)).join(" ");
+      const b = next() < 0.6 && cut !== "" ? `${cut} ${words(8)}` : words(30);
+      expect(overlap(a, b), JSON.stringify([a, b])).toBe(overlapKmp(a, b));
+    }
+  });
+
   it("agrees on long repetitive text, where direct comparison gives up for the prefix function", () => {
     const a = `${"a ".repeat(5_000)}b`;
     expect(overlap(a, `${"a ".repeat(5_000)}c`)).toBe(overlapKmp(a, `${"a ".repeat(5_000)}c`));
