@@ -35,7 +35,7 @@ export async function prepareClaimItems(inputs: Pick<JudgeInputs, "itemSet" | "a
   const { cache, close } = JudgeCache.openLeased(cacheDir, "ragjudge claims extraction");
   try {
     const client = new JudgeClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs, policy: { maxRetries: settings.maxRetries } });
-    const extraction = await extractClaims({ rubric, items: inputs.answerItemSet.items, settings, cache, sdk: client.sdk as never, log });
+    const extraction = await extractClaims({ rubric, items: inputs.answerItemSet.items, settings, cache, sdk: (await client.sdk()) as never, log });
     log(`claims: ${extraction.claims.size} answers' claims extracted by ${settings.model} (fingerprint ${extraction.fingerprint.slice(0, 12)}; ${extraction.cached} from the cache, ${extraction.calls} calls)\n`);
     const items = expandClaims(inputs.answerItemSet, { unit: "claim", claimsOf: (it) => extraction.claims.get(claimsKey(rubric, it)) }).items;
     return { items, extraction };

@@ -1,10 +1,11 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { VerdictReply } from "../verdict/parse.js";
 import { readCompletion, type Usage } from "./completion.js";
 import { leanFetch } from "./http-fetch.js";
 import { redact } from "./redact.js";
 import { rejectsLogprobs } from "./logprobs.js";
 import type { RequestBody } from "./request.js";
+import { loadSdk } from "./sdk.js";
 import { DEFAULT_RETRY_POLICY, classifyError, retryWaitMs, RETRY_JITTER, type Failure, type RetryPolicy } from "./retry.js";
 
 export type { Usage } from "./completion.js";
@@ -110,7 +111,6 @@ type Attempt =
  * const r = await client.complete(buildRequestBody(rubric, evidence, settings));
  */
 export class JudgeClient {
-  readonly sdk: OpenAI;
   readonly policy: RetryPolicy;
   /** Retries so far, by cause (live counters: read them, do not write them). */
   readonly retries: RetryCounts = noRetries();
@@ -127,15 +127,25 @@ export class JudgeClient {
   private readonly stopSignal: Promise<void>;
   private wake!: () => void;
   private readonly inFlight = new Set<AbortController>();
+  private sdkClient: Promise<OpenAI> | undefined;
 
   constructor(private readonly opts: ClientOptions) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...opts.policy };
-    this.sdk = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 0, timeout: opts.timeoutMs, fetch: opts.fetch ?? leanFetch().fetch });
     this.secrets = [opts.apiKey];
     this.random = opts.random ?? Math.random;
     this.sleep = opts.sleep ?? defaultSleep;
     this.outageAttempts = Math.max(1, opts.outageAttempts ?? 16);
     this.stopSignal = new Promise<void>((r) => (this.wake = r));
+  }
+
+  /**
+   * The SDK client this client sends with, made at the first call: a run
+   * whose every verdict is cached never loads the SDK (see sdk.ts).
+   */
+  sdk(): Promise<OpenAI> {
+    const o = this.opts;
+    this.sdkClient ??= loadSdk().then(({ default: OpenAI }) => new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, maxRetries: 0, timeout: o.timeoutMs, fetch: o.fetch ?? leanFetch().fetch }));
+    return this.sdkClient;
   }
 
   /**
@@ -259,7 +269,8 @@ export class JudgeClient {
     this.inFlight.add(ctrl);
     let data: unknown;
     try {
-      data = await this.sdk.chat.completions.create(body, { signal: ctrl.signal, timeout: this.opts.timeoutMs, maxRetries: 0 });
+      const sdk = await this.sdk();
+      data = await sdk.chat.completions.create(body, { signal: ctrl.signal, timeout: this.opts.timeoutMs, maxRetries: 0 });
     } catch (e) {
       const failure = classifyError(e, timedOut, this.policy);
       const errBody = (e as { error?: unknown }).error;

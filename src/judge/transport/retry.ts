@@ -1,4 +1,5 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import type { APIError } from "openai";
+import { loadedSdk } from "./sdk.js";
 
 /**
  * The one retry policy of the judge client (the SDK's own retries are off).
@@ -120,14 +121,20 @@ function apiMessage(e: APIError): string {
  * run; other 4xx fail the item.
  */
 export function classifyError(e: unknown, timedOut: boolean, policy: RetryPolicy, now = Date.now()): Failure {
-  if (timedOut || e instanceof APIConnectionTimeoutError) return { action: "retry", cause: "timeout", transport: true };
-  if (e instanceof APIUserAbortError) return { action: "retry", cause: "timeout", transport: true };
-  if (e instanceof APIConnectionError) {
+  if (timedOut) return { action: "retry", cause: "timeout", transport: true };
+  const sdk = loadedSdk();
+  return (sdk && classifySdkError(e, sdk, policy, now)) ?? classifyOther(e);
+}
+
+/** An error of the SDK's own classes, classified; undefined for any other error. */
+function classifySdkError(e: unknown, sdk: typeof import("openai"), policy: RetryPolicy, now: number): Failure | undefined {
+  if (e instanceof sdk.APIConnectionTimeoutError || e instanceof sdk.APIUserAbortError) return { action: "retry", cause: "timeout", transport: true };
+  if (e instanceof sdk.APIConnectionError) {
     const c = (e as { cause?: { code?: string; cause?: { code?: string }; message?: string } }).cause;
     const code = c?.code ?? c?.cause?.code;
     return { action: "retry", cause: `connection${code ? `: ${code}` : ""}`, transport: true };
   }
-  if (e instanceof APIError && typeof e.status === "number") {
+  if (e instanceof sdk.APIError && typeof e.status === "number") {
     const status = e.status;
     const cause = `http-${status}: ${apiMessage(e)}`;
     const noRetry = header(e.headers as HeaderSource, "x-should-retry") === "false";
@@ -145,6 +152,11 @@ export function classifyError(e: unknown, timedOut: boolean, policy: RetryPolicy
     }
     return { action: "fail", cause };
   }
+  return undefined;
+}
+
+/** Errors that are not the SDK's: unreadable bodies, aborts and socket errors from the fetch below it. */
+function classifyOther(e: unknown): Failure {
   if (e instanceof SyntaxError) return { action: "retry", cause: "bad-response: the body is not valid JSON" };
   const err = e as { name?: string; message?: string; code?: string };
   if (err?.name === "AbortError") return { action: "retry", cause: "timeout", transport: true };

@@ -1,6 +1,10 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_RETRY_POLICY, backoffMs, classifyError, retryAfterMs, retryWaitMs } from "../../../src/judge/transport/retry.js";
+import { loadSdk } from "../../../src/judge/transport/sdk.js";
+
+// classifyError looks for the SDK's error classes only once the judge client has loaded the SDK.
+beforeAll(() => loadSdk());
 
 const policy = DEFAULT_RETRY_POLICY;
 
