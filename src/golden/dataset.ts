@@ -155,13 +155,42 @@ export function isCheckedUnique(list: readonly unknown[]): boolean {
  * text join the chunk index under their derived ids, so a variant whose
  * passages are all text needs no chunks file.
  */
-export function loadVariant(v: VariantConfig, golden: GoldenSet, path: (p: string) => string = (p) => p): VariantData {
+export function loadVariant(v: VariantConfig, golden: GoldenSet, path: (p: string) => string = (p) => p, loaded?: Map<string, ChunkIndex>): VariantData {
   const chunksFile = v.chunks === undefined ? undefined : path(v.chunks);
   const outputFile = path(v.output);
-  const chunks = chunksFile === undefined ? indexChunks([]) : loadChunks(chunksFile);
+  let chunks = chunksFile === undefined ? indexChunks([]) : loaded?.get(chunksFile);
+  if (!chunks) {
+    chunks = loadChunks(chunksFile!);
+    loaded?.set(chunksFile!, chunks);
+  }
   const { outputs, lineOf } = loadPipelineOutput(outputFile, golden);
-  for (const out of outputs.values()) if (out.passages) addPassages(chunks, out.passages);
+  let own = chunksFile === undefined || !loaded;
+  for (const out of outputs.values()) {
+    if (!out.passages) continue;
+    // passages given as text join this variant's index only: the one loaded for the file stays as the file has it
+    if (!own) {
+      chunks = copyIndex(chunks);
+      own = true;
+    }
+    addPassages(chunks, out.passages);
+  }
   return { name: v.name, outputFile, chunksFile, chunks, outputs, lineOf, contextK: v.contextK, stages: v.stages };
+}
+
+/**
+ * {@link loadVariant} for the variants of one evaluation: a chunks file
+ * several variants name is read once and its index shared (two variants
+ * over one 100,000-chunk file read it once, not twice); a variant whose
+ * output gives passages as text gets its own copy to add them to.
+ */
+export function loadVariants(vs: readonly VariantConfig[], golden: GoldenSet, path: (p: string) => string = (p) => p): VariantData[] {
+  const loaded = new Map<string, ChunkIndex>();
+  return vs.map((v) => loadVariant(v, golden, path, loaded));
+}
+
+/** A copy of an index that can take passages without changing the original (the chunks themselves are shared: never changed). */
+function copyIndex(index: ChunkIndex): ChunkIndex {
+  return { byId: new Map(index.byId), byDoc: new Map([...index.byDoc].map(([doc, list]) => [doc, [...list]])), passages: new Set(index.passages) };
 }
 
 /** The chunk ids given to the generator: `context`, else the top k of `retrieved`. */

@@ -187,11 +187,11 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     if (words) problems.push(new InputError(inputs.golden, line, words.field, words.message));
   }
 
-  // Each distinct chunks file once, with golden relevance checked against it.
+  // Each distinct chunks file once, with golden relevance checked against it (and kept for one load: loadVariants reads a shared file once).
   const chunkFiles = new Map<string, Chunk[]>();
   for (const v of inputs.variants) {
     if (v.chunks === undefined || chunkFiles.has(v.chunks)) continue;
-    const rows = firstById(parseFile(v.chunks, Chunk, fastChunk, problems, inputs.keepForLoad ? inputs.variants.filter((x) => x.chunks === v.chunks).length : 0), v.chunks, DUPLICATE.chunk, problems);
+    const rows = firstById(parseFile(v.chunks, Chunk, fastChunk, problems, inputs.keepForLoad ? 1 : 0), v.chunks, DUPLICATE.chunk, problems);
     chunkFiles.set(v.chunks, rows.map((r) => r.value));
     if (rows.length === 0) continue;
     checkGoldenAgainstChunks(goldenRows, indexChunks(rows.map((r) => r.value)), inputs.golden, v.chunks, { problems, warnings, notes });

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
+import { loadGolden, loadVariant, loadVariants } from "../../src/golden/dataset.js";
 import { loadJsonl } from "../../src/golden/jsonl.js";
 import { passageId } from "../../src/golden/passages.js";
 import { relevantSet } from "../../src/golden/relevance.js";
@@ -39,6 +39,26 @@ describe("pipeline output with passages as text", () => {
       `${f}:3: retrieved[2]: passage text identical to retrieved[0] after normalising: one text is one passage with one id (${passageId("Same text.")}); drop the repeat`,
       `${f}:4: retrieved[0]: expected a chunk id, {"id", "score"?}, or a passage {"text", "doc"?, "score"?}`,
     ]);
+  });
+
+  it("loadVariants reads a chunks file two variants share once; passages as text join a copy, never the shared index", () => {
+    const golden = file(lines({ id: "q1", question: "?", relevant: ["c#1"] }));
+    const chunks = file(lines({ id: "c#1", doc: "c", text: "Leave lapses in March." }, { id: "c#2", doc: "c", text: "Ask HR." }));
+    const plain = file(lines({ id: "q1", retrieved: ["c#2", "c#1"] }));
+    const withText = file(lines({ id: "q1", retrieved: [{ text: "A passage as text.", doc: "c" }, "c#1"] }));
+    const g = loadGolden(golden);
+    const cfg = (name: string, output: string) => ({ name, output, chunks, contextK: 5, stages: { first: [] } });
+    const [a, b, c] = loadVariants([cfg("a", plain), cfg("b", plain), cfg("c", withText)], g);
+    expect(b!.chunks).toBe(a!.chunks);
+    expect(c!.chunks).not.toBe(a!.chunks);
+    const id = passageId("A passage as text.");
+    expect(c!.chunks.byId.has(id) && c!.chunks.passages.has(id)).toBe(true);
+    expect(a!.chunks.byId.has(id) || a!.chunks.passages.has(id) || a!.chunks.byDoc.get("c")!.length !== 2).toBe(false);
+    expect(c!.chunks.byDoc.get("c")!.map((x) => x.chunk.id)).toEqual(["c#1", "c#2", id]);
+    // the same figures as variants loaded one by one
+    const alone = loadVariant(cfg("c", withText), g);
+    expect([...alone.chunks.byId.keys()]).toEqual([...c!.chunks.byId.keys()]);
+    expect([...relevantSet(g.byId.get("q1")!, c!.chunks)]).toEqual([...relevantSet(g.byId.get("q1")!, alone.chunks)]);
   });
 
   it("needs no chunks file: passages join the variant's chunk index, so relevance, context and validation work on ids", () => {

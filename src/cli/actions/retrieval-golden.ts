@@ -1,6 +1,6 @@
 /** The golden-set mode of `ragjudge retrieval` (golden set + chunks + pipeline outputs, from the config or explicit files), loaded only in that mode; see retrieval.ts. */
 import { chooseVariants, loadConfig, missingInputs } from "../../golden/config.js";
-import { loadGolden, loadVariant, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { loadGolden, loadVariant, loadVariants, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
 import { checkAnchors } from "../../golden/anchors.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
@@ -47,7 +47,7 @@ function loadGoldenInputs(flags: RetrievalFlags): GoldenInputs {
   if (missing.length) throw new InputErrors(missing);
   const chosen = chooseVariants(cfg, flags.variant);
   const golden = loadGolden(cfg.path(cfg.config.golden));
-  return { golden, variants: chosen.map((v) => loadVariant(v, golden, cfg.path)), ks: cfg.config.k, configFloors: cfg.config.floors, configFile: cfg.file, poolDepth: cfg.config.poolDepth };
+  return { golden, variants: loadVariants(chosen, golden, cfg.path), ks: cfg.config.k, configFloors: cfg.config.floors, configFile: cfg.file, poolDepth: cfg.config.poolDepth };
 }
 
 /** Scores the golden-set inputs; `section` renders the diagnostics (misses, pool recall) for people. */

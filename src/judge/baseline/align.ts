@@ -33,6 +33,31 @@ interface Terms {
 /** Raw tokens, case kept, for spotting names (same pattern as the tokeniser's). */
 const RAW_TOKEN = /\p{N}+(?:[.,]\p{N}+)*(?![\p{L}\p{M}\p{N}])|[\p{L}\p{M}\p{N}]+/gu;
 
+/**
+ * Visits the terms of a text's tokens in reading order: the one definition of
+ * what is a number, a code and a content word. Returns whether a negation
+ * occurs. A visitor rather than a list, so indexing a reference builds its
+ * sets without a Term object per token.
+ */
+function eachTerm(tokens: readonly string[], visit: (kind: Term["kind"], value: string, token: string) => void): boolean {
+  let negated = false;
+  for (const token of tokens) {
+    if (NEGATIONS.has(token)) negated = true;
+    const num = canonicalNumber(token);
+    if (num !== undefined) visit("number", num, token);
+    else if (isCode(token)) visit("code", token, token);
+    else if (!isStopWord(token) && !isSingleLetter(token)) visit("word", NUMBER_WORDS.get(token) ?? stem(token), token);
+  }
+  return negated;
+}
+
+/** `/^[a-z]$/u.test(token)` without the regex. */
+function isSingleLetter(token: string): boolean {
+  if (token.length !== 1) return false;
+  const c = token.charCodeAt(0);
+  return c >= 97 && c <= 122;
+}
+
 /** Reads a text's terms; `names` also spots capitalised words (needed of claims only). */
 function readTerms(text: string, names = false): Terms {
   const tokens = tokenise(text);
@@ -44,18 +69,10 @@ function readTerms(text: string, names = false): Terms {
   }
   const terms: Term[] = [];
   const found = new Set<string>();
-  let negated = false;
-  for (const token of tokens) {
-    if (NEGATIONS.has(token)) negated = true;
-    const num = canonicalNumber(token);
-    if (num !== undefined) terms.push({ kind: "number", value: num, token });
-    else if (isCode(token)) terms.push({ kind: "code", value: token, token });
-    else if (!isStopWord(token) && !(token.length === 1 && /^[a-z]$/u.test(token))) {
-      const value = NUMBER_WORDS.get(token) ?? stem(token);
-      terms.push({ kind: "word", value, token });
-      if (capitalised.has(token)) found.add(value);
-    }
-  }
+  const negated = eachTerm(tokens, (kind, value, token) => {
+    terms.push({ kind, value, token });
+    if (kind === "word" && capitalised.has(token)) found.add(value);
+  });
   return { terms, tokens, negated, names: found };
 }
 
@@ -83,26 +100,27 @@ export interface ReferenceIndex {
   codes: Lookup;
   /** Adjacent content-word pairs within a sentence, as "a b". */
   bigrams: Lookup;
-  /** Each reference's tokens, and where each token occurs in them, for verbatim runs ({@link hasRun}). */
-  runs: readonly TokenRuns[];
+  /** Each reference's tokens joined as {@link joinRun} joins them, for verbatim runs ({@link hasRun}). */
+  runs: readonly string[];
   passages: readonly Passage[];
 }
 
-/** A reference's tokens in order, with the positions of every distinct token. */
-interface TokenRuns {
-  tokens: readonly string[];
-  at: ReadonlyMap<string, readonly number[]>;
+/**
+ * Tokens joined with a separator before, between and after them. Tokens are
+ * runs of letters, marks and digits (with `.` or `,` inside numbers), never
+ * the separator, so a run of tokens occurs consecutively in a text exactly
+ * when its joined form is a substring of the text's: one native search per
+ * reference instead of a map of every token's positions built per chunk.
+ */
+const SEP = "\u0001";
+function joinRun(tokens: readonly string[]): string {
+  return tokens.length === 0 ? SEP : SEP + tokens.join(SEP) + SEP;
 }
 
 /** True when the tokens `run` occur consecutively in one of the references. */
 function hasRun(refs: ReferenceIndex, run: readonly string[]): boolean {
-  for (const r of refs.runs) {
-    for (const p of r.at.get(run[0]!) ?? []) {
-      let k = 1;
-      while (k < run.length && r.tokens[p + k] === run[k]) k++;
-      if (k === run.length) return true;
-    }
-  }
+  const needle = joinRun(run);
+  for (const r of refs.runs) if (r.includes(needle)) return true;
   return false;
 }
 
@@ -112,7 +130,7 @@ interface ChunkIndex {
   codes: ReadonlySet<string>;
   bigrams: ReadonlySet<string>;
   passages: Omit<Passage, "source">[];
-  runs: TokenRuns;
+  runs: string;
 }
 
 /**
@@ -127,41 +145,45 @@ function indexChunk(text: string): ChunkIndex {
   const hit = cache.get(text);
   if (hit) return hit;
   const [words, numbers, codes, bigrams] = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
-  const at = new Map<string, number[]>();
   const passages: Omit<Passage, "source">[] = [];
   const sentences = splitSentences(text);
-  const read = sentences.map((s) => readTerms(s));
-  read.forEach((s, i) => {
+  const tokens: string[] = [];
+  /** Each sentence's content words in order, and whether it is negated: what its passages are made of. */
+  const sentenceWords: string[][] = [];
+  const negated: boolean[] = [];
+  for (const sentence of sentences) {
+    const own = tokenise(sentence);
+    for (const t of own) tokens.push(t);
+    const sw: string[] = [];
     let prev: string | undefined;
-    for (const t of s.terms) {
-      if (t.kind === "word") {
-        words.add(t.value);
-        if (prev !== undefined) bigrams.add(`${prev} ${t.value}`);
-        prev = t.value;
-        continue;
-      }
-      prev = undefined;
-      if (t.kind === "number") numbers.add(t.value);
-      else {
-        codes.add(t.value);
-        for (const d of digitRuns(t.value)) numbers.add(d);
-      }
+    negated.push(
+      eachTerm(own, (kind, value) => {
+        if (kind === "word") {
+          words.add(value);
+          sw.push(value);
+          if (prev !== undefined) bigrams.add(`${prev} ${value}`);
+          prev = value;
+          return;
+        }
+        prev = undefined;
+        if (kind === "number") numbers.add(value);
+        else {
+          codes.add(value);
+          for (const d of digitRuns(value)) numbers.add(d);
+        }
+      }),
+    );
+    sentenceWords.push(sw);
+  }
+  for (let i = 0; i < sentences.length; i++) {
+    for (let k = 1; k <= PASSAGE_SENTENCES && i + k <= sentences.length; k++) {
+      const pw = new Set<string>(sentenceWords[i]);
+      for (let j = i + 1; j < i + k; j++) for (const w of sentenceWords[j]!) pw.add(w);
+      passages.push({ text: sentences.slice(i, i + k).join(" "), words: pw, negated: negated.slice(i, i + k).includes(true) });
     }
-    for (let k = 1; k <= PASSAGE_SENTENCES && i + k <= read.length; k++) {
-      const span = read.slice(i, i + k);
-      const pw = new Set<string>();
-      for (const x of span) for (const t of x.terms) if (t.kind === "word") pw.add(t.value);
-      passages.push({ text: sentences.slice(i, i + k).join(" "), words: pw, negated: span.some((x) => x.negated) });
-    }
-  });
-  const tokens = read.flatMap((s) => s.tokens);
+  }
   addSpelledAndGlued(tokens, numbers, codes);
-  tokens.forEach((t, i) => {
-    const seen = at.get(t);
-    if (seen) seen.push(i);
-    else at.set(t, [i]);
-  });
-  const idx: ChunkIndex = { words, numbers, codes, bigrams, passages, runs: { tokens, at } };
+  const idx: ChunkIndex = { words, numbers, codes, bigrams, passages, runs: joinRun(tokens) };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, idx);
   return idx;

@@ -40,6 +40,9 @@ const ORDINAL = /^(\d+)(?:st|nd|rd|th)$/u;
  * canonicalNumber("v2")       // undefined
  */
 export function canonicalNumber(token: string): string | undefined {
+  // Every form starts with an ASCII digit (\d is ASCII even with the u flag): most tokens are words, and skip three regexes here.
+  const first = token.charCodeAt(0);
+  if (!(first >= 48 && first <= 57)) return undefined;
   const ord = ORDINAL.exec(token);
   if (ord) return ord[1];
   let t = token;
@@ -70,7 +73,22 @@ export const NUMBER_WORDS: ReadonlyMap<string, string> = new Map(
 
 /** True for a token that mixes letters and digits: an identifier to match as written. */
 export function isCode(token: string): boolean {
-  return /\p{N}/u.test(token) && /\p{L}/u.test(token) && canonicalNumber(token) === undefined;
+  return hasNumberChar(token) && /\p{L}/u.test(token) && canonicalNumber(token) === undefined;
+}
+
+/**
+ * `/\p{N}/u.test(token)`, answered by a scan of the character codes while
+ * they are ASCII (the regex only for a token with a non-ASCII character):
+ * the baseline asks it of every token of every reference, most of them plain
+ * words.
+ */
+export function hasNumberChar(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+    if (c >= 128) return /\p{N}/u.test(token);
+  }
+  return false;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { normalise } from "../../golden/normalise.js";
-import { NUMBER_WORDS, canonicalNumber, digitRuns, isCode, toAsciiDigits } from "./numbers.js";
+import { NUMBER_WORDS, canonicalNumber, digitRuns, hasNumberChar, isCode, toAsciiDigits } from "./numbers.js";
 import { NEGATIONS, isStopWord } from "./stopwords.js";
 
 /**
@@ -139,11 +139,16 @@ export function indexSources(texts: readonly string[]): SourceIndex {
  * so that a claim's `hr204` is found in a source's `HR-204` or `HR 204`.
  */
 export function addSpelledAndGlued(tokens: readonly string[], numbers: Set<string>, codes: Set<string>): void {
+  // A pair holds a digit when either token does: each token is asked once, and no pair is glued unless it becomes a code.
+  let digit = tokens.length > 0 && hasNumberChar(tokens[0]!);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const asWord = NUMBER_WORDS.get(t);
     if (asWord !== undefined) numbers.add(asWord);
-    const next = tokens[i + 1];
-    if (next !== undefined && /\p{N}/u.test(t + next)) codes.add((t + next).replace(/[.,]/gu, ""));
+    if (i + 1 === tokens.length) break;
+    const next = tokens[i + 1]!;
+    const nextDigit = hasNumberChar(next);
+    if (digit || nextDigit) codes.add((t + next).replace(/[.,]/gu, ""));
+    digit = nextDigit;
   }
 }

@@ -1,4 +1,4 @@
-import { loadGolden, loadVariant, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { loadGolden, loadVariants, type GoldenSet, type VariantData } from "../../golden/dataset.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { missingInputs, resolveRubrics, type ResolvedConfig, type RubricsSource } from "../../golden/config.js";
 import { missK } from "../../retrieval/diagnostics/diagnose.js";
@@ -62,7 +62,7 @@ export function loadJudgeInputs(resolved: ResolvedConfig, opts: JudgeInputOption
   }
   const chosen = opts.variants?.length ? config.variants.filter((v) => opts.variants!.includes(v.name)) : config.variants;
   const golden = loadGolden(resolved.path(config.golden));
-  const variants = chosen.map((v) => loadVariant(v, golden, resolved.path));
+  const variants = loadVariants(chosen, golden, resolved.path);
   const built = buildItems({ golden, variants, rubrics, requireCitations: config.requireCitations, missK: missK(config.k) });
   // faithfulnessUnit "claim": faithfulness answers become claim items (claims.ts).
   const cited = citedClaims(variants);

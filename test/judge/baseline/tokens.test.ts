@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalNumber, digitRuns, isCode, toAsciiDigits } from "../../../src/judge/baseline/numbers.js";
+import { canonicalNumber, digitRuns, hasNumberChar, isCode, toAsciiDigits } from "../../../src/judge/baseline/numbers.js";
 import { isStopWord } from "../../../src/judge/baseline/stopwords.js";
 import { analyse, indexSources, stem, tokenise } from "../../../src/judge/baseline/tokens.js";
 
@@ -9,6 +9,23 @@ describe("numbers", () => {
   ])("canonicalNumber(%s) = %s", (input, expected) => expect(canonicalNumber(input)).toBe(expected));
 
   it.each(["v2", "a4", "abc", "1.2.3", "12,3"])("%s is not a number", (t) => expect(canonicalNumber(t)).toBeUndefined());
+
+  it("hasNumberChar answers as /\\p{N}/u, and canonicalNumber's first-character exit as its regexes, on ASCII and other scripts", () => {
+    // every code point class a token can hold: ASCII, Latin-1, superscripts, Devanagari, Arabic-Indic and fullwidth digits, Roman numerals, circled numbers
+    const alphabet = [..."az09AZ.,_-é²³¹½०९٣０Ⅻⅻ①ab", "\u0000", "\u007f", "\u0080"];
+    let x = 12345;
+    const next = () => (x = (x * 48271) % 2147483647);
+    const tokens = ["", "1", "a", "3rd", "1,500", "1.50", "007", "१८", "x²"];
+    for (let i = 0; i < 5000; i++) tokens.push(Array.from({ length: 1 + (next() % 6) }, () => alphabet[next() % alphabet.length]!).join(""));
+    const ORDINAL = /^(\d+)(?:st|nd|rd|th)$/u;
+    const GROUPED = /^\d{1,3}(?:,\d{2,3})+(?:\.\d+)?$/u;
+    const PLAIN = /^\d+(?:\.\d+)?$/u;
+    for (const t of tokens) {
+      expect(hasNumberChar(t), t).toBe(/\p{N}/u.test(t));
+      const anyForm = ORDINAL.test(t) || GROUPED.test(t) || PLAIN.test(t.replace(/,/gu, ""));
+      if (!anyForm) expect(canonicalNumber(t), t).toBeUndefined();
+    }
+  });
 
   it("Devanagari digits become ASCII", () => expect(toAsciiDigits("१८ दिन")).toBe("18 दिन"));
 
