@@ -64,7 +64,8 @@ export interface GroupingCounts {
  */
 export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeGroup[]; counts: GroupingCounts } {
   const counts: GroupingCounts = { ruleVerdicts: 0, duplicates: 0 };
-  const groups = new Map<string, { group: JudgeGroup; byEvidence: Map<string, Map<number, Judgment>> }>();
+  // Repeats of one item as a list (most items have one): no Map per item.
+  const groups = new Map<string, { group: JudgeGroup; byEvidence: Map<string, Judgment[]> }>();
   const served = servedKeys(judgments.filter((j) => j.judge !== "rule"));
   for (const j of judgments) {
     if (j.judge === "rule") {
@@ -82,14 +83,21 @@ export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeG
     }
     if (j.model && !g.group.models.includes(j.model)) g.group.models.push(j.model);
     const ek = evidenceKey(j, j.inputHash);
-    let reps = g.byEvidence.get(ek);
-    if (!reps) g.byEvidence.set(ek, (reps = new Map()));
-    if (reps.has(j.repeat)) counts.duplicates++;
-    reps.set(j.repeat, j);
+    const reps = g.byEvidence.get(ek);
+    if (!reps) {
+      g.byEvidence.set(ek, [j]);
+      continue;
+    }
+    const at = reps.findIndex((r) => r.repeat === j.repeat);
+    if (at === -1) reps.push(j);
+    else {
+      counts.duplicates++;
+      reps[at] = j;
+    }
   }
   const out: JudgeGroup[] = [];
   for (const { group, byEvidence } of groups.values()) {
-    for (const reps of byEvidence.values()) group.items.push(finalVerdict([...reps.values()].sort((a, b) => a.repeat - b.repeat)));
+    for (const reps of byEvidence.values()) group.items.push(finalVerdict(reps.length === 1 ? reps : reps.sort((a, b) => a.repeat - b.repeat)));
     group.models.sort();
     out.push(group);
   }
@@ -109,11 +117,23 @@ function groupOrder(g: Pick<JudgeGroup, "rubric" | "fingerprint" | "servedModel"
  * to the same verdicts must leave a committed record valid.
  */
 export function verdictsHash(group: Pick<JudgeGroup, "items">): string {
-  return hashJson(
-    group.items
-      .map((it) => [it.key.variant, it.key.question, it.key.rubric, it.key.unit, it.inputHash, it.verdict])
-      .sort((a, b) => (a.join("\u0000") < b.join("\u0000") ? -1 : 1)),
-  );
+  // each row's sort key joined once, not twice per comparison
+  const rows = group.items.map((it) => {
+    const row = [it.key.variant, it.key.question, it.key.rubric, it.key.unit, it.inputHash, it.verdict];
+    return { row, key: row.join("\u0000") };
+  });
+  return hashJson(rows.sort((a, b) => (a.key < b.key ? -1 : 1)).map((r) => r.row));
+}
+
+/** {@link finalVerdict} of an item judged once (most are), the same object built without the lists. */
+function onlyRepeat(r: Judgment): JudgedItem {
+  const failed = r.verdict === "error";
+  const item: JudgedItem = {
+    key: keyOf(r), inputHash: r.inputHash, fingerprint: r.fingerprint, judge: r.judge as "llm" | "baseline",
+    verdict: r.verdict, errors: failed ? [r.error ?? "error"] : [], repeats: 1, reason: r.reason,
+  };
+  // the mean of one score is the score (0 + x, as the mean's sum starts)
+  return r.pYes === undefined || failed ? item : { pYes: 0 + r.pYes, ...item };
 }
 
 /**
@@ -138,6 +158,7 @@ export function majorityVerdict(verdicts: readonly Verdict[]): "yes" | "no" | "t
 
 function finalVerdict(reps: Judgment[]): JudgedItem {
   const first = reps[0]!;
+  if (reps.length === 1) return onlyRepeat(first);
   const errors = reps.filter((r) => r.verdict === "error").map((r) => r.error ?? "error");
   const majority = majorityVerdict(reps.map((r) => r.verdict));
   // A tie takes the verdict of the lowest repeat that has one.

@@ -33,6 +33,21 @@ describe("groupJudgments", () => {
     expect(v).toEqual({ q1: "no", q2: "yes", q3: "error", q4: "no" });
     expect(groups[0]!.items.find((i) => i.key.question === "q3")!.errors).toEqual(["error", "timeout"]);
   });
+
+  it("builds items judged once as the repeats rule does: their score kept, none for an error; repeats out of order sorted first", () => {
+    const { groups } = groupJudgments([
+      j(1, "yes", { pYes: 0.8, reason: "r1" }), j(2, "error", { pYes: 0.4, error: "timeout" }), j(3, "no"),
+      // repeat 1 read before repeat 0: a tie takes repeat 0's verdict, and the mean of both scores
+      j(4, "no", { repeat: 1, pYes: 0.2 }), j(4, "yes", { pYes: 0.6, reason: "first" }),
+    ]);
+    const by = Object.fromEntries(groups[0]!.items.map((i) => [i.key.question, i]));
+    expect(by.q1).toEqual({ pYes: 0.8, key: { variant: "v", question: "q1", rubric: "r", unit: "answer" }, inputHash: H(1), fingerprint: "fp", judge: "llm", verdict: "yes", errors: [], repeats: 1, reason: "r1" });
+    expect(Object.keys(by.q1!)[0]).toBe("pYes");
+    expect(by.q2).toMatchObject({ verdict: "error", errors: ["timeout"], repeats: 1 });
+    expect(by.q2).not.toHaveProperty("pYes");
+    expect(by.q3).not.toHaveProperty("pYes");
+    expect(by.q4).toMatchObject({ verdict: "yes", reason: "first", repeats: 2, pYes: 0.4 });
+  });
 });
 
 /** A uniform draw of rubric "r" over q1..qn (input hash H(i), held-out), drawing the listed questions. */
