@@ -97,7 +97,7 @@ export function groupJudgments(judgments: readonly Judgment[]): { groups: JudgeG
   }
   const out: JudgeGroup[] = [];
   for (const { group, byEvidence } of groups.values()) {
-    for (const reps of byEvidence.values()) group.items.push(finalVerdict(reps.length === 1 ? reps : reps.sort((a, b) => a.repeat - b.repeat)));
+    for (const reps of byEvidence.values()) group.items.push(finalVerdict(reps.sort((a, b) => a.repeat - b.repeat)));
     group.models.sort();
     out.push(group);
   }
@@ -125,17 +125,6 @@ export function verdictsHash(group: Pick<JudgeGroup, "items">): string {
   return hashJson(rows.sort((a, b) => (a.key < b.key ? -1 : 1)).map((r) => r.row));
 }
 
-/** {@link finalVerdict} of an item judged once (most are), the same object built without the lists. */
-function onlyRepeat(r: Judgment): JudgedItem {
-  const failed = r.verdict === "error";
-  const item: JudgedItem = {
-    key: keyOf(r), inputHash: r.inputHash, fingerprint: r.fingerprint, judge: r.judge as "llm" | "baseline",
-    verdict: r.verdict, errors: failed ? [r.error ?? "error"] : [], repeats: 1, reason: r.reason,
-  };
-  // the mean of one score is the score (0 + x, as the mean's sum starts)
-  return r.pYes === undefined || failed ? item : { pYes: 0 + r.pYes, ...item };
-}
-
 /**
  * The verdict of one item over its repeats, the one rule calibration and
  * sampling share: the majority of the yes/no verdicts (a failed repeat is
@@ -158,22 +147,24 @@ export function majorityVerdict(verdicts: readonly Verdict[]): "yes" | "no" | "t
 
 function finalVerdict(reps: Judgment[]): JudgedItem {
   const first = reps[0]!;
-  if (reps.length === 1) return onlyRepeat(first);
-  const errors = reps.filter((r) => r.verdict === "error").map((r) => r.error ?? "error");
+  // one pass for the errors and the mean score, not a filtered list for each
+  const errors: string[] = [];
+  let sum = 0;
+  let scored = 0;
+  for (const r of reps) {
+    if (r.verdict === "error") errors.push(r.error ?? "error");
+    else if (r.pYes !== undefined) {
+      sum += r.pYes;
+      scored++;
+    }
+  }
   const majority = majorityVerdict(reps.map((r) => r.verdict));
   // A tie takes the verdict of the lowest repeat that has one.
   const verdict: Verdict = majority === "tie" ? reps.find((r) => r.verdict !== "error")!.verdict : majority;
   const chosen = reps.find((r) => r.verdict === verdict) ?? first;
-  const scores = reps.flatMap((r) => (r.pYes === undefined || r.verdict === "error" ? [] : [r.pYes]));
-  return {
-    ...(scores.length ? { pYes: scores.reduce((a, b) => a + b, 0) / scores.length } : {}),
-    key: keyOf(first),
-    inputHash: first.inputHash,
-    fingerprint: first.fingerprint,
-    judge: first.judge as "llm" | "baseline",
-    verdict,
-    errors,
-    repeats: reps.length,
-    reason: chosen.reason,
+  const item: JudgedItem = {
+    key: keyOf(first), inputHash: first.inputHash, fingerprint: first.fingerprint, judge: first.judge as "llm" | "baseline",
+    verdict, errors, repeats: reps.length, reason: chosen.reason,
   };
+  return scored ? { pYes: sum / scored, ...item } : item;
 }

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import { InputError, InputErrors } from "./errors.js";
 import { loadJsonl, type Located } from "./jsonl.js";
-import { addPassages, indexChunks, type ChunkIndex } from "./relevance.js";
+import { addPassages, copyIndex, indexChunks, type ChunkIndex } from "./relevance.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
 import { fastChunk, fastGoldenQuestion } from "./schema/golden.fast.js";
 import { PipelineOutput } from "./schema/pipeline.js";
@@ -153,27 +153,21 @@ export function isCheckedUnique(list: readonly unknown[]): boolean {
 /**
  * Loads a variant's chunks and pipeline output. Passages the output gives as
  * text join the chunk index under their derived ids, so a variant whose
- * passages are all text needs no chunks file.
+ * passages are all text needs no chunks file. `loaded` holds the indexes
+ * already read, by chunks file, for the variants of one evaluation
+ * ({@link loadVariants}).
  */
 export function loadVariant(v: VariantConfig, golden: GoldenSet, path: (p: string) => string = (p) => p, loaded?: Map<string, ChunkIndex>): VariantData {
   const chunksFile = v.chunks === undefined ? undefined : path(v.chunks);
   const outputFile = path(v.output);
-  let chunks = chunksFile === undefined ? indexChunks([]) : loaded?.get(chunksFile);
-  if (!chunks) {
-    chunks = loadChunks(chunksFile!);
-    loaded?.set(chunksFile!, chunks);
-  }
+  const shared = chunksFile !== undefined && loaded !== undefined;
+  let chunks = chunksFile === undefined ? indexChunks([]) : loaded?.get(chunksFile) ?? loadChunks(chunksFile);
+  if (shared) loaded!.set(chunksFile!, chunks);
   const { outputs, lineOf } = loadPipelineOutput(outputFile, golden);
-  let own = chunksFile === undefined || !loaded;
-  for (const out of outputs.values()) {
-    if (!out.passages) continue;
-    // passages given as text join this variant's index only: the one loaded for the file stays as the file has it
-    if (!own) {
-      chunks = copyIndex(chunks);
-      own = true;
-    }
-    addPassages(chunks, out.passages);
-  }
+  const withText = [...outputs.values()].filter((out) => out.passages);
+  // passages given as text join this variant's index only: the shared one stays as the file has it
+  if (shared && withText.length) chunks = copyIndex(chunks);
+  for (const out of withText) addPassages(chunks, out.passages!);
   return { name: v.name, outputFile, chunksFile, chunks, outputs, lineOf, contextK: v.contextK, stages: v.stages };
 }
 
@@ -186,11 +180,6 @@ export function loadVariant(v: VariantConfig, golden: GoldenSet, path: (p: strin
 export function loadVariants(vs: readonly VariantConfig[], golden: GoldenSet, path: (p: string) => string = (p) => p): VariantData[] {
   const loaded = new Map<string, ChunkIndex>();
   return vs.map((v) => loadVariant(v, golden, path, loaded));
-}
-
-/** A copy of an index that can take passages without changing the original (the chunks themselves are shared: never changed). */
-function copyIndex(index: ChunkIndex): ChunkIndex {
-  return { byId: new Map(index.byId), byDoc: new Map([...index.byDoc].map(([doc, list]) => [doc, [...list]])), passages: new Set(index.passages) };
 }
 
 /** The chunk ids given to the generator: `context`, else the top k of `retrieved`. */

@@ -56,6 +56,11 @@ export function indexChunks(chunks: Iterable<Chunk>): ChunkIndex {
   return index;
 }
 
+/** A copy of an index that can take passages ({@link addPassages}) without changing the original; the chunks themselves are shared, as nothing changes them. */
+export function copyIndex(index: ChunkIndex): ChunkIndex {
+  return { byId: new Map(index.byId), byDoc: new Map([...index.byDoc].map(([doc, list]) => [doc, [...list]])), passages: new Set(index.passages) };
+}
+
 function addChunk(index: ChunkIndex, chunk: Chunk): void {
   index.byId.set(chunk.id, chunk);
   let list = index.byDoc.get(chunk.doc);

@@ -5,13 +5,18 @@ import type { JudgeSettings } from "../judges/settings.js";
 import { JudgeCache } from "../schedule/cache.js";
 import { JudgeClient } from "../transport/client.js";
 import type { Rubric } from "../rubric/rubric.js";
-import { claimsKey, extractClaims, type Extraction } from "./extract.js";
+import { claimsKey, extractClaims, type Extraction, type ExtractOptions } from "./extract.js";
 import { latestClaims } from "./store.js";
 
 /** The items a run judges, and the extraction that made their claims (when the claims rubric did). */
 export interface PreparedItems {
   items: Item[];
   extraction?: Extraction;
+}
+
+/** The client's SDK as extraction calls it, loaded at the first call: an extraction answered from the cache never loads it. */
+function lazySdk(client: JudgeClient): ExtractOptions["sdk"] {
+  return { chat: { completions: { create: async (body, opts) => (await client.sdk()).chat.completions.create(body, opts) } } };
 }
 
 /**
@@ -35,7 +40,7 @@ export async function prepareClaimItems(inputs: Pick<JudgeInputs, "itemSet" | "a
   const { cache, close } = JudgeCache.openLeased(cacheDir, "ragjudge claims extraction");
   try {
     const client = new JudgeClient({ baseURL: settings.baseURL, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs, policy: { maxRetries: settings.maxRetries } });
-    const extraction = await extractClaims({ rubric, items: inputs.answerItemSet.items, settings, cache, sdk: (await client.sdk()) as never, log });
+    const extraction = await extractClaims({ rubric, items: inputs.answerItemSet.items, settings, cache, sdk: lazySdk(client), log });
     log(`claims: ${extraction.claims.size} answers' claims extracted by ${settings.model} (fingerprint ${extraction.fingerprint.slice(0, 12)}; ${extraction.cached} from the cache, ${extraction.calls} calls)\n`);
     const items = expandClaims(inputs.answerItemSet, { unit: "claim", claimsOf: (it) => extraction.claims.get(claimsKey(rubric, it)) }).items;
     return { items, extraction };
