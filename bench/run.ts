@@ -7,8 +7,11 @@
  * peak RSS so far and the heap in use when the stage ends. Medians of
  * BENCH_RUNS runs (default 3); nothing is asserted.
  *
- * With BENCH_OLD (another build's cli/main.js) the whole `ragjudge run`
- * command of both builds is also timed, interleaved, as a check on the sum.
+ * With BENCH_OLD (another build's cli/main.js) each run also runs that
+ * build's runEvaluation (its report/evaluation.js) in the same way,
+ * interleaved with this one, and the stage medians of both and their ratios
+ * are printed; then the whole `ragjudge run` command of both builds is timed,
+ * interleaved, as a check on the sum.
  *
  * Environment: BENCH_RUNS, BENCH_QUESTIONS (default 10000), BENCH_DIR
  * (default os.tmpdir()/ragjudge-bench-run), BENCH_OLD.
@@ -17,7 +20,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { prepareGoldenData } from "./golden-data.js";
 import { median } from "./retrieval-measure.js";
 
@@ -59,8 +62,8 @@ function prepare(dir: string, questions: number): string {
 }
 
 /** One run in this process (the child's side): prints the stage figures as JSON. */
-async function child(config: string, evaluations: string): Promise<void> {
-  const { runEvaluation } = await import("../src/report/evaluation.js");
+async function child(config: string, evaluations: string, build?: string): Promise<void> {
+  const { runEvaluation } = (build ? await import(pathToFileURL(build).href) : await import("../src/report/evaluation.js")) as typeof import("../src/report/evaluation.js");
   const figures: StageFigure[] = [];
   const t0 = performance.now();
   const r = await runEvaluation({
@@ -75,7 +78,7 @@ async function child(config: string, evaluations: string): Promise<void> {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv[0] === "--child") {
-    await child(argv[1]!, argv[2]!);
+    await child(argv[1]!, argv[2]!, argv[3]);
     return 0;
   }
   const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -85,23 +88,38 @@ async function main(): Promise<number> {
   console.log(`ragjudge run benchmark: ${questions.toLocaleString("en")} questions x 2 variants, baseline judge, ${runs} run(s); ${cpus().length} x ${cpus()[0]?.model.trim() ?? "CPU"}, load average before ${load()}`);
   const config = prepare(dir, questions);
   const evaluations = join(dir, "evaluations");
-  const results: { figures: StageFigure[]; totalMs: number; peakMiB: number }[] = [];
-  for (let i = 0; i < runs; i++) {
+  type Result = { figures: StageFigure[]; totalMs: number; peakMiB: number };
+  const oldEvaluation = process.env.BENCH_OLD ? resolve(process.env.BENCH_OLD, "..", "..", "report", "evaluation.js") : undefined;
+  if (oldEvaluation && !existsSync(oldEvaluation)) throw new Error(`BENCH_OLD: no ${oldEvaluation} beside that build's cli/main.js`);
+  const builds: { name: string; args: string[]; results: Result[] }[] = [
     // tsx runs the TypeScript sources, as bench:judge does in-process
-    const r = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child", config, evaluations], { encoding: "utf8", maxBuffer: 1 << 26, cwd: ROOT });
-    if (r.status !== 0) throw new Error(`run ${i + 1} failed (exit ${r.status}):\n${r.stderr}`);
-    const res = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as (typeof results)[number];
-    results.push(res);
-    console.log(`  run ${i + 1}: ${(res.totalMs / 1000).toFixed(2)} s, peak ${res.peakMiB.toFixed(0)} MiB; ${res.figures.map((f) => `${f.stage} ${(f.ms / 1000).toFixed(2)}`).join(", ")}`);
+    { name: "this build", args: [], results: [] },
+    ...(oldEvaluation ? [{ name: "BENCH_OLD", args: [oldEvaluation], results: [] }] : []),
+  ];
+  for (let i = 0; i < runs; i++) {
+    for (const b of i % 2 ? [...builds].reverse() : builds) {
+      const r = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child", config, evaluations, ...b.args], { encoding: "utf8", maxBuffer: 1 << 26, cwd: ROOT });
+      if (r.status !== 0) throw new Error(`${b.name}, run ${i + 1} failed (exit ${r.status}):\n${r.stderr}`);
+      const res = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Result;
+      b.results.push(res);
+      console.log(`  ${b.name}, run ${i + 1}: ${(res.totalMs / 1000).toFixed(2)} s, peak ${res.peakMiB.toFixed(0)} MiB; ${res.figures.map((f) => `${f.stage} ${(f.ms / 1000).toFixed(2)}`).join(", ")}`);
+    }
   }
-  console.log("\nstage       median wall   share   peak RSS so far   heap after");
-  const total = median(results.map((r) => r.totalMs))!;
-  for (const s of STAGES) {
-    const of = results.map((r) => r.figures.find((f) => f.stage === s)!);
-    const ms = median(of.map((f) => f.ms))!;
-    console.log(`${s.padEnd(11)} ${(ms / 1000).toFixed(2).padStart(8)} s   ${((100 * ms) / total).toFixed(0).padStart(4)}%   ${median(of.map((f) => f.peakMiB))!.toFixed(0).padStart(9)} MiB   ${median(of.map((f) => f.heapMiB))!.toFixed(0).padStart(7)} MiB`);
+  const stageMs = (results: Result[], s: string) => median(results.map((r) => r.figures.find((f) => f.stage === s)!.ms))!;
+  for (const b of builds) {
+    console.log(`\n${b.name}: stage       median wall   share   peak RSS so far   heap after`);
+    const total = median(b.results.map((r) => r.totalMs))!;
+    for (const s of STAGES) {
+      const of = b.results.map((r) => r.figures.find((f) => f.stage === s)!);
+      const ms = stageMs(b.results, s);
+      console.log(`${s.padEnd(11)} ${(ms / 1000).toFixed(2).padStart(8)} s   ${((100 * ms) / total).toFixed(0).padStart(4)}%   ${median(of.map((f) => f.peakMiB))!.toFixed(0).padStart(9)} MiB   ${median(of.map((f) => f.heapMiB))!.toFixed(0).padStart(7)} MiB`);
+    }
+    console.log(`${"total".padEnd(11)} ${(total / 1000).toFixed(2).padStart(8)} s          ${median(b.results.map((r) => r.peakMiB))!.toFixed(0).padStart(9)} MiB peak`);
   }
-  console.log(`${"total".padEnd(11)} ${(total / 1000).toFixed(2).padStart(8)} s          ${median(results.map((r) => r.peakMiB))!.toFixed(0).padStart(9)} MiB peak`);
+  if (builds.length === 2) {
+    const [ours, old] = builds as [(typeof builds)[number], (typeof builds)[number]];
+    console.log(`\nthis build / BENCH_OLD, stage medians: ${STAGES.map((s) => `${s} ${(stageMs(ours.results, s) / stageMs(old.results, s)).toFixed(2)}`).join(", ")}`);
+  }
   if (process.env.BENCH_OLD) {
     const cli = (path: string) => ({ path, walls: [] as number[] });
     const tools = [cli(join(ROOT, "dist", "cli", "main.js")), cli(resolve(process.env.BENCH_OLD))];

@@ -16,16 +16,19 @@
  * normalise("  Cafe\u0301  AU\u00A0Lait\n") // "café au lait"
  */
 export function normalise(text: string): string {
-  // Printable ASCII is its own NFKC form and its only white space is " ": lower case and
-  // single inner spaces are all there is to do (500,000 chunks are mostly such text).
-  if (PRINTABLE_ASCII.test(text)) {
+  // ASCII is its own NFKC form and its only white space is \t \n \v \f \r and " ": lower case and
+  // single inner spaces are all there is to do (500,000 chunks are mostly such text; a heading
+  // joined to its chunk by a line break is too).
+  if (ASCII.test(text)) {
     const lower = text.toLowerCase();
-    return lower.includes("  ") || lower.startsWith(" ") || lower.endsWith(" ") ? lower.replace(/ +/g, " ").trim() : lower;
+    return ASCII_SPACE.test(lower) || lower.includes("  ") || lower.startsWith(" ") || lower.endsWith(" ") ? lower.replace(/\s+/g, " ").trim() : lower;
   }
   return text.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim();
 }
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ASCII = /^[\x00-\x7f]*$/;
+/** White space of ASCII other than the space (what `\s` adds to " " there). */
+const ASCII_SPACE = /[\t\n\v\f\r]/;
 
 /**
  * Number of non-overlapping occurrences of `needle` in `haystack`, both

@@ -1,7 +1,6 @@
 import { splitSentences } from "../../golden/citations.js";
-import { NUMBER_WORDS, canonicalNumber, digitRuns, isCode } from "./numbers.js";
-import { NEGATIONS, isStopWord } from "./stopwords.js";
-import { addSpelledAndGlued, stem, tokenise } from "./tokens.js";
+import { digitRuns } from "./numbers.js";
+import { addSpelledAndGlued, termOf, tokenise } from "./tokens.js";
 
 /**
  * Alignment of one claim with its references, for the learned support model
@@ -34,28 +33,19 @@ interface Terms {
 const RAW_TOKEN = /\p{N}+(?:[.,]\p{N}+)*(?![\p{L}\p{M}\p{N}])|[\p{L}\p{M}\p{N}]+/gu;
 
 /**
- * Visits the terms of a text's tokens in reading order: the one definition of
- * what is a number, a code and a content word. Returns whether a negation
- * occurs. A visitor rather than a list, so indexing a reference builds its
- * sets without a Term object per token.
+ * Visits the terms of a text's tokens in reading order, each classified by
+ * {@link termOf} (the one definition of a number, a code and a content
+ * word). Returns whether a negation occurs. A visitor rather than a list, so
+ * indexing a reference builds its sets without a Term object per token.
  */
 function eachTerm(tokens: readonly string[], visit: (kind: Term["kind"], value: string, token: string) => void): boolean {
   let negated = false;
   for (const token of tokens) {
-    if (NEGATIONS.has(token)) negated = true;
-    const num = canonicalNumber(token);
-    if (num !== undefined) visit("number", num, token);
-    else if (isCode(token)) visit("code", token, token);
-    else if (!isStopWord(token) && !isSingleLetter(token)) visit("word", NUMBER_WORDS.get(token) ?? stem(token), token);
+    const t = termOf(token);
+    if (t.negation) negated = true;
+    if (t.kind !== undefined) visit(t.kind, t.value, token);
   }
   return negated;
-}
-
-/** `/^[a-z]$/u.test(token)` without the regex. */
-function isSingleLetter(token: string): boolean {
-  if (token.length !== 1) return false;
-  const c = token.charCodeAt(0);
-  return c >= 97 && c <= 122;
 }
 
 /** Reads a text's terms; `names` also spots capitalised words (needed of claims only). */
@@ -81,28 +71,28 @@ export interface Passage {
   /** Index of the reference (chunk) it comes from. */
   source: number;
   text: string;
-  words: ReadonlySet<string>;
   negated: boolean;
 }
 
 /** A passage is one or two consecutive sentences: a claim usually restates one sentence, sometimes joins two. */
 export const PASSAGE_SENTENCES = 2;
 
-/** What the references state, indexed once per set of references and shared by every claim checked against them. */
 /** Membership in a set of terms. */
 export interface Lookup {
   has(term: string): boolean;
 }
 
+/** What the references state, indexed once per set of references and shared by every claim checked against them. */
 export interface ReferenceIndex {
   words: Lookup;
   numbers: Lookup;
   codes: Lookup;
-  /** Adjacent content-word pairs within a sentence, as "a b". */
-  bigrams: Lookup;
+  /** Whether content words `a` then `b` stand next to each other in a reference sentence (no number or code between them). */
+  adjacent(a: string, b: string): boolean;
   /** Each reference's tokens joined as {@link joinRun} joins them, for verbatim runs ({@link hasRun}). */
   runs: readonly string[];
-  passages: readonly Passage[];
+  /** The references' sentences, reference by reference: what passages are made of ({@link bestPassage}). */
+  chunks: readonly ChunkIndex[];
 }
 
 /**
@@ -117,6 +107,9 @@ function joinRun(tokens: readonly string[]): string {
   return tokens.length === 0 ? SEP : SEP + tokens.join(SEP) + SEP;
 }
 
+/** Between two runs of adjacent content words in {@link ChunkIndex.pairs}: no pair spans it. */
+const BREAK = "\u0002";
+
 /** True when the tokens `run` occur consecutively in one of the references. */
 function hasRun(refs: ReferenceIndex, run: readonly string[]): boolean {
   const needle = joinRun(run);
@@ -124,12 +117,31 @@ function hasRun(refs: ReferenceIndex, run: readonly string[]): boolean {
   return false;
 }
 
+/** One sentence of a reference. */
+interface Sentence {
+  text: string;
+  /** Its content words (stemmed) in reading order, repeats kept. */
+  words: readonly string[];
+  negated: boolean;
+}
+
+/**
+ * One reference as the alignment reads it. Lists and strings rather than a
+ * set per passage and per word pair: a run indexes tens of thousands of
+ * chunks and checks a few claims against each, so the index is what costs,
+ * and the few lookups a claim makes can afford a scan.
+ */
 interface ChunkIndex {
   words: ReadonlySet<string>;
   numbers: ReadonlySet<string>;
   codes: ReadonlySet<string>;
-  bigrams: ReadonlySet<string>;
-  passages: Omit<Passage, "source">[];
+  sentences: readonly Sentence[];
+  /**
+   * Each run of content words with no sentence end, number or code between
+   * them, joined by SEP with SEP around it, the runs joined by BREAK: words a
+   * and b are adjacent exactly when SEP a SEP b SEP occurs.
+   */
+  pairs: string;
   runs: string;
 }
 
@@ -144,46 +156,40 @@ const CACHE_LIMIT = 4096;
 function indexChunk(text: string): ChunkIndex {
   const hit = cache.get(text);
   if (hit) return hit;
-  const [words, numbers, codes, bigrams] = [new Set<string>(), new Set<string>(), new Set<string>(), new Set<string>()];
-  const passages: Omit<Passage, "source">[] = [];
-  const sentences = splitSentences(text);
+  const words = new Set<string>();
+  const numbers = new Set<string>();
+  const codes = new Set<string>();
+  const sentences: Sentence[] = [];
   const tokens: string[] = [];
-  /** Each sentence's content words in order, and whether it is negated: what its passages are made of. */
-  const sentenceWords: string[][] = [];
-  const negated: boolean[] = [];
-  for (const sentence of sentences) {
+  let pairs = "";
+  let run = "";
+  const endRun = () => {
+    if (run) pairs += (pairs ? BREAK : "") + run + SEP;
+    run = "";
+  };
+  for (const sentence of splitSentences(text)) {
     const own = tokenise(sentence);
     for (const t of own) tokens.push(t);
     const sw: string[] = [];
-    let prev: string | undefined;
-    negated.push(
-      eachTerm(own, (kind, value) => {
-        if (kind === "word") {
-          words.add(value);
-          sw.push(value);
-          if (prev !== undefined) bigrams.add(`${prev} ${value}`);
-          prev = value;
-          return;
-        }
-        prev = undefined;
-        if (kind === "number") numbers.add(value);
-        else {
-          codes.add(value);
-          for (const d of digitRuns(value)) numbers.add(d);
-        }
-      }),
-    );
-    sentenceWords.push(sw);
-  }
-  for (let i = 0; i < sentences.length; i++) {
-    for (let k = 1; k <= PASSAGE_SENTENCES && i + k <= sentences.length; k++) {
-      const pw = new Set<string>(sentenceWords[i]);
-      for (let j = i + 1; j < i + k; j++) for (const w of sentenceWords[j]!) pw.add(w);
-      passages.push({ text: sentences.slice(i, i + k).join(" "), words: pw, negated: negated.slice(i, i + k).includes(true) });
-    }
+    const negated = eachTerm(own, (kind, value) => {
+      if (kind === "word") {
+        words.add(value);
+        sw.push(value);
+        run += SEP + value;
+        return;
+      }
+      endRun();
+      if (kind === "number") numbers.add(value);
+      else {
+        codes.add(value);
+        for (const d of digitRuns(value)) numbers.add(d);
+      }
+    });
+    endRun();
+    sentences.push({ text: sentence, words: sw, negated });
   }
   addSpelledAndGlued(tokens, numbers, codes);
-  const idx: ChunkIndex = { words, numbers, codes, bigrams, passages, runs: joinRun(tokens) };
+  const idx: ChunkIndex = { words, numbers, codes, sentences, pairs, runs: joinRun(tokens) };
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(text, idx);
   return idx;
@@ -192,12 +198,75 @@ function indexChunk(text: string): ChunkIndex {
 /** Indexes the references (chunk texts) a claim is checked against. */
 export function indexReferences(texts: readonly string[]): ReferenceIndex {
   const chunks = texts.map(indexChunk);
-  const passages = chunks.flatMap((c, source) => c.passages.map((p) => ({ ...p, source })));
   const runs = chunks.map((c) => c.runs);
-  if (chunks.length === 1) return { ...chunks[0]!, passages, runs };
+  const adjacent = (a: string, b: string) => {
+    const needle = SEP + a + SEP + b + SEP;
+    return chunks.some((c) => c.pairs.includes(needle));
+  };
+  if (chunks.length === 1) return { ...chunks[0]!, adjacent, runs, chunks };
   // A view over the chunks' sets rather than a copy: each claim asks about a few dozen terms.
-  const union = (key: "words" | "numbers" | "codes" | "bigrams"): Lookup => ({ has: (x) => chunks.some((c) => c[key].has(x)) });
-  return { words: union("words"), numbers: union("numbers"), codes: union("codes"), bigrams: union("bigrams"), passages, runs };
+  const union = (key: "words" | "numbers" | "codes"): Lookup => ({ has: (x) => chunks.some((c) => c[key].has(x)) });
+  return { words: union("words"), numbers: union("numbers"), codes: union("codes"), adjacent, runs, chunks };
+}
+
+/**
+ * The passage holding the most of `words` (distinct content words of a
+ * claim): passages in order, reference by reference, each sentence then that
+ * sentence with the next; the first of the shortest text among those holding
+ * the most wins. Each sentence's share of the words is a bit mask (a
+ * passage's is the OR of its sentences'), or a set when there are more words
+ * than a mask holds.
+ */
+function bestPassage(refs: ReferenceIndex, words: readonly string[]): { best?: Passage; found: number } {
+  const at = new Map<string, number>();
+  words.forEach((w, i) => at.set(w, i));
+  const masks = words.length <= 31;
+  /** The claim words a sentence holds: a mask, or their indices. */
+  const holds = (s: Sentence): number | Set<number> => {
+    let mask = 0;
+    const set = masks ? undefined : new Set<number>();
+    for (const w of s.words) {
+      const i = at.get(w);
+      if (i === undefined) continue;
+      if (set) set.add(i);
+      else mask |= 1 << i;
+    }
+    return set ?? mask;
+  };
+  const count = (x: number | Set<number>, y?: number | Set<number>): number => {
+    if (typeof x === "number") return popcount(y === undefined ? x : x | (y as number));
+    if (y === undefined) return x.size;
+    let n = x.size;
+    for (const i of y as Set<number>) if (!x.has(i)) n++;
+    return n;
+  };
+  let best: { source: number; at: number; k: number } | undefined;
+  let bestFound = 0;
+  let bestLength = 0;
+  refs.chunks.forEach((c, source) => {
+    const held = c.sentences.map(holds);
+    for (let i = 0; i < c.sentences.length; i++) {
+      for (let k = 1; k <= PASSAGE_SENTENCES && i + k <= c.sentences.length; k++) {
+        const found = k === 1 ? count(held[i]!) : count(held[i]!, held[i + 1]);
+        let length = -1; // joined with one space between sentences
+        for (let j = i; j < i + k; j++) length += c.sentences[j]!.text.length + 1;
+        if (!best || found > bestFound || (found === bestFound && length < bestLength)) {
+          best = { source, at: i, k };
+          bestFound = found;
+          bestLength = length;
+        }
+      }
+    }
+  });
+  if (!best) return { found: 0 };
+  const of = refs.chunks[best.source]!.sentences.slice(best.at, best.at + best.k);
+  return { best: { source: best.source, text: of.map((s) => s.text).join(" "), negated: of.some((s) => s.negated) }, found: bestFound };
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x; v !== 0; v &= v - 1) n++;
+  return n;
 }
 
 /**
@@ -252,6 +321,13 @@ const share = (found: number, of: number): number => (of === 0 ? 1 : found / of)
  */
 const LIST_MARKER = /^\s*(?:\(?\p{N}{1,3}[.)]|[-•*–])(?:\s+|$)/u;
 
+/** The question's content words, for the last question asked: every claim of an answer is aligned against the same one. */
+let lastQuestion: { text: string; words: ReadonlySet<string> } | undefined;
+function askedWords(question: string): ReadonlySet<string> {
+  if (lastQuestion?.text !== question) lastQuestion = { text: question, words: new Set(readTerms(question).terms.filter((t) => t.kind === "word").map((t) => t.value)) };
+  return lastQuestion.words;
+}
+
 /** Aligns one claim (a sentence) with indexed references; `question` tells the claim's new words from the restated ones. */
 export function alignClaim(claim: string, question: string, refs: ReferenceIndex): ClaimAlignment {
   const c = readTerms(claim.replace(LIST_MARKER, ""), true);
@@ -266,16 +342,7 @@ export function alignClaim(claim: string, question: string, refs: ReferenceIndex
   const names = [...c.names];
   const missingNames = names.filter((n) => !refs.words.has(n));
 
-  let best: Passage | undefined;
-  let bestFound = 0;
-  for (const p of refs.passages) {
-    let found = 0;
-    for (const w of words) if (p.words.has(w)) found++;
-    if (!best || found > bestFound || (found === bestFound && p.text.length < best.text.length)) {
-      best = p;
-      bestFound = found;
-    }
-  }
+  const { best, found: bestFound } = bestPassage(refs, words);
 
   // Adjacent content words, a number or code between them breaking the pair (as in the index).
   let pairs = 0;
@@ -284,7 +351,7 @@ export function alignClaim(claim: string, question: string, refs: ReferenceIndex
     const [x, y] = [c.terms[i]!, c.terms[i + 1]!];
     if (x.kind !== "word" || y.kind !== "word") continue;
     pairs++;
-    if (refs.bigrams.has(`${x.value} ${y.value}`)) pairsFound++;
+    if (refs.adjacent(x.value, y.value)) pairsFound++;
   }
 
   const tokens = c.tokens;
@@ -295,7 +362,7 @@ export function alignClaim(claim: string, question: string, refs: ReferenceIndex
   let copiedCount = 0;
   for (const x of copied) copiedCount += x;
 
-  const asked = new Set(readTerms(question).terms.filter((t) => t.kind === "word").map((t) => t.value));
+  const asked = askedWords(question);
   const newWords = words.filter((w) => !asked.has(w));
 
   const features: Features = {

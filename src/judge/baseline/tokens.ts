@@ -69,9 +69,53 @@ export function stem(word: string): string {
   return w;
 }
 
-/** True for a token worth matching: single Latin letters are initials or list labels, not content. */
-function meaningful(token: string): boolean {
-  return !(token.length === 1 && /^[a-z]$/u.test(token));
+/** What one token is to the baseline (see {@link termOf}). */
+export interface TokenTerm {
+  /** The token is a negation word. */
+  negation: boolean;
+  /** A number (canonical), a code (as written) or a content word (stemmed, number words as digits); absent for a stop word or a single Latin letter. */
+  kind?: "number" | "code" | "word";
+  /** The number's canonical form, the code, or the word's stem; "" when there is no kind. */
+  value: string;
+}
+
+/** Tokens classified so far; forgotten past {@link TERMS_LIMIT} (a corpus's vocabulary is mostly a few thousand words). */
+const terms = new Map<string, TokenTerm>();
+const TERMS_LIMIT = 65_536;
+
+/**
+ * The one definition of what a token is to the baseline: a number
+ * (`canonicalNumber`), else a code (`isCode`), else a content word unless it
+ * is a stop word or a single Latin letter (initials and list labels), and
+ * whether it negates. Remembered per token: a run classifies millions of
+ * tokens from a vocabulary of thousands, and the regexes of number, code and
+ * stem ran for every one of them.
+ *
+ * @example
+ * termOf("policies") // { negation: false, kind: "word", value: "policy" }
+ * termOf("1,500")    // { negation: false, kind: "number", value: "1500" }
+ * termOf("not")      // { negation: true, value: "" }
+ */
+export function termOf(token: string): Readonly<TokenTerm> {
+  const hit = terms.get(token);
+  if (hit) return hit;
+  const negation = NEGATIONS.has(token);
+  const num = canonicalNumber(token);
+  const t: TokenTerm =
+    num !== undefined ? { negation, kind: "number", value: num }
+    : isCode(token) ? { negation, kind: "code", value: token }
+    : isStopWord(token) || isSingleLetter(token) ? { negation, value: "" }
+    : { negation, kind: "word", value: NUMBER_WORDS.get(token) ?? stem(token) };
+  if (terms.size >= TERMS_LIMIT) terms.clear();
+  terms.set(token, t);
+  return t;
+}
+
+/** `/^[a-z]$/u.test(token)` without the regex: single Latin letters are initials or list labels, not content. */
+function isSingleLetter(token: string): boolean {
+  if (token.length !== 1) return false;
+  const c = token.charCodeAt(0);
+  return c >= 97 && c <= 122;
 }
 
 /**
@@ -87,18 +131,11 @@ export function analyse(text: string): Analysis {
   const codes = new Set<string>();
   let negated = false;
   for (const token of tokenise(text)) {
-    if (NEGATIONS.has(token)) negated = true;
-    const num = canonicalNumber(token);
-    if (num !== undefined) {
-      numbers.add(num);
-      continue;
-    }
-    if (isCode(token)) {
-      codes.add(token);
-      continue;
-    }
-    if (isStopWord(token) || !meaningful(token)) continue;
-    words.add(NUMBER_WORDS.get(token) ?? stem(token));
+    const t = termOf(token);
+    if (t.negation) negated = true;
+    if (t.kind === "number") numbers.add(t.value);
+    else if (t.kind === "code") codes.add(t.value);
+    else if (t.kind === "word") words.add(t.value);
   }
   return { words: [...words], numbers: [...numbers], codes: [...codes], negated };
 }

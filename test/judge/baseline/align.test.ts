@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { FEATURES, FEATURE_DOCS, alignClaim, indexReferences } from "../../../src/judge/baseline/align.js";
+import { FEATURES, FEATURE_DOCS, alignClaim, indexReferences, type ClaimAlignment } from "../../../src/judge/baseline/align.js";
+import { sha256 } from "../../../src/golden/hash.js";
+import { alignCases } from "./align-cases.js";
 
 // Invented text (no third-party data).
 const REFS = [
@@ -95,5 +98,32 @@ describe("alignClaim on Hindi and romanised Hindi", () => {
     const b = alignClaim("Aapko gym ki membership free milti hai.", "", roman);
     expect(b.features.coverage).toBeLessThan(0.5);
     expect(b.missingWords).toEqual(expect.arrayContaining(["gym", "membership", "free"]));
+  });
+});
+
+describe("alignClaim on 1,500 seeded cases", () => {
+  const fixture = JSON.parse(readFileSync(new URL("../../fixtures/judge/align-cases.json", import.meta.url), "utf8")) as { seed: number; n: number; first: unknown[]; sha256: string[] };
+  const view = (a: ClaimAlignment) => ({
+    features: a.features, words: a.words, numbers: a.numbers, missingWords: a.missingWords, missingNumbers: a.missingNumbers, missingNames: a.missingNames,
+    best: a.best ? { source: a.best.source, text: a.best.text, negated: a.best.negated } : null,
+  });
+
+  it("gives every case exactly the alignment the implementation before the index rewrite gave", () => {
+    const cases = alignCases(fixture.n, fixture.seed);
+    const got = cases.map((c) => view(alignClaim(c.claim, c.question, indexReferences(c.refs))));
+    expect(got.slice(0, fixture.first.length)).toEqual(fixture.first);
+    const differing = got.map((v, i) => (sha256(JSON.stringify(v)).slice(0, 16) === fixture.sha256[i] ? -1 : i)).filter((i) => i >= 0);
+    // On a failure, the first differing case and what it gives now:
+    expect(differing.length ? { case: differing[0], input: cases[differing[0]!], now: got[differing[0]!] } : null).toBeNull();
+  });
+
+  it("covers what the alignment reads: claims over 31 distinct words, no references, negation mismatches, missing numbers and names", () => {
+    const got = alignCases(fixture.n, fixture.seed).map((c) => alignClaim(c.claim, c.question, indexReferences(c.refs)));
+    expect(got.filter((a) => a.words > 31).length).toBeGreaterThan(50);
+    expect(got.filter((a) => !a.best).length).toBeGreaterThan(50);
+    expect(got.filter((a) => a.features.negationMismatch === 1).length).toBeGreaterThan(50);
+    expect(got.filter((a) => a.missingNumbers.length && a.features.coverage > 0).length).toBeGreaterThan(50);
+    expect(got.filter((a) => a.missingNames.length).length).toBeGreaterThan(50);
+    expect(got.filter((a) => a.features.passageCoverage > 0 && a.features.passageCoverage < 1).length).toBeGreaterThan(100);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalNumber, digitRuns, hasNumberChar, isCode, toAsciiDigits } from "../../../src/judge/baseline/numbers.js";
 import { isStopWord } from "../../../src/judge/baseline/stopwords.js";
-import { analyse, indexSources, stem, tokenise } from "../../../src/judge/baseline/tokens.js";
+import { analyse, indexSources, stem, termOf, tokenise } from "../../../src/judge/baseline/tokens.js";
 
 describe("numbers", () => {
   it.each([
@@ -87,4 +87,24 @@ describe("indexSources", () => {
   });
   it("records adjacent tokens glued together as codes", () => expect(idx.codes.has("hr204")).toBe(true));
   it("does not invent numbers", () => expect(idx.numbers.has("4")).toBe(false));
+});
+
+describe("termOf", () => {
+  it("classifies a token as a number, a code, a content word or nothing, and marks negations", () => {
+    expect(termOf("policies")).toEqual({ negation: false, kind: "word", value: "policy" });
+    expect(termOf("1,500")).toEqual({ negation: false, kind: "number", value: "1500" });
+    expect(termOf("3rd")).toEqual({ negation: false, kind: "number", value: "3" });
+    expect(termOf("a4")).toEqual({ negation: false, kind: "code", value: "a4" });
+    expect(termOf("three")).toEqual({ negation: false, kind: "word", value: "3" });
+    expect(termOf("not")).toEqual({ negation: true, value: "" });
+    expect(termOf("the")).toEqual({ negation: false, value: "" });
+    expect(termOf("x")).toEqual({ negation: false, value: "" });
+    expect(termOf("छुट्टी")).toEqual({ negation: false, kind: "word", value: "छुट्टी" });
+  });
+
+  it("gives the same answer from memory as the first time, past its size limit too", () => {
+    const first = Array.from({ length: 70_000 }, (_, i) => `w${i.toString(36)}x`).map((t) => ({ ...termOf(t) }));
+    expect(termOf("policies")).toEqual({ negation: false, kind: "word", value: "policy" });
+    expect(Array.from({ length: 70_000 }, (_, i) => ({ ...termOf(`w${i.toString(36)}x`) }))).toEqual(first);
+  });
 });
