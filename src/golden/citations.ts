@@ -78,17 +78,10 @@ const ONE_SENTENCE = /^[\t\x20\x22-\x2d\x2f-\x3e\x40-\x7e]*[.!?]*["')\]]*[\t ]*$
  */
 export function splitSentences(text: string): string[] {
   const lines = text.includes("\n") ? text.split("\n") : [text];
-  if (lines.every((line) => ONE_SENTENCE.test(line))) {
-    const out: string[] = [];
-    for (const line of lines) {
-      const s = line.trim();
-      if (s) out.push(s);
-    }
-    return out;
-  }
+  const pieces = lines.every((line) => ONE_SENTENCE.test(line)) ? lines : Array.from(segmenter.segment(text), (s) => s.segment);
   const out: string[] = [];
-  for (const { segment } of segmenter.segment(text)) {
-    const s = segment.trim();
+  for (const piece of pieces) {
+    const s = piece.trim();
     if (s) out.push(s);
   }
   return out;

@@ -213,41 +213,33 @@ export function indexReferences(texts: readonly string[]): ReferenceIndex {
  * The passage holding the most of `words` (distinct content words of a
  * claim): passages in order, reference by reference, each sentence then that
  * sentence with the next; the first of the shortest text among those holding
- * the most wins. Each sentence's share of the words is a bit mask (a
- * passage's is the OR of its sentences'), or a set when there are more words
- * than a mask holds.
+ * the most wins. Which words a sentence holds is a bit set (`width` 32-bit
+ * words per sentence, one array per reference); a passage's is the OR of its
+ * sentences'.
  */
 function bestPassage(refs: ReferenceIndex, words: readonly string[]): { best?: Passage; found: number } {
   const at = new Map<string, number>();
   words.forEach((w, i) => at.set(w, i));
-  const masks = words.length <= 31;
-  /** The claim words a sentence holds: a mask, or their indices. */
-  const holds = (s: Sentence): number | Set<number> => {
-    let mask = 0;
-    const set = masks ? undefined : new Set<number>();
-    for (const w of s.words) {
-      const i = at.get(w);
-      if (i === undefined) continue;
-      if (set) set.add(i);
-      else mask |= 1 << i;
-    }
-    return set ?? mask;
-  };
-  const count = (x: number | Set<number>, y?: number | Set<number>): number => {
-    if (typeof x === "number") return popcount(y === undefined ? x : x | (y as number));
-    if (y === undefined) return x.size;
-    let n = x.size;
-    for (const i of y as Set<number>) if (!x.has(i)) n++;
-    return n;
-  };
+  const width = Math.max(1, Math.ceil(words.length / 32));
   let best: { source: number; at: number; k: number } | undefined;
   let bestFound = 0;
   let bestLength = 0;
   refs.chunks.forEach((c, source) => {
-    const held = c.sentences.map(holds);
+    const held = new Uint32Array(c.sentences.length * width);
+    c.sentences.forEach((s, i) => {
+      for (const w of s.words) {
+        const x = at.get(w);
+        if (x !== undefined) held[i * width + (x >>> 5)]! |= 1 << (x & 31);
+      }
+    });
     for (let i = 0; i < c.sentences.length; i++) {
       for (let k = 1; k <= PASSAGE_SENTENCES && i + k <= c.sentences.length; k++) {
-        const found = k === 1 ? count(held[i]!) : count(held[i]!, held[i + 1]);
+        let found = 0;
+        for (let b = 0; b < width; b++) {
+          let m = 0;
+          for (let j = i; j < i + k; j++) m |= held[j * width + b]!;
+          found += popcount(m);
+        }
         let length = -1; // joined with one space between sentences
         for (let j = i; j < i + k; j++) length += c.sentences[j]!.text.length + 1;
         if (!best || found > bestFound || (found === bestFound && length < bestLength)) {
