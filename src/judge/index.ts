@@ -12,7 +12,8 @@
  *   batch/      the same calls through the OpenAI Batch API (export, submit, collect, import)
  *   claims/     the optional claims rubric: claims extracted by the LLM judge, cached, made into claim items
  *   schedule/   the run: planning calls, concurrency, the SQLite verdict cache and its lease, progress, dry-run estimate
- *   judges/     the Judge record (judge.ts) and its records: the LLM judge (llm.ts), the baseline (baseline.ts); judge settings
+ *   judges/     the Judge record (judge.ts) and its records: the LLM judge (llm.ts), the baseline (baseline.ts, shared
+ *               with worker threads by baseline-threads.ts); judge settings
  *   items/      what is judged: items built from the golden set and pipeline outputs, with their input hashes;
  *               claim items (claims.ts) and the answer verdicts derived from them (derive-claims.ts)
  *   transport/  the OpenAI-compatible endpoint: request bodies and fingerprints, client, retry policy, reply envelope, keys and redaction

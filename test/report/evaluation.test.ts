@@ -9,6 +9,7 @@ import { runEvaluation, type EvaluationResult } from "../../src/report/evaluatio
 import { ReportJson } from "../../src/report/schema.js";
 import { OUTCOMES, type Outcome } from "../../src/report/search-or-answer.js";
 import { EVALUATION_FILES } from "../../src/report/write.js";
+import { BASELINE_CONCURRENCY } from "../../src/judge/judges/baseline-threads.js";
 import { exampleCopy, type ExampleCopy } from "./helpers.js";
 
 function listFiles(dir: string): string[] {
@@ -50,7 +51,7 @@ describe("runEvaluation on the shipped example", () => {
   it("records the exact config, input hashes and fingerprints, and never an API key", () => {
     const config = JSON.parse(readFileSync(join(result.folder, "config.json"), "utf8"));
     expect(config.config.variants.map((v: { name: string }) => v.name)).toEqual(["bm25-small", "hybrid-rerank"]);
-    expect(config.judge).toEqual({ kind: "baseline", repeats: 1, concurrency: 1 });
+    expect(config.judge).toEqual({ kind: "baseline", repeats: 1, concurrency: BASELINE_CONCURRENCY });
     const inputs = JSON.parse(readFileSync(join(result.folder, "inputs.json"), "utf8"));
     expect(inputs.golden.path).toBe("golden/questions.jsonl");
     expect(inputs.golden.sha256).toMatch(/^[0-9a-f]{64}$/);

@@ -57,8 +57,9 @@ async function verdicts(cfg: ReturnType<typeof loadConfig>, file: string, named:
   if (named || cfg.config.judge?.kind !== "baseline") throw new InputError(file, undefined, undefined, `judgments file not found: run \`ragjudge run\` (or \`ragjudge judge\`) first${named ? "" : ", or pass --judgments FILE"}`);
   const { loadJudgeInputs } = await import("../../judge/items/inputs.js");
   const { judgeItems } = await import("../../report/run-judge.js");
+  const { BASELINE_CONCURRENCY } = await import("../../judge/judges/baseline-threads.js");
   const { rubrics, itemSet } = loadJudgeInputs(cfg);
-  const { result } = await judgeItems({ settings: { kind: "baseline", repeats: 1, concurrency: 1 }, items: itemSet.items, rubrics, cacheDir: cfg.outPath(cfg.config.cacheDir), log: () => {} });
+  const { result } = await judgeItems({ settings: { kind: "baseline", repeats: 1, concurrency: BASELINE_CONCURRENCY }, items: itemSet.items, rubrics, cacheDir: cfg.outPath(cfg.config.cacheDir), log: () => {} });
   process.stderr.write(`plan: no ${shortPath(file)} yet: judged ${itemSet.items.length} items with the offline baseline now (ragjudge run writes them)\n`);
   return result.judgments;
 }

@@ -1,5 +1,6 @@
-import { BASELINE_JUDGE, BASELINE_VERSION, BaselineEvidenceError, baselineFingerprint, baselineJudge, isBaselineRubric } from "../baseline/index.js";
+import { BASELINE_JUDGE, BASELINE_VERSION, baselineFingerprint, isBaselineRubric } from "../baseline/index.js";
 import type { Rubric } from "../rubric/rubric.js";
+import { BaselineThreads, type ThreadOptions } from "./baseline-threads.js";
 import type { Judge } from "./judge.js";
 
 /** What the baseline's fingerprint covers ({@link baselineFingerprint}). */
@@ -11,10 +12,14 @@ export const BASELINE_COVERS: readonly string[] = [
 
 /**
  * The offline lexical baseline (src/judge/baseline) as a judge record: no
- * model, no cache, deterministic (so no repeats), one item at a time (pure
- * CPU work: nothing to overlap), with its own fingerprint per rubric.
+ * model, no cache, deterministic (so no repeats), with its own fingerprint
+ * per rubric. Pure CPU work, so a large run is shared between this thread
+ * and worker threads on the other cores (baseline-threads.ts; `threads: 0`
+ * keeps it on this one): its `maxConcurrency` is the calls that keeps every
+ * thread busy, and a caller that sends one call at a time judges here.
  */
-export function baselineBackend(): Judge {
+export function baselineBackend(options: ThreadOptions = {}): Judge {
+  const threads = new BaselineThreads(options);
   // A fingerprint is a hash, asked for several times per item: computed once per rubric.
   const fps = new Map<string, string>();
   const fingerprintOf = (rubric: Rubric): string => {
@@ -29,18 +34,12 @@ export function baselineBackend(): Judge {
     covers: BASELINE_COVERS,
     cached: false,
     repeatable: false,
-    maxConcurrency: 1,
+    maxConcurrency: threads.concurrency,
     fingerprint: fingerprintOf,
     template: (rubric) => ({ judge: BASELINE_JUDGE, version: BASELINE_VERSION, rubric: rubric.name }),
     async judge(rubric, evidence) {
       const fingerprint = fingerprintOf(rubric);
-      try {
-        const v = baselineJudge(rubric.name, evidence);
-        return { verdict: v.verdict, reason: v.reason, ...(v.pYes === undefined ? {} : { pYes: v.pYes }), fingerprint };
-      } catch (e) {
-        if (e instanceof BaselineEvidenceError) return { verdict: "error", reason: "", error: `baseline: ${e.message}`, fingerprint };
-        throw e;
-      }
+      return { ...(await threads.judge(rubric.name, evidence)), fingerprint };
     },
   };
 }

@@ -82,7 +82,8 @@ export function panelEntries(judges: readonly PanelJudgeConfig[], config: Ragjud
     if (j.kind === "baseline") {
       const unsupported = baselineUnsupported(rubrics);
       if (unsupported.length) throw new JudgeSetupError(`judges: ${j.name}: the baseline judge has no rule for rubric ${unsupported.join(", ")}`);
-      entry = { name: j.name, kind: j.kind, judge: baselineBackend(), concurrency: 1, price: { input: 0, output: 0 } };
+      const judge = baselineBackend();
+      entry = { name: j.name, kind: j.kind, judge, concurrency: judge.maxConcurrency, price: { input: 0, output: 0 } };
     } else if (j.kind === "constant") {
       entry = { name: j.name, kind: j.kind, judge: constantJudge(j.verdict), concurrency: 1, price: { input: 0, output: 0 } };
     } else if (j.kind === "openai") {

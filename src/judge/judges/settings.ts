@@ -1,6 +1,7 @@
 import { OpenAIJudgeConfig, type RagjudgeConfig } from "../../golden/schema/config.js";
 import { JudgeSetupError, resolveEndpoint, type Endpoint } from "../transport/endpoint.js";
 import type { ResponseMode } from "../transport/request.js";
+import { BASELINE_CONCURRENCY } from "./baseline-threads.js";
 import type { LogprobsSetting } from "./logprobs.js";
 
 /** Flags of `ragjudge judge` that override the config's `judge` block. `false` is commander's `--no-x`. */
@@ -71,7 +72,7 @@ export function resolveJudge(config: RagjudgeConfig, flags: JudgeFlags, env: Nod
   if (kind === "baseline") {
     const llmOnly = (["model", "baseUrl", "temperature", "seed", "maxTokens", "responseFormat", "timeoutMs", "maxRetries"] as const).filter((k) => flags[k] !== undefined);
     if (llmOnly.length) throw new JudgeSetupError(`--judge baseline takes no LLM options (got ${llmOnly.map((k) => "--" + k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())).join(", ")})`);
-    return { kind: "baseline", repeats: 1, concurrency: 1 };
+    return { kind: "baseline", repeats: 1, concurrency: BASELINE_CONCURRENCY };
   }
   const fromConfig = config.judge?.kind === "openai" ? config.judge : undefined;
   const model = flags.model ?? fromConfig?.model;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BASELINE_JUDGE, baselineFingerprint, DEFAULT_THRESHOLDS } from "../../../src/judge/baseline/index.js";
 import { baselineBackend } from "../../../src/judge/judges/baseline.js";
+import { threadsConcurrency } from "../../../src/judge/judges/baseline-threads.js";
 import type { Judge } from "../../../src/judge/judges/judge.js";
 import { openAIBackend } from "../../../src/judge/judges/llm.js";
 import type { Rubric } from "../../../src/judge/rubric/rubric.js";
@@ -20,8 +21,9 @@ describe("the judge records", () => {
     const l = llm();
     expect(l).toMatchObject({ name: "openai-chat", kind: "llm", model: "judge-model", cached: true, repeatable: true, maxConcurrency: Infinity });
     expect((l.template(faith) as { judge: string }).judge).toBe(l.name);
-    const b = baselineBackend();
-    expect(b).toMatchObject({ name: BASELINE_JUDGE, kind: "baseline", cached: false, repeatable: false, maxConcurrency: 1 });
+    const b = baselineBackend({ threads: 1 });
+    // enough calls in flight for this thread and one worker thread (baseline-threads.ts)
+    expect(b).toMatchObject({ name: BASELINE_JUDGE, kind: "baseline", cached: false, repeatable: false, maxConcurrency: threadsConcurrency(1) });
     expect((b.template(faith) as { judge: string }).judge).toBe(b.name);
     for (const j of [l, b]) expect(j.covers.length).toBeGreaterThan(0);
   });
