@@ -9,8 +9,9 @@
  *
  * With BENCH_OLD (another build's cli/main.js) each run also runs that
  * build's runEvaluation (its report/evaluation.js) in the same way,
- * interleaved with this one, and the stage medians of both and their ratios
- * are printed; then the whole `ragjudge run` command of both builds is timed,
+ * interleaved with this one (then this build's compiled dist/, so both sides
+ * are compiled code: run `npm run build` first), and the stage medians of
+ * both and their ratios are printed; then the whole `ragjudge run` command of both builds is timed,
  * interleaved, as a check on the sum.
  *
  * Environment: BENCH_RUNS, BENCH_QUESTIONS (default 10000), BENCH_DIR
@@ -91,9 +92,13 @@ async function main(): Promise<number> {
   type Result = { figures: StageFigure[]; totalMs: number; peakMiB: number };
   const oldEvaluation = process.env.BENCH_OLD ? resolve(process.env.BENCH_OLD, "..", "..", "report", "evaluation.js") : undefined;
   if (oldEvaluation && !existsSync(oldEvaluation)) throw new Error(`BENCH_OLD: no ${oldEvaluation} beside that build's cli/main.js`);
+  // Alone, tsx runs the TypeScript sources, as bench:judge does in-process. Beside another build, this build's
+  // compiled dist/ runs instead (npm run build first): compiled against compiled, or this build's stages would
+  // carry tsx's compiling of every module its stages import lazily (a second in validate) and its worker threads'.
+  const ownEvaluation = join(ROOT, "dist", "report", "evaluation.js");
+  if (oldEvaluation && !existsSync(ownEvaluation)) throw new Error("BENCH_OLD compares compiled builds: no dist/report/evaluation.js here (npm run build first)");
   const builds: { name: string; args: string[]; results: Result[] }[] = [
-    // tsx runs the TypeScript sources, as bench:judge does in-process
-    { name: "this build", args: [], results: [] },
+    { name: "this build", args: oldEvaluation ? [ownEvaluation] : [], results: [] },
     ...(oldEvaluation ? [{ name: "BENCH_OLD", args: [oldEvaluation], results: [] }] : []),
   ];
   for (let i = 0; i < runs; i++) {
