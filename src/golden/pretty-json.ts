@@ -4,9 +4,9 @@
  * retrieval.json or `ragjudge retrieval --format json` would otherwise be
  * (the report's files go through report/text-sink.ts, retrieval's output
  * to stdout). The outer levels and long arrays are walked here; everything
- * below is one native `JSON.stringify` call per value, re-indented to its
- * depth (a JSON string never holds a raw line break, so every `\n` in its
- * output is layout).
+ * below is one native `JSON.stringify` call per value (per run of up to 32
+ * such values in a long array), re-indented to its depth (a JSON string
+ * never holds a raw line break, so every `\n` in its output is layout).
  */
 
 /** Levels walked whatever their size; below them, only arrays this long are. */
@@ -73,17 +73,45 @@ function viaWrapper(key: string, v: unknown, depth: number): string | undefined 
   return indent(whole.slice(head.length, whole.length - 2).replace(/\n {2}/g, "\n"), depth);
 }
 
+/** Elements a long array's run of leaves is stringified in at once (see {@link writeArray}). */
+const RUN = 32;
+
+/** Whether {@link walk} would hand `v` (at `depth`) to JSON.stringify whole, and its key does not matter (no toJSON). */
+function isLeaf(v: unknown, depth: number): boolean {
+  if (v === null || typeof v !== "object") return true;
+  if (hasToJson(v)) return false;
+  return Array.isArray(v) ? depth >= OUTER_DEPTH && v.length < LONG_ARRAY : depth >= OUTER_DEPTH || !isPlainObject(v);
+}
+
+/**
+ * An array, element by element; a run of elements that would each be one
+ * native JSON.stringify call is one call for up to {@link RUN} of them, cut
+ * out of its brackets and re-indented: the same text (JSON.stringify writes
+ * an array's elements exactly as it writes each alone, undefined as null),
+ * for a thirtieth of the calls, regexes and pieces. An element with toJSON is
+ * never in a run (its key, the index, would differ).
+ */
 function writeArray(xs: readonly unknown[], depth: number, write: (piece: string) => void): void {
   if (xs.length === 0) {
     write("[]");
     return;
   }
   const inner = PAD.repeat(depth + 1);
-  for (let i = 0; i < xs.length; i++) {
+  for (let i = 0; i < xs.length; ) {
     write(i === 0 ? `[\n${inner}` : `,\n${inner}`);
+    let end = i;
+    while (end < xs.length && end - i < RUN && isLeaf(xs[end], depth + 1)) end++;
+    if (end - i > 1) {
+      // "[\n  a,\n  b\n]" at depth 0: indented to `depth`, then cut to "a,\n<inner>b"
+      const text = indent(JSON.stringify(xs.slice(i, end), null, 2), depth);
+      write(text.slice(2 + inner.length, text.length - 2 - PAD.length * depth));
+      i = end;
+      continue;
+    }
     const x = xs[i];
     const text = hasToJson(x) ? viaWrapper(String(i), x, depth + 1) : walk(x, depth + 1, write);
     write(text ?? "null");
+    i++;
   }
   write(`\n${PAD.repeat(depth)}]`);
 }
