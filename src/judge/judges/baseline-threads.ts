@@ -220,12 +220,17 @@ export class BaselineThreads {
   private start(): void {
     this.started = true;
     const source = workerSource();
-    if (!source) return;
+    // no worker can load here: the rest stays on this thread, judged directly (not through the queue)
+    if (!source) {
+      this.broken = true;
+      return;
+    }
     for (let i = 0; i < this.threads; i++) {
       let worker: Worker;
       try {
         worker = "code" in source ? new Worker(source.code, { eval: true, workerData: { tsx: source.tsx, url: source.url } }) : new Worker(source.url);
       } catch {
+        if (this.slots.length === 0) this.broken = true;
         return;
       }
       const slot: Slot = { worker, ready: false, inFlight: new Map(), idle: undefined };

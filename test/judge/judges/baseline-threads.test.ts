@@ -78,6 +78,7 @@ describe("BaselineThreads", () => {
     const small = new BaselineThreads({ threads: 1 });
     expect(await runAll(small, calls(300), threadsConcurrency(1))).toEqual(direct(calls(300)));
     expect(small.judged.workers).toBe(0);
+    expect(small.running).toBe(0);
     const oneByOne = new BaselineThreads({ threads: 1, startAfter: 0 });
     expect(await runAll(oneByOne, calls(700), 1)).toEqual(direct(calls(700)));
     expect(oneByOne.judged.workers).toBe(0);
