@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Evidence } from "../../golden/schema/items.js";
+import { startWorker } from "../../golden/worker.js";
 import { baselineOutcome, type BaselineOutcome } from "./baseline-outcome.js";
 import type { BatchMessage, ReplyMessage } from "./baseline-worker.js";
 
@@ -20,6 +19,8 @@ const BATCH = 32;
 const IN_FLIGHT = 2;
 /** Calls judged on this thread per turn of the event loop, between hand-outs to the workers. */
 const LOCAL_BATCH = 8;
+/** Worker threads at most, however many cores there are. */
+const MAX_THREADS = 3;
 /** A worker with nothing to do for this long stops. */
 const IDLE_MS = 250;
 
@@ -42,37 +43,16 @@ interface Slot {
  * enough for the most threads {@link defaultThreads} starts; the judge
  * record's own `maxConcurrency` lowers it to what its threads use.
  */
-export const BASELINE_CONCURRENCY = threadsConcurrency(3);
+export const BASELINE_CONCURRENCY = threadsConcurrency(MAX_THREADS);
 
 /** The default number of worker threads: every core but this thread's, at most 3. */
 export function defaultThreads(): number {
-  return Math.max(0, Math.min(3, availableParallelism() - 1));
+  return Math.max(0, Math.min(MAX_THREADS, availableParallelism() - 1));
 }
 
 /** The calls a judge record of these threads should have in flight so that no thread waits: a batch or two per worker and this thread's share. */
 export function threadsConcurrency(threads: number): number {
   return threads * IN_FLIGHT * BATCH + 4 * LOCAL_BATCH;
-}
-
-/**
- * How to start a worker: the compiled worker beside this file, or, when
- * running from the TypeScript sources (the tests, `tsx`), the source worker
- * through tsx's loader; undefined when neither can be loaded (the work then
- * stays on this thread).
- */
-function workerSource(): { url: URL } | { code: string; tsx: string; url: string } | undefined {
-  const js = new URL("./baseline-worker.js", import.meta.url);
-  if (js.protocol === "file:" && existsSync(fileURLToPath(js))) return { url: js };
-  const ts = new URL("./baseline-worker.ts", import.meta.url);
-  if (ts.protocol !== "file:" || !existsSync(fileURLToPath(ts))) return undefined;
-  let tsx: string;
-  try {
-    tsx = import.meta.resolve("tsx/esm/api");
-  } catch {
-    return undefined;
-  }
-  const code = `(async () => { const { workerData } = await import("node:worker_threads"); const { register } = await import(workerData.tsx); register(); await import(workerData.url); })();`;
-  return { code, tsx, url: ts.href };
 }
 
 /**
@@ -219,17 +199,12 @@ export class BaselineThreads {
 
   private start(): void {
     this.started = true;
-    const source = workerSource();
-    // no worker can load here: the rest stays on this thread, judged directly (not through the queue)
-    if (!source) {
-      this.broken = true;
-      return;
-    }
     for (let i = 0; i < this.threads; i++) {
       let worker: Worker;
       try {
-        worker = "code" in source ? new Worker(source.code, { eval: true, workerData: { tsx: source.tsx, url: source.url } }) : new Worker(source.url);
+        worker = startWorker(import.meta.url, "baseline-worker");
       } catch {
+        // no worker can start here (from source without tsx): the rest is judged directly on this thread
         if (this.slots.length === 0) this.broken = true;
         return;
       }

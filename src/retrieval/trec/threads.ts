@@ -1,10 +1,8 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { InputError, InputErrors } from "../../golden/errors.js";
+import { startWorker } from "../../golden/worker.js";
 import { packQrels, type Qrels } from "./qrels.js";
 import type { RangeResult, RangeTask } from "./stream.js";
 
@@ -80,19 +78,6 @@ function rebuilt(e: PostedError): Error {
 }
 
 /**
- * A worker running worker.js, the compiled script next to this file; or,
- * when this file runs from source (tests, tsx), worker.ts through tsx's
- * loader, registered by a one-line bootstrap (a worker does not inherit it).
- */
-function startWorker(workerData: unknown): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./worker.js", import.meta.url), { workerData });
-  // tsx's ESM API ("tsx/esm/api" for import), found from its package folder
-  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist", "esm", "api", "index.mjs")).href;
-  const script = new URL("./worker.ts", import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(script)}); });`, { eval: true, workerData });
-}
-
-/**
  * Scores each range in a worker thread of its own (worker.ts: it
  * {@link scoreRange}s its range once `start` has handed it the qrels). The
  * workers are started at once, so that they boot while this thread reads
@@ -102,7 +87,7 @@ function startWorker(workerData: unknown): Worker {
  * it as the same {@link InputError}. `cancel` stops every worker.
  */
 export function scoreRangesInWorkers(tasks: RangeTask[]): { start: (qrels: Qrels) => void; results: Promise<RangeResult[]>; cancel: () => void } {
-  const workers = tasks.map((task) => startWorker({ task }));
+  const workers = tasks.map((task) => startWorker(import.meta.url, "worker", { task }));
   const one = (w: Worker) =>
     new Promise<RangeResult>((resolve, reject) => {
       w.once("message", (m: { result?: RangeResult; error?: PostedError }) => (m.error ? reject(rebuilt(m.error)) : resolve(m.result!)));
