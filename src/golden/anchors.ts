@@ -1,7 +1,8 @@
 import type { GoldenSet, VariantData } from "./dataset.js";
-import { cachedLayout, locateAnchor, type LayoutCache } from "./document.js";
+import { cachedLayout, chunksHolding, locateAnchor, type LayoutCache } from "./document.js";
 import { InputError } from "./errors.js";
-import type { ChunkIndex } from "./relevance.js";
+import { normalise } from "./normalise.js";
+import { derivedMemo, noteAnchorChunks, type ChunkIndex } from "./relevance.js";
 import type { Anchor } from "./schema/golden.js";
 import { wordCount } from "./words.js";
 
@@ -52,8 +53,23 @@ export function anchorWordFinding(text: string): AnchorFinding | undefined {
  * the chunks the boundary cut it across. `layouts` caches rebuilt documents.
  */
 export function anchorChunkFindings(anchor: Anchor, index: ChunkIndex, chunksFile: string, layouts: LayoutCache = new Map()): AnchorFinding[] {
+  // Remembered per index: `retrieval` checks the anchors while the pipeline output loads, then again once it has loaded.
+  const memo = derivedMemo<AnchorFinding[]>(index, FINDINGS);
+  const key = `${chunksFile}\u0000${anchor.doc}\u0000${anchor.text}`;
+  let found = memo.get(key);
+  if (!found) memo.set(key, (found = findingsOf(anchor, index, chunksFile, layouts)));
+  return found.map((f) => ({ ...f }));
+}
+
+const FINDINGS = {};
+
+function findingsOf(anchor: Anchor, index: ChunkIndex, chunksFile: string, layouts: LayoutCache): AnchorFinding[] {
   if (!index.byDoc.has(anchor.doc)) return [{ level: "error", field: "anchor.doc", message: `document ${q(anchor.doc)} has no chunk in ${chunksFile}` }];
-  const place = locateAnchor(index, anchor, cachedLayout(index, anchor.doc, layouts));
+  const layout = cachedLayout(index, anchor.doc, layouts);
+  const place = locateAnchor(index, anchor, layout);
+  // The rebuilt document answers which chunks hold the anchor too: the relevant sets take that from here.
+  const needle = normalise(anchor.text);
+  noteAnchorChunks(index, anchor.doc, needle, chunksHolding(layout, needle));
   if (place.occurrences === 0) {
     return [{ level: "error", field: "anchor.text", message: `is not in document ${q(anchor.doc)} as its chunks in ${chunksFile} hold it (not verbatim: compare spelling, punctuation and numbers), so no chunk is relevant` }];
   }

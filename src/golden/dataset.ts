@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { InputError, InputErrors } from "./errors.js";
-import { loadJsonl, type Located } from "./jsonl.js";
+import { loadJsonl, streamJsonl, type Located } from "./jsonl.js";
 import { addPassages, copyIndex, indexChunks, type ChunkIndex } from "./relevance.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
 import { fastChunk, fastGoldenQuestion } from "./schema/golden.fast.js";
@@ -113,35 +113,84 @@ function duplicateRows<T extends { id: string }>(rows: readonly Located<T>[], fi
   return problems;
 }
 
+/** A pipeline output file's lines by question id, and the line each came from. */
+export interface LoadedOutput {
+  outputs: Map<string, PipelineOutput>;
+  lineOf: Map<string, number>;
+}
+
+/** What loading a pipeline output needs of the golden set: its file (for messages) and which question ids it has. */
+export interface QuestionIds {
+  file: string;
+  byId: { has(id: string): boolean };
+}
+
 /**
  * Loads one pipeline output file. Errors: a duplicate question id, a line for
  * a question the golden set lacks, a chunk id twice in one ranked list.
  */
-export function loadPipelineOutput(
-  file: string,
-  golden: GoldenSet,
-): { outputs: Map<string, PipelineOutput>; lineOf: Map<string, number> } {
-  const problems: InputError[] = [];
-  const rows = firstById(loadJsonl(file, PipelineOutput, fastPipelineOutput), file, DUPLICATE.output, problems);
+export function loadPipelineOutput(file: string, golden: QuestionIds): LoadedOutput {
   const outputs = new Map<string, PipelineOutput>();
   const lineOf = new Map<string, number>();
-  for (const { line, value } of rows) {
-    if (!golden.byId.has(value.id)) {
-      problems.push(new InputError(file, line, "id", `question ${q(value.id)} is not in the golden set ${basename(golden.file)}`));
-      continue;
+  const problems = streamPipelineOutput(file, golden, (rows) => {
+    for (const { line, value } of rows) {
+      outputs.set(value.id, value);
+      lineOf.set(value.id, line);
     }
-    const before = problems.length;
-    for (const [field, list] of rankedLists(value)) duplicatesInList(list, { file, line, field }, problems);
-    if (problems.length === before) UNIQUE.add(value.retrieved);
-    outputs.set(value.id, value);
-    lineOf.set(value.id, line);
-  }
-  if (problems.length) throw new InputErrors(problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+  });
+  if (problems.length) throw new InputErrors(problems);
+  for (const out of outputs.values()) UNIQUE.add(out.retrieved);
   return { outputs, lineOf };
+}
+
+/**
+ * {@link loadPipelineOutput} a block of lines at a time: `onRows` gets the
+ * lines that pass its checks so far, in file order, and the problems come
+ * back at the end (empty: every line was delivered and the file is good;
+ * otherwise what was delivered is to be dropped). The problems are
+ * loadPipelineOutput's, in its order: the file's parse problems alone when
+ * it has any, else every other problem sorted by line. A worker thread posts
+ * the blocks as they come (load-parallel.ts), so that it never holds the
+ * whole file's lines.
+ */
+export function streamPipelineOutput(file: string, golden: QuestionIds, onRows: (rows: Located<PipelineOutput>[]) => void): InputError[] {
+  const problems: InputError[] = [];
+  const firstLine = new Map<string, number>();
+  const parseProblems = streamJsonl(file, PipelineOutput, fastPipelineOutput, (rows) => {
+    const good: Located<PipelineOutput>[] = [];
+    for (const row of rows) {
+      const { line, value } = row;
+      // worded as firstById words a duplicate
+      const first = firstLine.get(value.id);
+      if (first !== undefined) {
+        problems.push(new InputError(file, line, "id", `${DUPLICATE.output(value.id)} (first on line ${first})`));
+        continue;
+      }
+      firstLine.set(value.id, line);
+      if (!golden.byId.has(value.id)) {
+        problems.push(new InputError(file, line, "id", `question ${q(value.id)} is not in the golden set ${basename(golden.file)}`));
+        continue;
+      }
+      for (const [field, list] of rankedLists(value)) duplicatesInList(list, { file, line, field }, problems);
+      good.push(row);
+    }
+    if (good.length) onRows(good);
+  });
+  if (parseProblems.length) return parseProblems;
+  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 
 /** `retrieved` lists the loader found free of duplicate ids (see {@link isCheckedUnique}). */
 const UNIQUE = new WeakSet<readonly unknown[]>();
+
+/**
+ * Marks the `retrieved` lists of a {@link loadPipelineOutput} result that
+ * another thread returned as checked (load-parallel.ts): that load succeeded,
+ * so it found no id twice in any of them, but the marks stay in its thread.
+ */
+export function adoptCheckedOutputs(loaded: LoadedOutput): void {
+  for (const out of loaded.outputs.values()) UNIQUE.add(out.retrieved);
+}
 
 /**
  * Whether {@link loadPipelineOutput} checked this `retrieved` list and found
@@ -160,17 +209,36 @@ export function isCheckedUnique(list: readonly unknown[]): boolean {
  * ({@link loadVariants}).
  */
 export function loadVariant(v: VariantConfig, golden: GoldenSet, path: (p: string) => string = (p) => p, loaded?: Map<string, ChunkIndex>): VariantData {
+  const files = variantChunks(v, path, loaded);
+  return joinVariant(v, files, loadPipelineOutput(files.outputFile, golden));
+}
+
+/** A variant's files and chunk index, as {@link loadVariant} reads them before its pipeline output. */
+export interface VariantChunks {
+  chunksFile: string | undefined;
+  outputFile: string;
+  chunks: ChunkIndex;
+  /** The index is in `loaded`, shared with other variants: passages go into a copy. */
+  shared: boolean;
+}
+
+/** The first half of {@link loadVariant}: the variant's paths and its chunks file's index (read, or taken from `loaded`). */
+export function variantChunks(v: VariantConfig, path: (p: string) => string, loaded?: Map<string, ChunkIndex>): VariantChunks {
   const chunksFile = v.chunks === undefined ? undefined : path(v.chunks);
-  const outputFile = path(v.output);
   const shared = chunksFile !== undefined && loaded !== undefined;
-  let chunks = chunksFile === undefined ? indexChunks([]) : loaded?.get(chunksFile) ?? loadChunks(chunksFile);
+  const chunks = chunksFile === undefined ? indexChunks([]) : loaded?.get(chunksFile) ?? loadChunks(chunksFile);
   if (shared) loaded!.set(chunksFile!, chunks);
-  const { outputs, lineOf } = loadPipelineOutput(outputFile, golden);
+  return { chunksFile, outputFile: path(v.output), chunks, shared };
+}
+
+/** The second half of {@link loadVariant}: the loaded output joined to the chunk index, passages given as text added to it (to a copy of a shared one). */
+export function joinVariant(v: VariantConfig, files: VariantChunks, { outputs, lineOf }: LoadedOutput): VariantData {
+  let chunks = files.chunks;
   const withText = [...outputs.values()].filter((out) => out.passages);
   // passages given as text join this variant's index only: the shared one stays as the file has it
-  if (shared && withText.length) chunks = copyIndex(chunks);
+  if (files.shared && withText.length) chunks = copyIndex(chunks);
   for (const out of withText) addPassages(chunks, out.passages!);
-  return { name: v.name, outputFile, chunksFile, chunks, outputs, lineOf, contextK: v.contextK, stages: v.stages };
+  return { name: v.name, outputFile: files.outputFile, chunksFile: files.chunksFile, chunks, outputs, lineOf, contextK: v.contextK, stages: v.stages };
 }
 
 /**

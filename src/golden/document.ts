@@ -139,6 +139,27 @@ export function cachedLayout(index: ChunkIndex, doc: string, cache: LayoutCache)
   return layout;
 }
 
+/**
+ * Ids of the chunks whose normalised text holds `needle` (a normalised
+ * anchor), in the document's chunk order, read from its rebuilt text: the
+ * text at a chunk's span is that chunk's normalised text, so a chunk holds
+ * the needle exactly when an occurrence starts inside its span and ends
+ * inside it too (the first occurrence from the span's start decides: a later
+ * one ends later still). No chunk is normalised again.
+ *
+ * @example
+ * chunksHolding(documentLayout(index, "hr"), "carried forward") // ["hr#3"]
+ */
+export function chunksHolding(layout: DocumentLayout, needle: string): string[] {
+  const out: string[] = [];
+  if (needle === "") return out;
+  for (const s of layout.spans) {
+    const at = layout.text.indexOf(needle, s.start);
+    if (at !== -1 && at + needle.length <= s.end) out.push(s.id);
+  }
+  return out;
+}
+
 /** The part of an anchor one chunk holds, when a boundary cuts the anchor. */
 export interface AnchorPiece {
   chunk: string;

@@ -22,9 +22,12 @@ const MAX_PROBLEMS = 50;
  * record goes through zod, which accepts it or words its problems.
  */
 class JsonlParser<T> {
-  readonly rows: Located<T>[] = [];
+  /** The rows parsed and not yet taken ({@link streamJsonl} takes them after each block). */
+  rows: Located<T>[] = [];
   readonly problems: InputError[] = [];
   private lineNo = 0;
+  /** Rows parsed in all, taken or not. */
+  private count = 0;
   /** Set once MAX_PROBLEMS problems are found: the rest of the file is not read. */
   private stopped = false;
 
@@ -65,6 +68,7 @@ class JsonlParser<T> {
       }
       const value = fast?.(json);
       if (value !== undefined) {
+        this.count++;
         rows.push({ line: lineNo, value });
         continue;
       }
@@ -73,12 +77,13 @@ class JsonlParser<T> {
         problems.push(...zodProblems(parsed.error, json, file, lineNo));
         continue;
       }
+      this.count++;
       rows.push({ line: lineNo, value: parsed.data });
     }
   }
 
   finish(): { rows: Located<T>[]; problems: InputError[] } {
-    if (this.rows.length === 0 && this.problems.length === 0) {
+    if (this.count === 0 && this.problems.length === 0) {
       this.problems.push(new InputError(this.file, undefined, undefined, "file is empty (expected one JSON object per line)"));
     }
     return { rows: this.rows, problems: this.problems };
@@ -129,6 +134,35 @@ export function loadJsonl<S extends z.ZodType>(file: string, schema: S, fast?: F
 }
 
 /**
+ * {@link loadJsonl} a block of rows at a time, for a caller that turns
+ * rows into something else as they come (and need not hold them all):
+ * `onRows` gets each block's rows in file order (the kept rows of
+ * {@link keepForNextLoad} at once). Returns the file's problems, the ones
+ * loadJsonl would throw; empty when every row was delivered.
+ *
+ * @example
+ * const problems = streamJsonl("out.jsonl", PipelineOutput, undefined, (rows) => rows.forEach(use));
+ * if (problems.length) throw new InputErrors(problems);
+ */
+export function streamJsonl<S extends z.ZodType>(file: string, schema: S, fast: FastCheck<z.infer<S>> | undefined, onRows: (rows: Located<z.infer<S>>[]) => void): InputError[] {
+  const kept = takeKept(file, schema);
+  if (kept) {
+    onRows(kept as Located<z.infer<S>>[]);
+    return [];
+  }
+  const parser = new JsonlParser<z.infer<S>>(file, schema as z.ZodType<z.infer<S>>, fast);
+  readTextBlocks(file, (text) => {
+    parser.feed(text);
+    if (parser.rows.length > 0) {
+      const rows = parser.rows;
+      parser.rows = [];
+      onRows(rows);
+    }
+  });
+  return parser.finish().problems;
+}
+
+/**
  * Rows already parsed from a file, kept for the next {@link loadJsonl} of
  * the same file against the same schema, which takes them instead of
  * reading the file again. `ragjudge run` validates every input before it
@@ -159,6 +193,11 @@ export function keepForNextLoad<S extends z.ZodType>(file: string, schema: S, ro
 /** Drops every kept row set (the loads they were kept for will not come, or came). */
 export function forgetKeptLoads(): void {
   kept.clear();
+}
+
+/** Whether rows of `file` are kept for its next {@link loadJsonl} (a load elsewhere, such as a worker thread, would not take them). */
+export function isKeptForNextLoad(file: string): boolean {
+  return kept.has(file);
 }
 
 function takeKept(file: string, schema: z.ZodType): readonly Located<unknown>[] | undefined {

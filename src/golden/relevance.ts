@@ -78,6 +78,7 @@ function addChunk(index: ChunkIndex, chunk: Chunk): void {
 export function addPassages(index: ChunkIndex, passages: Iterable<LinePassage>): void {
   textMatches.delete(index);
   normsOf.delete(index);
+  derived.delete(index);
   relevantMemo.delete(index);
   for (const p of passages) {
     const known = index.byId.get(p.id);
@@ -105,13 +106,48 @@ export function anchorChunks(anchor: { doc: string; text: string }, index: Chunk
   const needle = normalise(anchor.text);
   const out: string[] = [];
   if (needle === "") return out; // "" is in every text: an empty anchor marks nothing, not everything
+  const noted = derived.get(index)?.get(ANCHOR_HITS)?.get(hitKey(anchor.doc, needle)) as readonly string[] | undefined;
   for (const doc of [anchor.doc, NO_DOC]) {
+    if (noted && doc === anchor.doc) {
+      out.push(...noted);
+      continue;
+    }
     for (const { chunk, norm } of index.byDoc.get(doc) ?? []) {
       if (norm.includes(needle)) out.push(chunk.id);
     }
   }
   return out;
 }
+
+/**
+ * The chunks of a document that hold a normalised anchor, as the anchor
+ * check found them in the document it rebuilt (anchors.ts), kept for
+ * {@link anchorChunks}: the relevant sets would otherwise normalise every
+ * anchor document's chunks a second time (1.3 s of 50,000 anchors over
+ * 500,000 chunks). Dropped when passages join the index ({@link addPassages}).
+ */
+export function noteAnchorChunks(index: ChunkIndex, doc: string, needle: string, ids: readonly string[]): void {
+  derivedMemo<readonly string[]>(index, ANCHOR_HITS).set(hitKey(doc, needle), ids);
+}
+
+const ANCHOR_HITS = {};
+const hitKey = (doc: string, needle: string) => `${doc}\u0000${needle}`;
+
+/**
+ * A memo of facts computed from an index's chunks, kept for the index under
+ * `owner` (any object a module keeps for the purpose): the anchor check's
+ * findings, the chunks holding each anchor. Every such memo is dropped when
+ * passages join the index ({@link addPassages}), so none outlives the
+ * chunks it was computed from.
+ */
+export function derivedMemo<T>(index: ChunkIndex, owner: object): Map<string, T> {
+  let byOwner = derived.get(index);
+  if (!byOwner) derived.set(index, (byOwner = new Map()));
+  let memo = byOwner.get(owner);
+  if (!memo) byOwner.set(owner, (memo = new Map()));
+  return memo as Map<string, T>;
+}
+const derived = new WeakMap<ChunkIndex, Map<object, Map<string, unknown>>>();
 
 /**
  * Ids of the chunks that match a passage a person marked as relevant

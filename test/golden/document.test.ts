@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentLayout, overlap, overlapKmp } from "../../src/golden/document.js";
+import { chunksHolding, documentLayout, overlap, overlapKmp } from "../../src/golden/document.js";
 import { normalise } from "../../src/golden/normalise.js";
 import { indexChunks } from "../../src/golden/relevance.js";
 import { mulberry32 } from "../helpers/seeded.js";
@@ -85,5 +85,30 @@ describe("documentLayout", () => {
       const chunks = norms.map((text, i) => ({ id: `c${i}`, doc: "d", text }));
       expect(documentLayout(indexChunks(chunks), "d"), JSON.stringify(norms)).toEqual(naiveLayout(norms.map(normalise)));
     }
+  });
+});
+
+describe("chunksHolding", () => {
+  it("names the chunks whose normalised text holds the needle, as a scan of every chunk does (random, repetitive, overlapping chunks)", () => {
+    const rand = mulberry32(19);
+    const words = ["a", "b", "a b", "ab", "c"];
+    for (let round = 0; round < 600; round++) {
+      const n = 1 + Math.floor(rand() * 6);
+      const chunks = Array.from({ length: n }, (_, i) => ({
+        id: `d#${i}`,
+        doc: "d",
+        text: Array.from({ length: Math.floor(rand() * 7) }, () => words[Math.floor(rand() * words.length)]).join(rand() < 0.2 ? "\n " : " "),
+      }));
+      const index = indexChunks(chunks);
+      const layout = documentLayout(index, "d");
+      const needle = normalise(Array.from({ length: 1 + Math.floor(rand() * 3) }, () => words[Math.floor(rand() * words.length)]).join(" "));
+      const scan = index.byDoc.get("d")!.filter((e) => e.norm.includes(needle)).map((e) => e.chunk.id);
+      expect(chunksHolding(layout, needle), JSON.stringify({ chunks, needle })).toEqual(scan);
+    }
+  });
+
+  it("an empty needle is held by no chunk", () => {
+    const index = indexChunks([{ id: "x", doc: "d", text: "one two" }]);
+    expect(chunksHolding(documentLayout(index, "d"), "")).toEqual([]);
   });
 });

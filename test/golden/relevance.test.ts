@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseJsonl } from "../../src/golden/jsonl.js";
-import { anchorChunks, indexChunks, relevantSet } from "../../src/golden/relevance.js";
+import { checkAnchors } from "../../src/golden/anchors.js";
+import { addPassages, anchorChunks, indexChunks, noteAnchorChunks, relevantSet } from "../../src/golden/relevance.js";
 import { GoldenQuestion } from "../../src/golden/schema/golden.js";
 
 const index = indexChunks([
@@ -26,5 +27,29 @@ describe("relevance from anchors", () => {
   it("the golden-set schema rejects an anchor of white space only, naming the line and field", () => {
     const { problems } = parseJsonl('{"id":"q","question":"?","anchor":{"doc":"hr","text":"   "}}\n', "g.jsonl", GoldenQuestion);
     expect(problems.map((p) => p.message)).toEqual(["g.jsonl:1: anchor.text: must not be empty or only white space"]);
+  });
+});
+
+describe("anchor chunks noted by the anchor check", () => {
+  const chunks = indexChunks([
+    { id: "d#0", doc: "d", text: "alpha beta gamma delta epsilon zeta" },
+    { id: "d#1", doc: "d", text: "delta epsilon zeta eta theta iota" },
+    { id: "d#2", doc: "d", text: "kappa lambda" },
+  ]);
+
+  it("are the ids a scan of the document's chunks finds, so relevant sets are the same either way", () => {
+    const anchor = { doc: "d", text: "Delta  Epsilon zeta" };
+    const before = anchorChunks(anchor, chunks);
+    checkAnchors({ file: "g.jsonl", questions: [GoldenQuestion.parse({ id: "q", question: "?", anchor })], lineOf: new Map() }, [{ chunks, chunksFile: "c.jsonl" }]);
+    expect(before).toEqual(["d#0", "d#1"]);
+    expect(anchorChunks(anchor, chunks)).toEqual(before);
+  });
+
+  it("are taken instead of scanning (a noted answer is what anchorChunks returns) and dropped when passages join the index", () => {
+    const index = indexChunks([{ id: "e#0", doc: "e", text: "one two three four five six" }]);
+    noteAnchorChunks(index, "e", "one two three", ["noted"]);
+    expect(anchorChunks({ doc: "e", text: "one two three" }, index)).toEqual(["noted"]);
+    addPassages(index, [{ id: "p", doc: "e", text: "seven eight" }]);
+    expect(anchorChunks({ doc: "e", text: "one two three" }, index)).toEqual(["e#0"]);
   });
 });

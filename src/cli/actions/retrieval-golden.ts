@@ -1,6 +1,7 @@
 /** The golden-set mode of `ragjudge retrieval` (golden set + chunks + pipeline outputs, from the config or explicit files), loaded only in that mode; see retrieval.ts. */
 import { chooseVariants, loadConfig, missingInputs } from "../../golden/config.js";
-import { loadGolden, loadVariant, loadVariants, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { loadGolden, relevantSets, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
+import { loadVariantsParallel } from "../../golden/load-parallel.js";
 import { checkAnchors } from "../../golden/anchors.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
@@ -35,26 +36,38 @@ interface GoldenInputs {
   poolDepth: number;
 }
 
-function loadGoldenInputs(flags: RetrievalFlags): GoldenInputs {
+/**
+ * Loads the inputs, each pipeline output on a worker thread while this one
+ * reads the chunks, checks the anchors against them and computes the
+ * relevant sets (both remembered per chunk index, so the check and the
+ * scoring after the load take them): the three take about as long as the
+ * output's parse.
+ */
+async function loadGoldenInputs(flags: RetrievalFlags): Promise<GoldenInputs> {
   const files = explicitFiles(flags);
+  const early = (golden: GoldenSet) => (v: { chunks: VariantData["chunks"]; chunksFile: string | undefined }) => {
+    checkAnchors(golden, [v]);
+    relevantSets(golden, v.chunks);
+  };
   if (files) {
     const golden = loadGolden(files.golden);
-    const variant = loadVariant({ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, ...(files.chunks ? { chunks: files.chunks } : {}), contextK: 5, stages: { first: [] } }, golden);
-    return { golden, variants: [variant], ks: [1, 5, 10], configFloors: {}, configFile: undefined, poolDepth: 50 };
+    const variants = await loadVariantsParallel([{ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, ...(files.chunks ? { chunks: files.chunks } : {}), contextK: 5, stages: { first: [] } }], golden, undefined, early(golden));
+    return { golden, variants, ks: [1, 5, 10], configFloors: {}, configFile: undefined, poolDepth: 50 };
   }
   const cfg = loadConfig(flags.config);
   const missing = missingInputs(cfg);
   if (missing.length) throw new InputErrors(missing);
   const chosen = chooseVariants(cfg, flags.variant);
   const golden = loadGolden(cfg.path(cfg.config.golden));
-  return { golden, variants: loadVariants(chosen, golden, cfg.path), ks: cfg.config.k, configFloors: cfg.config.floors, configFile: cfg.file, poolDepth: cfg.config.poolDepth };
+  const variants = await loadVariantsParallel(chosen, golden, cfg.path, early(golden));
+  return { golden, variants, ks: cfg.config.k, configFloors: cfg.config.floors, configFile: cfg.file, poolDepth: cfg.config.poolDepth };
 }
 
 /** Scores the golden-set inputs; `section` renders the diagnostics (misses, pool recall) for people. */
-export function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): { scored: Scored[]; floors: Floor[]; diagnostics: VariantDiagnostics[]; section: (kind: "terminal" | "markdown") => string } {
+export async function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | undefined): Promise<{ scored: Scored[]; floors: Floor[]; diagnostics: VariantDiagnostics[]; section: (kind: "terminal" | "markdown") => string }> {
   if (flags.level !== undefined) throw new UsageError("-l applies to graded qrels (--qrels/--trec-run); golden-set relevance is binary");
   if (!flags.complete) throw new UsageError("--no-complete applies to --qrels/--trec-run; in golden-set mode a question without output always scores 0");
-  const inputs = loadGoldenInputs(flags);
+  const inputs = await loadGoldenInputs(flags);
   // An anchor that breaks the anchor rule would be scored as if it meant something: refuse, as validate does.
   const anchors = checkAnchors(inputs.golden, inputs.variants);
   if (anchors.problems.length) throw new InputErrors(anchors.problems);

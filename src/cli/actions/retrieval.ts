@@ -145,7 +145,7 @@ export async function retrievalAction(flags: RetrievalFlags): Promise<void> {
   } else {
     // the golden-set readers (schemas, zod) load only in this mode: TREC mode starts faster without them
     const { runGoldenMode } = await import("./retrieval-golden.js");
-    ({ scored, floors, diagnostics, section } = runGoldenMode(flags, ksFlag));
+    ({ scored, floors, diagnostics, section } = await runGoldenMode(flags, ksFlag));
   }
   const misses = scored.flatMap((s) => checkFloors(floors, s.valueOf).map((miss) => ({ name: s.view.name, miss })));
   render(flags, scored, misses, diagnostics, section, (text) => process.stdout.write(text));

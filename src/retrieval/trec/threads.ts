@@ -1,8 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { InputError, InputErrors } from "../../golden/errors.js";
-import { startWorker } from "../../golden/worker.js";
+import { rebuiltError, startWorker, type PostedError } from "../../golden/worker.js";
 import { packQrels, type Qrels } from "./qrels.js";
 import type { RangeResult, RangeTask } from "./stream.js";
 
@@ -54,29 +53,6 @@ export function lineRanges(file: string, size: number, parts: number): [number, 
   return cuts.map((from, i) => [from, i + 1 < cuts.length ? cuts[i + 1]! : Infinity]);
 }
 
-/** An error as a worker posts it: input problems keep their location, anything else its message and stack. */
-type PostedError = { kind: "input"; problems: { file: string; line: number | undefined; field: string | undefined; detail: string }[] } | { kind: "internal"; message: string; stack?: string };
-
-/** Turns an error into plain data a worker can post. */
-export function postedError(e: unknown): PostedError {
-  if (e instanceof InputErrors || e instanceof InputError) {
-    const problems = e instanceof InputErrors ? e.problems : [e];
-    return { kind: "input", problems: problems.map((p) => ({ file: p.file, line: p.line, field: p.field, detail: p.detail })) };
-  }
-  const err = e as Error;
-  return { kind: "internal", message: err?.message ?? String(e), stack: err?.stack };
-}
-
-function rebuilt(e: PostedError): Error {
-  if (e.kind === "input") {
-    const problems = e.problems.map((p) => new InputError(p.file, p.line, p.field, p.detail));
-    return problems.length === 1 ? problems[0]! : new InputErrors(problems);
-  }
-  const err = new Error(`worker thread: ${e.message}`);
-  if (e.stack) err.stack = e.stack;
-  return err;
-}
-
 /**
  * Scores each range in a worker thread of its own (worker.ts: it
  * {@link scoreRange}s its range once `start` has handed it the qrels). The
@@ -84,13 +60,13 @@ function rebuilt(e: PostedError): Error {
  * the qrels: one parse serves every thread (a copy is posted to each),
  * where each thread reading the file itself would parse it once per core.
  * `results` resolves in the tasks' order; a worker's input problem rejects
- * it as the same {@link InputError}. `cancel` stops every worker.
+ * it as the same input error. `cancel` stops every worker.
  */
 export function scoreRangesInWorkers(tasks: RangeTask[]): { start: (qrels: Qrels) => void; results: Promise<RangeResult[]>; cancel: () => void } {
   const workers = tasks.map((task) => startWorker(import.meta.url, "worker", { task }));
   const one = (w: Worker) =>
     new Promise<RangeResult>((resolve, reject) => {
-      w.once("message", (m: { result?: RangeResult; error?: PostedError }) => (m.error ? reject(rebuilt(m.error)) : resolve(m.result!)));
+      w.once("message", (m: { result?: RangeResult; error?: PostedError }) => (m.error ? reject(rebuiltError(m.error)) : resolve(m.result!)));
       w.once("error", reject);
       w.once("exit", (code) => reject(new Error(`worker thread exited (${code}) before it answered`)));
     });

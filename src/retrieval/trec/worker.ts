@@ -6,7 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { unpackQrels, type PackedQrels, type Qrels } from "./qrels.js";
 import { scoreRange, transferables, type RangeTask } from "./stream.js";
-import { postedError } from "./threads.js";
+import { postedError } from "../../golden/worker.js";
 
 const { task } = workerData as { task: RangeTask };
 parentPort!.once("message", (message: PackedQrels | Qrels) => {

@@ -1,0 +1,133 @@
+import { statSync } from "node:fs";
+import type { Worker } from "node:worker_threads";
+import { adoptCheckedOutputs, joinVariant, loadPipelineOutput, variantChunks, type GoldenSet, type LoadedOutput, type QuestionIds, type VariantChunks, type VariantData } from "./dataset.js";
+import { isKeptForNextLoad, type Located } from "./jsonl.js";
+import type { ChunkIndex } from "./relevance.js";
+import type { VariantConfig } from "./schema/config.js";
+import type { PipelineOutput } from "./schema/pipeline.js";
+import { rebuiltError, startWorker, type PostedError } from "./worker.js";
+
+/**
+ * Pipeline outputs below this size load on the calling thread: a worker
+ * takes about 40 ms to start and the loaded lines cost a copy between
+ * threads, which a file of some thousand lines does not win back.
+ */
+export const OUTPUT_THREAD_MIN_BYTES = 8 << 20;
+
+/** What the output worker (output-worker.ts) is given. */
+export interface OutputTask {
+  file: string;
+  golden: { file: string; ids: string[] };
+}
+
+/** A block of checked lines, as the worker posts them in file order. */
+export interface OutputRows {
+  rows: Located<PipelineOutput>[];
+}
+
+/** A pipeline output load under way: `take` gives its result (or throws its input errors); `cancel` gives up on it. */
+export interface PendingOutput {
+  take(): Promise<LoadedOutput>;
+  cancel(): void;
+  /** Whether a worker thread was started for it (false: it loads here, when taken). */
+  onThread: boolean;
+}
+
+/**
+ * Starts loading a pipeline output file ({@link loadPipelineOutput}) on a
+ * worker thread, so that the calling thread can read the chunks file
+ * meanwhile: the two are the largest inputs, and parsing them is most of
+ * golden-set scoring (at 50,000 questions x 100 retrieved, 4.3 s for the
+ * output and 2.9 s for 500,000 chunks on one thread). The result is the same
+ * as loading on this thread: the same lines, the same problems in the same
+ * order. A small file, one whose rows `validate` kept for this load
+ * (jsonl.ts), or a worker that cannot start or fails without an input
+ * problem loads here instead, when taken.
+ *
+ * @example
+ * const pending = startOutputLoad("runs/bm25.jsonl", golden);
+ * const chunks = loadChunks("chunks.jsonl"); // meanwhile
+ * const { outputs, lineOf } = await pending.take();
+ */
+export function startOutputLoad(file: string, golden: QuestionIds & Pick<GoldenSet, "byId">, minBytes = OUTPUT_THREAD_MIN_BYTES): PendingOutput {
+  const here: PendingOutput = { take: async () => loadPipelineOutput(file, golden), cancel: () => {}, onThread: false };
+  const size = sizeOf(file);
+  if (size === undefined || size < minBytes || isKeptForNextLoad(file)) return here;
+  let worker: Worker;
+  try {
+    const task: OutputTask = { file, golden: { file: golden.file, ids: [...golden.byId.keys()] } };
+    worker = startWorker(import.meta.url, "output-worker", task);
+  } catch {
+    return here;
+  }
+  // The lines are joined as their blocks come in (when this thread is free to take messages).
+  const loaded: LoadedOutput = { outputs: new Map(), lineOf: new Map() };
+  type End = { done: true } | { error: PostedError } | { failed: true };
+  const end = new Promise<End>((resolve) => {
+    worker.on("message", (m: OutputRows | End) => {
+      if (!("rows" in m)) return resolve(m);
+      for (const { line, value } of m.rows) {
+        loaded.outputs.set(value.id, value);
+        loaded.lineOf.set(value.id, line);
+      }
+    });
+    worker.once("error", () => resolve({ failed: true }));
+    worker.once("exit", () => resolve({ failed: true }));
+  });
+  return {
+    take: async () => {
+      const r = await end;
+      void worker.terminate();
+      if ("done" in r) {
+        adoptCheckedOutputs(loaded);
+        return loaded;
+      }
+      if ("error" in r && r.error.kind === "input") throw rebuiltError(r.error);
+      // Not an input problem (the worker ran out of memory, or could not load its code): load it here.
+      return loadPipelineOutput(file, golden);
+    },
+    cancel: () => void worker.terminate(),
+    onThread: true,
+  };
+}
+
+/** The file's size; undefined when it cannot be stat'ed (missing, unreadable: the load on this thread words that). */
+function sizeOf(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * {@link loadVariants} with each variant's pipeline output loading on a
+ * worker thread ({@link startOutputLoad}) while this thread reads its
+ * chunks file, then calls `whileOutputLoads` with the chunks (work that
+ * needs only them: `retrieval` checks the anchors and computes the relevant
+ * sets there). The same variants, and the same first error: a chunks file's
+ * problems come before its output's, as in loadVariants.
+ */
+export async function loadVariantsParallel(
+  vs: readonly VariantConfig[],
+  golden: GoldenSet,
+  path: (p: string) => string = (p) => p,
+  whileOutputLoads: (files: VariantChunks) => void = () => {},
+  minBytes = OUTPUT_THREAD_MIN_BYTES,
+): Promise<VariantData[]> {
+  const loaded = new Map<string, ChunkIndex>();
+  const out: VariantData[] = [];
+  for (const v of vs) {
+    const pending = startOutputLoad(path(v.output), golden, minBytes);
+    let files: VariantChunks;
+    try {
+      files = variantChunks(v, path, loaded);
+      whileOutputLoads(files);
+    } catch (e) {
+      pending.cancel();
+      throw e;
+    }
+    out.push(joinVariant(v, files, await pending.take()));
+  }
+  return out;
+}

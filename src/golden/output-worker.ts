@@ -1,0 +1,38 @@
+/**
+ * The worker thread of {@link startOutputLoad} (load-parallel.ts): streams
+ * one pipeline output file's checked lines to the main thread in blocks as
+ * it parses them (so this thread never holds the whole file's lines: the
+ * main thread is building its own copy meanwhile), then posts the end: the
+ * problems, or none.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { streamPipelineOutput } from "./dataset.js";
+import { InputErrors } from "./errors.js";
+import type { Located } from "./jsonl.js";
+import type { OutputRows, OutputTask } from "./load-parallel.js";
+import type { PipelineOutput } from "./schema/pipeline.js";
+import { postedError } from "./worker.js";
+
+/** Lines per message: a few dozen messages for a 50,000-line file, each small enough to leave the heap young. */
+const BLOCK_ROWS = 1000;
+
+const { file, golden } = workerData as OutputTask;
+let block: Located<PipelineOutput>[] = [];
+const send = () => {
+  const message: OutputRows = { rows: block };
+  parentPort!.postMessage(message);
+  block = [];
+};
+try {
+  const problems = streamPipelineOutput(file, { file: golden.file, byId: new Set(golden.ids) }, (rows) => {
+    for (const r of rows) block.push(r);
+    if (block.length >= BLOCK_ROWS) send();
+  });
+  if (problems.length) parentPort!.postMessage({ error: postedError(new InputErrors(problems)) });
+  else {
+    if (block.length) send();
+    parentPort!.postMessage({ done: true });
+  }
+} catch (e) {
+  parentPort!.postMessage({ error: postedError(e) });
+}

@@ -1,0 +1,125 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isCheckedUnique, loadGolden, loadPipelineOutput, loadVariants } from "../../src/golden/dataset.js";
+import { InputErrors } from "../../src/golden/errors.js";
+import { keepForNextLoad, parseJsonl } from "../../src/golden/jsonl.js";
+import { loadVariantsParallel, startOutputLoad } from "../../src/golden/load-parallel.js";
+import { PipelineOutput } from "../../src/golden/schema/pipeline.js";
+import { mulberry32 } from "../helpers/seeded.js";
+import { tempDir } from "../helpers/temp.js";
+
+const dir = tempDir("ragjudge-load-parallel-");
+const rand = mulberry32(7);
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+
+/** A golden set of `n` questions and an output line for most, in every shape a line may take. */
+function writeInputs(name: string, corrupt: (lines: string[]) => void = () => {}, n = 300) {
+  const golden = join(dir, `${name}.golden.jsonl`);
+  const output = join(dir, `${name}.output.jsonl`);
+  const chunks = join(dir, `${name}.chunks.jsonl`);
+  const g: string[] = [];
+  const o: string[] = [];
+  const c: string[] = [];
+  for (let d = 0; d < 30; d++) for (let k = 0; k < 5; k++) c.push(JSON.stringify({ id: `d${d}#${k}`, doc: `d${d}`, text: `document ${d} part ${k} alpha beta gamma delta` }));
+  for (let i = 0; i < n; i++) {
+    g.push(JSON.stringify({ id: `q${i}`, question: `question ${i}?`, relevant: [`d${i % 30}#${i % 5}`] }));
+    if (i % 7 === 3) continue; // a question without output
+    const ids = Array.from({ length: 40 }, (_, k) => `d${(i + k) % 30}#${k % 5}`).filter((x, k, a) => a.indexOf(x) === k);
+    const entry = (id: string) => pick([() => id, () => ({ id, score: Math.round(rand() * 1000) / 10 })])();
+    const line: Record<string, unknown> = { id: `q${i}`, retrieved: ids.map(entry) };
+    if (i % 5 === 0) line.retrieved = [{ text: `passage as text ${i}`, doc: `d${i % 30}` }, ...(line.retrieved as unknown[])];
+    if (i % 3 === 0) line.answer = `answer ${i} [1]`;
+    if (i % 4 === 0) line.context = ids.slice(0, 3);
+    if (i % 6 === 0) line.stages = { first: ids.slice(0, 10).reverse() };
+    if (i % 9 === 0) line.meta = { latencyMs: i };
+    o.push(JSON.stringify(line));
+  }
+  corrupt(o);
+  writeFileSync(golden, `${g.join("\n")}\n`);
+  writeFileSync(output, `${o.join("\n")}\n`);
+  writeFileSync(chunks, `${c.join("\n")}\n`);
+  return { golden, output, chunks };
+}
+
+/** The messages of the input error `fn` rejects or throws with, and whether it came as a list. */
+async function failure(fn: () => unknown): Promise<{ many: boolean; messages: string[] }> {
+  try {
+    await fn();
+  } catch (e) {
+    const many = e instanceof InputErrors;
+    return { many, messages: many ? e.problems.map((p) => p.message) : [(e as Error).message] };
+  }
+  throw new Error("expected an input error");
+}
+
+describe("startOutputLoad", () => {
+  it("loads a pipeline output on a worker thread to the very lines, line numbers and key order of a load on this thread (blocks of 1,000 lines)", async () => {
+    const f = writeInputs("same", undefined, 2_600);
+    const golden = loadGolden(f.golden);
+    const pending = startOutputLoad(f.output, golden, 0);
+    expect(pending.onThread).toBe(true);
+    const threaded = await pending.take();
+    const here = loadPipelineOutput(f.output, golden);
+    expect([...threaded.outputs.keys()]).toEqual([...here.outputs.keys()]);
+    expect(JSON.stringify([...threaded.outputs.values()])).toBe(JSON.stringify([...here.outputs.values()]));
+    expect(threaded).toEqual(here);
+    // the uniqueness check the worker made counts here too: scoring does not check the lists again
+    expect([...threaded.outputs.values()].every((o) => isCheckedUnique(o.retrieved))).toBe(true);
+  });
+
+  it.each([
+    ["bad JSON", (o: string[]) => (o[10] = "{not json")],
+    ["a field zod refuses", (o: string[]) => (o[20] = JSON.stringify({ id: "q1", retrieved: [{ id: "x", score: "high" }] }))],
+    ["a duplicate line, a question not in the golden set and an id twice in a list", (o: string[]) => o.push(o[0]!, JSON.stringify({ id: "nope", retrieved: ["a"] }), JSON.stringify({ id: "q3", retrieved: ["a", "b", "a"] }))],
+  ])("rejects %s with the problems, in the order and form, of a load on this thread", async (_name, corrupt) => {
+    const f = writeInputs(`bad-${_name.length}`, corrupt);
+    const golden = loadGolden(f.golden);
+    const here = await failure(() => loadPipelineOutput(f.output, golden));
+    const pending = startOutputLoad(f.output, golden, 0);
+    expect(pending.onThread).toBe(true);
+    expect(await failure(() => pending.take())).toEqual(here);
+    expect(here.messages.length).toBeGreaterThan(0);
+  });
+
+  it("loads here a missing file (worded as before), a small one, and one whose rows validate kept", async () => {
+    const f = writeInputs("here");
+    const golden = loadGolden(f.golden);
+    const missing = join(dir, "missing.jsonl");
+    const pendingMissing = startOutputLoad(missing, golden, 0);
+    expect(pendingMissing.onThread).toBe(false);
+    expect(await failure(() => pendingMissing.take())).toEqual(await failure(() => loadPipelineOutput(missing, golden)));
+    expect(startOutputLoad(f.output, golden).onThread).toBe(false); // below the default size
+    const { rows } = parseJsonl(readFileSync(f.output, "utf8"), f.output, PipelineOutput);
+    keepForNextLoad(f.output, PipelineOutput, rows);
+    const kept = startOutputLoad(f.output, golden, 0);
+    expect(kept.onThread).toBe(false);
+    expect((await kept.take()).outputs.get("q0")).toBe(rows[0]!.value); // the kept rows themselves, not a second parse
+  });
+});
+
+describe("loadVariantsParallel", () => {
+  it("gives the variants loadVariants gives, calling back with each chunk index while the output loads", async () => {
+    const f = writeInputs("variants");
+    const golden = loadGolden(f.golden);
+    const vs = [
+      { name: "a", output: f.output, chunks: f.chunks, contextK: 5, stages: { first: [] } },
+      { name: "b", output: f.output, chunks: f.chunks, contextK: 3, stages: { first: ["first"] } },
+    ];
+    const seen: string[] = [];
+    const parallel = await loadVariantsParallel(vs, golden, undefined, (v) => seen.push(`${v.chunksFile}:${v.chunks.byId.size}`), 0);
+    const serial = loadVariants(vs, golden);
+    expect(seen).toEqual([`${f.chunks}:150`, `${f.chunks}:150`]);
+    expect(parallel.map((v) => ({ ...v, chunks: [...v.chunks.byId.keys()] }))).toEqual(serial.map((v) => ({ ...v, chunks: [...v.chunks.byId.keys()] })));
+  });
+
+  it("reports a bad chunks file before a bad output, as loadVariants does", async () => {
+    const f = writeInputs("both-bad", (o) => (o[0] = "{"));
+    writeFileSync(f.chunks, "{also bad\n");
+    const golden = loadGolden(f.golden);
+    const vs = [{ name: "a", output: f.output, chunks: f.chunks, contextK: 5, stages: { first: [] } }];
+    const serial = await failure(() => loadVariants(vs, golden));
+    expect(serial.messages[0]).toContain("chunks.jsonl:1");
+    expect(await failure(() => loadVariantsParallel(vs, golden, undefined, undefined, 0))).toEqual(serial);
+  });
+});
