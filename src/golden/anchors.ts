@@ -55,7 +55,7 @@ export function anchorWordFinding(text: string): AnchorFinding | undefined {
 export function anchorChunkFindings(anchor: Anchor, index: ChunkIndex, chunksFile: string, layouts: LayoutCache = new Map()): AnchorFinding[] {
   // Remembered per index: `retrieval` checks the anchors while the pipeline output loads, then again once it has loaded.
   const memo = derivedMemo<AnchorFinding[]>(index, FINDINGS);
-  const key = `${chunksFile}\u0000${anchor.doc}\u0000${anchor.text}`;
+  const key = JSON.stringify([chunksFile, anchor.doc, anchor.text]); // ids and texts may hold any character: no separator is safe
   let found = memo.get(key);
   if (!found) memo.set(key, (found = findingsOf(anchor, index, chunksFile, layouts)));
   return found.map((f) => ({ ...f }));

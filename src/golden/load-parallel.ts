@@ -71,6 +71,8 @@ export function startOutputLoad(file: string, golden: QuestionIds & Pick<GoldenS
         loaded.lineOf.set(value.id, line);
       }
     });
+    // A block that cannot be read here would otherwise be dropped without a word, its questions scored as missing.
+    worker.once("messageerror", () => resolve({ failed: true }));
     worker.once("error", () => resolve({ failed: true }));
     worker.once("exit", () => resolve({ failed: true }));
   });

@@ -131,7 +131,8 @@ export function noteAnchorChunks(index: ChunkIndex, doc: string, needle: string,
 }
 
 const ANCHOR_HITS = {};
-const hitKey = (doc: string, needle: string) => `${doc}\u0000${needle}`;
+/** A key no two (doc, needle) pairs share: both may hold any character, NUL included, which JSON escapes. */
+const hitKey = (doc: string, needle: string) => JSON.stringify([doc, needle]);
 
 /**
  * A memo of facts computed from an index's chunks, kept for the index under

@@ -53,3 +53,20 @@ describe("anchor chunks noted by the anchor check", () => {
     expect(anchorChunks({ doc: "e", text: "one two three" }, index)).toEqual(["e#0"]);
   });
 });
+
+describe("anchor memos keep apart what only a separator would join", () => {
+  it("a NUL in a document id and in an anchor gives each anchor its own chunks and findings", () => {
+    const words = "one two three four five six";
+    const chunks = indexChunks([
+      { id: "c1", doc: "d\u0000x", text: `alpha ${words} omega` },
+      { id: "c2", doc: "d", text: `beta x\u0000${words} omega` },
+    ]);
+    const questions = [
+      GoldenQuestion.parse({ id: "qa", question: "a?", anchor: { doc: "d\u0000x", text: words } }),
+      GoldenQuestion.parse({ id: "qb", question: "b?", anchor: { doc: "d", text: `x\u0000${words}` } }),
+    ];
+    const check = checkAnchors({ file: "g.jsonl", questions, lineOf: new Map([["qa", 1], ["qb", 2]]) }, [{ chunks, chunksFile: "c.jsonl" }]);
+    expect(check.problems).toEqual([]);
+    expect(questions.map((q) => [...relevantSet(q, chunks)])).toEqual([["c1"], ["c2"]]);
+  });
+});
