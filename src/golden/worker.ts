@@ -30,7 +30,7 @@ export function startWorker(from: string, name: string, workerData?: unknown): W
  */
 export type PostedError =
   | { kind: "input"; many: boolean; problems: { file: string; line: number | undefined; field: string | undefined; detail: string }[] }
-  | { kind: "internal"; message: string; stack?: string | undefined };
+  | { kind: "internal"; name: string; message: string; stack?: string | undefined };
 
 /** Turns an error into plain data a worker can post ({@link rebuiltError} turns it back). */
 export function postedError(e: unknown): PostedError {
@@ -39,7 +39,7 @@ export function postedError(e: unknown): PostedError {
     return { kind: "input", many: e instanceof InputErrors, problems: problems.map((p) => ({ file: p.file, line: p.line, field: p.field, detail: p.detail })) };
   }
   const err = e as Error;
-  return { kind: "internal", message: err?.message ?? String(e), stack: err?.stack };
+  return { kind: "internal", name: err?.name ?? "Error", message: err?.message ?? String(e), stack: err?.stack };
 }
 
 /** The error a worker posted, as this thread throws it: the same input problems, or an internal error naming the worker thread. */
@@ -49,6 +49,21 @@ export function rebuiltError(e: PostedError): Error {
     return e.many ? new InputErrors(problems) : problems[0]!;
   }
   const err = new Error(`worker thread: ${e.message}`);
+  if (e.stack) err.stack = e.stack;
+  return err;
+}
+
+/**
+ * The error a worker posted, thrown here as the thread that called the
+ * worker would have thrown it itself: input problems as {@link rebuiltError}
+ * gives them, anything else an Error of the same name and message (the
+ * worker's stack kept), for a caller whose failures must not depend on the
+ * thread that did the work (the baseline judge).
+ */
+export function sameError(e: PostedError): Error {
+  if (e.kind === "input") return rebuiltError(e);
+  const err = new Error(e.message);
+  err.name = e.name;
   if (e.stack) err.stack = e.stack;
   return err;
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { Evidence } from "../../golden/schema/items.js";
-import { startWorker } from "../../golden/worker.js";
+import { sameError, startWorker } from "../../golden/worker.js";
 import { baselineOutcome, type BaselineOutcome } from "./baseline-outcome.js";
 import type { BatchMessage, ReplyMessage } from "./baseline-worker.js";
 
@@ -231,7 +231,7 @@ export class BaselineThreads {
     batch.forEach((p, i) => {
       const r = m.out[i]!;
       if ("ok" in r) p.resolve(r.ok);
-      else p.reject(new Error(`internal: the baseline judge failed on a worker thread: ${r.thrown}`));
+      else p.reject(sameError(r.thrown));
     });
     this.dispatch();
     this.idleCheck(s);

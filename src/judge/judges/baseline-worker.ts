@@ -1,12 +1,13 @@
 /**
  * A worker thread of the baseline judge (baseline-threads.ts): takes batches
  * of `[rubric, evidence]` calls and answers each with the same
- * {@link baselineOutcome} the main thread would give, or with the message of
- * what it threw (the main thread then fails that call as it would have
- * failed it itself).
+ * {@link baselineOutcome} the main thread would give, or with what it threw,
+ * as data (the main thread then fails that call with the same error, see
+ * golden/worker.ts sameError).
  */
 import { parentPort } from "node:worker_threads";
 import type { Evidence } from "../../golden/schema/items.js";
+import { postedError, type PostedError } from "../../golden/worker.js";
 import { baselineOutcome, type BaselineOutcome } from "./baseline-outcome.js";
 
 /** A batch of calls, sent by the main thread. */
@@ -18,7 +19,7 @@ export interface BatchMessage {
 /** The answers to one batch, in its order: an outcome, or what judging threw. */
 export interface ReplyMessage {
   id: number;
-  out: ({ ok: BaselineOutcome } | { thrown: string })[];
+  out: ({ ok: BaselineOutcome } | { thrown: PostedError })[];
 }
 
 const port = parentPort;
@@ -28,7 +29,7 @@ if (port) {
       try {
         return { ok: baselineOutcome(rubric, evidence) };
       } catch (e) {
-        return { thrown: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+        return { thrown: postedError(e) };
       }
     });
     port.postMessage({ id: m.id, out } satisfies ReplyMessage);

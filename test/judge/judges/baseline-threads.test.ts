@@ -25,7 +25,7 @@ async function runAll(t: BaselineThreads, cs: readonly [string, Evidence][], wid
   const lane = async () => {
     while (next < cs.length) {
       const i = next++;
-      out[i] = await t.judge(cs[i]![0], cs[i]![1]).catch((e: Error) => ({ rejected: e.message }));
+      out[i] = await t.judge(cs[i]![0], cs[i]![1]).catch((e: Error) => ({ rejected: `${e.name}: ${e.message}` }));
     }
   };
   await Promise.all(Array.from({ length: width }, lane));
@@ -91,8 +91,17 @@ describe("BaselineThreads", () => {
     cs[700] = ["no-such-rubric", cs[700]![1]];
     const t = await warmThreads();
     const got = await runAll(t, cs, threadsConcurrency(1));
-    expect(got[10]).toEqual({ rejected: expect.stringContaining("no rule for rubric \"no-such-rubric\"") });
-    expect(got[700]).toEqual({ rejected: expect.stringContaining("no rule for rubric \"no-such-rubric\"") });
+    // the error this thread throws for it, name and message: a worker's rejection is the same
+    let here = "";
+    try {
+      baselineOutcome("no-such-rubric", cs[10]![1]);
+    } catch (e) {
+      here = `${(e as Error).name}: ${(e as Error).message}`;
+    }
+    expect(here).toContain('no rule for rubric "no-such-rubric"');
+    expect(got[10]).toEqual({ rejected: here });
+    expect(got[700]).toEqual({ rejected: here });
+    expect(t.judged.workers).toBeGreaterThan(0);
     const ok = (xs: unknown[]) => xs.filter((_, i) => i !== 10 && i !== 700);
     expect(ok(got)).toEqual(ok(direct(cs.map((c, i) => (i === 10 || i === 700 ? calls(1)[0]! : c)))));
   }, 20_000);
