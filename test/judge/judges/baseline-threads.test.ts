@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { hashJson } from "../../../src/golden/hash.js";
 import type { Evidence } from "../../../src/golden/schema/items.js";
 import { baselineOutcome } from "../../../src/judge/judges/baseline-outcome.js";
 import { BaselineThreads, threadsConcurrency } from "../../../src/judge/judges/baseline-threads.js";
@@ -108,12 +109,27 @@ describe("BaselineThreads", () => {
 });
 
 describe("the baseline judge record on worker threads", () => {
-  it("gives a run the judgments it gives on one thread", async () => {
-    const items = Array.from({ length: 6 }, () => itemSet.items).flat();
+  it("gives a run the judgments it gives on one thread (1,500 distinct calls, enough for its worker to take batches)", async () => {
+    // each copy's answers changed a little, so no two calls are the same and the queue fills past a batch
+    const items = Array.from({ length: 40 }, (_, c) =>
+      itemSet.items
+        .filter((it) => c === 0 || (!it.rule && it.evidence.answer !== undefined))
+        .map((it) => {
+          if (c === 0) return it;
+          const evidence = { ...it.evidence, answer: `${it.evidence.answer} (${c} days)` };
+          return { ...it, key: { ...it.key, question: `${it.key.question}~${c}` }, evidence, inputHash: hashJson(evidence) };
+        }),
+    ).flat();
+    expect(new Set(items.map((i) => i.inputHash)).size).toBeGreaterThan(1_000);
     const strip = (js: { time?: string }[]) => js.map(({ time: _t, ...j }) => j);
     const one = await runJudge({ items, backend: baselineBackend({ threads: 0 }), repeats: 1, concurrency: 256 });
     const shared = baselineBackend({ threads: 1, startAfter: 0 });
+    // The first run starts the worker, which loads while this thread judges them all; 200 ms later (its idle
+    // stop is 250 ms) the second run shares with it: a worker reply changed on purpose fails this test.
+    const warm = await runJudge({ items, backend: shared, repeats: 1, concurrency: 256 });
+    await new Promise((r) => setTimeout(r, 200));
     const two = await runJudge({ items, backend: shared, repeats: 1, concurrency: 256 });
+    expect(strip(warm.judgments)).toEqual(strip(one.judgments));
     expect(strip(two.judgments)).toEqual(strip(one.judgments));
     expect(shared.maxConcurrency).toBe(threadsConcurrency(1));
   }, 20_000);
