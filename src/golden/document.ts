@@ -153,9 +153,20 @@ export function cachedLayout(index: ChunkIndex, doc: string, cache: LayoutCache)
 export function chunksHolding(layout: DocumentLayout, needle: string): string[] {
   const out: string[] = [];
   if (needle === "") return out;
+  // Every occurrence's start, overlapping ones too, found once (most documents hold an anchor once);
+  // then per chunk the first start at or after its own, by binary search: spans need not be in text order.
+  const starts: number[] = [];
+  for (let at = layout.text.indexOf(needle); at !== -1; at = layout.text.indexOf(needle, at + 1)) starts.push(at);
+  if (starts.length === 0) return out;
   for (const s of layout.spans) {
-    const at = layout.text.indexOf(needle, s.start);
-    if (at !== -1 && at + needle.length <= s.end) out.push(s.id);
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! < s.start) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < starts.length && starts[lo]! + needle.length <= s.end) out.push(s.id);
   }
   return out;
 }

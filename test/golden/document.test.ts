@@ -107,6 +107,18 @@ describe("chunksHolding", () => {
     }
   });
 
+  it("finds a chunk that holds only an occurrence overlapping an earlier one, and a chunk placed before the one listed before it", () => {
+    // "a a a" then "a a" (merged on its last three characters): the second holds "a a" only at 2, which overlaps the one at 0
+    const overlapping = indexChunks([{ id: "c0", doc: "d", text: "a a a" }, { id: "c1", doc: "d", text: "a a" }]);
+    expect(chunksHolding(documentLayout(overlapping, "d"), "a a")).toEqual(["c0", "c1"]);
+    // c2 overlaps the text's tail past c1, so its span starts before c1's
+    const back = indexChunks([{ id: "c0", doc: "d", text: "p q r s" }, { id: "c1", doc: "d", text: "t" }, { id: "c2", doc: "d", text: "s t u" }]);
+    const layout = documentLayout(back, "d");
+    expect(layout.spans[2]!.start).toBeLessThan(layout.spans[1]!.start);
+    expect(chunksHolding(layout, "s t")).toEqual(["c2"]);
+    expect(chunksHolding(layout, "t")).toEqual(["c1", "c2"]);
+  });
+
   it("an empty needle is held by no chunk", () => {
     const index = indexChunks([{ id: "x", doc: "d", text: "one two" }]);
     expect(chunksHolding(documentLayout(index, "d"), "")).toEqual([]);
