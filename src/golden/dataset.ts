@@ -40,10 +40,10 @@ const q = JSON.stringify;
  * The first row of each id, in file order; every later row with the same id
  * becomes a problem at its own line (`duplicate question id "q1" (first on
  * line 3)`). `what` words the message for one id. Shared by the loaders and
- * `validate`, so both word duplicates alike.
+ * `validate`, so both word duplicates alike. `seen` (id -> first line) carries
+ * over between calls, for rows that come a block at a time.
  */
-export function firstById<T extends { id: string }>(rows: readonly Located<T>[], file: string, what: (id: string) => string, problems: InputError[]): Located<T>[] {
-  const seen = new Map<string, number>();
+export function firstById<T extends { id: string }>(rows: readonly Located<T>[], file: string, what: (id: string) => string, problems: InputError[], seen = new Map<string, number>()): Located<T>[] {
   const out: Located<T>[] = [];
   for (const r of rows) {
     const first = seen.get(r.value.id);
@@ -130,17 +130,19 @@ export interface QuestionIds {
  * a question the golden set lacks, a chunk id twice in one ranked list.
  */
 export function loadPipelineOutput(file: string, golden: QuestionIds): LoadedOutput {
-  const outputs = new Map<string, PipelineOutput>();
-  const lineOf = new Map<string, number>();
-  const problems = streamPipelineOutput(file, golden, (rows) => {
-    for (const { line, value } of rows) {
-      outputs.set(value.id, value);
-      lineOf.set(value.id, line);
-    }
-  });
+  const loaded: LoadedOutput = { outputs: new Map(), lineOf: new Map() };
+  const problems = streamPipelineOutput(file, golden, (rows) => addOutputRows(loaded, rows));
   if (problems.length) throw new InputErrors(problems);
-  for (const out of outputs.values()) UNIQUE.add(out.retrieved);
-  return { outputs, lineOf };
+  adoptCheckedOutputs(loaded);
+  return loaded;
+}
+
+/** Adds a block of {@link streamPipelineOutput}'s lines to a load's maps. */
+export function addOutputRows(loaded: LoadedOutput, rows: readonly Located<PipelineOutput>[]): void {
+  for (const { line, value } of rows) {
+    loaded.outputs.set(value.id, value);
+    loaded.lineOf.set(value.id, line);
+  }
 }
 
 /**
@@ -155,18 +157,12 @@ export function loadPipelineOutput(file: string, golden: QuestionIds): LoadedOut
  */
 export function streamPipelineOutput(file: string, golden: QuestionIds, onRows: (rows: Located<PipelineOutput>[]) => void): InputError[] {
   const problems: InputError[] = [];
-  const firstLine = new Map<string, number>();
+  // the first line of each question id, across blocks
+  const seen = new Map<string, number>();
   const parseProblems = streamJsonl(file, PipelineOutput, fastPipelineOutput, (rows) => {
     const good: Located<PipelineOutput>[] = [];
-    for (const row of rows) {
+    for (const row of firstById(rows, file, DUPLICATE.output, problems, seen)) {
       const { line, value } = row;
-      // worded as firstById words a duplicate
-      const first = firstLine.get(value.id);
-      if (first !== undefined) {
-        problems.push(new InputError(file, line, "id", `${DUPLICATE.output(value.id)} (first on line ${first})`));
-        continue;
-      }
-      firstLine.set(value.id, line);
       if (!golden.byId.has(value.id)) {
         problems.push(new InputError(file, line, "id", `question ${q(value.id)} is not in the golden set ${basename(golden.file)}`));
         continue;
@@ -184,9 +180,10 @@ export function streamPipelineOutput(file: string, golden: QuestionIds, onRows: 
 const UNIQUE = new WeakSet<readonly unknown[]>();
 
 /**
- * Marks the `retrieved` lists of a {@link loadPipelineOutput} result that
- * another thread returned as checked (load-parallel.ts): that load succeeded,
- * so it found no id twice in any of them, but the marks stay in its thread.
+ * Marks the `retrieved` lists of a successful {@link streamPipelineOutput}
+ * load as checked: it found no id twice in any of them. Called by
+ * loadPipelineOutput, and for a load another thread made (load-parallel.ts),
+ * whose marks stay in its thread.
  */
 export function adoptCheckedOutputs(loaded: LoadedOutput): void {
   for (const out of loaded.outputs.values()) UNIQUE.add(out.retrieved);

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
-import { adoptCheckedOutputs, joinVariant, loadPipelineOutput, variantChunks, type GoldenSet, type LoadedOutput, type QuestionIds, type VariantChunks, type VariantData } from "./dataset.js";
+import { addOutputRows, adoptCheckedOutputs, joinVariant, loadPipelineOutput, variantChunks, type GoldenSet, type LoadedOutput, type VariantChunks, type VariantData } from "./dataset.js";
 import { isKeptForNextLoad, type Located } from "./jsonl.js";
 import type { ChunkIndex } from "./relevance.js";
 import type { VariantConfig } from "./schema/config.js";
@@ -49,7 +49,7 @@ export interface PendingOutput {
  * const chunks = loadChunks("chunks.jsonl"); // meanwhile
  * const { outputs, lineOf } = await pending.take();
  */
-export function startOutputLoad(file: string, golden: QuestionIds & Pick<GoldenSet, "byId">, minBytes = OUTPUT_THREAD_MIN_BYTES): PendingOutput {
+export function startOutputLoad(file: string, golden: Pick<GoldenSet, "file" | "byId">, minBytes = OUTPUT_THREAD_MIN_BYTES): PendingOutput {
   const here: PendingOutput = { take: async () => loadPipelineOutput(file, golden), cancel: () => {}, onThread: false };
   const size = sizeOf(file);
   if (size === undefined || size < minBytes || isKeptForNextLoad(file)) return here;
@@ -66,10 +66,7 @@ export function startOutputLoad(file: string, golden: QuestionIds & Pick<GoldenS
   const end = new Promise<End>((resolve) => {
     worker.on("message", (m: OutputRows | End) => {
       if (!("rows" in m)) return resolve(m);
-      for (const { line, value } of m.rows) {
-        loaded.outputs.set(value.id, value);
-        loaded.lineOf.set(value.id, line);
-      }
+      addOutputRows(loaded, m.rows);
     });
     // A block that cannot be read here would otherwise be dropped without a word, its questions scored as missing.
     worker.once("messageerror", () => resolve({ failed: true }));
