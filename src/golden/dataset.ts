@@ -1,7 +1,9 @@
+import { statSync } from "node:fs";
 import { basename } from "node:path";
+import { ChunkReadingBack, ChunkTextSource } from "./chunk-text.js";
 import { InputError, InputErrors } from "./errors.js";
-import { loadJsonl, streamJsonl, type Located } from "./jsonl.js";
-import { addPassages, copyIndex, indexChunks, type ChunkIndex } from "./relevance.js";
+import { loadJsonl, streamJsonl, type Located, type Place } from "./jsonl.js";
+import { addPassages, chunkIndexer, copyIndex, indexChunks, type ChunkIndex } from "./relevance.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
 import { fastChunk, fastGoldenQuestion } from "./schema/golden.fast.js";
 import { PipelineOutput } from "./schema/pipeline.js";
@@ -99,11 +101,88 @@ export function loadGolden(file: string): GoldenSet {
  * {@link firstById} words them). The index's id map doubles as the
  * duplicate check: a chunks file of 500,000 lines gets one map, not two.
  */
-export function loadChunks(file: string): ChunkIndex {
-  const rows = loadJsonl(file, Chunk, fastChunk);
-  const index = indexChunks(rows.map((r) => r.value));
-  if (index.byId.size < rows.length) throw new InputErrors(duplicateRows(rows, file, DUPLICATE.chunk));
-  return index;
+export function loadChunks(file: string, { readBackFrom = READ_BACK_MIN_BYTES, keepText }: ChunkLoadOptions = {}): ChunkIndex {
+  const indexer = chunkIndexer();
+  const problems = streamJsonl(file, Chunk, fastChunk, (rows) => {
+    for (const r of rows) indexer.add(r.value);
+  }, { place: readingBack(file, readBackFrom, keepText) });
+  if (problems.length) throw new InputErrors(problems);
+  // The lines of a duplicate are found by reading the file again: only a file with one pays for it.
+  if (indexer.index.byId.size < indexer.count) throw new InputErrors(duplicateRows(loadJsonl(file, Chunk, fastChunk), file, DUPLICATE.chunk));
+  return indexer.index;
+}
+
+/** What a chunks load keeps of each chunk: the parsed chunk, or one that reads its text back (chunk-text.ts) from `source` (made before the load). */
+export function readingBack(file: string, readBackFrom: number, keepText: ((chunk: Chunk) => boolean) | undefined, source = ChunkTextSource.before(file)): Place<Chunk> | undefined {
+  if (keepText === everyText || !sizeAtLeast(file, readBackFrom)) return undefined;
+  // a document's chunks are consecutive lines: they share one string of its id
+  let doc = "";
+  return (c, line, bytes) => {
+    if (!bytes || keepText?.(c)) return c;
+    if (c.doc !== doc) doc = c.doc;
+    return new ChunkReadingBack(c.id, doc, c.heading !== undefined, c.meta, source, line, bytes.start, bytes.end);
+  };
+}
+
+/** How {@link loadChunks} keeps the chunks' texts. */
+export interface ChunkLoadOptions {
+  /** Files of at least this many bytes read their texts back when asked ({@link READ_BACK_MIN_BYTES}); smaller ones keep them. */
+  readBackFrom?: number;
+  /** Chunks whose text is kept from the load whatever the file's size: those surely read ({@link textsWanted}). */
+  keepText?: (chunk: Chunk) => boolean;
+}
+
+/** A `keepText` that keeps every text: nothing is read back. */
+export const everyText = (): boolean => true;
+
+/**
+ * The chunks whose texts an evaluation surely reads, to keep from the load
+ * rather than read back one by one: the chunks of the documents its anchors
+ * name (the anchor check rebuilds those documents) and its listed relevant
+ * chunks (the miss analysis reads them); `all` when some question has
+ * `relevantText`, which compares every chunk's text. Plain data, so that a
+ * worker thread loading part of the file can be given it.
+ */
+export type WantedTexts = { all: true } | { all: false; docs: string[]; ids: string[] };
+
+/** The {@link WantedTexts} of a golden set's questions. */
+export function wantedTexts(golden: Pick<GoldenSet, "questions">): WantedTexts {
+  const docs = new Set<string>();
+  const ids = new Set<string>();
+  for (const q of golden.questions) {
+    if (q.relevantText?.length) return { all: true };
+    if (q.anchor) docs.add(q.anchor.doc);
+    for (const id of q.relevant ?? []) ids.add(id);
+  }
+  return { all: false, docs: [...docs], ids: [...ids] };
+}
+
+/** {@link wantedTexts} as the `keepText` of {@link loadChunks}. */
+export function keepTextOf(wanted: WantedTexts): (chunk: Chunk) => boolean {
+  if (wanted.all) return everyText;
+  const docs = new Set(wanted.docs);
+  const ids = new Set(wanted.ids);
+  return (c) => docs.has(c.doc) || ids.has(c.id);
+}
+
+/** The `keepText` of an evaluation of `golden` ({@link wantedTexts}). */
+export function textsWanted(golden: Pick<GoldenSet, "questions">): (chunk: Chunk) => boolean {
+  return keepTextOf(wantedTexts(golden));
+}
+
+/**
+ * Chunks files of at least this many bytes keep their chunks' texts in the
+ * file and read them back when asked (chunk-text.ts): below it, the texts
+ * cost less than reading them back would.
+ */
+export const READ_BACK_MIN_BYTES = 8 << 20;
+
+function sizeAtLeast(file: string, bytes: number): boolean {
+  try {
+    return statSync(file).size >= bytes;
+  } catch {
+    return false;
+  }
 }
 
 /** The problems {@link firstById} reports for `rows` (called once duplicates are known to exist). */
@@ -206,7 +285,7 @@ export function isCheckedUnique(list: readonly unknown[]): boolean {
  * ({@link loadVariants}).
  */
 export function loadVariant(v: VariantConfig, golden: GoldenSet, path: (p: string) => string = (p) => p, loaded?: Map<string, ChunkIndex>): VariantData {
-  const files = variantChunks(v, path, loaded);
+  const files = variantChunks(v, path, loaded, textsWanted(golden));
   return joinVariant(v, files, loadPipelineOutput(files.outputFile, golden));
 }
 
@@ -220,10 +299,10 @@ export interface VariantChunks {
 }
 
 /** The first half of {@link loadVariant}: the variant's paths and its chunks file's index (read, or taken from `loaded`). */
-export function variantChunks(v: VariantConfig, path: (p: string) => string, loaded?: Map<string, ChunkIndex>): VariantChunks {
+export function variantChunks(v: VariantConfig, path: (p: string) => string, loaded?: Map<string, ChunkIndex>, keepText?: (chunk: Chunk) => boolean): VariantChunks {
   const chunksFile = v.chunks === undefined ? undefined : path(v.chunks);
   const shared = chunksFile !== undefined && loaded !== undefined;
-  const chunks = chunksFile === undefined ? indexChunks([]) : loaded?.get(chunksFile) ?? loadChunks(chunksFile);
+  const chunks = chunksFile === undefined ? indexChunks([]) : loaded?.get(chunksFile) ?? loadChunks(chunksFile, keepText ? { keepText } : {});
   if (shared) loaded!.set(chunksFile!, chunks);
   return { chunksFile, outputFile: path(v.output), chunks, shared };
 }

@@ -56,22 +56,41 @@ export function readTextHashed(file: string, limit = MAX_DATA_FILE_BYTES): { tex
  * its lines are parsed, and strings that small die in V8's young generation,
  * where freeing them is free; megabyte blocks would sit in the large-object
  * space until a full collection, hundreds of megabytes for a large file.
+ *
+ * `onBlock`'s second argument says where the block lies in the file, so
+ * that a caller can read a line back later instead of keeping its text
+ * (chunk-text.ts): the byte offset of its first character and, when its
+ * characters are not its bytes one for one (multi-byte UTF-8, CR line ends
+ * made LF), its bytes, valid during the call only, in which the k-th line
+ * end ("\n", "\r\n" or a lone "\r") ends the k-th line of the text.
+ * `range` reads part of the file only (two threads reading one file).
  */
-export function readTextBlocks(file: string, onBlock: (text: string) => void, blockBytes = 32 << 10, limit = MAX_DATA_FILE_BYTES): void {
+export function readTextBlocks(file: string, onBlock: (text: string, where: BlockBytes | undefined) => void, blockBytes = 32 << 10, limit = MAX_DATA_FILE_BYTES, range?: ByteRange): void {
   const { fd, size } = openRegular(file);
   try {
     if (size > limit) throw fileTooLarge(file, size, limit);
     let total = 0;
     let buf = Buffer.allocUnsafe(blockBytes);
     let carry = 0;
-    let first = true;
+    // the file offset of buf[0]
+    let offset = range?.from ?? 0;
+    // a byte-order mark can only be at the file's start
+    let first = offset === 0;
+    // where the next read starts; null: where the last one ended (the whole file is read in order)
+    let at: number | null = range ? offset : null;
     const emit = (end: number) => {
       let text = buf.toString("utf8", 0, end);
+      let skipped = 0;
       if (first) {
         first = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (text.charCodeAt(0) === 0xfeff) {
+          text = text.slice(1);
+          skipped = 3;
+        }
       }
-      onBlock(text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text);
+      const cr = text.includes("\r");
+      const where = !cr && text.length === end - skipped ? { offset: offset + skipped } : { offset: offset + skipped, bytes: buf.subarray(skipped, end) };
+      onBlock(cr ? text.replace(/\r\n?/g, "\n") : text, where);
     };
     for (;;) {
       if (carry === buf.length) {
@@ -81,10 +100,11 @@ export function readTextBlocks(file: string, onBlock: (text: string) => void, bl
       }
       let n: number;
       try {
-        n = readSync(fd, buf, carry, buf.length - carry, null);
+        n = readSync(fd, buf, carry, range ? Math.max(0, Math.min(buf.length - carry, range.to - at!)) : buf.length - carry, at);
       } catch (e) {
         throw unreadable(file, e);
       }
+      if (at !== null) at += n;
       total += n;
       if (total > limit) throw fileTooLarge(file, total, limit);
       const end = carry + n;
@@ -98,12 +118,30 @@ export function readTextBlocks(file: string, onBlock: (text: string) => void, bl
         continue;
       }
       emit(nl + 1);
+      offset += nl + 1;
       carry = end - (nl + 1);
       buf.copy(buf, 0, nl + 1, end);
     }
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Part of a file, [from, to) in bytes; `from` is the start of a line (0, or
+ * just after a "\n"), and a part ending mid-line ends there.
+ */
+export interface ByteRange {
+  from: number;
+  to: number;
+}
+
+/** Where a block of {@link readTextBlocks} lies in its file. */
+export interface BlockBytes {
+  /** The file offset of the block's first character. */
+  offset: number;
+  /** The block's bytes when they are not its characters one for one (valid during the call only): the k-th line end in them ("\n", "\r\n" or "\r") ends the text's k-th line. */
+  bytes?: Buffer;
 }
 
 /** Drops a leading byte-order mark and turns CRLF and CR line ends into LF. */

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import type { z } from "zod";
 import { InputError, InputErrors, zodProblems } from "./errors.js";
-import { readText, readTextBlocks } from "./files.js";
+import { readText, readTextBlocks, type BlockBytes, type ByteRange } from "./files.js";
 import { lineTooLong } from "./limits.js";
 import type { FastCheck } from "./schema/fast.js";
 
@@ -10,6 +10,23 @@ export interface Located<T> {
   line: number;
   value: T;
 }
+
+/**
+ * Where a line lies in its file: its first byte and the byte after its last
+ * (its "\n" excluded), known when its block's characters are its bytes
+ * (see readTextBlocks).
+ */
+export interface LineBytes {
+  start: number;
+  end: number;
+}
+
+/**
+ * Turns an accepted record into what the loader keeps, knowing its line and,
+ * where known, its bytes: the chunks loader keeps a chunk that can read its
+ * text back from the file instead of the text (chunk-text.ts).
+ */
+export type Place<T> = (value: T, line: number, bytes: LineBytes | undefined) => T;
 
 /** At most this many problems are kept per file: the first ones fix most. */
 const MAX_PROBLEMS = 50;
@@ -26,6 +43,10 @@ class JsonlParser<T> {
   rows: Located<T>[] = [];
   readonly problems: InputError[] = [];
   private lineNo = 0;
+  /** Lines read so far, blank ones included (a parser stopped at MAX_PROBLEMS stops counting). */
+  get lines(): number {
+    return this.lineNo;
+  }
   /** Rows parsed in all, taken or not. */
   private count = 0;
   /** Set once MAX_PROBLEMS problems are found: the rest of the file is not read. */
@@ -35,18 +56,35 @@ class JsonlParser<T> {
     private readonly file: string,
     private readonly schema: z.ZodType<T>,
     private readonly fast: FastCheck<T> | undefined,
+    private readonly place?: Place<T>,
   ) {}
 
-  /** Parses the lines of `text` (the last one may lack its "\n"). */
-  feed(text: string): void {
+  /** Parses the lines of `text` (the last one may lack its "\n"); `where` as readTextBlocks gives it. */
+  feed(text: string, where?: BlockBytes): void {
     if (this.stopped) return;
-    const { rows, problems, file, schema, fast } = this;
+    const { rows, problems, file, schema, fast, place } = this;
     let start = 0;
+    // the current line's bytes, where the block's are known: [lineAt, lineEnd) in the file
+    const bytes = place && where?.bytes;
+    let byteAt = 0;
+    let lineAt = 0;
+    let lineEnd = 0;
     while (start < text.length) {
       let end = text.indexOf("\n", start);
       if (end < 0) end = text.length;
       const lineNo = ++this.lineNo;
       const line = text.slice(start, end);
+      if (where) {
+        if (bytes) {
+          const nl = lineEndIn(bytes, byteAt);
+          lineAt = where.offset + byteAt;
+          lineEnd = where.offset + nl;
+          byteAt = nl + (bytes[nl] === 13 && bytes[nl + 1] === 10 ? 2 : 1);
+        } else {
+          lineAt = where.offset + start;
+          lineEnd = where.offset + end;
+        }
+      }
       start = end + 1;
       if (isBlank(line)) continue;
       if (problems.length >= MAX_PROBLEMS) {
@@ -66,19 +104,18 @@ class JsonlParser<T> {
         problems.push(new InputError(file, lineNo, undefined, `not valid JSON (${(e as Error).message.replace(/^JSON\.parse: /, "")})`));
         continue;
       }
-      const value = fast?.(json);
-      if (value !== undefined) {
-        this.count++;
-        rows.push({ line: lineNo, value });
-        continue;
+      let value = fast?.(json);
+      if (value === undefined) {
+        const parsed = schema.safeParse(json);
+        if (!parsed.success) {
+          problems.push(...zodProblems(parsed.error, json, file, lineNo));
+          continue;
+        }
+        value = parsed.data;
       }
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) {
-        problems.push(...zodProblems(parsed.error, json, file, lineNo));
-        continue;
-      }
+      if (place) value = place(value, lineNo, where ? { start: lineAt, end: lineEnd } : undefined);
       this.count++;
-      rows.push({ line: lineNo, value: parsed.data });
+      rows.push({ line: lineNo, value });
     }
   }
 
@@ -88,6 +125,14 @@ class JsonlParser<T> {
     }
     return { rows: this.rows, problems: this.problems };
   }
+}
+
+/** The first line end ("\n" or "\r") in `bytes` at or after `from`, or its length. */
+function lineEndIn(bytes: Buffer, from: number): number {
+  const nl = bytes.indexOf(10, from);
+  const cr = bytes.indexOf(13, from);
+  const end = nl < 0 ? cr : cr < 0 ? nl : Math.min(nl, cr);
+  return end < 0 ? bytes.length : end;
 }
 
 /** A line of only white space (`trim() === ""`), testing the ends first: almost every line has a brace there. */
@@ -123,11 +168,11 @@ export function parseJsonl<S extends z.ZodType>(
  * time, so the file's text is never held whole; throws {@link InputErrors}
  * listing every problem.
  */
-export function loadJsonl<S extends z.ZodType>(file: string, schema: S, fast?: FastCheck<z.infer<S>>): Located<z.infer<S>>[] {
+export function loadJsonl<S extends z.ZodType>(file: string, schema: S, fast?: FastCheck<z.infer<S>>, place?: Place<z.infer<S>>): Located<z.infer<S>>[] {
   const kept = takeKept(file, schema);
   if (kept) return kept as Located<z.infer<S>>[];
-  const parser = new JsonlParser<z.infer<S>>(file, schema as z.ZodType<z.infer<S>>, fast);
-  readTextBlocks(file, (text) => parser.feed(text));
+  const parser = new JsonlParser<z.infer<S>>(file, schema as z.ZodType<z.infer<S>>, fast, place);
+  readTextBlocks(file, (text, where) => parser.feed(text, where));
   const { rows, problems } = parser.finish();
   if (problems.length > 0) throw new InputErrors(problems);
   return rows;
@@ -144,22 +189,35 @@ export function loadJsonl<S extends z.ZodType>(file: string, schema: S, fast?: F
  * const problems = streamJsonl("out.jsonl", PipelineOutput, undefined, (rows) => rows.forEach(use));
  * if (problems.length) throw new InputErrors(problems);
  */
-export function streamJsonl<S extends z.ZodType>(file: string, schema: S, fast: FastCheck<z.infer<S>> | undefined, onRows: (rows: Located<z.infer<S>>[]) => void): InputError[] {
-  const kept = takeKept(file, schema);
+export function streamJsonl<S extends z.ZodType>(file: string, schema: S, fast: FastCheck<z.infer<S>> | undefined, onRows: (rows: Located<z.infer<S>>[]) => void, { place, range, counted }: StreamOptions<z.infer<S>> = {}): InputError[] {
+  const kept = range ? undefined : takeKept(file, schema);
   if (kept) {
     onRows(kept as Located<z.infer<S>>[]);
     return [];
   }
-  const parser = new JsonlParser<z.infer<S>>(file, schema as z.ZodType<z.infer<S>>, fast);
-  readTextBlocks(file, (text) => {
-    parser.feed(text);
+  const parser = new JsonlParser<z.infer<S>>(file, schema as z.ZodType<z.infer<S>>, fast, place);
+  readTextBlocks(file, (text, where) => {
+    parser.feed(text, where);
     if (parser.rows.length > 0) {
       const rows = parser.rows;
       parser.rows = [];
       onRows(rows);
     }
-  });
+  }, undefined, undefined, range);
+  if (counted) counted.lines = parser.lines;
   return parser.finish().problems;
+}
+
+/**
+ * Options of {@link streamJsonl}: `place` as for loadJsonl; `range`, part of
+ * the file only (lines numbered from 1 at its start, and an empty part is a
+ * problem as an empty file is; rows kept for the next load are not taken).
+ */
+export interface StreamOptions<T> {
+  place?: Place<T>;
+  range?: ByteRange;
+  /** Given the number of lines read (blank ones included): where the lines of the part after `range` start. */
+  counted?: { lines: number };
 }
 
 /**

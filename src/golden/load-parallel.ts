@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
-import { addOutputRows, adoptCheckedOutputs, joinVariant, loadPipelineOutput, variantChunks, type GoldenSet, type LoadedOutput, type VariantChunks, type VariantData } from "./dataset.js";
+import { addOutputRows, adoptCheckedOutputs, joinVariant, keepTextOf, loadPipelineOutput, variantChunks, wantedTexts, type GoldenSet, type LoadedOutput, type VariantChunks, type VariantData } from "./dataset.js";
+import { CHUNKS_THREAD_MIN_BYTES, loadChunksOnTwoThreads } from "./chunks-parallel.js";
 import { isKeptForNextLoad, type Located } from "./jsonl.js";
 import type { ChunkIndex } from "./relevance.js";
 import type { VariantConfig } from "./schema/config.js";
@@ -104,7 +105,9 @@ function sizeOf(file: string): number | undefined {
  * worker thread ({@link startOutputLoad}) while this thread reads its
  * chunks file, then calls `whileOutputLoads` with the chunks (work that
  * needs only them: `retrieval` checks the anchors and computes the relevant
- * sets there). The same variants, and the same first error: a chunks file's
+ * sets there). A pipeline output small enough to load here leaves the
+ * second thread to half of the chunks file ({@link loadChunksOnTwoThreads}).
+ * The same variants, and the same first error: a chunks file's
  * problems come before its output's, as in loadVariants.
  */
 export async function loadVariantsParallel(
@@ -113,14 +116,20 @@ export async function loadVariantsParallel(
   path: (p: string) => string = (p) => p,
   whileOutputLoads: (files: VariantChunks) => void = () => {},
   minBytes = OUTPUT_THREAD_MIN_BYTES,
+  chunksMinBytes = CHUNKS_THREAD_MIN_BYTES,
 ): Promise<VariantData[]> {
   const loaded = new Map<string, ChunkIndex>();
   const out: VariantData[] = [];
+  const wanted = wantedTexts(golden);
+  const keepText = keepTextOf(wanted);
   for (const v of vs) {
     const pending = startOutputLoad(path(v.output), golden, minBytes);
     let files: VariantChunks;
     try {
-      files = variantChunks(v, path, loaded);
+      // with the output loading here, the second thread reads half of the chunks file
+      const chunksFile = v.chunks === undefined ? undefined : path(v.chunks);
+      if (chunksFile !== undefined && !pending.onThread && !loaded.has(chunksFile)) loaded.set(chunksFile, await loadChunksOnTwoThreads(chunksFile, wanted, chunksMinBytes));
+      files = variantChunks(v, path, loaded, keepText);
       whileOutputLoads(files);
     } catch (e) {
       pending.cancel();

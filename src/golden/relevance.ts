@@ -38,22 +38,41 @@ export class IndexedChunk {
  * duplicate); `byDoc` lists every chunk in file order.
  */
 export function indexChunks(chunks: Iterable<Chunk>): ChunkIndex {
+  const indexer = chunkIndexer();
+  for (const chunk of chunks) indexer.add(chunk);
+  return indexer.index;
+}
+
+/**
+ * {@link indexChunks} a chunk at a time, for a loader that indexes each
+ * block of lines as it is parsed (and so keeps no list of the whole file's
+ * lines): `count` is the number of chunks added, `index.byId.size` the
+ * number of distinct ids.
+ */
+export function chunkIndexer(): { index: ChunkIndex; add(chunk: Chunk): void; readonly count: number } {
   const index: ChunkIndex = { byId: new Map(), byDoc: new Map(), passages: new Set() };
   const { byId, byDoc } = index;
   let lastDoc: string | undefined;
   let list: IndexedChunk[] = [];
-  for (const chunk of chunks) {
-    if (!byId.has(chunk.id)) byId.set(chunk.id, chunk);
-    // a document's chunks are usually consecutive: look its list up only when the document changes
-    if (chunk.doc !== lastDoc) {
-      lastDoc = chunk.doc;
-      let l = byDoc.get(chunk.doc);
-      if (!l) byDoc.set(chunk.doc, (l = []));
-      list = l;
-    }
-    list.push(new IndexedChunk(chunk));
-  }
-  return index;
+  let count = 0;
+  return {
+    index,
+    get count() {
+      return count;
+    },
+    add(chunk: Chunk) {
+      count++;
+      if (!byId.has(chunk.id)) byId.set(chunk.id, chunk);
+      // a document's chunks are usually consecutive: look its list up only when the document changes
+      if (chunk.doc !== lastDoc) {
+        lastDoc = chunk.doc;
+        let l = byDoc.get(chunk.doc);
+        if (!l) byDoc.set(chunk.doc, (l = []));
+        list = l;
+      }
+      list.push(new IndexedChunk(chunk));
+    },
+  };
 }
 
 /** A copy of an index that can take passages ({@link addPassages}) without changing the original; the chunks themselves are shared, as nothing changes them. */
