@@ -5,6 +5,7 @@ import { CHUNKS_THREAD_MIN_BYTES, loadChunksOnTwoThreads } from "./chunks-parall
 import { isKeptForNextLoad, type Located } from "./jsonl.js";
 import type { ChunkIndex } from "./relevance.js";
 import type { VariantConfig } from "./schema/config.js";
+import { listDecoder, type EncodedLists } from "./ranked-codes.js";
 import type { PipelineOutput } from "./schema/pipeline.js";
 import { rebuiltError, startWorker, type PostedError } from "./worker.js";
 
@@ -21,9 +22,10 @@ export interface OutputTask {
   golden: { file: string; ids: string[] };
 }
 
-/** A block of checked lines, as the worker posts them in file order. */
+/** A block of checked lines, as the worker posts them in file order; their `retrieved` lists come apart, as numbers. */
 export interface OutputRows {
   rows: Located<PipelineOutput>[];
+  retrieved: EncodedLists;
 }
 
 /** A pipeline output load under way: `take` gives its result (or throws its input errors); `cancel` gives up on it. */
@@ -63,10 +65,13 @@ export function startOutputLoad(file: string, golden: Pick<GoldenSet, "file" | "
   }
   // The lines are joined as their blocks come in (when this thread is free to take messages).
   const loaded: LoadedOutput = { outputs: new Map(), lineOf: new Map() };
+  const decode = listDecoder();
   type End = { done: true } | { error: PostedError } | { failed: true };
   const end = new Promise<End>((resolve) => {
     worker.on("message", (m: OutputRows | End) => {
       if (!("rows" in m)) return resolve(m);
+      const lists = decode(m.retrieved);
+      m.rows.forEach((r, i) => (r.value.retrieved = lists[i]!));
       addOutputRows(loaded, m.rows);
     });
     // A block that cannot be read here would otherwise be dropped without a word, its questions scored as missing.

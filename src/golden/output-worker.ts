@@ -10,6 +10,7 @@ import { streamPipelineOutput } from "./dataset.js";
 import { InputErrors } from "./errors.js";
 import type { Located } from "./jsonl.js";
 import type { OutputRows, OutputTask } from "./load-parallel.js";
+import { listEncoder } from "./ranked-codes.js";
 import type { PipelineOutput } from "./schema/pipeline.js";
 import { postedError } from "./worker.js";
 
@@ -18,9 +19,13 @@ const BLOCK_ROWS = 1000;
 
 const { file, golden } = workerData as OutputTask;
 let block: Located<PipelineOutput>[] = [];
+const encode = listEncoder();
 const send = () => {
-  const message: OutputRows = { rows: block };
-  parentPort!.postMessage(message);
+  // the ranked lists go as numbers (ranked-codes.ts), the rest of each line as it is
+  const retrieved = encode(block.map((r) => r.value.retrieved));
+  for (const r of block) r.value.retrieved = [];
+  const message: OutputRows = { rows: block, retrieved };
+  parentPort!.postMessage(message, [retrieved.codes.buffer, retrieved.lengths.buffer]);
   block = [];
 };
 try {
