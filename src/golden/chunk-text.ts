@@ -20,7 +20,7 @@
  */
 import { closeSync, fstatSync, readSync, statSync } from "node:fs";
 import { InputError } from "./errors.js";
-import { openRegular } from "./files.js";
+import { openRegular, unreadable } from "./files.js";
 import type { LineBytes } from "./jsonl.js";
 import type { Chunk } from "./schema/golden.js";
 
@@ -38,18 +38,44 @@ function stampOf(st: { size: number; mtimeMs: number; ino: number }): string {
 }
 
 /** Closes the descriptor of a source no longer reachable (a library caller may load many chunks files). */
-const closer = new FinalizationRegistry<{ fd: number | undefined }>((held) => {
-  if (held.fd !== undefined) closeSync(held.fd);
-});
+const closer = new FinalizationRegistry<{ fd: number | undefined }>((held) => closeHeld(held));
+
+/**
+ * At most this many chunks files are held open for reading back at once,
+ * the one used longest ago closed first (and opened again, its stamp checked
+ * again, when next read): a process that loads many chunks files does not
+ * run out of descriptors waiting for the garbage collector.
+ */
+const OPEN_MAX = 16;
+
+/** The descriptors held, the one used longest ago first. */
+const opened = new Set<{ fd: number | undefined }>();
+
+function closeHeld(held: { fd: number | undefined }): void {
+  opened.delete(held);
+  if (held.fd === undefined) return;
+  const fd = held.fd;
+  held.fd = undefined;
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed: nothing is held
+  }
+}
 
 /**
  * One chunks file, for reading lines back. Created before the file is read
  * ({@link ChunkTextSource.before}), so that the stamp it checks later is the
  * one of the bytes the load parsed or an older one: a file changed during
- * the load fails the check rather than passing it.
+ * the load fails the check rather than passing it. The stamp is checked
+ * again at every read from the file (one fstat), so a file rewritten in
+ * place after some texts were read is caught too.
  */
 export class ChunkTextSource {
   private readonly held: { fd: number | undefined } = { fd: undefined };
+  /** Where reads go: {@link WINDOW_BYTES}, grown for a longer line. */
+  private scratch = Buffer.alloc(0);
+  /** The part of `scratch` the last read filled, from file offset {@link windowAt}. */
   private window = Buffer.alloc(0);
   /** File offset of window[0]. */
   private windowAt = 0;
@@ -81,6 +107,11 @@ export class ChunkTextSource {
     }
   }
 
+  /** Closes the file now (a later read opens it again, checked again); the garbage collector does it otherwise. */
+  close(): void {
+    closeHeld(this.held);
+  }
+
   /** The text and heading of chunk `id` on line `line`, read back from its bytes. */
   read(id: string, line: number, bytes: LineBytes): { text: string; heading?: unknown } {
     const changed = () => new InputError(this.file, line, "text", `the chunks file changed after it was loaded (chunk ${JSON.stringify(id)}); run again`);
@@ -101,34 +132,54 @@ export class ChunkTextSource {
     if (start >= this.windowAt && end <= this.windowAt + w.length) return w.subarray(start - this.windowAt, end - this.windowAt);
     const fd = this.open(changed);
     const size = Math.max(end - start, WINDOW_BYTES);
-    if (this.window.length < size) this.window = Buffer.allocUnsafe(size);
+    if (this.scratch.length < size) this.scratch = Buffer.allocUnsafe(size);
+    const buf = this.scratch;
+    // refilled from its start: until the read is done the window holds nothing
+    this.window = buf.subarray(0, 0);
     let got = 0;
-    while (got < size) {
-      const n = readSync(fd, this.window, got, size - got, start + got);
-      if (n === 0) break;
-      got += n;
+    try {
+      while (got < size) {
+        const n = readSync(fd, buf, got, size - got, start + got);
+        if (n === 0) break;
+        got += n;
+      }
+    } catch (e) {
+      this.close();
+      throw unreadable(this.file, e);
     }
     if (got < end - start) throw changed();
+    this.window = buf.subarray(0, got);
     this.windowAt = start;
-    this.window = this.window.subarray(0, got);
-    return this.window.subarray(0, end - start);
+    return buf.subarray(0, end - start);
   }
 
+  /** The file's descriptor, opened if need be, after checking that the file is still the one loaded. */
   private open(changed: () => InputError): number {
-    if (this.held.fd !== undefined) return this.held.fd;
-    const { fd } = openRegular(this.file);
+    const { held } = this;
+    if (held.fd === undefined) {
+      let fd: number;
+      try {
+        ({ fd } = openRegular(this.file));
+      } catch {
+        // gone, or no longer readable: not the file loaded
+        throw changed();
+      }
+      held.fd = fd;
+      if (opened.size >= OPEN_MAX) closeHeld(opened.values().next().value!);
+    }
+    opened.delete(held);
+    opened.add(held);
     let same = false;
     try {
-      same = this.stamp !== undefined && stampOf(fstatSync(fd)) === this.stamp;
+      same = this.stamp !== undefined && stampOf(fstatSync(held.fd)) === this.stamp;
     } catch {
       same = false;
     }
     if (!same) {
-      closeSync(fd);
+      this.close();
       throw changed();
     }
-    this.held.fd = fd;
-    return fd;
+    return held.fd;
   }
 }
 

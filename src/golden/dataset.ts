@@ -100,6 +100,12 @@ export function loadGolden(file: string): GoldenSet {
  * Loads a chunks file; duplicate chunk ids are errors (worded as
  * {@link firstById} words them). The index's id map doubles as the
  * duplicate check: a chunks file of 500,000 lines gets one map, not two.
+ *
+ * A file of READ_BACK_MIN_BYTES or more gives chunks that read their text
+ * and heading back from the file when asked (chunk-text.ts): reading
+ * `chunk.text` or `JSON.stringify(chunk)` gives what a parsed chunk has, but
+ * `{ ...chunk }` copies only its id, document and meta. A caller that
+ * copies chunks that way passes `{ readBackFrom: Infinity }`.
  */
 export function loadChunks(file: string, { readBackFrom = READ_BACK_MIN_BYTES, keepText }: ChunkLoadOptions = {}): ChunkIndex {
   const indexer = chunkIndexer();

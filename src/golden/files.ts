@@ -120,7 +120,12 @@ export function readTextBlocks(file: string, onBlock: (text: string, where: Bloc
       emit(nl + 1);
       offset += nl + 1;
       carry = end - (nl + 1);
-      buf.copy(buf, 0, nl + 1, end);
+      if (buf.length > blockBytes && carry < blockBytes) {
+        // back to blocks of the usual size once a long line is through: a grown buffer made every later block as large
+        const usual = Buffer.allocUnsafe(blockBytes);
+        buf.copy(usual, 0, nl + 1, end);
+        buf = usual;
+      } else buf.copy(buf, 0, nl + 1, end);
     }
   } finally {
     closeSync(fd);

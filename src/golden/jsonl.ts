@@ -66,6 +66,7 @@ class JsonlParser<T> {
     let start = 0;
     // the current line's bytes, where the block's are known: [lineAt, lineEnd) in the file
     const bytes = place && where?.bytes;
+    const lineEndIn = bytes ? lineEnds(bytes) : undefined;
     let byteAt = 0;
     let lineAt = 0;
     let lineEnd = 0;
@@ -76,7 +77,7 @@ class JsonlParser<T> {
       const line = text.slice(start, end);
       if (where) {
         if (bytes) {
-          const nl = lineEndIn(bytes, byteAt);
+          const nl = lineEndIn!(byteAt);
           lineAt = where.offset + byteAt;
           lineEnd = where.offset + nl;
           byteAt = nl + (bytes[nl] === 13 && bytes[nl + 1] === 10 ? 2 : 1);
@@ -127,12 +128,23 @@ class JsonlParser<T> {
   }
 }
 
-/** The first line end ("\n" or "\r") in `bytes` at or after `from`, or its length. */
-function lineEndIn(bytes: Buffer, from: number): number {
-  const nl = bytes.indexOf(10, from);
-  const cr = bytes.indexOf(13, from);
-  const end = nl < 0 ? cr : cr < 0 ? nl : Math.min(nl, cr);
-  return end < 0 ? bytes.length : end;
+/**
+ * The line ends of `bytes`, asked for in order: `next(from)` is the first
+ * "\n" or "\r" at or after `from`, or the length. Each kind's next place is
+ * remembered, so a block is scanned once per kind: searching afresh for each
+ * line made a block without "\r" (most of them) scanned to its end once per
+ * line, quadratic in a block grown for a long line.
+ */
+function lineEnds(bytes: Buffer): (from: number) => number {
+  // -2: not searched yet; -1: none left
+  let nl = -2;
+  let cr = -2;
+  return (from) => {
+    if (nl !== -1 && nl < from) nl = bytes.indexOf(10, from);
+    if (cr !== -1 && cr < from) cr = bytes.indexOf(13, from);
+    const end = nl < 0 ? cr : cr < 0 ? nl : Math.min(nl, cr);
+    return end < 0 ? bytes.length : end;
+  };
 }
 
 /** A line of only white space (`trim() === ""`), testing the ends first: almost every line has a brace there. */

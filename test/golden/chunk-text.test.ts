@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChunkReadingBack } from "../../src/golden/chunk-text.js";
@@ -85,6 +85,26 @@ describe("chunks that read their text back from the file", () => {
     expect(index.byId.get("a")!.text).toBe("kept text");
   });
 
+  it("hold at most 16 chunks files open at once, a file closed for another reading on when asked again", () => {
+    const files = Array.from({ length: 40 }, (_, i) => {
+      const f = join(dir, `many-${i}.jsonl`);
+      writeFileSync(f, `${chunkLines(30, 100 + i).join("\n")}\n`);
+      return f;
+    });
+    const indexes = files.map((f) => loadChunks(f, { readBackFrom: 0 }));
+    const fds = () => readdirSync("/proc/self/fd").length;
+    const before = fds();
+    // two rounds over all 40: the second reopens the files the first closed, and reads the same texts
+    for (let round = 0; round < 2; round++) {
+      indexes.forEach((index, i) => {
+        const eager = loadChunks(files[i]!, { readBackFrom: Infinity });
+        const id = [...index.byId.keys()][round * 7]!;
+        expect(index.byId.get(id)!.text).toBe(eager.byId.get(id)!.text);
+      });
+      expect(fds() - before).toBeLessThanOrEqual(16);
+    }
+  });
+
   it("load small files as before: their texts are kept", () => {
     const f = join(dir, "small.jsonl");
     writeFileSync(f, `${JSON.stringify({ id: "a", doc: "d", text: "t" })}\n`);
@@ -147,7 +167,7 @@ describe("block offsets of readTextBlocks", () => {
       if (at?.bytes) expect(at.bytes.toString("utf8").replace(/\r\n?/g, "\n")).toBe(t);
       else if (at) expect(file.subarray(at.offset, at.offset + t.length).toString("latin1")).toBe(t);
     }, 4);
-    // after the BOM; the blocks of "nīti" and of the CRLF with their bytes
-    expect(seen).toEqual([{ offset: 3, multiByte: false }, { offset: 7, multiByte: false }, { offset: 11, multiByte: true }, { offset: 17, multiByte: true }, { offset: 22, multiByte: false }]);
+    // after the BOM; the blocks of "nīti" and of the CRLF with their bytes; blocks of the usual size again after a long line
+    expect(seen).toEqual([{ offset: 3, multiByte: false }, { offset: 7, multiByte: false }, { offset: 11, multiByte: true }, { offset: 17, multiByte: true }, { offset: 22, multiByte: false }, { offset: 26, multiByte: false }]);
   });
 });
