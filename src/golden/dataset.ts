@@ -328,10 +328,42 @@ export function joinVariant(v: VariantConfig, files: VariantChunks, { outputs, l
  * several variants name is read once and its index shared (two variants
  * over one 100,000-chunk file read it once, not twice); a variant whose
  * output gives passages as text gets its own copy to add them to.
+ *
+ * The pipeline outputs are read first, so that a large chunks file keeps
+ * from its load the texts of every chunk given to the generator or cited
+ * (a judge reads each of them: read back one at a time they cost 0.25 s of
+ * an 80,000-verdict cached rerun). The first error is still loadVariant's:
+ * a variant's chunks file's problems before its output's, variant by
+ * variant.
  */
 export function loadVariants(vs: readonly VariantConfig[], golden: GoldenSet, path: (p: string) => string = (p) => p): VariantData[] {
+  const outputs = vs.map((v): { loaded: LoadedOutput } | { error: unknown } => {
+    try {
+      return { loaded: loadPipelineOutput(path(v.output), golden) };
+    } catch (e) {
+      return { error: e };
+    }
+  });
+  const given = new Set<string>();
+  vs.forEach((v, i) => {
+    const o = outputs[i]!;
+    if ("loaded" in o) for (const out of o.loaded.outputs.values()) addEvidenceIds(out, v.contextK, given);
+  });
+  const wanted = textsWanted(golden);
+  const keepText = given.size ? (c: Chunk) => given.has(c.id) || wanted(c) : wanted;
   const loaded = new Map<string, ChunkIndex>();
-  return vs.map((v) => loadVariant(v, golden, path, loaded));
+  return vs.map((v, i) => {
+    const files = variantChunks(v, path, loaded, keepText);
+    const o = outputs[i]!;
+    if ("error" in o) throw o.error;
+    return joinVariant(v, files, o.loaded);
+  });
+}
+
+/** Adds the ids of the chunks an output line gave its generator and cites to `ids`. */
+function addEvidenceIds(out: PipelineOutput, contextK: number, ids: Set<string>): void {
+  for (const id of contextOf(out, contextK)) ids.add(id);
+  for (const c of out.citations ?? []) for (const id of c.chunks) ids.add(id);
 }
 
 /** The chunk ids given to the generator: `context`, else the top k of `retrieved`. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ChunkReadingBack } from "../../src/golden/chunk-text.js";
 import { checkAnchors } from "../../src/golden/anchors.js";
-import { loadChunks, loadGolden, loadPipelineOutput, textsWanted } from "../../src/golden/dataset.js";
+import { loadChunks, loadGolden, loadPipelineOutput, loadVariants, textsWanted } from "../../src/golden/dataset.js";
 import { InputError } from "../../src/golden/errors.js";
 import { readTextBlocks } from "../../src/golden/files.js";
 import type { Chunk } from "../../src/golden/schema/golden.js";
@@ -103,6 +103,30 @@ describe("chunks that read their text back from the file", () => {
       });
       expect(fds() - before).toBeLessThanOrEqual(16);
     }
+  });
+
+  it("keep, for a judge (loadVariants), the texts of the chunks each output line gives its generator or cites; the first error stays a variant's chunks file's, then its output's", () => {
+    const chunks = join(dir, "judged.chunks.jsonl");
+    const filler = "x".repeat(900);
+    writeFileSync(chunks, Array.from({ length: 10_000 }, (_, i) => JSON.stringify({ id: `c${i}`, doc: `d${i >> 3}`, text: `chunk ${i} ${filler}` })).join("\n") + "\n"); // over 8 MiB: read back
+    const golden = join(dir, "judged.golden.jsonl");
+    writeFileSync(golden, [JSON.stringify({ id: "q1", question: "one?", relevant: ["c5"] }), JSON.stringify({ id: "q2", question: "two?", relevant: ["c6"] })].join("\n") + "\n");
+    const output = join(dir, "judged.output.jsonl");
+    writeFileSync(output, [JSON.stringify({ id: "q1", retrieved: ["c100", "c200", "c300"], answer: "a [1]", citations: [{ sentence: "a", chunks: ["c9000"] }] }), JSON.stringify({ id: "q2", retrieved: ["c400"], context: ["c500"], answer: "b" })].join("\n") + "\n");
+    const g = loadGolden(golden);
+    const variant = (output: string, chunks: string) => ({ name: "v", output, chunks, contextK: 2, stages: { first: [] } });
+    const [v] = loadVariants([variant(output, chunks)], g);
+    const kept = (id: string) => !(v!.chunks.byId.get(id) instanceof ChunkReadingBack);
+    expect(["c100", "c200", "c500", "c9000", "c5", "c6"].filter(kept)).toEqual(["c100", "c200", "c500", "c9000", "c5", "c6"]);
+    expect(["c300", "c400", "c7000"].filter(kept)).toEqual([]);
+    expect(v!.chunks.byId.get("c300")!.text).toBe(`chunk 300 ${filler}`);
+    const badOutput = join(dir, "judged-bad.output.jsonl");
+    writeFileSync(badOutput, "{\n");
+    const badChunks = join(dir, "judged-bad.chunks.jsonl");
+    writeFileSync(badChunks, "{\n");
+    // one variant: its chunks file's problem first; two: the first variant's output before the second's chunks file
+    expect(inputErrorMessages(() => loadVariants([variant(badOutput, badChunks)], g))[0]).toContain("judged-bad.chunks.jsonl:1");
+    expect(inputErrorMessages(() => loadVariants([variant(badOutput, chunks), variant(output, badChunks)], g))[0]).toContain("judged-bad.output.jsonl:1");
   });
 
   it("load small files as before: their texts are kept", () => {
