@@ -344,16 +344,14 @@ function linesOfIds(file: string): Map<string, number> {
 }
 
 /** Checks that every read-back chunk of a fresh load names its own line once the file's mtime changes (then restores the mtime). */
-function checkLinesAfterTouch(file: string, index: ChunkIndex, g: Gen | undefined, lineOf?: Map<string, number>): string[] {
+function checkLinesAfterTouch(file: string, index: ChunkIndex, lineOf: Map<string, number> = linesOfIds(file)): string[] {
   const bad: string[] = [];
-  lineOf ??= linesOfIds(file);
-  void g;
   const st = statSync(file);
   utimesSync(file, st.atime, new Date(st.mtimeMs + 5000));
   try {
     for (const [id, c] of index.byId) {
       if (!(c instanceof ChunkReadingBack)) continue;
-      const line = (lineOf ?? linesOfIds(file)).get(id);
+      const line = lineOf.get(id);
       try {
         void c.text;
         bad.push(`chunk ${JSON.stringify(id)}: read after touch gave text`);
@@ -419,7 +417,7 @@ describe("fuzz: read-back and two-thread loads against the eager load", () => {
         ok++;
         if (chance(r, 0.3)) {
           const index = loadChunks(file, { readBackFrom: 0 });
-          const bad = checkLinesAfterTouch(file, index, g);
+          const bad = checkLinesAfterTouch(file, index);
           if (bad.length) ds.push({ file, what: `lines: ${bad.slice(0, 3).join("; ")}`, a: 0, b: 0 });
         }
       } else errs++;
@@ -512,7 +510,7 @@ describe("fuzz: read-back and two-thread loads against the eager load", () => {
       else fellBack++;
       if (two.index && two.readBack) {
         const fresh = await loadChunksOnTwoThreads(file, wanted, 0);
-        const bad = checkLinesAfterTouch(file, fresh, g);
+        const bad = checkLinesAfterTouch(file, fresh);
         if (bad.length) ds.push({ file, what: `two-thread lines: ${bad.slice(0, 3).join("; ")}`, a: 0, b: 0 });
       }
       if (ds.length >= 10) break;
@@ -574,7 +572,7 @@ describe("fuzz: read-back and two-thread loads against the eager load", () => {
             try { const j = JSON.parse(l) as { id: string }; if (!lineOf.has(j.id)) lineOf.set(j.id, i + 1); } catch { /* blank */ }
           });
           const fresh = await loadChunksOnTwoThreads(file, { all: false, docs: [], ids: [] }, 0);
-          const bad = checkLinesAfterTouch(file, fresh, undefined, lineOf);
+          const bad = checkLinesAfterTouch(file, fresh, lineOf);
           if (bad.length) ds.push({ file, what: `${name} k=${k} lines: ${bad.slice(0, 3).join("; ")}`, a: 0, b: 0 });
         }
         if (ds.length >= 10) break;
