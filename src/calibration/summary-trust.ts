@@ -31,7 +31,6 @@ export interface SummaryTrust {
  * process.stdout.write(formatSummary(summary, { trust: t.lines }));
  */
 export function summaryTrust(judgments: readonly Judgment[], labelsDir: string, trust: TrustSettings | undefined, questions?: Iterable<{ id: string; split?: string }>): SummaryTrust {
-  const served = servedKeys(judgments.filter((j) => j.judge !== "rule"));
   try {
     const states = trustStates(judgments, {
       book: loadLabels(labelsDir), draws: loadDraws(labelsDir), records: loadRecords(labelsDir),
@@ -43,6 +42,8 @@ export function summaryTrust(judgments: readonly Judgment[], labelsDir: string, 
     const first = e instanceof InputErrors ? e.problems[0]?.message ?? e.message : e.message;
     const problem = `trust state unknown: ${first}`;
     const lines = new Map<string, TrustLine>();
+    // served models are keyed only here: the states above carry their own
+    const served = servedKeys(judgments.filter((j) => j.judge !== "rule"));
     for (const j of judgments) if (j.judge !== "rule") lines.set(trustKey(j.rubric, j.fingerprint, served(j)), { trusted: false, message: `untrusted: ${problem}` });
     return { states: [], lines, problem };
   }

@@ -271,16 +271,19 @@ function writeAll(fd: number, bytes: Uint8Array): void {
  *
  * @example
  * writeFileAtomic("out/judgments.jsonl", text)
+ * writeFileAtomic("out/judgments.jsonl", [part1, part2]) // parts written in order, never joined
  * writeFileAtomic("labels/calibration/faithfulness.0db4794a352f.json", text, { within: "labels" })
  */
-export function writeFileAtomic(file: string, text: string | Uint8Array, options: { within?: string } = {}): void {
+export function writeFileAtomic(file: string, text: string | Uint8Array | readonly Uint8Array[], options: { within?: string } = {}): void {
   const target = writableTarget(file, { ...options, create: true });
   const dir = dirname(target);
   const tmp = join(dir, `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
   let fd: number | undefined;
   try {
     fd = openSync(tmp, "wx");
-    writeAll(fd, typeof text === "string" ? Buffer.from(text, "utf8") : text);
+    if (typeof text === "string") writeAll(fd, Buffer.from(text, "utf8"));
+    else if (text instanceof Uint8Array) writeAll(fd, text);
+    else for (const part of text) writeAll(fd, part);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;

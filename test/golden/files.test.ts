@@ -31,6 +31,14 @@ describe("reading user files", () => {
     writeFileAtomic(f, "two\n");
     expect(readFileSync(f, "utf8")).toBe("two\n");
   });
+
+  it("writes a list of parts in order, bytes or not, and an empty list as an empty file", () => {
+    const f = join(dir, "parts.txt");
+    writeFileAtomic(f, [Buffer.from("one\n"), new Uint8Array(0), new TextEncoder().encode("twö\n")]);
+    expect(readFileSync(f, "utf8")).toBe("one\ntwö\n");
+    writeFileAtomic(f, []);
+    expect(readFileSync(f, "utf8")).toBe("");
+  });
 });
 
 describe("reading a file a block of lines at a time", () => {
