@@ -20,7 +20,7 @@ const NEWLINE = 0x0a;
  * (`},{` and `}\n{` have the same length), so no per-line string, no
  * replaced copy of the block and no joined copy of the file is made. The
  * parts are written as they are (`writeFileAtomic` takes a list), never
- * concatenated. An 80,000-verdict rerun took 0.61 s here against 0.38 s now.
+ * concatenated. Serialising an 80,000-verdict rerun took 0.61 s here against 0.42 s now (medians of 5).
  *
  * @example
  * writeFileAtomic(out, judgmentsJsonl(result.judgments));
