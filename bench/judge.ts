@@ -8,7 +8,7 @@
  * (bench/judge-child.mjs) so its CPU time and peak memory are its own:
  *   1. a bare client: plain fetch of the same request bodies (read into memory
  *      first) at the same concurrency: the machine's practical ceiling;
- *   2. `ragjudge judge` (the CLI compiled into the bench folder, fresh cache):
+ *   2. `ragjudge judge` (the CLI built into the bench folder as npm run build does, fresh cache):
  *      its rate as a share of the bare client's, its CPU per verdict against
  *      the bare client's CPU per call (the whole command: loading, judging,
  *      writing, summary), and both peak RSS;
@@ -114,13 +114,16 @@ writeFileSync(bodiesFile, inputs.itemSet.items.filter((i) => !i.rule).map((i) =>
 const calls = inputs.itemSet.items.filter((i) => !i.rule).length;
 const ceiling = CONCURRENCY / (LATENCY / 1000);
 
-/** Compiles the CLI into the bench folder (node_modules linked beside it). */
+/** Builds the CLI into the bench folder as `npm run build` does, tsc then the bundle (node_modules linked beside it). */
 function buildCli(): string {
   const out = join(dir, "build");
   spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out], { cwd: ROOT, stdio: "ignore" });
+  // the bundler resolves the packages from the build's folder up: node_modules must be linked first
   if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   const program = join(out, "cli/program.js");
   if (!existsSync(program)) throw new Error("could not compile the CLI (tsc -p tsconfig.build.json)");
+  const bundled = spawnSync(process.execPath, [join(ROOT, "scripts/bundle-cli.mjs"), out], { cwd: ROOT, stdio: "inherit" });
+  if (bundled.status !== 0) throw new Error("could not bundle the CLI (scripts/bundle-cli.mjs)");
   return program;
 }
 const program = buildCli();

@@ -94,3 +94,30 @@ describe("JudgeCache.eachDone", () => {
     c.close();
   });
 });
+
+describe("JudgeCache bulk scan of rows whose names differ", () => {
+  // The scan asks SQLite for each name only where it differs from the first row's (see cache.ts):
+  // every mix of equal, other and missing names must come back as stored.
+  const names = [
+    { judge: "llm", rubric: "faithfulness", model: "m", servedModel: "m-2025" },
+    { judge: "llm", rubric: "faithfulness", model: undefined, servedModel: undefined },
+    { judge: "baseline", rubric: "correctness", model: "other", servedModel: "m-2026" },
+    { judge: "llm", rubric: "faithfulness", model: "m", servedModel: undefined },
+    { judge: "llm", rubric: "faithfulness", model: undefined, servedModel: "m-2025" },
+  ] as const;
+  for (const start of [0, 1, 2]) {
+    it(`reads every row as getDone does when the first row has the names of case ${start}`, () => {
+      const c = JudgeCache.open(tempDir());
+      const keys = Array.from({ length: 60 }, (_, i) => cacheKey(FP, hash(i), 0));
+      c.putMany(keys.map((key, i) => ({ key, verdict: { ...done(i), ...names[(i + start) % names.length]! } as CachedVerdict })));
+      const seen: (CachedVerdict | undefined)[] = keys.map(() => undefined);
+      c.eachDone(keys, (i, v) => (seen[i] = v));
+      expect(seen).toEqual(keys.map((k) => c.getDone(k)));
+      expect(seen.map((v) => [v?.judge, v?.rubric, v?.model, v?.servedModel])).toEqual(keys.map((_, i) => {
+        const n = names[(i + start) % names.length]!;
+        return [n.judge, n.rubric, n.model, n.servedModel];
+      }));
+      c.close();
+    });
+  }
+});
