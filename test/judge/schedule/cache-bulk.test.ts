@@ -95,6 +95,25 @@ describe("JudgeCache.eachDone", () => {
   });
 });
 
+describe("JudgeCache.eachDone over a large cache", () => {
+  it("stops its scan after twice as many rows as keys and looks the rest up, calling back once per key either way", () => {
+    const c = filled(1000);
+    // Some keys early in key order (found by the scan before it stops), some late (looked up), some absent or errors, one twice.
+    const ids = [0, 1, 2, 5, 10, 3, 642, 641, 999, 1500, 17, 2];
+    const keys = [...ids.map((i) => cacheKey(FP, hash(i), 0)), cacheKey(OTHER, hash(700), 0)];
+    const calls = keys.map(() => 0);
+    const seen: (CachedVerdict | undefined)[] = keys.map(() => undefined);
+    c.eachDone(keys, (i, v) => {
+      calls[i]!++;
+      seen[i] = v;
+    });
+    expect(seen).toEqual(keys.map((k) => c.getDone(k)));
+    expect(calls).toEqual(seen.map((v) => (v ? 1 : 0)));
+    expect(seen.map((v) => v?.reason)).toEqual(["reason 0", "reason 1", "reason 2", "reason 5", undefined, undefined, "reason 642", "reason 641", "reason 999", undefined, undefined, "reason 2", "reason 701"]);
+    c.close();
+  });
+});
+
 describe("JudgeCache bulk scan of rows whose names differ", () => {
   // The scan asks SQLite for each name only where it differs from the first row's (see cache.ts):
   // every mix of equal, other and missing names must come back as stored.
