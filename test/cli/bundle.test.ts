@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp.js";
 
 /**
  * `npm run build` bundles the compiled CLI (scripts/bundle-cli.mjs). A worker
@@ -19,9 +20,17 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
 }
 
+interface BundleScript {
+  WORKERS: Record<string, string>;
+  bundleCli: (dist: string) => Promise<void>;
+}
+
+async function bundleScript(): Promise<BundleScript> {
+  return (await import(pathToFileURL(join(ROOT, "scripts", "bundle-cli.mjs")).href)) as BundleScript;
+}
+
 async function bundledWorkers(): Promise<Record<string, string>> {
-  const script = pathToFileURL(join(ROOT, "scripts", "bundle-cli.mjs")).href;
-  return ((await import(script)) as { WORKERS: Record<string, string> }).WORKERS;
+  return (await bundleScript()).WORKERS;
 }
 
 describe("the CLI bundle", () => {
@@ -34,6 +43,15 @@ describe("the CLI bundle", () => {
     }
     expect(started.size).toBeGreaterThanOrEqual(4);
     expect(await bundledWorkers()).toEqual(Object.fromEntries(started));
+  });
+
+  it("refuses to bundle its own bundle again (its chunks would be gone), naming the file and what to run", async () => {
+    const dist = tempDir("ragjudge-bundle-");
+    mkdirSync(join(dist, "cli"));
+    const main = join(dist, "cli", "main.js");
+    writeFileSync(main, '#!/usr/bin/env node\nimport { createRequire as __ragjudgeRequire } from "node:module"; const require = __ragjudgeRequire(import.meta.url);\nimport "./chunk-ABCDEFGH.js";\n');
+    await expect((await bundleScript()).bundleCli(dist)).rejects.toThrow(`${main} is already bundled: run npm run build (tsc, then this script)`);
+    expect(readdirSync(join(dist, "cli"))).toEqual(["main.js"]);
   });
 
   describe.runIf(CI)("as npm ci built it (CI only: dist/ may be stale elsewhere)", () => {
