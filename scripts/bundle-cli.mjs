@@ -1,9 +1,11 @@
 /**
  * The second step of `npm run build`: bundles the compiled CLI (dist/cli/main.js
  * and program.js) and its worker threads with esbuild into a handful of files
- * in dist/cli/, so a command loads a few modules instead of about 370 (Node
- * resolves, reads and links each ESM file on its own: a tenth of a second to
- * a third of a second of every command; see README "Performance").
+ * in dist/cli/, so a command loads a few dozen files instead of hundreds of
+ * modules (`ragjudge judge`: 50 ES module files instead of 294). Node
+ * resolves, reads and links each one on its own: bundled, `ragjudge --version`
+ * took 0.147 s against 0.166 s and an 8,000-verdict cached rerun 0.95 s
+ * against 1.16 s (see README "Performance").
  *
  * Laid out so the code keeps working unchanged:
  * - Every output stays in dist/cli/, the depth of the files it came from, so
