@@ -3,6 +3,7 @@ import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { isCi } from "../helpers/chromium.js";
 import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -14,7 +15,7 @@ import { tempDir } from "../helpers/temp.js";
  * back to one thread, so it would fail silently, just slower).
  */
 const SRC = join(ROOT, "src");
-const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
+const CI = isCi();
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { isCi } from "../helpers/chromium.js";
 import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -12,7 +13,7 @@ import { tempDir } from "../helpers/temp.js";
  * end to end; elsewhere dist/ may be stale or absent, so it is skipped.
  */
 const BIN = join(ROOT, "dist", "cli", "main.js");
-const CI = Boolean(process.env.CI) && process.env.CI !== "false" && process.env.CI !== "0";
+const CI = isCi();
 
 describe.runIf(CI)("the built ragjudge binary (CI only: dist/ is built by npm ci)", () => {
   it("exists after npm ci", () => {
