@@ -70,16 +70,23 @@ export const DUPLICATE = {
  * A chunk id listed twice in one ranked list is a problem at `field[i]`, the
  * second occurrence (trec_eval refuses duplicate documents too).
  */
-export function duplicatesInList(list: readonly string[], where: { file: string; line: number; field: string }, problems: InputError[]): void {
-  // Nearly every list has no duplicate: one Set built from the whole list answers that (0.3 s
-  // against 0.4 s for a check per id over 50,000 lists of 100); only a list that shrinks is walked for its report.
-  if (new Set(list).size === list.length) return;
+export function duplicatesInList(list: readonly string[], where: { file: string; line: number; field: string }, problems: InputError[], unique: (list: readonly string[]) => boolean = hasNoDuplicate): void {
+  if (unique(list)) return;
   const seen = new Set<string>();
   for (let i = 0; i < list.length; i++) {
     const id = list[i]!;
     if (seen.has(id)) problems.push(new InputError(where.file, where.line, `${where.field}[${i}]`, `chunk id ${q(id)} appears twice in the ranked list`));
     seen.add(id);
   }
+}
+
+/**
+ * Whether no id is in `list` twice. Nearly every list has none: one Set built
+ * from the whole list answers that (0.3 s against 0.4 s for a check per id
+ * over 50,000 lists of 100); only a list that fails it is walked for its report.
+ */
+function hasNoDuplicate(list: readonly string[]): boolean {
+  return new Set(list).size === list.length;
 }
 
 /** The ranked lists of one output line with their field names: `retrieved`, then `stages.<name>`. */
@@ -238,9 +245,12 @@ export function addOutputRows(loaded: LoadedOutput, rows: readonly Located<Pipel
  * loadPipelineOutput's, in its order: the file's parse problems alone when
  * it has any, else every other problem sorted by line. A worker thread posts
  * the blocks as they come (load-parallel.ts), so that it never holds the
- * whole file's lines.
+ * whole file's lines. `retrievedUnique`, when given, is asked once per
+ * delivered line, in order, whether its `retrieved` list is free of
+ * duplicates (the worker numbers the list's ids as it answers:
+ * ranked-codes.ts); a list it says no to is walked for the report as usual.
  */
-export function streamPipelineOutput(file: string, golden: QuestionIds, onRows: (rows: Located<PipelineOutput>[]) => void): InputError[] {
+export function streamPipelineOutput(file: string, golden: QuestionIds, onRows: (rows: Located<PipelineOutput>[]) => void, retrievedUnique?: (list: readonly string[]) => boolean): InputError[] {
   const problems: InputError[] = [];
   // the first line of each question id, across blocks
   const seen = new Map<string, number>();
@@ -252,7 +262,7 @@ export function streamPipelineOutput(file: string, golden: QuestionIds, onRows: 
         problems.push(new InputError(file, line, "id", `question ${q(value.id)} is not in the golden set ${basename(golden.file)}`));
         continue;
       }
-      for (const [field, list] of rankedLists(value)) duplicatesInList(list, { file, line, field }, problems);
+      for (const [field, list] of rankedLists(value)) duplicatesInList(list, { file, line, field }, problems, field === "retrieved" ? retrievedUnique : undefined);
       good.push(row);
     }
     if (good.length) onRows(good);

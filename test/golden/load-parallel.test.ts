@@ -72,6 +72,7 @@ describe("startOutputLoad", () => {
     ["bad JSON", (o: string[]) => (o[10] = "{not json")],
     ["a field zod refuses", (o: string[]) => (o[20] = JSON.stringify({ id: "q1", retrieved: [{ id: "x", score: "high" }] }))],
     ["a duplicate line, a question not in the golden set and an id twice in a list", (o: string[]) => o.push(o[0]!, JSON.stringify({ id: "nope", retrieved: ["a"] }), JSON.stringify({ id: "q3", retrieved: ["a", "b", "a"] }))],
+    ["an id three times in one retrieved list, given as an id and as entries, and twice in a stage list", (o: string[]) => (o[1] = JSON.stringify({ id: "q1", retrieved: ["a", { id: "b" }, { id: "a", score: 1 }, "c", "a"], stages: { first: ["x", "y", "x"] } }))],
   ])("rejects %s with the problems, in the order and form, of a load on this thread", async (_name, corrupt) => {
     const f = writeInputs(`bad-${_name.length}`, corrupt);
     const golden = loadGolden(f.golden);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { listDecoder, listEncoder } from "../../src/golden/ranked-codes.js";
+import { ListEncoder, listDecoder, listEncoder } from "../../src/golden/ranked-codes.js";
+import { mulberry32 } from "../helpers/seeded.js";
 
 describe("listEncoder / listDecoder", () => {
   it("gives back the lists of every block, in order, with an id seen in many lists one shared entry of the table", () => {
@@ -24,4 +25,42 @@ describe("listEncoder / listDecoder", () => {
     const second = encode([["a", "b"]]);
     expect(() => listDecoder()(second)).toThrow(/out of order/);
   });
+
+  it("tells, list by list, whether an id is in it twice, as a Set of the list does, and numbers every list it saw", () => {
+    const rand = mulberry32(11);
+    // a pool large enough that the table grows many times, with ids that share prefixes, differ in case or only past the BMP
+    const pool = Array.from({ length: 30_000 }, (_, i) => [`doc-${i}#${i % 7}`, `DOC-${i}#${i % 7}`, `é${i}`, `${i}\u{1F600}`][i % 4]!);
+    const encoder = new ListEncoder();
+    const decode = listDecoder();
+    const lists: string[][] = [];
+    for (let n = 0; n < 3_000; n++) {
+      const list = Array.from({ length: Math.floor(rand() * 60) }, () => pool[Math.floor(rand() * (n % 3 === 0 ? 40 : pool.length))]!);
+      lists.push(list);
+      expect(encoder.add(list), JSON.stringify(list)).toBe(new Set(list).size === list.length);
+    }
+    expect(lists.some((l) => new Set(l).size < l.length)).toBe(true);
+    expect(lists.some((l) => l.length > 1 && new Set(l).size === l.length)).toBe(true);
+    const block = encoder.take();
+    expect(decode(block)).toEqual(lists);
+    expect(new Set(block.fresh).size).toBe(block.fresh.length); // each id numbered once
+    // the next block carries only what is new
+    expect(encoder.add([pool[0]!, "brand-new"])).toBe(true);
+    const next = encoder.take();
+    expect(next.fresh).toEqual(lists.flat().includes(pool[0]!) ? ["brand-new"] : [pool[0]!, "brand-new"]);
+    expect(decode(next)).toEqual([[pool[0]!, "brand-new"]]);
+  });
+
+  it("tells apart ids whose hashes are equal (FNV-1a collisions), whichever comes first and whether in one list or across lists", () => {
+    // pairs with the same 32-bit FNV-1a hash of their code units, found by search
+    const pairs = [["c65229", "c503230"], ["c65228", "c503231"], ["c65221", "c503238"]];
+    const encoder = new ListEncoder();
+    const decode = listDecoder();
+    const lists = [["c65229", "c503230"], ["c503230"], ["c65229", "x", "c65229"], ["c503231", "c65228", "c503238"], ["c65221"], ["c65228", "c503231"]];
+    expect(lists.map((l) => encoder.add(l))).toEqual([true, true, false, true, true, true]);
+    const block = encoder.take();
+    expect(decode(block)).toEqual(lists);
+    expect(block.fresh).toEqual(["c65229", "c503230", "x", "c503231", "c65228", "c503238", "c65221"]);
+    expect(pairs.flat().every((id) => block.fresh.includes(id))).toBe(true);
+  });
 });
+
