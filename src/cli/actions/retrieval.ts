@@ -9,6 +9,7 @@ import { formatTrecEval } from "../../retrieval/trec/write.js";
 import type { Evaluation } from "../../retrieval/evaluate.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
 import { EXIT, UsageError } from "../errors.js";
+import { writeToStdout } from "../stdout.js";
 
 export interface RetrievalFlags {
   cutoffs?: string;
@@ -148,7 +149,7 @@ export async function retrievalAction(flags: RetrievalFlags): Promise<void> {
     ({ scored, floors, diagnostics, section } = await runGoldenMode(flags, ksFlag));
   }
   const misses = scored.flatMap((s) => checkFloors(floors, s.valueOf).map((miss) => ({ name: s.view.name, miss })));
-  render(flags, scored, misses, diagnostics, section, (text) => process.stdout.write(text));
+  writeToStdout((write) => render(flags, scored, misses, diagnostics, section, write));
   // trec output must stay byte-identical to trec_eval's, so its warnings go to stderr
   if (flags.format === "trec") for (const n of scored.flatMap((s) => s.view.notes).filter((n) => n.startsWith("warning: "))) process.stderr.write(`ragjudge: ${n}\n`);
   for (const { name, miss } of misses) {

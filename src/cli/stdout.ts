@@ -1,0 +1,36 @@
+import { TextSink } from "../report/text-sink.js";
+
+/**
+ * Writes a command's output to standard output as `produce` gives it, a
+ * megabyte at a time, each written before the next is made. Why: through a
+ * pipe (`ragjudge retrieval --format json | jq`, a CI step, a benchmark),
+ * `process.stdout.write` queues whatever the reader has not taken yet, and
+ * the golden-set JSON of 50,000 questions is 95 MB: the queue held most of
+ * it, 190 MiB more at the peak (930 against 740 MiB), and more for a larger
+ * run. Written synchronously (waiting while the pipe is full, see TextSink),
+ * the output costs one buffer whatever its size, and the same bytes.
+ *
+ * Goes through `process.stdout.write` instead when the stream still holds
+ * text written before (the order must stay), or when something has put its
+ * own `write` on the stream (a test capturing the output, a program that
+ * embeds the CLI).
+ *
+ * @example
+ * writeToStdout((write) => writeRetrievalResults(views, misses, diagnostics, opts, write));
+ */
+export function writeToStdout(produce: (write: (text: string) => void) => void): void {
+  const out = process.stdout;
+  if (out.writableLength > 0 || Object.prototype.hasOwnProperty.call(out, "write") || typeof out.fd !== "number") {
+    produce((text) => void out.write(text));
+    return;
+  }
+  const sink = new TextSink(out.fd);
+  try {
+    produce((text) => sink.write(text));
+    sink.flush();
+  } catch (e) {
+    // the reader is gone (`| head`): a normal end, as main.ts treats it for the stream
+    if ((e as NodeJS.ErrnoException).code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  }
+}
