@@ -30,8 +30,10 @@ export interface EncodedLists {
  * far larger than the caches), one lookup waiting for the last. Here a list
  * is numbered in passes: its hashes, then each id's candidate slot, then the
  * check against the id held there; within a pass no step waits for the one
- * before, so the processor has many of the misses under way at once (about
- * half the time of the Map, measured on the benchmark's output).
+ * before, so the processor has many of the misses under way at once. On
+ * the benchmark's 5,000,000 ids: 1.4 s against 2.6 s for a Map (the lists
+ * alone, numbered in one loop); in the worker, profiled, 1.56 s against
+ * 2.29 s for the Map and the Set that checked each list for duplicates.
  */
 class IdNumbers {
   /** Slot s holds [hash, number + 1] at 2s and 2s + 1 (number + 1 = 0: empty). */
