@@ -41,7 +41,7 @@ class IdNumbers {
   /** Number -> id, and its hash (for growing the table). */
   readonly ids: string[] = [];
   private hashes: number[] = [];
-  /** Per position of the list being numbered: its hash, and its candidate slot (-1: none). */
+  /** Per position of the list being numbered: its hash, and the number of the first id held under that hash (-1: none). */
   private listHashes = new Int32Array(256);
   private candidates = new Int32Array(256);
 
@@ -59,9 +59,9 @@ class IdNumbers {
       for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
       listHashes[j] = h;
     }
-    // the first slot holding the hash, or -1 at an empty one (an id added later in this list is found by the full probe)
-    let slots = this.slots;
-    let mask = (slots.length >> 1) - 1;
+    // the number held in the first slot with the hash, or -1 at an empty one (an id new to this list is found by the full probe)
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     for (let j = 0; j < n; j++) {
       const h = listHashes[j]!;
       for (let s = h & mask; ; s = (s + 1) & mask) {
@@ -84,13 +84,9 @@ class IdNumbers {
         out[at + j] = c;
         continue;
       }
+      // a new id, a hash shared with another id, or an id first seen earlier in this list; numbers never change, so a
+      // candidate stays right when this grows the table
       out[at + j] = this.numberOf(id, listHashes[j]!);
-      if (this.slots !== slots) {
-        // the table grew: it holds every id the list's later positions may name, found by the full probe
-        slots = this.slots;
-        mask = (slots.length >> 1) - 1;
-        candidates.fill(-1, j + 1, n);
-      }
     }
   }
 
@@ -190,25 +186,7 @@ export class ListEncoder {
 }
 
 /**
- * {@link ListEncoder} a block at a time: `encode(lists)` numbers the lists'
- * ids (a table kept across calls) and returns what the receiver's
- * {@link listDecoder} needs.
- *
- * @example
- * const encode = listEncoder();
- * const block = encode([["c1", "c2"], ["c2"]]);
- * // block.fresh: ["c1", "c2"]; block.codes: [0, 1, 1]; block.lengths: [2, 1]
- */
-export function listEncoder(): (lists: readonly (readonly string[])[]) => EncodedLists {
-  const encoder = new ListEncoder();
-  return (lists) => {
-    for (const l of lists) encoder.add(l);
-    return encoder.take();
-  };
-}
-
-/**
- * The receiving side of {@link listEncoder}: each call takes the blocks in
+ * The receiving side of {@link ListEncoder}: each call takes the blocks in
  * the order they were encoded and gives back the lists.
  */
 export function listDecoder(): (block: EncodedLists) => string[][] {

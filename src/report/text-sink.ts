@@ -72,7 +72,7 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** What {@link waitWritable} sleeps on (nothing ever wakes it: it times out). */
+/** What {@link writeAll} sleeps on while a pipe is full (nothing ever wakes it: each wait times out). */
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
 /**

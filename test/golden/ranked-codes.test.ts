@@ -1,10 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { ListEncoder, listDecoder, listEncoder } from "../../src/golden/ranked-codes.js";
+import { ListEncoder, listDecoder, type EncodedLists } from "../../src/golden/ranked-codes.js";
 import { mulberry32 } from "../helpers/seeded.js";
 
-describe("listEncoder / listDecoder", () => {
+/** An encoder that takes a block of lists at a time, as the output worker sends them. */
+function blockEncoder(): (lists: readonly (readonly string[])[]) => EncodedLists {
+  const encoder = new ListEncoder();
+  return (lists) => {
+    for (const l of lists) encoder.add(l);
+    return encoder.take();
+  };
+}
+
+describe("ListEncoder / listDecoder", () => {
   it("gives back the lists of every block, in order, with an id seen in many lists one shared entry of the table", () => {
-    const encode = listEncoder();
+    const encode = blockEncoder();
     const decode = listDecoder();
     const blocks = [
       [["c1", "c2", "c3"], [], ["c2", "é#1", "c1"]],
@@ -20,7 +29,7 @@ describe("listEncoder / listDecoder", () => {
   });
 
   it("refuses a block decoded before the one that numbered its ids", () => {
-    const encode = listEncoder();
+    const encode = blockEncoder();
     encode([["a"]]);
     const second = encode([["a", "b"]]);
     expect(() => listDecoder()(second)).toThrow(/out of order/);
