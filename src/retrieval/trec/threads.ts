@@ -2,7 +2,8 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { rebuiltError, startWorker, type PostedError } from "../../golden/worker.js";
-import { packQrels, type Qrels } from "./qrels.js";
+import { packQrels } from "./qrels-pack.js";
+import type { Qrels } from "./qrels.js";
 import type { RangeResult, RangeTask } from "./stream.js";
 
 /**

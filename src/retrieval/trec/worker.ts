@@ -4,7 +4,8 @@
  * the run and posts the result (or the error as data).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { unpackQrels, type PackedQrels, type Qrels } from "./qrels.js";
+import type { Qrels } from "./qrels.js";
+import { unpackQrels, type PackedQrels } from "./qrels-pack.js";
 import { scoreRange, transferables, type RangeTask } from "./stream.js";
 import { postedError } from "../../golden/worker.js";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { InputError, InputErrors } from "../../../src/golden/errors.js";
 import { parseMeasures } from "../../../src/retrieval/measures/parse.js";
 import { evaluateTrec, evaluateTrecFiles, scoreTrecFiles } from "../../../src/retrieval/trec/evaluate.js";
-import { packQrels, readQrels, unpackQrels } from "../../../src/retrieval/trec/qrels.js";
+import { readQrels } from "../../../src/retrieval/trec/qrels.js";
 import { REFERENCE_MEASURES, REFERENCE_MEASURES_FULL } from "../../../src/retrieval/trec/reference.js";
 import { readRun } from "../../../src/retrieval/trec/run.js";
 import { lineRanges } from "../../../src/retrieval/trec/threads.js";
@@ -107,19 +107,6 @@ describe("scoring a TREC run as it streams, on one thread or several", () => {
     expect((await rejection(scoreTrecFiles(q, missing, { measures, threads: 2 })))[0]).toMatch(/nope\.txt: file not found/);
     const empty = file("\n# only a comment\n");
     expect((await rejection(scoreTrecFiles(q, empty, { measures, threads: 2 })))[0]).toMatch(/file is empty/);
-  });
-});
-
-describe("packQrels / unpackQrels (the qrels as posted to worker threads)", () => {
-  it("gives back the same queries, tables and gains after a structured clone", () => {
-    const q = readQrels(join(small, "qrels.txt"));
-    const back = unpackQrels(structuredClone(packQrels(q)!));
-    const plain = (x: typeof q) => x.queries.map((y) => ({ qid: y.qid, grades: [...y.grades], ideal: [...y.idealGains], docs: { ...y.docs, arena: undefined, starts: [...y.docs.starts], lens: [...y.docs.lens], hashes: [...y.docs.hashes], slots: [...y.docs.slots] } }));
-    expect(plain(back)).toEqual(plain(q));
-    expect([...back.byQid.keys()]).toEqual([...q.byQid.keys()]);
-    expect([back.file, back.lines, back.positiveLines]).toEqual([q.file, q.lines, q.positiveLines]);
-    const run = readRun(join(small, "run.txt"), q);
-    expect(formatTrecEval(evaluateTrec(back, readRun(join(small, "run.txt"), back), { measures }))).toBe(formatTrecEval(evaluateTrec(q, run, { measures })));
   });
 });
 
