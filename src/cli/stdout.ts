@@ -1,3 +1,4 @@
+import { writeProblem } from "../golden/paths.js";
 import { TextSink } from "../report/text-sink.js";
 
 /**
@@ -11,16 +12,22 @@ import { TextSink } from "../report/text-sink.js";
  * the output costs one buffer whatever its size, and the same bytes.
  *
  * Goes through `process.stdout.write` instead when the stream still holds
- * text written before (the order must stay), or when something has put its
+ * text written before (the order must stay), when something has put its
  * own `write` on the stream (a test capturing the output, a program that
- * embeds the CLI).
+ * embeds the CLI), or when standard output is a terminal.
+ *
+ * A reader that goes away (`| head`) stops the writing and the call returns:
+ * the command goes on to its messages on stderr and its exit status (a
+ * missed floor still exits 1). Any other failure to write (a full disk
+ * behind `> file`) is the user's to fix, said in one line (exit 2).
  *
  * @example
  * writeToStdout((write) => writeRetrievalResults(views, misses, diagnostics, opts, write));
  */
 export function writeToStdout(produce: (write: (text: string) => void) => void): void {
   const out = process.stdout;
-  if (out.writableLength > 0 || Object.prototype.hasOwnProperty.call(out, "write") || typeof out.fd !== "number") {
+  // a terminal takes its text through the stream (which also converts it for a Windows console) and never queues much
+  if (out.writableLength > 0 || Object.prototype.hasOwnProperty.call(out, "write") || typeof out.fd !== "number" || out.isTTY) {
     produce((text) => void out.write(text));
     return;
   }
@@ -29,8 +36,8 @@ export function writeToStdout(produce: (write: (text: string) => void) => void):
     produce((text) => sink.write(text));
     sink.flush();
   } catch (e) {
-    // the reader is gone (`| head`): a normal end, as main.ts treats it for the stream
-    if ((e as NodeJS.ErrnoException).code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw e;
+    // the reader is gone (`| head`): nothing more to write, and nothing wrong with the command
+    if ((e as NodeJS.ErrnoException).code === "EPIPE") return;
+    throw writeProblem("standard output", e);
   }
 }

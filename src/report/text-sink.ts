@@ -9,7 +9,8 @@ import { writeSync } from "node:fs";
  * text in pieces (a line, a record) and encodes each straight into its
  * buffer, so no piece outlives its write. Large strings are encoded in
  * slices, never split inside a surrogate pair: the bytes are exactly those of
- * `Buffer.from(all pieces joined, "utf8")`.
+ * each piece's `Buffer.from(piece, "utf8")`, one after the other (the text
+ * joined, when no surrogate pair is split across two pieces).
  */
 export class TextSink {
   private readonly buf: Buffer;
