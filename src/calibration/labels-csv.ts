@@ -1,6 +1,5 @@
-import { stringify } from "csv-stringify/sync";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
-import { readCsv } from "../golden/csv.js";
+import { csvText, readCsv } from "../golden/csv.js";
 import { neutraliseCsvCell, restoreCsvCell } from "../golden/escape.js";
 import { Frame, Label, Provenance } from "../golden/schema/items.js";
 import { currentLabels, type LabelBook } from "./labels.js";
@@ -188,5 +187,5 @@ export function labelsToCsv(book: LabelBook, options: { history?: boolean } = {}
     const v = l[c];
     return v === undefined ? "" : typeof v === "string" ? neutraliseCsvCell(v) : String(v);
   }));
-  return stringify(records, { header: true, columns: [...CSV_COLUMNS] });
+  return csvText(CSV_COLUMNS, records);
 }

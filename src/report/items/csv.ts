@@ -1,4 +1,4 @@
-import { stringify } from "csv-stringify/sync";
+import { csvLine } from "../../golden/csv.js";
 import { neutraliseCsvCell } from "../../golden/escape.js";
 import type { ItemRecord, ItemRubricJson } from "./schema.js";
 
@@ -28,9 +28,6 @@ export function itemsCsvColumns(rubrics: readonly string[]): string[] {
   return [...HEAD, ...rubrics.flatMap((r) => [r, `${r} reason`]), ...TAIL];
 }
 
-/** Rows per csv-stringify call: each batch's text is written and dropped before the next is built. */
-const CSV_BATCH = 500;
-
 function csvRow(it: ItemRecord, rubrics: readonly string[]): string[] {
   const byRubric = new Map(it.rubrics.map((r) => [r.rubric, r]));
   const cells: (string | number | boolean | null)[] = [
@@ -51,20 +48,13 @@ function csvRow(it: ItemRecord, rubrics: readonly string[]): string[] {
 
 /**
  * items.csv in pieces, for a file sink (src/report/text-sink.ts): the
- * byte-order mark, then the rows a batch at a time (csv-stringify ends every
- * row with its line break, so the batches join to the text of one call).
+ * byte-order mark, the header row, then one piece per row (each written and
+ * dropped before the next is built).
  */
 export function* itemsCsvPieces(items: readonly ItemRecord[], rubrics: readonly string[]): Generator<string> {
-  const columns = itemsCsvColumns(rubrics).map(neutraliseCsvCell);
   yield "\uFEFF";
-  if (items.length === 0) {
-    yield stringify([], { header: true, columns });
-    return;
-  }
-  for (let at = 0; at < items.length; at += CSV_BATCH) {
-    const rows = items.slice(at, at + CSV_BATCH).map((it) => csvRow(it, rubrics));
-    yield stringify(rows, { header: at === 0, columns });
-  }
+  yield csvLine(itemsCsvColumns(rubrics).map(neutraliseCsvCell));
+  for (const it of items) yield csvLine(csvRow(it, rubrics));
 }
 
 /**
