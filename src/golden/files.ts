@@ -1,5 +1,5 @@
 import { sha256 } from "./hash.js";
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
 import { fileTooLarge, MAX_DATA_FILE_BYTES } from "./limits.js";
@@ -275,21 +275,48 @@ function writeAll(fd: number, bytes: Uint8Array): void {
  * writeFileAtomic("labels/calibration/faithfulness.0db4794a352f.json", text, { within: "labels" })
  */
 export function writeFileAtomic(file: string, text: string | Uint8Array | readonly Uint8Array[], options: { within?: string } = {}): void {
+  replaceAtomic(file, options, (tmp) => {
+    const fd = openSync(tmp, "wx");
+    try {
+      if (typeof text === "string") writeAll(fd, Buffer.from(text, "utf8"));
+      else if (text instanceof Uint8Array) writeAll(fd, text);
+      else for (const part of text) writeAll(fd, part);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/**
+ * {@link writeFileAtomic} with the bytes of another file, copied by the
+ * operating system (no text to encode again: the run's judgments, tens of
+ * megabytes, go to the cache folder this way once written in the evaluation).
+ *
+ * @example
+ * copyFileAtomic("evaluations/20261206T0457Z-demo/judgments.jsonl", ".ragjudge/judgments.jsonl")
+ */
+export function copyFileAtomic(from: string, file: string, options: { within?: string } = {}): void {
+  replaceAtomic(file, options, (tmp) => {
+    copyFileSync(from, tmp, constants.COPYFILE_EXCL);
+    const fd = openSync(tmp, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/** Fills a temporary file beside `file` (`fill` creates it, complete and flushed) and renames it into place. */
+function replaceAtomic(file: string, options: { within?: string }, fill: (tmp: string) => void): void {
   const target = writableTarget(file, { ...options, create: true });
   const dir = dirname(target);
   const tmp = join(dir, `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
-  let fd: number | undefined;
   try {
-    fd = openSync(tmp, "wx");
-    if (typeof text === "string") writeAll(fd, Buffer.from(text, "utf8"));
-    else if (text instanceof Uint8Array) writeAll(fd, text);
-    else for (const part of text) writeAll(fd, part);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
+    fill(tmp);
     renameSync(tmp, target);
   } catch (e) {
-    if (fd !== undefined) closeSync(fd);
     try {
       unlinkSync(tmp);
     } catch {

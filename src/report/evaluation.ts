@@ -5,7 +5,7 @@ import { loadDraws } from "../calibration/draws.js";
 import { loadLabels } from "../calibration/labels.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
-import { writeFileAtomic } from "../golden/files.js";
+import { copyFileAtomic } from "../golden/files.js";
 import { displayPath, InputErrors } from "../golden/errors.js";
 import { forgetKeptLoads } from "../golden/jsonl.js";
 import { checkFolder } from "../golden/paths.js";
@@ -237,8 +237,8 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     }
     // Where `sample`, `review` and `calibrate` look by default, so the next commands work as printed.
     const judgmentsFile = join(cacheDir, "judgments.jsonl");
-    writeFileAtomic(judgmentsFile, judgmentsText);
-    if (panelRuns) writeFileAtomic(join(cacheDir, PANEL_JUDGMENTS), panelJudgmentsText(panelRuns));
+    copyFileAtomic(join(folder.path, "judgments.jsonl"), judgmentsFile);
+    if (panelRuns) copyFileAtomic(join(folder.path, PANEL_JUDGMENTS), join(cacheDir, PANEL_JUDGMENTS));
     stage("write");
     return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors + (panelRuns ? panelErrors(panelRuns) : 0) };
   } finally {

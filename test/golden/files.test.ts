@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readText, unreadable, writeFileAtomic } from "../../src/golden/files.js";
+import { copyFileAtomic, readText, unreadable, writeFileAtomic } from "../../src/golden/files.js";
 import { streamLines } from "../../src/retrieval/trec/bytes.js";
 import { inputErrorMessage } from "../helpers/input-errors.js";
 import { tempDir } from "../helpers/temp.js";
@@ -38,6 +38,18 @@ describe("reading user files", () => {
     expect(readFileSync(f, "utf8")).toBe("one\ntwö\n");
     writeFileAtomic(f, []);
     expect(readFileSync(f, "utf8")).toBe("");
+  });
+
+  it("copies a file's bytes atomically over an older copy, leaving no temporary file; a missing source is one line naming the target", () => {
+    const from = join(dir, "judgments.jsonl");
+    writeFileSync(from, "{\"a\":\"नीति\"}\n");
+    const to = join(dir, "cache", "judgments.jsonl");
+    writeFileAtomic(to, "old\n");
+    copyFileAtomic(from, to);
+    expect(readFileSync(to, "utf8")).toBe("{\"a\":\"नीति\"}\n");
+    expect(inputErrorMessage(() => copyFileAtomic(join(dir, "gone.jsonl"), to))).toBe(`${to}: cannot write (ENOENT)`);
+    expect(readFileSync(to, "utf8")).toBe("{\"a\":\"नीति\"}\n");
+    expect(readdirSync(join(dir, "cache"))).toEqual(["judgments.jsonl"]);
   });
 });
 

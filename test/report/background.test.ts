@@ -14,6 +14,8 @@ describe("the background worker", () => {
       JSON.stringify({ a: "नीति café 😀", n: [1, 2, 3] }),
       JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: `q${i}`, reason: `reason ${i % 97} é`, x: i * 7 }))),
       "[]",
+      // a lone surrogate (not valid UTF-16) is written as U+FFFD here as there
+      "ab\ud800 x \udc00z…",
     ];
     const gzip = startBackground();
     try {

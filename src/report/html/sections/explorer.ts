@@ -111,7 +111,7 @@ class ExplorerBuilder {
   readonly judges: ExplorerData["evidence"]["judges"] = [];
   readonly rows: ExplorerData["rows"]["items"] = [];
   readonly template: string;
-  private readonly chunkIndex = new Map<string, number>();
+  private readonly chunkIndex = new Map<string, Map<string, number>>();
   private readonly judgeIndex = new Map<string, number>();
 
   constructor(
@@ -124,12 +124,15 @@ class ExplorerBuilder {
     this.template = first ? first.review.replace(shellWord(`${first.variant}/${first.question}`), "{item}") : "";
   }
 
+  /** The chunk table's index of a variant's chunk, added on first use (`known`: its text when the item has it). */
   private chunkRef(variant: string, id: string, known?: { doc: string | null; heading: string | null; text: string | null }): number {
-    const key = `${variant}\u0000${id}`;
-    let n = this.chunkIndex.get(key);
+    // per variant, then per id: 20,000 items refer to two million chunks, and a joined key for each was a string to build and hash
+    let ids = this.chunkIndex.get(variant);
+    if (!ids) this.chunkIndex.set(variant, (ids = new Map()));
+    let n = ids.get(id);
     if (n === undefined) {
       const c = known ?? (() => { const x = this.chunkOf(variant, id); return { doc: x?.doc ?? null, heading: x?.heading ?? null, text: x?.text ?? null }; })();
-      this.chunkIndex.set(key, (n = this.chunks.length));
+      ids.set(id, (n = this.chunks.length));
       this.chunks.push([id, c.doc ?? "", c.heading ?? "", c.text ?? ""]);
     }
     return n;
