@@ -16,12 +16,28 @@ export interface Segment {
 
 const graphemes = new Intl.Segmenter("und", { granularity: "grapheme" });
 
+/** A normalised text and, for each of its characters, the span [from, to) of the original text it came from. */
+export interface NormalisedMap {
+  norm: string;
+  from: number[];
+  to: number[];
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * The text's normalised form (as {@link normalise}) with, for each of its
  * characters, the span of original text it came from. Lets a match found on
- * normalised text be marked on the original.
+ * normalised text be marked on the original. ASCII text takes
+ * {@link asciiNormalisedWithMap}: the same map without a grapheme segmenter
+ * (0.12 s of building 20,000 items' records, profiled).
  */
-function normalisedWithMap(text: string): { norm: string; from: number[]; to: number[] } {
+function normalisedWithMap(text: string): NormalisedMap {
+  return ASCII.test(text) ? asciiNormalisedWithMap(text) : graphemeNormalisedWithMap(text);
+}
+
+/** {@link normalisedWithMap} grapheme by grapheme: any text. */
+export function graphemeNormalisedWithMap(text: string): NormalisedMap {
   let norm = "";
   const from: number[] = [];
   const to: number[] = [];
@@ -41,6 +57,39 @@ function normalisedWithMap(text: string): { norm: string; from: number[]; to: nu
         to.push(index + segment.length);
       }
     }
+  }
+  return { norm, from, to };
+}
+
+/**
+ * {@link graphemeNormalisedWithMap} for ASCII text, where every character is
+ * a grapheme of its own except CR LF (one grapheme, white space), NFKC
+ * changes nothing, and the white space is tab to carriage return and the
+ * space. The tests hold the two to the same output.
+ */
+export function asciiNormalisedWithMap(text: string): NormalisedMap {
+  const lower = text.toLowerCase();
+  let norm = "";
+  const from: number[] = [];
+  const to: number[] = [];
+  let spaced = true; // at the start, or after a space: white space adds nothing
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    const end = c === 13 && lower.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+    if (c === 32 || (c >= 9 && c <= 13)) {
+      if (!spaced) {
+        norm += " ";
+        from.push(i);
+        to.push(end);
+        spaced = true;
+      }
+    } else {
+      norm += lower[i];
+      from.push(i);
+      to.push(end);
+      spaced = false;
+    }
+    i = end - 1;
   }
   return { norm, from, to };
 }

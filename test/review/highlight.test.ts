@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { markAnchor, markCitations } from "../../src/review/highlight.js";
+import { asciiNormalisedWithMap, graphemeNormalisedWithMap, markAnchor, markCitations } from "../../src/review/highlight.js";
+import { mulberry32 } from "../helpers/seeded.js";
 
 describe("markAnchor", () => {
   it("marks the anchor on the original text, across case and white-space differences", () => {
@@ -47,5 +48,18 @@ describe("markCitations", () => {
 
   it("leaves an answer without markers as one plain segment", () => {
     expect(markCitations("No markers <b>here</b>.", ctx)).toEqual([{ text: "No markers <b>here</b>." }]);
+  });
+});
+
+describe("the ASCII map of normalised text", () => {
+  it("is the grapheme-by-grapheme map on 5,000 random ASCII texts (CR LF, every white space, capitals, controls)", () => {
+    const next = mulberry32(20261206);
+    const pieces = ["a", "B", "z", "Q", " ", "  ", "\t", "\n", "\r", "\r\n", "\v", "\f", ".", "-", "[1]", "\u0000", "\u007f", "Leave", "LAPSES"];
+    for (let n = 0; n < 5000; n++) {
+      let text = "";
+      const len = Math.floor(next() * 12);
+      for (let i = 0; i < len; i++) text += pieces[Math.floor(next() * pieces.length)];
+      expect(asciiNormalisedWithMap(text), JSON.stringify(text)).toEqual(graphemeNormalisedWithMap(text));
+    }
   });
 });
