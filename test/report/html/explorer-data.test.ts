@@ -31,3 +31,23 @@ describe("explorerData's chunk table", () => {
     expect(refs).toEqual([[0, 1], [2, 3, 4], [1, 0]]);
   });
 });
+
+describe("explorer evidence", () => {
+  it("carries every field the page reads: stage ranks and nulls, answers with resolved citations, misses and rubrics", () => {
+    const it0 = item("a", "q1", [{ id: "x", text: "x in a" }], ["y", "w"]);
+    it0.stages = ["bm25", "vector"];
+    it0.retrieved = it0.retrieved.map((r, i) => ({ ...r, relevant: i === 1, stages: { bm25: i + 3, ...(i === 2 ? {} : { vector: i === 0 ? null : 7 }) } }));
+    it0.answer = 'Leave lapses [1] and "more" [2; y].';
+    it0.miss = { failure: "ranking", fix: null, proposal: "p", why: "w </script>", evidence: "e" };
+    it0.rubrics = [{ rubric: "faithfulness", verdict: "no", units: [{ unit: "answer", verdict: "no", reason: "r\u2028", judge: "llm", fingerprint: "f", model: "m", error: null, rule: null, inputHash: "h", claim: "c" }], labels: [{ unit: "answer", label: "yes", annotator: "asha", provenance: "human", frame: "f", time: "t", note: null }] }];
+    const data = explorerData([it0, item("a", "q2", [], ["x"])]);
+    const [e0, e1] = data.evidence.items as Record<string, unknown>[];
+    expect(Object.keys(e0!)).toEqual(["ref", "ans", "anchor", "because", "ctx", "stages", "ret", "miss", "rub", "rev"]);
+    expect(e0!.ret).toEqual([[1, 0, 0, 1, [3, null]], [2, 1, 1, 0, [4, 7]], [3, 2, 0, 0, [5, null]]]);
+    expect((e1!.ret as unknown[][])[0]).toEqual([1, 0, 0, 0, []]);
+    expect((e0!.ans as unknown[][]).map((s) => s[0])).toEqual(["Leave lapses ", "[1]", ' and "more" ', "[2; y]", "."]);
+    expect(e0!.miss).toEqual(it0.miss);
+    expect(e0!.rub).toEqual([["faithfulness", "no", [["answer", "no", 0, "r\u2028", null, null, "c"]], [["answer", "yes", "asha", "human", "f", "t", null]]]]);
+    expect(data.evidence.judges).toEqual([["llm", "f", "m"]]);
+  });
+});
