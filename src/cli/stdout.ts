@@ -32,12 +32,25 @@ export function writeToStdout(produce: (write: (text: string) => void) => void):
     return;
   }
   const sink = new TextSink(out.fd);
+  const writing = (write: () => void) => {
+    try {
+      write();
+    } catch (e) {
+      throw new WriteFailed(e);
+    }
+  };
   try {
-    produce((text) => sink.write(text));
-    sink.flush();
+    produce((text) => writing(() => sink.write(text)));
+    writing(() => sink.flush());
   } catch (e) {
+    if (!(e instanceof WriteFailed)) throw e; // the output's own failure, not the write's
     // the reader is gone (`| head`): nothing more to write, and nothing wrong with the command
-    if ((e as NodeJS.ErrnoException).code === "EPIPE") return;
-    throw writeProblem("standard output", e);
+    if ((e.cause as NodeJS.ErrnoException).code === "EPIPE") return;
+    throw writeProblem("standard output", e.cause);
   }
+}
+
+/** A write to standard output that failed, told apart from an error of the code producing the output. */
+class WriteFailed {
+  constructor(readonly cause: unknown) {}
 }

@@ -1,5 +1,5 @@
 import { sha256 } from "./hash.js";
-import { closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
 import { fileTooLarge, MAX_DATA_FILE_BYTES } from "./limits.js";
@@ -297,9 +297,16 @@ export function writeFileAtomic(file: string, text: string | Uint8Array | readon
  * copyFileAtomic("evaluations/20261206T0457Z-demo/judgments.jsonl", ".ragjudge/judgments.jsonl")
  */
 export function copyFileAtomic(from: string, file: string, options: { within?: string } = {}): void {
+  // a source that cannot be read is named as such (the copy's own error would name the target)
+  try {
+    accessSync(from, constants.R_OK);
+  } catch (e) {
+    throw unreadable(from, e);
+  }
   replaceAtomic(file, options, (tmp) => {
     copyFileSync(from, tmp, constants.COPYFILE_EXCL);
-    const fd = openSync(tmp, "r");
+    // opened for writing: Windows flushes a file only through a handle that may write to it
+    const fd = openSync(tmp, "r+");
     try {
       fsyncSync(fd);
     } finally {

@@ -59,6 +59,9 @@ parentPort.on("message", (m) => {
 
 const inline: Background = { compress: gzipBase64, hasRoom: () => false, hashFile: async () => undefined, close: async () => {} };
 
+/** Blocks of more UTF-16 units than this are measured before they are encoded (see `send`). */
+const EXACT_SIZE_FROM = 16 << 20;
+
 /** Jobs the thread may have waiting: enough to keep it busy between two checks, few enough to hold little. */
 const ROOM = 3;
 
@@ -105,11 +108,13 @@ export function startBackground(): Background {
       pending.set(id, { resolve, reject, hash: !("json" in message) });
       if ("json" in message) {
         // bytes, moved rather than copied: a copied string would sit in the thread's heap until its next full
-        // collection. Encoded by Buffer#write into room for the worst case (3 bytes per UTF-16 unit, never
-        // initialised): 2.5 times TextEncoder's speed on text with a non-ASCII character, which V8 stores two bytes
-        // a character (0.33 s of main-thread time for 20,000 items' evidence, profiled).
-        const room = Buffer.allocUnsafeSlow(message.json.length * 3);
-        const bytes = new Uint8Array(room.buffer, 0, room.write(message.json, "utf8"));
+        // collection. Encoded by Buffer#write: 2.5 times TextEncoder's speed on text with a non-ASCII character,
+        // which V8 stores two bytes a character (0.33 s of main-thread time for 20,000 items' evidence, profiled);
+        // into room for the worst case (3 bytes per UTF-16 unit, never initialised) for a shard, into the exact
+        // size for a larger block (the chunk table), whose worst case could be gigabytes of address space.
+        const { json } = message;
+        const room = Buffer.allocUnsafeSlow(json.length <= EXACT_SIZE_FROM ? json.length * 3 : Buffer.byteLength(json, "utf8"));
+        const bytes = new Uint8Array(room.buffer, 0, room.write(json, "utf8"));
         worker.postMessage({ id, bytes }, [room.buffer]);
       } else worker.postMessage({ id, file: message.file });
     });

@@ -24,6 +24,7 @@ writeFileSync(
 process.stdout.on("error", () => {});
 if (process.argv[2] === "queued") process.stdout.write("q".repeat(1 << 20) + "\\n");
 const line = ${line.toString()};
+if (process.argv[2] === "throws") writeToStdout((write) => { write("x\\n"); throw Object.assign(new Error("boom from the output's own code"), { code: "ENOENT" }); });
 writeToStdout((write) => { for (let i = 0; i < ${LINES}; i++) write(line(i)); });
 process.stderr.write("after\\n");
 if (process.argv[3] === "fail") process.exitCode = 1;
@@ -31,7 +32,7 @@ if (process.argv[3] === "fail") process.exitCode = 1;
 );
 
 /** Runs the child, its stdout read in slow sips (so that the pipe fills and writes must wait), or closed after the first chunk. */
-function runChild(mode: "plain" | "queued" | "close", fail = false): Promise<{ code: number | null; out: string; err: string }> {
+function runChild(mode: "plain" | "queued" | "close" | "throws", fail = false): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", script, mode, fail ? "fail" : "ok"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
@@ -73,6 +74,13 @@ describe("writeToStdout", () => {
     const failed = await runChild("close", true);
     expect(failed.code).toBe(1);
     expect(failed.err).toBe("after\n");
+  });
+
+  it("lets an error of the code producing the output through as it is, not as a failed write", async () => {
+    const r = await runChild("throws");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain("boom from the output's own code");
+    expect(r.err).not.toContain("standard output");
   });
 });
 

@@ -40,14 +40,14 @@ describe("reading user files", () => {
     expect(readFileSync(f, "utf8")).toBe("");
   });
 
-  it("copies a file's bytes atomically over an older copy, leaving no temporary file; a missing source is one line naming the target", () => {
+  it("copies a file's bytes atomically over an older copy, leaving no temporary file; a missing source is one line naming it", () => {
     const from = join(dir, "judgments.jsonl");
     writeFileSync(from, "{\"a\":\"नीति\"}\n");
     const to = join(dir, "cache", "judgments.jsonl");
     writeFileAtomic(to, "old\n");
     copyFileAtomic(from, to);
     expect(readFileSync(to, "utf8")).toBe("{\"a\":\"नीति\"}\n");
-    expect(inputErrorMessage(() => copyFileAtomic(join(dir, "gone.jsonl"), to))).toBe(`${to}: cannot write (ENOENT)`);
+    expect(inputErrorMessage(() => copyFileAtomic(join(dir, "gone.jsonl"), to))).toBe(`${join(dir, "gone.jsonl")}: file not found`);
     expect(readFileSync(to, "utf8")).toBe("{\"a\":\"नीति\"}\n");
     expect(readdirSync(join(dir, "cache"))).toEqual(["judgments.jsonl"]);
   });

@@ -16,6 +16,8 @@ describe("the background worker", () => {
       "[]",
       // a lone surrogate (not valid UTF-16) is written as U+FFFD here as there
       "ab\ud800 x \udc00z…",
+      // past the size from which a block is measured before it is encoded
+      `${"…".repeat(17_000_000)}[]`,
     ];
     const gzip = startBackground();
     try {
