@@ -207,6 +207,12 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     // A chunks file that failed to load is reported once; its ids are not called unknown line by line.
     const checkIds = v.chunks === undefined || fileChunks.length > 0;
     const known = (id: string) => index.byId.has(id);
+    // Each known id's number, and per number the last ranked list it was seen in: a list's duplicate check
+    // without a Set of its own (20,000 lists of 100: 0.26 s of Sets, profiled).
+    const numberOf = new Map<string, number>();
+    for (const id of index.byId.keys()) numberOf.set(id, numberOf.size);
+    const seenIn = new Int32Array(numberOf.size);
+    let listNo = 0;
     const unknown = (id: string) => v.chunks === undefined
       ? `unknown chunk id ${q(id)} (the variant has no chunks file: give each passage as {"text": ...}, or name a chunks file in the config)`
       : `unknown chunk id ${q(id)} (not in ${v.chunks})`;
@@ -219,10 +225,20 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
       seenQ.add(out.id);
       if (v.stages) problems.push(...missingStages(out, v.stages, { file: v.output, line, variant: v.name }));
       for (const [field, list] of rankedLists(out)) {
-        duplicatesInList(list, { file: v.output, line, field }, problems);
-        list.forEach((id, i) => {
-          if (checkIds && !known(id)) problems.push(new InputError(v.output, line, `${field}[${i}]`, unknown(id)));
-        });
+        // one look-up per id answers both questions: is it known, and has this list had it already
+        const stamp = ++listNo;
+        let unique = true;
+        const unknownIds: InputError[] = [];
+        for (let i = 0; i < list.length; i++) {
+          const n = numberOf.get(list[i]!);
+          if (n === undefined) {
+            unique = false; // an unknown id may be there twice: the full check below decides
+            if (checkIds) unknownIds.push(new InputError(v.output, line, `${field}[${i}]`, unknown(list[i]!)));
+          } else if (seenIn[n] === stamp) unique = false;
+          else seenIn[n] = stamp;
+        }
+        if (!unique) duplicatesInList(list, { file: v.output, line, field }, problems);
+        problems.push(...unknownIds);
       }
       (out.context ?? []).forEach((id, i) => {
         if (checkIds && !known(id)) problems.push(new InputError(v.output, line, `context[${i}]`, unknown(id)));

@@ -93,6 +93,29 @@ describe("validateInputs", () => {
     ]);
   });
 
+  it("reports a ranked list's duplicates, then its unknown ids, in each list's order, across lists and stage lists of one line", () => {
+    const dir = tempDir("ragjudge-validate-lists-");
+    const golden = join(dir, "g.jsonl");
+    const chunks = join(dir, "c.jsonl");
+    const output = join(dir, "o.jsonl");
+    writeFileSync(golden, '{"id":"q1","question":"?","relevant":["a"]}\n{"id":"q2","question":"?","relevant":["a"]}\n');
+    writeFileSync(chunks, ["a", "b", "c"].map((id) => JSON.stringify({ id, doc: "d", text: `text ${id}` })).join("\n") + "\n");
+    writeFileSync(output, [
+      // an id seen in an earlier list (or line) is no duplicate here; an unknown id twice is one
+      '{"id":"q1","retrieved":["a","b","c"],"stages":{"bm25":["c","x","b","x","c"]}}',
+      '{"id":"q2","retrieved":["c","b","a","b"],"stages":{"bm25":["a","y"]}}',
+    ].join("\n") + "\n");
+    const report = validateInputs({ golden, variants: [{ name: "v", chunks, output, contextK: 5, stages: { first: ["bm25"] } }] });
+    expect(report.problems.map((p) => p.message)).toEqual([
+      `${output}:1: stages.bm25[3]: chunk id "x" appears twice in the ranked list`,
+      `${output}:1: stages.bm25[4]: chunk id "c" appears twice in the ranked list`,
+      `${output}:1: stages.bm25[1]: unknown chunk id "x" (not in ${chunks})`,
+      `${output}:1: stages.bm25[3]: unknown chunk id "x" (not in ${chunks})`,
+      `${output}:2: retrieved[3]: chunk id "b" appears twice in the ranked list`,
+      `${output}:2: stages.bm25[1]: unknown chunk id "y" (not in ${chunks})`,
+    ]);
+  });
+
   it("counts an anchor's words as a person does, 6 to 20", () => {
     const dir = tempDir("ragjudge-words-");
     const golden = join(dir, "g.jsonl");
