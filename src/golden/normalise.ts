@@ -19,7 +19,7 @@ export function normalise(text: string): string {
   // ASCII is its own NFKC form and its only white space is \t \n \v \f \r and " ": lower case and
   // single inner spaces are all there is to do (500,000 chunks are mostly such text; a heading
   // joined to its chunk by a line break is too).
-  if (ASCII.test(text)) {
+  if (isAscii(text)) {
     const lower = text.toLowerCase();
     return ASCII_SPACE.test(lower) || lower.includes("  ") || lower.startsWith(" ") || lower.endsWith(" ") ? lower.replace(/\s+/g, " ").trim() : lower;
   }
@@ -27,6 +27,19 @@ export function normalise(text: string): string {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * Whether every character of the text is ASCII: the test behind the fast
+ * paths that ASCII text allows (its own NFKC form, one grapheme a character
+ * but CR LF, UTF-8 bytes in JavaScript's string order).
+ *
+ * @example
+ * isAscii("leave policy") // true
+ * isAscii("café") // false
+ */
+export function isAscii(text: string): boolean {
+  return ASCII.test(text);
+}
 /** White space of ASCII other than the space (what `\s` adds to " " there). */
 const ASCII_SPACE = /[\t\n\v\f\r]/;
 

@@ -1,3 +1,4 @@
+import { isAscii } from "../../golden/normalise.js";
 import { WS } from "./bytes.js";
 
 const W: Uint8Array = WS; // a local alias: faster than an imported binding under tsx
@@ -63,10 +64,9 @@ export function parseInteger(buf: Uint8Array, start: number, end: number): numbe
  * sorts before "9"). ASCII ids compare as JS strings do; others by bytes.
  */
 export function byteOrder(a: string, b: string): number {
-  if (ASCII.test(a) && ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (isAscii(a) && isAscii(b)) return a < b ? -1 : a > b ? 1 : 0;
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
 }
-const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * Sorts `items` in place by {@link byteOrder} of their keys, testing each key
@@ -74,7 +74,7 @@ const ASCII = /^[\x00-\x7f]*$/;
  * compared about 130,000 times).
  */
 export function sortByteOrder<T>(items: T[], key: (x: T) => string): T[] {
-  if (items.every((x) => ASCII.test(key(x)))) {
+  if (items.every((x) => isAscii(key(x)))) {
     return items.sort((a, b) => {
       const ka = key(a);
       const kb = key(b);
