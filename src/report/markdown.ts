@@ -53,18 +53,37 @@ function details(summary: string, body: string): string {
   return `<details><summary>${escapeHtml(summary)}</summary>\n\n${body}\n\n</details>\n`;
 }
 
+/**
+ * Rows a per-question table of report.md shows at most (the per-question
+ * outcomes and the misses of each variant). report.md is read in a pull
+ * request or a CI job summary (GitHub takes 1 MiB per job summary): at 10,000
+ * questions the whole tables were 13.7 MB. Every row stays in items.csv,
+ * items.jsonl and diagnostics.json.
+ */
+export const MARKDOWN_TABLE_ROWS = 100;
+
+/** The first rows of a table and, when it had more, a line saying where the rest are. */
+function firstRows<T>(rows: readonly T[], rest: string): { shown: readonly T[]; summary: string; after: string } {
+  if (rows.length <= MARKDOWN_TABLE_ROWS) return { shown: rows, summary: "", after: "" };
+  const more = rows.length - MARKDOWN_TABLE_ROWS;
+  return { shown: rows.slice(0, MARKDOWN_TABLE_ROWS), summary: `, the first ${MARKDOWN_TABLE_ROWS}`, after: `\n\n${md(`${more} more ${rest}.`)}` };
+}
+
 function perQuestion(v: VariantJson): string {
-  const rows = v.searchOrAnswer.questions.map((q) => [q.id, q.kind, q.relevantInContext === null ? "—" : q.relevantInContext ? "yes" : "no", OUTCOME_LABELS[q.outcome], q.because]);
+  const all = v.searchOrAnswer.questions;
+  const { shown, summary, after } = firstRows(all, "in items.csv and items.jsonl, one row per question of each variant");
+  const rows = shown.map((q) => [q.id, q.kind, q.relevantInContext === null ? "—" : q.relevantInContext ? "yes" : "no", OUTCOME_LABELS[q.outcome], q.because]);
   const table = renderTable([{ header: "question" }, { header: "kind" }, { header: "relevant in context" }, { header: "outcome" }, { header: "verdicts" }], rows, "markdown");
-  return details(`Per question: ${v.name} (${plural(rows.length, "question")})`, table);
+  return details(`Per question: ${v.name} (${plural(all.length, "question")}${summary})`, table + after);
 }
 
 function misses(v: VariantJson): string {
   if (v.misses.length === 0) return `${md(`No misses for ${v.name}: every answerable question has a relevant chunk in the top ${v.failures.k}.`)}\n`;
   const lists = v.misses[0]!.ranks.map((r) => r.name);
-  const rows = v.misses.map((m) => [m.question, m.kind, m.anchor ?? "—", ...lists.map((n) => m.ranks.find((r) => r.name === n)?.cell ?? ""), m.failure, m.fix ?? "—", whyWithProposal(m)]);
+  const { shown, summary, after } = firstRows(v.misses, "in diagnostics.json, every miss with its ranks and evidence");
+  const rows = shown.map((m) => [m.question, m.kind, m.anchor ?? "—", ...lists.map((n) => m.ranks.find((r) => r.name === n)?.cell ?? ""), m.failure, m.fix ?? "—", whyWithProposal(m)]);
   const table = renderTable([{ header: "question" }, { header: "kind" }, { header: "anchor" }, ...lists.map((n) => ({ header: n, align: "right" as const })), { header: "failure" }, { header: "fix" }, { header: "why" }], rows, "markdown");
-  return details(`Misses: ${v.name} (${v.misses.length} of ${v.failures.overall.answerable}, no relevant chunk in the top ${v.failures.k})`, table);
+  return details(`Misses: ${v.name} (${v.misses.length} of ${v.failures.overall.answerable}, no relevant chunk in the top ${v.failures.k}${summary})`, table + after);
 }
 
 /** How many items of each failure class are listed. */

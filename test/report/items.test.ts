@@ -11,6 +11,7 @@ import { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation, type EvaluationResult } from "../../src/report/evaluation.js";
 import { ItemRecord } from "../../src/report/items/schema.js";
 import { itemsCsvColumns } from "../../src/report/items/csv.js";
+import { MARKDOWN_TABLE_ROWS, renderReportMarkdown } from "../../src/report/markdown.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
 import { exampleCopy } from "./helpers.js";
 
@@ -89,6 +90,28 @@ describe("items of the shipped example", () => {
     expect(md).toMatch(/### hybrid-rerank: 10 generation failures/);
     expect(md).toMatch(/### bm25-small: 18 retrieval failures .*, the 10 worst/);
     expect(md).toMatch(/\| fact-01 \| How many leaves can I carry over to next year\? \| You can carry forward up to 20 days .* \| correctness: /);
+  });
+
+  it("report.md's per-question and miss tables show their first 100 rows and say where the rest are", () => {
+    const whole = readFileSync(join(run.folder, "report.md"), "utf8");
+    const [big, other] = run.report.variants;
+    expect(whole).toContain(`<summary>Per question: ${other!.name} (60 questions)</summary>`);
+    const report = structuredClone(run.report);
+    const v = report.variants[0]!;
+    const qs = v.searchOrAnswer.questions;
+    v.searchOrAnswer.questions = Array.from({ length: 250 }, (_, i) => ({ ...qs[i % qs.length]!, id: `p${i}` }));
+    v.misses = Array.from({ length: 130 }, (_, i) => ({ ...v.misses[i % v.misses.length]!, question: `m${i}` }));
+    const md = renderReportMarkdown(report);
+    expect(md).toContain(`<summary>Per question: ${big!.name} (250 questions, the first ${MARKDOWN_TABLE_ROWS})</summary>`);
+    expect(md.match(/^\| p\d+ \|/gm)).toHaveLength(MARKDOWN_TABLE_ROWS);
+    expect(md).toContain("| p99 |");
+    expect(md).not.toContain("| p100 |");
+    expect(md).toContain("150 more in items.csv and items.jsonl, one row per question of each variant.");
+    expect(md.match(/^\| m\d+ \|/gm)).toHaveLength(MARKDOWN_TABLE_ROWS);
+    expect(md).toContain(`(130 of ${v.failures.overall.answerable}, no relevant chunk in the top ${v.failures.k}, the first ${MARKDOWN_TABLE_ROWS})</summary>`);
+    expect(md).toContain("30 more in diagnostics.json, every miss with its ranks and evidence.");
+    // the other variant, under the bound, is whole
+    expect(md).toContain(`<summary>Per question: ${other!.name} (60 questions)</summary>`);
   });
 });
 
