@@ -32,16 +32,20 @@ export function writeToStdout(produce: (write: (text: string) => void) => void):
     return;
   }
   const sink = new TextSink(out.fd);
-  const writing = (write: () => void) => {
+  try {
+    // no closure per piece: a 95 MB output comes in millions of them
+    produce((text) => {
+      try {
+        sink.write(text);
+      } catch (e) {
+        throw new WriteFailed(e);
+      }
+    });
     try {
-      write();
+      sink.flush();
     } catch (e) {
       throw new WriteFailed(e);
     }
-  };
-  try {
-    produce((text) => writing(() => sink.write(text)));
-    writing(() => sink.flush());
   } catch (e) {
     if (!(e instanceof WriteFailed)) throw e; // the output's own failure, not the write's
     // the reader is gone (`| head`): nothing more to write, and nothing wrong with the command
