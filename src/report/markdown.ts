@@ -55,39 +55,69 @@ function details(summary: string, body: string): string {
 
 /**
  * Rows a per-question table of report.md shows at most (the per-question
- * outcomes and the misses of each variant). report.md is read in a pull
- * request or a CI job summary (GitHub takes 1 MiB per job summary): at 10,000
- * questions the whole tables were 13.7 MB. Every row stays in items.csv,
- * items.jsonl and diagnostics.json.
+ * outcomes and the misses of each variant). At 10,000 questions the whole
+ * tables were 13.7 MB. Every row stays in items.csv, items.jsonl and
+ * diagnostics.json.
  */
 export const MARKDOWN_TABLE_ROWS = 100;
 
-/** The first rows of a table and, when it had more, a line saying where the rest are. */
-function firstRows<T>(rows: readonly T[], rest: string): { shown: readonly T[]; summary: string; after: string } {
-  if (rows.length <= MARKDOWN_TABLE_ROWS) return { shown: rows, summary: "", after: "" };
-  const more = rows.length - MARKDOWN_TABLE_ROWS;
-  return { shown: rows.slice(0, MARKDOWN_TABLE_ROWS), summary: `, the first ${MARKDOWN_TABLE_ROWS}`, after: `\n\n${md(`${more} more ${rest}.`)}` };
+/**
+ * The most characters report.md holds when it can: the body of a GitHub
+ * pull-request comment (the API refuses a longer one: "Body is too long
+ * (maximum is 65536 characters)"); a job summary takes 1 MiB. Counted in
+ * UTF-16 units, which is never fewer than GitHub's characters.
+ */
+export const MARKDOWN_BUDGET = 65_536;
+
+/** How many items of each failure class are listed (when the file fits its budget). */
+export const WORST_PER_CLASS = 10;
+
+/** How much of the per-item tables report.md shows: rows of a per-question or miss table, items per failure class. */
+interface Detail {
+  rows: number;
+  worst: number;
 }
 
-function perQuestion(v: VariantJson): string {
+/** Tried in order until the file fits its budget; the last is used when none does. */
+const DETAIL_LADDER: readonly Detail[] = [
+  { rows: MARKDOWN_TABLE_ROWS, worst: WORST_PER_CLASS },
+  { rows: 50, worst: WORST_PER_CLASS },
+  { rows: 25, worst: 5 },
+  { rows: 10, worst: 5 },
+  { rows: 5, worst: 3 },
+  { rows: 0, worst: 3 },
+  { rows: 0, worst: 0 },
+];
+
+/** The first `limit` rows of a table and, when it had more, a line saying where the rest are. */
+function firstRows<T>(rows: readonly T[], limit: number, rest: string): { shown: readonly T[]; summary: string; after: string } {
+  if (rows.length <= limit) return { shown: rows, summary: "", after: "" };
+  const more = rows.length - limit;
+  return { shown: rows.slice(0, limit), summary: `, the first ${limit}`, after: `\n\n${md(`${more} more ${rest}.`)}` };
+}
+
+const PER_QUESTION_REST = "in items.csv and items.jsonl, one row per question of each variant";
+const MISSES_REST = "in diagnostics.json, every miss with its ranks and evidence";
+
+function perQuestion(v: VariantJson, limit: number): string {
   const all = v.searchOrAnswer.questions;
-  const { shown, summary, after } = firstRows(all, "in items.csv and items.jsonl, one row per question of each variant");
+  if (limit === 0 && all.length > 0) return `${md(`Per question: ${v.name} (${plural(all.length, "question")}) ${PER_QUESTION_REST}.`)}\n`;
+  const { shown, summary, after } = firstRows(all, limit, PER_QUESTION_REST);
   const rows = shown.map((q) => [q.id, q.kind, q.relevantInContext === null ? "—" : q.relevantInContext ? "yes" : "no", OUTCOME_LABELS[q.outcome], q.because]);
   const table = renderTable([{ header: "question" }, { header: "kind" }, { header: "relevant in context" }, { header: "outcome" }, { header: "verdicts" }], rows, "markdown");
   return details(`Per question: ${v.name} (${plural(all.length, "question")}${summary})`, table + after);
 }
 
-function misses(v: VariantJson): string {
+function misses(v: VariantJson, limit: number): string {
   if (v.misses.length === 0) return `${md(`No misses for ${v.name}: every answerable question has a relevant chunk in the top ${v.failures.k}.`)}\n`;
+  const title = `Misses: ${v.name} (${v.misses.length} of ${v.failures.overall.answerable}, no relevant chunk in the top ${v.failures.k}`;
+  if (limit === 0) return `${md(`${title}) ${MISSES_REST}.`)}\n`;
   const lists = v.misses[0]!.ranks.map((r) => r.name);
-  const { shown, summary, after } = firstRows(v.misses, "in diagnostics.json, every miss with its ranks and evidence");
+  const { shown, summary, after } = firstRows(v.misses, limit, MISSES_REST);
   const rows = shown.map((m) => [m.question, m.kind, m.anchor ?? "—", ...lists.map((n) => m.ranks.find((r) => r.name === n)?.cell ?? ""), m.failure, m.fix ?? "—", whyWithProposal(m)]);
   const table = renderTable([{ header: "question" }, { header: "kind" }, { header: "anchor" }, ...lists.map((n) => ({ header: n, align: "right" as const })), { header: "failure" }, { header: "fix" }, { header: "why" }], rows, "markdown");
-  return details(`Misses: ${v.name} (${v.misses.length} of ${v.failures.overall.answerable}, no relevant chunk in the top ${v.failures.k}${summary})`, table + after);
+  return details(`${title}${summary})`, table + after);
 }
-
-/** How many items of each failure class are listed. */
-export const WORST_PER_CLASS = 10;
 
 const CLASS_TITLES: Record<FailureClass, string> = {
   "retrieval-failure": "retrieval failures (the relevant chunk never reached the context)",
@@ -100,53 +130,77 @@ function retrievalCell(it: ItemRecord): string {
   return it.miss ? `${rank}; ${it.miss.failure}` : rank;
 }
 
-/**
- * The ten worst items of each failure class per variant (src/report/items/worst.ts):
- * question, answer excerpt and the judge's reason, the rows a reviewer reads first.
- */
-export function worstSection(report: ReportJson, items: readonly ItemRecord[]): string {
-  const out: string[] = ["## Worst items by failure class", "", md(`The ${WORST_PER_CLASS} worst of each class per variant; every item is in items.csv and in the HTML report's explorer.`), ""];
+/** One variant's items of one failure class: how many, and the worst {@link WORST_PER_CLASS} in order. */
+interface ClassItems {
+  variant: string;
+  cls: FailureClass;
+  all: number;
+  worst: ItemRecord[];
+}
+
+/** The failure classes of each variant that have items, ranked once for every step of the budget. */
+function classItems(report: ReportJson, items: readonly ItemRecord[]): ClassItems[] {
+  const out: ClassItems[] = [];
   for (const v of report.variants) {
     for (const cls of FAILURE_CLASSES) {
       const all = items.filter((i) => i.variant === v.name && i.outcome === cls).length;
-      if (all === 0) continue;
-      const rows = worstItems(items, v.name, cls, WORST_PER_CLASS).map((it) => [
-        it.question,
-        shorten(it.text, 80),
-        it.answer === null ? "(no answer)" : shorten(it.answer, 140),
-        shorten(failingReasons(it) || it.because, 220),
-        retrievalCell(it),
-      ]);
-      out.push(`### ${md(`${v.name}: ${all} ${CLASS_TITLES[cls]}${all > rows.length ? `, the ${rows.length} worst` : ""}`)}`, "");
-      out.push(renderTable([{ header: "question" }, { header: "text" }, { header: "answer" }, { header: "judge's reason" }, { header: "retrieval" }], rows, "markdown"), "");
+      if (all > 0) out.push({ variant: v.name, cls, all, worst: worstItems(items, v.name, cls, WORST_PER_CLASS) });
     }
+  }
+  return out;
+}
+
+/**
+ * The `limit` worst items of each failure class per variant (src/report/items/worst.ts):
+ * question, answer excerpt and the judge's reason, the rows a reviewer reads first.
+ */
+function worstSection(classes: readonly ClassItems[], limit: number): string {
+  const lead = limit > 0 ? `The ${limit} worst of each class per variant; every item` : "Every item";
+  const out: string[] = ["## Worst items by failure class", "", md(`${lead} is in items.csv and in the HTML report's explorer.`), ""];
+  for (const { variant, cls, all, worst } of classes) {
+    const rows = worst.slice(0, limit).map((it) => [
+      it.question,
+      shorten(it.text, 80),
+      it.answer === null ? "(no answer)" : shorten(it.answer, 140),
+      shorten(failingReasons(it) || it.because, 220),
+      retrievalCell(it),
+    ]);
+    out.push(`### ${md(`${variant}: ${all} ${CLASS_TITLES[cls]}${all > rows.length && rows.length > 0 ? `, the ${rows.length} worst` : ""}`)}`, "");
+    if (rows.length) out.push(renderTable([{ header: "question" }, { header: "text" }, { header: "answer" }, { header: "judge's reason" }, { header: "retrieval" }], rows, "markdown"), "");
   }
   return out.join("\n");
 }
 
+/** Options of {@link renderReportMarkdown}. */
+export interface MarkdownOptions {
+  /** The most characters the file should hold ({@link MARKDOWN_BUDGET}); Infinity keeps every table at its bound. */
+  budget?: number;
+}
+
 /**
  * Renders report.md; with the run's items, the worst items of each failure
- * class come right after the search-or-answering section.
+ * class come right after the search-or-answering section. The per-item
+ * tables (worst items, per-question outcomes, misses) shrink step by step
+ * until the file fits `budget` (a pull-request comment); the file then says
+ * so and where every row is. The other sections are whole at every step:
+ * when even the smallest step does not fit, the file says how long it is
+ * and what to post instead.
  *
  * @example
  * writeFileSync("report.md", renderReportMarkdown(report, items));
  */
-export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRecord[]): string {
-  const out: string[] = [
+export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRecord[], options: MarkdownOptions = {}): string {
+  const budget = options.budget ?? MARKDOWN_BUDGET;
+  const title = [
     `# ragjudge: ${md(report.name)}`,
     "",
     `${md(`${report.time} · ${questionCounts(report)} · judge: ${report.judge.label}`)} · evaluation ${markdownCode(report.folder)}`,
     "",
-    ...headline(report),
-    "",
-    searchOrAnswerSection(report, "markdown"),
-    ...(items ? [worstSection(report, items)] : []),
-    claimsSection(report, "markdown"),
-    ...report.variants.map(perQuestion),
-    "",
-    retrievalSection(report, "markdown"),
-    diagnosticsSection(report, "markdown"),
-    ...report.variants.map(misses),
+  ];
+  const top = [...headline(report), "", searchOrAnswerSection(report, "markdown")];
+  const claims = claimsSection(report, "markdown");
+  const middle = ["", retrievalSection(report, "markdown"), diagnosticsSection(report, "markdown")];
+  const end = [
     "",
     judgeSection(report, "markdown"),
     confidenceSection(report),
@@ -154,7 +208,29 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     ...(report.panel ? [panelSection(report.panel, "markdown", report.config.file)] : []),
   ];
   if (report.warnings.length) {
-    out.push(details(plural(report.warnings.length, "input warning"), report.warnings.map((w) => `- ${md(w)}`).join("\n")));
+    end.push(details(plural(report.warnings.length, "input warning"), report.warnings.map((w) => `- ${md(w)}`).join("\n")));
   }
-  return out.join("\n").replace(/\n{3,}/g, "\n\n");
+  const classes = items ? classItems(report, items) : undefined;
+  const render = (d: Detail, note: string[]) =>
+    [
+      ...title,
+      ...note,
+      ...top,
+      ...(classes ? [worstSection(classes, d.worst)] : []),
+      claims,
+      ...report.variants.map((v) => perQuestion(v, d.rows)),
+      ...middle,
+      ...report.variants.map((v) => misses(v, d.rows)),
+      ...end,
+    ].join("\n").replace(/\n{3,}/g, "\n\n");
+  let text = render(DETAIL_LADDER[0]!, []);
+  if (text.length <= budget) return text;
+  for (const d of DETAIL_LADDER.slice(1)) {
+    const shown = d.rows > 0 ? `their first ${d.rows} rows` : "no rows";
+    const worst = items ? (d.worst > 0 ? ` and the ${d.worst} worst items of each failure class` : " and no worst items") : "";
+    text = render(d, [`> ${md(`The per-item tables show ${shown}${worst}, so that this file fits a pull-request comment (GitHub takes ${budget.toLocaleString("en")} characters). Every row is in items.csv, items.jsonl, diagnostics.json and report.html.`)}`, ""]);
+    if (text.length <= budget) return text;
+  }
+  const over = `This file is longer than a pull-request comment holds (${budget.toLocaleString("en")} characters) even with its per-item tables left out: post summary.txt instead, or report.md as a job summary (GitHub takes 1 MiB there). Every row is in items.csv, items.jsonl, diagnostics.json and report.html.`;
+  return render(DETAIL_LADDER[DETAIL_LADDER.length - 1]!, [`> ${md(over)}`, ""]);
 }

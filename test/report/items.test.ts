@@ -11,7 +11,7 @@ import { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation, type EvaluationResult } from "../../src/report/evaluation.js";
 import { ItemRecord } from "../../src/report/items/schema.js";
 import { itemsCsvColumns } from "../../src/report/items/csv.js";
-import { MARKDOWN_TABLE_ROWS, renderReportMarkdown } from "../../src/report/markdown.js";
+import { MARKDOWN_BUDGET, MARKDOWN_TABLE_ROWS, renderReportMarkdown } from "../../src/report/markdown.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
 import { exampleCopy } from "./helpers.js";
 
@@ -101,7 +101,7 @@ describe("items of the shipped example", () => {
     const qs = v.searchOrAnswer.questions;
     v.searchOrAnswer.questions = Array.from({ length: 250 }, (_, i) => ({ ...qs[i % qs.length]!, id: `p${i}` }));
     v.misses = Array.from({ length: 130 }, (_, i) => ({ ...v.misses[i % v.misses.length]!, question: `m${i}` }));
-    const md = renderReportMarkdown(report);
+    const md = renderReportMarkdown(report, undefined, { budget: Infinity });
     expect(md).toContain(`<summary>Per question: ${big!.name} (250 questions, the first ${MARKDOWN_TABLE_ROWS})</summary>`);
     expect(md.match(/^\| p\d+ \|/gm)).toHaveLength(MARKDOWN_TABLE_ROWS);
     expect(md).toContain("| p99 |");
@@ -112,6 +112,53 @@ describe("items of the shipped example", () => {
     expect(md).toContain("30 more in diagnostics.json, every miss with its ranks and evidence.");
     // the other variant, under the bound, is whole
     expect(md).toContain(`<summary>Per question: ${other!.name} (60 questions)</summary>`);
+  });
+
+  /** The shipped example with `n` questions and misses per variant (copies of its own rows under new ids), and its items. */
+  function grown(n: number) {
+    const report = structuredClone(run.report);
+    for (const v of report.variants) {
+      const qs = v.searchOrAnswer.questions;
+      v.searchOrAnswer.questions = Array.from({ length: n }, (_, i) => ({ ...qs[i % qs.length]!, id: `p${i}` }));
+      v.misses = Array.from({ length: n }, (_, i) => ({ ...v.misses[i % v.misses.length]!, question: `m${i}` }));
+    }
+    const all = items(run.folder);
+    const grownItems = report.variants.flatMap((v) => Array.from({ length: n }, (_, i) => ({ ...all.filter((it) => it.variant === v.name)[i % 60]!, question: `w${i}` })));
+    return { report, items: grownItems };
+  }
+
+  it("report.md fits a pull-request comment (65,536 characters): the per-item tables shrink and the file says so", () => {
+    const whole = readFileSync(join(run.folder, "report.md"), "utf8");
+    // the shipped example fits whole: no note, every table at its bound
+    expect(whole.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
+    expect(whole).not.toContain("so that this file fits");
+    const { report, items: its } = grown(400);
+    expect(renderReportMarkdown(report, its, { budget: Infinity }).length).toBeGreaterThan(2 * MARKDOWN_BUDGET);
+    const md = renderReportMarkdown(report, its);
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
+    const note = /^> The per-item tables show their first (\d+) rows and the (\d+) worst items of each failure class, so that this file fits a pull-request comment \(GitHub takes 65,536 characters\)\. Every row is in items\.csv, items\.jsonl, diagnostics\.json and report\.html\.$/m.exec(md);
+    expect(note).not.toBeNull();
+    const rows = Number(note![1]);
+    const worst = Number(note![2]);
+    expect(rows).toBeLessThan(MARKDOWN_TABLE_ROWS);
+    // what the note says is what the tables hold: per question and misses, each variant
+    expect(md.match(/^\| p\d+ \|/gm)).toHaveLength(2 * rows);
+    expect(md.match(/^\| m\d+ \|/gm)).toHaveLength(2 * rows);
+    expect(md.match(/^\| w\d+ \|/gm)!.length).toBeLessThanOrEqual(worst * 6);
+    expect(md).toContain(`${400 - rows} more in items.csv and items.jsonl, one row per question of each variant.`);
+    // the step above did not fit: the tables were cut no further than they had to be
+    expect(renderReportMarkdown(report, its, { budget: md.length - 1 }).length).toBeLessThan(md.length);
+    // the sections that are not per item stay whole
+    for (const heading of ["## Search or answering", "## Retrieval by kind", "## Pool recall and failure kinds", "## Judge pass rates and trust", "## Gate"]) expect(md).toContain(heading);
+  });
+
+  it("report.md that cannot fit even without its per-item tables says so and what to post instead", () => {
+    const { report, items: its } = grown(400);
+    const md = renderReportMarkdown(report, its, { budget: 5000 });
+    expect(md).toMatch(/^> This file is longer than a pull-request comment holds \(5,000 characters\) even with its per-item tables left out: post summary\.txt instead/m);
+    expect(md).not.toMatch(/^\| [pmw]\d+ \|/m);
+    expect(md).toContain(`Per question: ${report.variants[0]!.name} (400 questions) in items.csv and items.jsonl`);
+    expect(md).toContain("## Gate");
   });
 });
 
