@@ -102,6 +102,22 @@ describe("TREC qrels reader", () => {
     expect(run.grades[0]).toBe(UNJUDGED);
   });
 
+  it("gives each query's positive grades in descending order, for a few grades and for many", () => {
+    // seeded grades: 1 to 40 positive ones per query (insertion below 33, a sort above), zeros and unjudged mixed in
+    let seed = 7;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const want = new Map<string, number[]>();
+    const lines: string[] = [];
+    for (let qn = 0; qn < 40; qn++) {
+      const grades = Array.from({ length: 2 * qn + 1 + rand(8) }, () => rand(7) - 2);
+      grades.forEach((g, d) => lines.push(`q${qn} 0 d${d} ${g}`));
+      want.set(`q${qn}`, grades.filter((g) => g > 0).sort((a, b) => b - a));
+    }
+    const q = readQrels(file(`${lines.join("\n")}\n`));
+    for (const [qid, gains] of want) expect(Array.from(q.byQid.get(qid)!.idealGains)).toEqual(gains);
+    expect([...want.values()].some((g) => g.length > 32)).toBe(true);
+  });
+
   it("names file, line and field for a bad grade, a missing field, an extra field and a duplicate", () => {
     const f = file("1 0 A 1\n1 0 B x\n1 0 C\n1 0 D 1 extra\n1 0 A 0\n");
     expect(inputErrorMessages(() => readQrels(f))).toEqual([
