@@ -65,7 +65,7 @@ const oneLine = (t: string, max: number) => {
  * checked against (position, id, heading and the start of the text). Empty
  * when the run judged no claims.
  */
-export function claimsSection(report: Pick<ReportJson, "unsupportedClaims" | "variants">, format: TextFormat): string {
+export function claimsSection(report: Pick<ReportJson, "unsupportedClaims" | "variants">, format: TextFormat, shown = CLAIMS_SHOWN): string {
   const claims = report.unsupportedClaims;
   if (!claims) return "";
   const md = format === "markdown";
@@ -76,8 +76,8 @@ export function claimsSection(report: Pick<ReportJson, "unsupportedClaims" | "va
     const no = mine.filter((c) => c.verdict === "no");
     const answers = new Set(no.map((c) => c.question)).size;
     const errors = mine.length - no.length;
-    out.push(esc(`${v.name}: ${no.length} unsupported claim${no.length === 1 ? "" : "s"} in ${answers} answer${answers === 1 ? "" : "s"}${errors ? `, ${errors} not judged (error)` : ""}${mine.length > CLAIMS_SHOWN ? `; the first ${CLAIMS_SHOWN}` : ""}`));
-    for (const c of mine.slice(0, CLAIMS_SHOWN)) {
+    out.push(esc(`${v.name}: ${no.length} unsupported claim${no.length === 1 ? "" : "s"} in ${answers} answer${answers === 1 ? "" : "s"}${errors ? `, ${errors} not judged (error)` : ""}${mine.length > shown ? (shown > 0 ? `; the first ${shown}` : "; listed in report.json") : ""}`));
+    for (const c of mine.slice(0, shown)) {
       out.push(`${md ? "- " : "  - "}${esc(`${c.question} ${c.unit}: ${JSON.stringify(oneLine(c.claim, 160))} (${c.verdict === "no" ? "unsupported" : "error"}): ${oneLine(c.reason, 200)}`)}`);
       const against = c.context.length
         ? c.context.map((x) => `[${x.position}] ${x.id}${x.heading ? ` (${x.heading})` : ""}${x.text ? `: ${JSON.stringify(oneLine(x.text, 70))}` : ""}`).join("; ")

@@ -8,7 +8,7 @@ import { escapeHtml } from "./html/escape.js";
 import type { ItemRecord } from "./items/schema.js";
 import { FAILURE_CLASSES, failingReasons, worstItems, type FailureClass } from "./items/worst.js";
 import type { ReportJson, VariantJson } from "./schema.js";
-import { claimsSection } from "./claims.js";
+import { CLAIMS_SHOWN, claimsSection } from "./claims.js";
 import { diagnosticsSection, gateSection, judgeSection, retrievalSection, searchOrAnswerSection, verdictLines } from "./terminal.js";
 
 /**
@@ -62,31 +62,38 @@ function details(summary: string, body: string): string {
 export const MARKDOWN_TABLE_ROWS = 100;
 
 /**
- * The most characters report.md holds when it can: the body of a GitHub
- * pull-request comment (the API refuses a longer one: "Body is too long
- * (maximum is 65536 characters)"); a job summary takes 1 MiB. Counted in
- * UTF-16 units, which is never fewer than GitHub's characters.
+ * The most characters report.md holds when it can. A GitHub pull-request
+ * comment takes 65,536 (the API refuses a longer one: "Body is too long
+ * (maximum is 65536 characters)"); 1,536 are left for what a comment action
+ * adds (a heading, a hidden marker). A job summary takes 1 MiB. Counted in
+ * UTF-16 units, never fewer than GitHub's characters.
  */
-export const MARKDOWN_BUDGET = 65_536;
+export const MARKDOWN_BUDGET = 64_000;
 
 /** How many items of each failure class are listed (when the file fits its budget). */
 export const WORST_PER_CLASS = 10;
 
-/** How much of the per-item tables report.md shows: rows of a per-question or miss table, items per failure class. */
-interface Detail {
+/**
+ * How much of its per-item content report.md shows: rows of a per-question or
+ * miss table, items per failure class, and entries of a long list (input
+ * warnings, question ids in the retrieval notes, unsupported claims per
+ * variant; Infinity: all, claims up to their own bound).
+ */
+export interface MarkdownDetail {
   rows: number;
   worst: number;
+  list: number;
 }
 
 /** Tried in order until the file fits its budget; the last is used when none does. */
-const DETAIL_LADDER: readonly Detail[] = [
-  { rows: MARKDOWN_TABLE_ROWS, worst: WORST_PER_CLASS },
-  { rows: 50, worst: WORST_PER_CLASS },
-  { rows: 25, worst: 5 },
-  { rows: 10, worst: 5 },
-  { rows: 5, worst: 3 },
-  { rows: 0, worst: 3 },
-  { rows: 0, worst: 0 },
+export const DETAIL_LADDER: readonly MarkdownDetail[] = [
+  { rows: MARKDOWN_TABLE_ROWS, worst: WORST_PER_CLASS, list: Infinity },
+  { rows: 50, worst: WORST_PER_CLASS, list: 100 },
+  { rows: 25, worst: 5, list: 50 },
+  { rows: 10, worst: 5, list: 20 },
+  { rows: 5, worst: 3, list: 10 },
+  { rows: 0, worst: 3, list: 5 },
+  { rows: 0, worst: 0, list: 0 },
 ];
 
 /** The first `limit` rows of a table and, when it had more, a line saying where the rest are. */
@@ -171,6 +178,15 @@ function worstSection(classes: readonly ClassItems[], limit: number): string {
   return out.join("\n");
 }
 
+/** The input warnings, the first `limit` of them. */
+function warningsBlock(warnings: readonly string[], limit: number): string {
+  if (warnings.length === 0) return "";
+  const shown = warnings.slice(0, limit);
+  const more = warnings.length - shown.length;
+  const body = [...shown.map((w) => `- ${md(w)}`), ...(more ? [md(`${shown.length ? `${more} more` : `All ${more}`} in validation.json and report.json.`)] : [])].join("\n");
+  return details(`${plural(warnings.length, "input warning")}${more && shown.length ? `, the first ${shown.length}` : ""}`, body);
+}
+
 /** Options of {@link renderReportMarkdown}. */
 export interface MarkdownOptions {
   /** The most characters the file should hold ({@link MARKDOWN_BUDGET}); Infinity keeps every table at its bound. */
@@ -180,17 +196,32 @@ export interface MarkdownOptions {
 /**
  * Renders report.md; with the run's items, the worst items of each failure
  * class come right after the search-or-answering section. The per-item
- * tables (worst items, per-question outcomes, misses) shrink step by step
- * until the file fits `budget` (a pull-request comment); the file then says
- * so and where every row is. The other sections are whole at every step:
- * when even the smallest step does not fit, the file says how long it is
- * and what to post instead.
+ * content (worst items, per-question outcomes, misses, long lists) shrinks
+ * step by step ({@link DETAIL_LADDER}) until the file fits `budget` (a
+ * pull-request comment); the file then says so and where every row is.
+ * When even the smallest step does not fit, the file says what to post
+ * instead.
  *
  * @example
  * writeFileSync("report.md", renderReportMarkdown(report, items));
  */
 export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRecord[], options: MarkdownOptions = {}): string {
   const budget = options.budget ?? MARKDOWN_BUDGET;
+  let last = "";
+  for (const { text } of markdownSteps(report, items, budget)) {
+    if (text.length <= budget) return text;
+    last = text;
+  }
+  const over = `This file is longer than a pull-request comment holds (${budget.toLocaleString("en")} characters) even with its per-item tables and lists left out: post summary.txt instead, or report.md as a job summary (GitHub takes 1 MiB there). Every row is in items.csv, items.jsonl, diagnostics.json and report.html.`;
+  return last.replace(/^> .*$/m, `> ${md(over)}`);
+}
+
+/**
+ * report.md at each step of {@link DETAIL_LADDER}, in order, each with its
+ * note (the first step has none): what {@link renderReportMarkdown} chooses
+ * from, rendered only as far as it is read.
+ */
+export function* markdownSteps(report: ReportJson, items: readonly ItemRecord[] | undefined, budget = MARKDOWN_BUDGET): Generator<{ detail: MarkdownDetail; text: string }> {
   const title = [
     `# ragjudge: ${md(report.name)}`,
     "",
@@ -198,8 +229,7 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     "",
   ];
   const top = [...headline(report), "", searchOrAnswerSection(report, "markdown")];
-  const claims = claimsSection(report, "markdown");
-  const middle = ["", retrievalSection(report, "markdown"), diagnosticsSection(report, "markdown")];
+  const diagnostics = diagnosticsSection(report, "markdown");
   const end = [
     "",
     judgeSection(report, "markdown"),
@@ -207,30 +237,31 @@ export function renderReportMarkdown(report: ReportJson, items?: readonly ItemRe
     gateSection(report, "markdown"),
     ...(report.panel ? [panelSection(report.panel, "markdown", report.config.file)] : []),
   ];
-  if (report.warnings.length) {
-    end.push(details(plural(report.warnings.length, "input warning"), report.warnings.map((w) => `- ${md(w)}`).join("\n")));
-  }
   const classes = items ? classItems(report, items) : undefined;
-  const render = (d: Detail, note: string[]) =>
-    [
+  for (const [step, d] of DETAIL_LADDER.entries()) {
+    const note = step === 0 ? [] : [`> ${md(cutNote(d, items !== undefined, budget))}`, ""];
+    const text = [
       ...title,
       ...note,
       ...top,
       ...(classes ? [worstSection(classes, d.worst)] : []),
-      claims,
+      claimsSection(report, "markdown", Math.min(CLAIMS_SHOWN, d.list)),
       ...report.variants.map((v) => perQuestion(v, d.rows)),
-      ...middle,
+      "",
+      retrievalSection(report, "markdown", d.list),
+      diagnostics,
       ...report.variants.map((v) => misses(v, d.rows)),
       ...end,
+      warningsBlock(report.warnings, d.list),
     ].join("\n").replace(/\n{3,}/g, "\n\n");
-  let text = render(DETAIL_LADDER[0]!, []);
-  if (text.length <= budget) return text;
-  for (const d of DETAIL_LADDER.slice(1)) {
-    const shown = d.rows > 0 ? `their first ${d.rows} rows` : "no rows";
-    const worst = items ? (d.worst > 0 ? ` and the ${d.worst} worst items of each failure class` : " and no worst items") : "";
-    text = render(d, [`> ${md(`The per-item tables show ${shown}${worst}, so that this file fits a pull-request comment (GitHub takes ${budget.toLocaleString("en")} characters). Every row is in items.csv, items.jsonl, diagnostics.json and report.html.`)}`, ""]);
-    if (text.length <= budget) return text;
+    yield { detail: d, text };
   }
-  const over = `This file is longer than a pull-request comment holds (${budget.toLocaleString("en")} characters) even with its per-item tables left out: post summary.txt instead, or report.md as a job summary (GitHub takes 1 MiB there). Every row is in items.csv, items.jsonl, diagnostics.json and report.html.`;
-  return render(DETAIL_LADDER[DETAIL_LADDER.length - 1]!, [`> ${md(over)}`, ""]);
+}
+
+/** The line at the top of a cut report.md: what each kind of content shows. */
+function cutNote(d: MarkdownDetail, withItems: boolean, budget: number): string {
+  const rows = d.rows > 0 ? `their first ${d.rows} rows` : "no rows";
+  const worst = withItems ? (d.worst > 0 ? `, the ${d.worst} worst items of each failure class` : ", no worst items") : "";
+  const lists = d.list > 0 ? `long lists their first ${d.list} entries` : "long lists only their counts";
+  return `The per-item tables show ${rows}${worst} and ${lists}, so that this file fits a pull-request comment (${budget.toLocaleString("en")} characters). Every row is in items.csv, items.jsonl, diagnostics.json and report.html.`;
 }

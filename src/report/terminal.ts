@@ -54,8 +54,17 @@ export function searchOrAnswerSection(report: ReportJson, format: TextFormat): s
   return out.join("\n");
 }
 
-/** Retrieval by kind: the main measures of every variant, overall then per kind. */
-export function retrievalSection(report: ReportJson, format: TextFormat): string {
+/** Question ids joined, the first `max` of them and how many more (all are in report.json). */
+function idList(ids: readonly string[], max: number): string {
+  if (ids.length <= max) return ids.join(", ");
+  return max > 0 ? `${ids.slice(0, max).join(", ")} and ${ids.length - max} more (report.json lists them all)` : "listed in report.json";
+}
+
+/**
+ * Retrieval by kind: the main measures of every variant, overall then per
+ * kind; the question ids of its notes, the first `listMax` of them.
+ */
+export function retrievalSection(report: ReportJson, format: TextFormat, listMax = Infinity): string {
   const main = report.variants[0]?.retrieval.main ?? [];
   const rows: string[][] = [];
   for (const v of report.variants) {
@@ -68,8 +77,8 @@ export function retrievalSection(report: ReportJson, format: TextFormat): string
   const notes: string[] = [];
   if (unanswerable) notes.push(`${plural(unanswerable, "unanswerable question")} left out of every retrieval mean (judged by not-found instead)`);
   for (const v of report.variants) {
-    if (v.retrieval.missing.length) notes.push(`${v.name}: ${plural(v.retrieval.missing.length, "question")} without an output line scored 0: ${v.retrieval.missing.join(", ")}`);
-    if (v.retrieval.noRelevant.length) notes.push(`${v.name}: no chunk holds the anchor of ${v.retrieval.noRelevant.join(", ")} (scored 0; see ragjudge validate)`);
+    if (v.retrieval.missing.length) notes.push(`${v.name}: ${plural(v.retrieval.missing.length, "question")} without an output line scored 0: ${idList(v.retrieval.missing, listMax)}`);
+    if (v.retrieval.noRelevant.length) notes.push(`${v.name}: no chunk holds the anchor of ${listMax > 0 ? idList(v.retrieval.noRelevant, listMax) : `${plural(v.retrieval.noRelevant.length, "question")}, listed in report.json,`} (scored 0; see ragjudge validate)`);
   }
   const prefix = format === "markdown" ? "- " : "note: ";
   return [title(`Retrieval by kind (k = ${report.config.mainK})`, format), "", renderTable(columns, rows, format), "", ...notes.map((n) => prefix + safeText(n, format)), ...(notes.length ? [""] : [])].join("\n");

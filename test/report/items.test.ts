@@ -11,7 +11,7 @@ import { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation, type EvaluationResult } from "../../src/report/evaluation.js";
 import { ItemRecord } from "../../src/report/items/schema.js";
 import { itemsCsvColumns } from "../../src/report/items/csv.js";
-import { MARKDOWN_BUDGET, MARKDOWN_TABLE_ROWS, renderReportMarkdown } from "../../src/report/markdown.js";
+import { DETAIL_LADDER, MARKDOWN_BUDGET, MARKDOWN_TABLE_ROWS, markdownSteps, renderReportMarkdown } from "../../src/report/markdown.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
 import { exampleCopy } from "./helpers.js";
 
@@ -127,35 +127,82 @@ describe("items of the shipped example", () => {
     return { report, items: grownItems };
   }
 
-  it("report.md fits a pull-request comment (65,536 characters): the per-item tables shrink and the file says so", () => {
+  /** Rows of the worst-item tables a report shows: for each variant and class, as many as it has, up to `worst`. */
+  function worstRows(items: readonly ItemRecord[], worst: number): number {
+    const counts = new Map<string, number>();
+    for (const it of items) if (["retrieval-failure", "generation-failure", "invented-answer"].includes(it.outcome)) counts.set(`${it.variant}\u0000${it.outcome}`, (counts.get(`${it.variant}\u0000${it.outcome}`) ?? 0) + 1);
+    return [...counts.values()].reduce((n, c) => n + Math.min(c, worst), 0);
+  }
+
+  it("report.md fits a pull-request comment: the per-item tables and lists shrink to the first step that fits, and the file says so", () => {
     const whole = readFileSync(join(run.folder, "report.md"), "utf8");
     // the shipped example fits whole: no note, every table at its bound
     expect(whole.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
     expect(whole).not.toContain("so that this file fits");
     const { report, items: its } = grown(400);
-    expect(renderReportMarkdown(report, its, { budget: Infinity }).length).toBeGreaterThan(2 * MARKDOWN_BUDGET);
+    const steps = [...markdownSteps(report, its)];
+    expect(steps.map((s) => s.detail)).toEqual(DETAIL_LADDER);
+    expect(steps[0]!.text).toBe(renderReportMarkdown(report, its, { budget: Infinity }));
     const md = renderReportMarkdown(report, its);
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
-    const note = /^> The per-item tables show their first (\d+) rows and the (\d+) worst items of each failure class, so that this file fits a pull-request comment \(GitHub takes 65,536 characters\)\. Every row is in items\.csv, items\.jsonl, diagnostics\.json and report\.html\.$/m.exec(md);
-    expect(note).not.toBeNull();
-    const rows = Number(note![1]);
-    const worst = Number(note![2]);
-    expect(rows).toBeLessThan(MARKDOWN_TABLE_ROWS);
-    // what the note says is what the tables hold: per question and misses, each variant
+    // the first step that fits: every step before it is over the budget
+    const chosen = steps.findIndex((s) => s.text === md);
+    expect(chosen).toBeGreaterThan(0);
+    for (const s of steps.slice(0, chosen)) expect(s.text.length).toBeGreaterThan(MARKDOWN_BUDGET);
+    const { rows, worst, list } = DETAIL_LADDER[chosen]!;
+    expect(md).toContain(`> The per-item tables show their first ${rows} rows, the ${worst} worst items of each failure class and long lists their first ${list} entries, so that this file fits a pull-request comment (64,000 characters). Every row is in items.csv, items.jsonl, diagnostics.json and report.html.`);
+    // what the note says is what the tables hold: per question and misses of each variant, the worst items exactly
     expect(md.match(/^\| p\d+ \|/gm)).toHaveLength(2 * rows);
     expect(md.match(/^\| m\d+ \|/gm)).toHaveLength(2 * rows);
-    expect(md.match(/^\| w\d+ \|/gm)!.length).toBeLessThanOrEqual(worst * 6);
+    expect(md.match(/^\| w\d+ \|/gm)).toHaveLength(worstRows(its, worst));
+    expect(md.match(new RegExp(`, the ${worst} worst$`, "gm"))!.length).toBeGreaterThan(0);
     expect(md).toContain(`${400 - rows} more in items.csv and items.jsonl, one row per question of each variant.`);
-    // the step above did not fit: the tables were cut no further than they had to be
-    expect(renderReportMarkdown(report, its, { budget: md.length - 1 }).length).toBeLessThan(md.length);
     // the sections that are not per item stay whole
     for (const heading of ["## Search or answering", "## Retrieval by kind", "## Pool recall and failure kinds", "## Judge pass rates and trust", "## Gate"]) expect(md).toContain(heading);
+  });
+
+  it("report.md's steps with no table rows: counts and where the rows are, the worst items as the step says", () => {
+    const { report, items: its } = grown(400);
+    const steps = [...markdownSteps(report, its)];
+    const at = DETAIL_LADDER.findIndex((d) => d.rows === 0 && d.worst > 0);
+    const md = steps[at]!.text;
+    expect(md).toContain(`> The per-item tables show no rows, the ${DETAIL_LADDER[at]!.worst} worst items of each failure class`);
+    expect(md).not.toMatch(/^\| [pm]\d+ \|/m);
+    expect(md.match(/^\| w\d+ \|/gm)).toHaveLength(worstRows(its, DETAIL_LADDER[at]!.worst));
+    expect(md).toContain(`Per question: ${report.variants[0]!.name} (400 questions) in items.csv and items.jsonl`);
+    expect(md).toMatch(/Misses: \S+ \(400 of \d+, no relevant chunk in the top \d+\) in diagnostics\.json/);
+  });
+
+  it("report.md without items: the note names no worst items", () => {
+    const { report } = grown(400);
+    const md = renderReportMarkdown(report);
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
+    expect(md).toMatch(/^> The per-item tables show their first \d+ rows and long lists/m);
+    expect(md).not.toContain("worst items");
+  });
+
+  it("report.md's long lists shrink too: input warnings, missing question ids and unsupported claims", () => {
+    const { report, items: its } = grown(400);
+    report.warnings = Array.from({ length: 2000 }, (_, i) => `golden.jsonl:${i + 1}: warning number ${i} about something long enough to matter in a comment`);
+    for (const v of report.variants) v.retrieval.missing = Array.from({ length: 3000 }, (_, i) => `missing-${i}`);
+    expect(renderReportMarkdown(report, its, { budget: Infinity }).length).toBeGreaterThan(4 * MARKDOWN_BUDGET);
+    const md = renderReportMarkdown(report, its);
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
+    const list = Number(/long lists their first (\d+) entries/.exec(md)![1]);
+    expect(md.match(/^- golden\.jsonl:\d+: warning/gm)).toHaveLength(list);
+    expect(md).toContain(`<summary>2000 input warnings, the first ${list}</summary>`);
+    expect(md).toContain(`${2000 - list} more in validation.json and report.json.`);
+    expect(md).toContain(`3000 questions without an output line scored 0: missing-0, `);
+    expect(md).toContain(`missing-${list - 1} and ${3000 - list} more (report.json lists them all)`);
+    expect(md).not.toContain(`missing-${list},`);
   });
 
   it("report.md that cannot fit even without its per-item tables says so and what to post instead", () => {
     const { report, items: its } = grown(400);
     const md = renderReportMarkdown(report, its, { budget: 5000 });
-    expect(md).toMatch(/^> This file is longer than a pull-request comment holds \(5,000 characters\) even with its per-item tables left out: post summary\.txt instead/m);
+    expect(md).toMatch(/^> This file is longer than a pull-request comment holds \(5,000 characters\) even with its per-item tables and lists left out: post summary\.txt instead/m);
+    expect(md).not.toContain("so that this file fits");
+    expect(md).toBe([...markdownSteps(report, its, 5000)].at(-1)!.text.replace(/^> .*$/m, md.match(/^> .*$/m)![0]));
     expect(md).not.toMatch(/^\| [pmw]\d+ \|/m);
     expect(md).toContain(`Per question: ${report.variants[0]!.name} (400 questions) in items.csv and items.jsonl`);
     expect(md).toContain("## Gate");
