@@ -114,6 +114,12 @@ export interface RubricCalibration {
   /** False when no label pairs with this judge's verdicts: no record is written for it. */
   hasLabels: boolean;
   trust: TrustState;
+  /**
+   * Judged items of this judge in the held-out split, null when the
+   * questions' splits are unknown: fewer than the gate's minLabels and no
+   * amount of labelling makes the rubric trusted.
+   */
+  heldoutItems: number | null;
   warnings: string[];
 }
 
@@ -241,6 +247,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
     record,
     hasLabels,
     trust,
+    heldoutItems: inputs.splits ? group.items.filter((it) => (inputs.splits!.get(it.key.question) ?? null) === pairing.heldout).length : null,
     warnings,
   };
 }

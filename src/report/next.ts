@@ -62,15 +62,29 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     if (report.rubrics.length) out.push("Next: every rubric is trusted; gate CI on it:", line(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
     return out;
   }
+  // A rubric whose held-out split holds fewer judged items than the gate's minimum cannot be made trusted by
+  // labelling: saying "label a sample" again would send the user round the same four commands for ever.
+  const short = untrusted.filter((r) => r.trust.heldoutItems !== undefined && r.trust.heldoutItems < r.trust.thresholds.minLabels);
+  if (short.length) {
+    const split = short[0]!.trust.heldout;
+    const needs = [...new Set(short.map((r) => r.trust.thresholds.minLabels))];
+    const need = needs.length === 1 ? `${needs[0]} random labels of each` : `random labels (${short.map((r) => `${r.rubric} ${r.trust.thresholds.minLabels}`).join(", ")})`;
+    out.push(
+      `Next: labelling cannot make ${short.map((r) => r.rubric).join(", ")} trusted: the gate needs ${need} in the held-out split "${split}", which holds only ${short.map((r) => `${r.trust.heldoutItems} judged item${r.trust.heldoutItems === 1 ? "" : "s"} of ${r.rubric}`).join(", ")}. Put more questions in that split (\`"split": "${split}"\` in the golden set) and run again; this says what each rubric needs:`,
+      line(["plan", ...inv.config]),
+    );
+  }
+  const reachable = untrusted.filter((r) => !short.includes(r));
+  if (reachable.length === 0) return out;
   const annotator = inv.annotator ?? defaultAnnotator();
   // A draw's size is its total: with the same seed a larger draw holds the smaller one, so the items already
   // labelled stay drawn and only the new ones are queued. Ask for the gate's minimum, or 20 more once it is met.
-  const n = Math.max(...untrusted.map((r) => (r.trust.n < r.trust.thresholds.minLabels ? r.trust.thresholds.minLabels : r.trust.n + 20)));
+  const n = Math.max(...reachable.map((r) => (r.trust.n < r.trust.thresholds.minLabels ? r.trust.thresholds.minLabels : r.trust.n + 20)));
   // The held-out split the gate counts (the config's trust.heldout): one name for every untrusted rubric.
-  const split = untrusted[0]!.trust.heldout;
+  const split = reachable[0]!.trust.heldout;
   const heldout = report.questions.some((q) => q.split === split);
   out.push(
-    `Next: ${untrusted.length} rubric${untrusted.length === 1 ? " is" : "s are"} untrusted (${untrusted.map((r) => r.rubric).join(", ")}). Label a random sample${heldout ? ` of the ${split} split` : ""}, measure the judge against it, and gate on it:`,
+    `Next: ${reachable.length} rubric${reachable.length === 1 ? " is" : "s are"} untrusted (${reachable.map((r) => r.rubric).join(", ")}). Label a random sample${heldout ? ` of the ${split} split` : ""}, measure the judge against it, and gate on it:`,
     line(["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator, ...inv.config]),
     line(["review", "--annotator", annotator, ...inv.config]),
     line(["calibrate", ...inv.config]),

@@ -170,6 +170,8 @@ export const TrustJson = z.object({
   labels: BasisJson,
   /** The held-out split the gate used (labels with no split are dev). */
   heldout: z.string(),
+  /** Judged items of this judge in the held-out split (absent: splits unknown, or an older report). */
+  heldoutItems: Count.optional(),
   /** Counted labels declared random by an attested import: "declared random, not drawn by ragjudge". */
   declared: Count,
   draws: z.array(DrawJson),

@@ -51,4 +51,40 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(nextCommands({ ...report, rubrics: [rubric("faithfulness", 60, true)] } as ReportJson, { config: [], judge: [] })).toEqual(["Next: every rubric is trusted; gate CI on it:", "  ragjudge run --require-trusted"]);
     expect(shellArg("it's")).toBe(`'it'\\''s'`);
   });
+
+  it("says when labelling cannot reach the gate (fewer held-out items than minLabels) and points to plan, not to sample again", () => {
+    const rubric = (name: string, heldoutItems: number | undefined) => ({ rubric: name, judge: "llm", trust: { trusted: false, n: 0, thresholds: { minLabels: 50, minPerClass: 10, kappaLower: 0.6 }, heldout: "heldout", ...(heldoutItems === undefined ? {} : { heldoutItems }) } });
+    const report = (rubrics: unknown[]) => ({ config: { shippedExample: false }, judgeTotals: { errors: 0 }, rubrics, questions: [{ split: "heldout" }] }) as unknown as ReportJson;
+    const inv = { config: ["--config", "c.json"], judge: [], annotator: "asha" };
+    expect(nextCommands(report([rubric("faithfulness", 12), rubric("correctness", 16)]), inv)).toEqual([
+      `Next: labelling cannot make faithfulness, correctness trusted: the gate needs 50 random labels of each in the held-out split "heldout", which holds only 12 judged items of faithfulness, 16 judged items of correctness. Put more questions in that split (\`"split": "heldout"\` in the golden set) and run again; this says what each rubric needs:`,
+      "  ragjudge plan --config c.json",
+    ]);
+    // one rubric short, one reachable: the sample hint names the reachable one only
+    const mixed = nextCommands(report([rubric("faithfulness", 12), rubric("correctness", 80)]), inv);
+    expect(mixed[1]).toBe("  ragjudge plan --config c.json");
+    expect(mixed[2]).toBe("Next: 1 rubric is untrusted (correctness). Label a random sample of the heldout split, measure the judge against it, and gate on it:");
+    // exactly minLabels held-out items can be enough; an unknown count never blocks the hint
+    expect(nextCommands(report([rubric("faithfulness", 50)]), inv)[1]).toMatch(/^ {2}ragjudge sample --random 50 /);
+    expect(nextCommands(report([rubric("faithfulness", undefined)]), inv)[1]).toMatch(/^ {2}ragjudge sample --random 50 /);
+  });
+
+  it("end to end: a project whose held-out split is too small is told so, and the printed plan command runs as printed", async () => {
+    const copy = exampleCopy();
+    const run = await runCliCaptured(["run", "--config", copy.config]);
+    expect(run.code, run.err).toBe(0);
+    const lines = run.out.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("Next: labelling cannot make"));
+    expect(at, run.out).toBeGreaterThan(-1);
+    // the shipped example's held-out split: 23 questions x 2 variants, fewer judged items per rubric than the gate's 50
+    expect(lines[at]).toMatch(/which holds only \d+ judged items of citation-accuracy, \d+ judged items of correctness/);
+    expect(lines.slice(at).join("\n")).not.toMatch(/ragjudge sample --random/);
+    const printed = lines[at + 1]!.trim().split(" ");
+    expect(printed.slice(0, 2)).toEqual(["ragjudge", "plan"]);
+    const plan = await runCliCaptured(printed.slice(1));
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.out).toMatch(/only \d+ held-out items exist; the gate needs 50/);
+    const report = JSON.parse(readFileSync(join(run.out.match(/evaluation folder: (\S+)\//)![1]!.startsWith("/") ? "" : copy.dir, run.out.match(/evaluation folder: (\S+)\//)![1]!, "report.json"), "utf8")) as ReportJson;
+    for (const r of report.rubrics.filter((x) => x.judge !== "rule")) expect(r.trust.heldoutItems).toBeLessThan(50);
+  });
 });

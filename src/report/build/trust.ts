@@ -47,6 +47,7 @@ export function trustJson(cal: RubricCalibration | undefined, heldout: string): 
     basis,
     labels: { ...labels, sources: [...labels.sources] },
     heldout: t.heldout,
+    ...(cal.heldoutItems !== null ? { heldoutItems: cal.heldoutItems } : {}),
     declared: t.declared,
     draws: t.draws.map(drawJson),
     notes: [...new Set([...t.notes, ...cal.warnings])],
