@@ -34,6 +34,8 @@ export interface VariantData {
   lineOf: Map<string, number>;
   contextK: number;
   stages: StageRoles;
+  /** {@link LoadedOutput.idsKnown}: every chunk id of the lines is in `chunks` (which holds the file's chunks and may add passages given as text). */
+  idsKnown?: true;
 }
 
 const q = JSON.stringify;
@@ -209,6 +211,8 @@ function duplicateRows<T extends { id: string }>(rows: readonly Located<T>[], fi
 export interface LoadedOutput {
   outputs: Map<string, PipelineOutput>;
   lineOf: Map<string, number>;
+  /** Set when the load checked every chunk id of its lines (retrieved, stages, context) against the chunks file as the lines came in (load-parallel.ts) and found each. */
+  idsKnown?: true;
 }
 
 /** What loading a pipeline output needs of the golden set: its file (for messages) and which question ids it has. */
@@ -324,13 +328,13 @@ export function variantChunks(v: VariantConfig, path: (p: string) => string, loa
 }
 
 /** The second half of {@link loadVariant}: the loaded output joined to the chunk index, passages given as text added to it (to a copy of a shared one). */
-export function joinVariant(v: VariantConfig, files: VariantChunks, { outputs, lineOf }: LoadedOutput): VariantData {
+export function joinVariant(v: VariantConfig, files: VariantChunks, { outputs, lineOf, idsKnown }: LoadedOutput): VariantData {
   let chunks = files.chunks;
   const withText = [...outputs.values()].filter((out) => out.passages);
   // passages given as text join this variant's index only: the shared one stays as the file has it
   if (files.shared && withText.length) chunks = copyIndex(chunks);
   for (const out of withText) addPassages(chunks, out.passages!);
-  return { name: v.name, outputFile: files.outputFile, chunksFile: files.chunksFile, chunks, outputs, lineOf, contextK: v.contextK, stages: v.stages };
+  return { name: v.name, outputFile: files.outputFile, chunksFile: files.chunksFile, chunks, outputs, lineOf, contextK: v.contextK, stages: v.stages, ...(idsKnown ? { idsKnown } : {}) };
 }
 
 /**

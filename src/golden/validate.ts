@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
+import { unknownIdMessage } from "./known-ids.js";
 import { InputError, InputErrors } from "./errors.js";
 import { readText } from "./files.js";
 import { keepForNextLoad, parseJsonl, type Located } from "./jsonl.js";
@@ -213,9 +214,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     for (const id of index.byId.keys()) numberOf.set(id, numberOf.size);
     const seenIn = new Int32Array(numberOf.size);
     let listNo = 0;
-    const unknown = (id: string) => v.chunks === undefined
-      ? `unknown chunk id ${q(id)} (the variant has no chunks file: give each passage as {"text": ...}, or name a chunks file in the config)`
-      : `unknown chunk id ${q(id)} (not in ${v.chunks})`;
+    const unknown = (id: string) => unknownIdMessage(id, v.chunks);
     const seenQ = new Set<string>();
     for (const { line, value: out } of rows) {
       if (goldenComplete && goldenRows.length > 0 && !goldenIds.has(out.id)) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { isCheckedUnique, loadGolden, loadPipelineOutput, loadVariants } from "../../src/golden/dataset.js";
 import { InputErrors } from "../../src/golden/errors.js";
 import { keepForNextLoad, parseJsonl } from "../../src/golden/jsonl.js";
-import { loadVariantsParallel, startOutputLoad } from "../../src/golden/load-parallel.js";
+import { idChecker, loadVariantsParallel, startOutputLoad } from "../../src/golden/load-parallel.js";
 import { PipelineOutput } from "../../src/golden/schema/pipeline.js";
 import { mulberry32 } from "../helpers/seeded.js";
 import { tempDir } from "../helpers/temp.js";
@@ -122,5 +122,32 @@ describe("loadVariantsParallel", () => {
     const serial = await failure(() => loadVariants(vs, golden));
     expect(serial.messages[0]).toContain("chunks.jsonl:1");
     expect(await failure(() => loadVariantsParallel(vs, golden, undefined, undefined, 0))).toEqual(serial);
+  });
+});
+
+describe("idChecker", () => {
+  const row = (value: Partial<PipelineOutput>, line = 1) => ({ line, value: { id: "q", retrieved: [], ...value } as PipelineOutput });
+  const known = new Map([["a", 1], ["b", 1]]);
+
+  it("checks blocks that came before the chunk ids were known, and those after", () => {
+    const c = idChecker();
+    c.add(["a"], [row({ context: ["b"] })]);
+    expect(c.allKnown()).toBe(false); // nothing is known before the map is
+    c.against(known);
+    expect(c.allKnown()).toBe(true);
+    c.add(["b"], [row({ stages: { first: ["a", "b"] } })]);
+    expect(c.allKnown()).toBe(true);
+  });
+
+  it.each([
+    ["a fresh retrieved id, before the map", (c: ReturnType<typeof idChecker>) => (c.add(["a", "x"], []), c.against(known))],
+    ["a fresh retrieved id, after the map", (c: ReturnType<typeof idChecker>) => (c.against(known), c.add(["x"], []))],
+    ["a context id", (c: ReturnType<typeof idChecker>) => (c.against(known), c.add([], [row({ context: ["a"] }), row({ context: ["x"] })]))],
+    ["a stage id", (c: ReturnType<typeof idChecker>) => (c.add([], [row({ stages: { first: ["a"], second: ["b", "x"] } })]), c.against(known))],
+  ])("finds %s unknown", (_name, feed) => {
+    const c = idChecker();
+    feed(c);
+    c.add(["a"], []);
+    expect(c.allKnown()).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { chooseVariants, loadConfig, missingInputs } from "../../golden/config.j
 import { loadGolden, relevantSets, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
 import { loadVariantsParallel } from "../../golden/load-parallel.js";
 import { checkAnchors } from "../../golden/anchors.js";
+import { unknownChunkIds } from "../../golden/known-ids.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
@@ -70,7 +71,9 @@ export async function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | un
   const inputs = await loadGoldenInputs(flags);
   // An anchor that breaks the anchor rule would be scored as if it meant something: refuse, as validate does.
   const anchors = checkAnchors(inputs.golden, inputs.variants);
-  if (anchors.problems.length) throw new InputErrors(anchors.problems);
+  // An unknown chunk id (a typo, the wrong chunks file) would score as a miss: refuse, as validate does.
+  const unknown = new Map(inputs.variants.flatMap((v) => unknownChunkIds(inputs.golden, v)).map((e) => [e.message, e]));
+  if (anchors.problems.length || unknown.size) throw new InputErrors([...anchors.problems, ...unknown.values()]);
   for (const w of anchors.warnings) process.stderr.write(`warning: ${w.message}\n`);
   const unanswerable = inputs.golden.questions.filter((q) => !q.answerable).length;
   if (unanswerable === inputs.golden.questions.length) {
