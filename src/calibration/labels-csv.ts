@@ -153,7 +153,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     }
     const parsed = Label.safeParse(obj);
     if (!parsed.success) {
-      problems.push(...zodProblems(parsed.error, obj, file, line));
+      problems.push(...zodProblems(parsed.error, obj, file, line, Label));
       continue;
     }
     // Random means drawn by ragjudge: a random row on an item no recorded draw drew must say how it was drawn.

@@ -229,7 +229,7 @@ function confinedLabelFile(dir: string, annotator: string): string {
 /** Validates a label, throwing InputErrors that name the target file and the field. */
 export function validateLabel(input: unknown, file: string, line?: number): Label {
   const parsed = Label.safeParse(input);
-  if (!parsed.success) throw new InputErrors(zodProblems(parsed.error, input, file, line));
+  if (!parsed.success) throw new InputErrors(zodProblems(parsed.error, input, file, line, Label));
   return parsed.data;
 }
 

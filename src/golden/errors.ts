@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from "node:path";
 import type { z } from "zod";
+import { closestName, knownFields } from "./field-names.js";
 
 /**
  * A problem with the user's input, located precisely enough to fix it:
@@ -72,9 +73,10 @@ function describe(v: unknown): string {
 /**
  * Turns one zod issue into a readable field and message. zod's own messages
  * are fine for most codes; a missing field and an unknown key get wording a
- * user recognises at once.
+ * user recognises at once, and with `schema` an unknown key also gets the
+ * field that was probably meant ("goldn" -> "golden").
  */
-export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field: string; message: string } {
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown, schema?: z.ZodType): { field: string; message: string } {
   const field = formatPath(issue.path);
   if (issue.code === "invalid_type") {
     const actual = valueAt(input, issue.path);
@@ -99,7 +101,10 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { field:
   }
   if (issue.code === "unrecognized_keys") {
     const keys = issue.keys.map((k) => JSON.stringify(k)).join(", ");
-    return { field: field || "(record)", message: `unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}` };
+    const known = schema ? knownFields(schema, issue.path) : undefined;
+    const meant = known ? issue.keys.map((k) => [k, closestName(k, known)] as const).filter(([, m]) => m !== undefined) : [];
+    const hint = meant.length ? ` (did you mean ${meant.map(([k, m]) => (issue.keys.length > 1 ? `"${m}" for "${k}"` : `"${m}"`)).join(", ")}?)` : "";
+    return { field: field || "(record)", message: `unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}${hint}` };
   }
   return { field: field || "(record)", message: issue.message };
 }
@@ -127,15 +132,16 @@ function unionExpected(issue: z.core.$ZodIssueInvalidUnion): string | null {
   return list.length === 1 ? list[0]! : `${list.slice(0, -1).join(", ")} or ${list[list.length - 1]}`;
 }
 
-/** All issues of a failed parse as InputErrors located at `file:line`. */
+/** All issues of a failed parse as InputErrors located at `file:line`; `schema` (the one that failed) lets an unknown field name the one meant. */
 export function zodProblems(
   error: z.ZodError,
   input: unknown,
   file: string,
   line: number | undefined,
+  schema?: z.ZodType,
 ): InputError[] {
   return error.issues.map((issue) => {
-    const { field, message } = describeIssue(issue, input);
+    const { field, message } = describeIssue(issue, input, schema);
     return new InputError(file, line, field, message);
   });
 }

@@ -109,7 +109,7 @@ class JsonlParser<T> {
       if (value === undefined) {
         const parsed = schema.safeParse(json);
         if (!parsed.success) {
-          problems.push(...zodProblems(parsed.error, json, file, lineNo));
+          problems.push(...zodProblems(parsed.error, json, file, lineNo, schema));
           continue;
         }
         value = parsed.data;
@@ -290,6 +290,6 @@ export function loadJson<S extends z.ZodType>(file: string, schema: S, limit?: n
     throw new InputError(file, line, undefined, `not valid JSON (${(e as Error).message})`);
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new InputErrors(zodProblems(parsed.error, json, file, undefined));
+  if (!parsed.success) throw new InputErrors(zodProblems(parsed.error, json, file, undefined, schema));
   return parsed.data;
 }

@@ -3,6 +3,7 @@ import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
 import { unknownIdMessage } from "./known-ids.js";
 import { InputError, InputErrors } from "./errors.js";
+import { closestName } from "./field-names.js";
 import { readText } from "./files.js";
 import { keepForNextLoad, parseJsonl, type Located } from "./jsonl.js";
 import { anchorChunkFindings, anchorWordFinding } from "./anchors.js";
@@ -33,6 +34,12 @@ export interface ValidateInputs {
    * twice: `ragjudge run` validates, then loads. Default false.
    */
   keepForLoad?: boolean;
+  /**
+   * The held-out split the trust gate counts (the config's `trust.heldout`):
+   * a golden split that is nearly this name ("held-out", "HeldOut") is a
+   * warning, since its questions would silently not count.
+   */
+  heldout?: string;
 }
 
 /** Everything found, problems first; the inputs are valid when `problems` is empty. */
@@ -47,6 +54,29 @@ export interface ValidationReport {
   unanswerable: number;
   /** `chunks`: the variant's chunks and passages; `passages`: how many of them the output gave as text. */
   variants: { name: string; chunks: number; passages: number; outputs: number; missing: number }[];
+}
+
+/**
+ * One warning per split name that is nearly, but not exactly, the held-out
+ * split's name, at the first question carrying it: those questions are not
+ * counted by the trust gate, which would otherwise only say "too few labels".
+ */
+function nearHeldoutSplits(rows: readonly Located<GoldenQuestion>[], heldout: string, file: string): InputError[] {
+  const seen = new Map<string, { line: number; n: number }>();
+  for (const { line, value } of rows) {
+    const split = value.split;
+    if (split === undefined || split === heldout) continue;
+    const s = seen.get(split);
+    if (s) s.n++;
+    else seen.set(split, { line, n: 1 });
+  }
+  const out: InputError[] = [];
+  for (const [split, { line, n }] of seen) {
+    if (closestName(split, [heldout]) === undefined) continue;
+    const where = n === 1 ? "this question" : `its ${n} questions (the first is here)`;
+    out.push(new InputError(file, line, "split", `"${split}" is not the held-out split "${heldout}" that the trust gate counts, so ${where} will not count toward trust; write "${heldout}", or set trust.heldout to "${split}" in the config if that is the name you mean`));
+  }
+  return out;
 }
 
 /**
@@ -187,6 +217,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     const words = gq.answerable && gq.anchor ? anchorWordFinding(gq.anchor.text) : undefined;
     if (words) problems.push(new InputError(inputs.golden, line, words.field, words.message));
   }
+  if (inputs.heldout !== undefined) warnings.push(...nearHeldoutSplits(goldenRows, inputs.heldout, inputs.golden));
 
   // Each distinct chunks file once, with golden relevance checked against it (and kept for one load: loadVariants reads a shared file once).
   const chunkFiles = new Map<string, Chunk[]>();

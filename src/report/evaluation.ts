@@ -130,6 +130,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     golden: resolved.path(config.golden),
     variants: config.variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : resolved.path(v.chunks), output: resolved.path(v.output), contextK: v.contextK, stages: v.stages })),
     citations: "warn",
+    heldout: config.trust.heldout,
     keepForLoad: true, // loadJudgeInputs below then reads no file twice
   });
   if (validation.problems.length) {

@@ -59,6 +59,11 @@ export function parseFloors(text?: string, fromConfig: Record<string, number> = 
     }
   }
   if (text !== undefined) {
+    // An empty flag (`--fail-under "$FLOORS"` with the variable unset) must not
+    // turn every floor off in CI without a word: it is refused.
+    if (text.split(",").every((part) => part.trim() === "")) {
+      throw new MeasureSpecError(`--fail-under names no floor${text === "" ? "" : ` ("${text}")`}: expected MEASURE=NUMBER[,MEASURE=NUMBER...], such as R@10=0.70; leave the flag out for no floors`);
+    }
     for (const part of text.split(",")) {
       if (part.trim() === "") continue;
       const m = /^\s*([^=\s]+)\s*=\s*([^=\s]+)\s*$/.exec(part);

@@ -27,10 +27,22 @@ describe("loadConfig", () => {
     const file = join(dir, "ragjudge.config.json");
     expect(inputErrorMessages(() => loadConfig(file))).toEqual([
       `${file}:6: k[0]: Too small: expected number to be >0`,
-      `${file}:2: (record): unknown field "typo"`,
+      `${file}:7: unknown field "typo"`,
     ]);
     const bad = project(`{\n  "golden": "q.jsonl"\n  "variants": []\n}`);
     expect(inputErrorMessages(() => loadConfig(join(bad, "ragjudge.config.json")))).toEqual([`${join(bad, "ragjudge.config.json")}:3: not valid JSON (CommaExpected)`]);
+  });
+
+  it("puts each unknown field on its own line, names the field probably meant, and lists problems in line order", () => {
+    const dir = project(`{\n  "golden": "q.jsonl",\n  "variants": [{"name": "v", "output": "o.jsonl",\n    "context_k": 3, "zzz": 1}],\n  "trust": {"minLabel": 3},\n  "goldn": "x", "Judge": {}\n}\n`);
+    const file = join(dir, "ragjudge.config.json");
+    expect(inputErrorMessages(() => loadConfig(file))).toEqual([
+      `${file}:4: variants[0]: unknown field "context_k" (did you mean "contextK"?)`,
+      `${file}:4: variants[0]: unknown field "zzz"`,
+      `${file}:5: trust: unknown field "minLabel" (did you mean "minLabels"?)`,
+      `${file}:6: unknown field "goldn" (did you mean "golden"?)`,
+      `${file}:6: unknown field "Judge" (did you mean "judge"?)`,
+    ]);
   });
 
   it("says what a union field takes instead of zod's \"Invalid input\": judge.logprobs, a judge's kind", () => {

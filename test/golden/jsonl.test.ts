@@ -27,6 +27,14 @@ describe("parseJsonl", () => {
     expect(problems[0]!.message).toBe('f.jsonl:1: (record): unknown field "nn"');
   });
 
+  it("names the field probably meant for a misspelt one of a golden question", () => {
+    const { problems } = parseJsonl('{"id":"a","question":"q?","relevent":["c1"]}\n', "g.jsonl", GoldenQuestion);
+    expect(problems.map((p) => p.message)).toEqual([
+      'g.jsonl:1: (record): unknown field "relevent" (did you mean "relevant"?)',
+      "g.jsonl:1: relevant: an answerable question needs relevant chunk ids, an anchor or relevantText",
+    ]);
+  });
+
   it("reports malformed JSON with its line and keeps going", () => {
     const { rows, problems } = parseJsonl('{"id":"a"\n{"id":"b"}\n', "f.jsonl", S);
     expect(problems).toHaveLength(1);

@@ -210,6 +210,26 @@ describe("ragjudge validate", () => {
     ]);
   });
 
+  it("warns once per split name that is nearly the held-out split, since those questions would not count toward trust", async () => {
+    const dir = tempDir("ragjudge-split-");
+    const g = (id: string, split: string) => JSON.stringify({ id, question: `${id}?`, answerable: false, split });
+    writeFileSync(join(dir, "g.jsonl"), [g("a", "held-out"), g("b", "heldout"), g("c", "held-out"), g("d", "HeldOut"), g("e", "dev"), g("f", "train")].join("\n") + "\n");
+    writeFileSync(join(dir, "o.jsonl"), '{"id":"a","retrieved":[]}\n');
+    const report = validateInputs({ golden: join(dir, "g.jsonl"), variants: [{ name: "v", output: join(dir, "o.jsonl"), contextK: 5 }], heldout: "heldout" });
+    expect(report.problems).toEqual([]);
+    expect(report.warnings.map((w) => w.message)).toEqual([
+      `${displayPath(join(dir, "g.jsonl"))}:1: split: "held-out" is not the held-out split "heldout" that the trust gate counts, so its 2 questions (the first is here) will not count toward trust; write "heldout", or set trust.heldout to "held-out" in the config if that is the name you mean`,
+      `${displayPath(join(dir, "g.jsonl"))}:4: split: "HeldOut" is not the held-out split "heldout" that the trust gate counts, so this question will not count toward trust; write "heldout", or set trust.heldout to "HeldOut" in the config if that is the name you mean`,
+    ]);
+    // a config that names the split otherwise: no warning for its own name
+    expect(validateInputs({ golden: join(dir, "g.jsonl"), variants: [{ name: "v", output: join(dir, "o.jsonl"), contextK: 5 }], heldout: "held-out" }).warnings.map((w) => w.line)).toEqual([2, 4]);
+    const config = join(dir, "ragjudge.config.json");
+    writeFileSync(config, JSON.stringify({ golden: "g.jsonl", variants: [{ name: "v", output: "o.jsonl" }] }));
+    const r = await runCliCaptured(["validate", "--config", config]);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('warning: ' + displayPath(join(dir, "g.jsonl")) + ':1: split: "held-out" is not the held-out split');
+  });
+
   it("refuses half-given explicit inputs", async () => {
     const r = await runCliCaptured(["validate", "--golden", join(fx, "golden.jsonl")]);
     expect(r.code).toBe(2);

@@ -49,6 +49,9 @@ describe("ragjudge run: exit codes", () => {
   it("exits 2 on a bad --fail-under and a judge the config cannot set up", async () => {
     const copy = exampleCopy();
     expect((await runCliCaptured(["run", "--config", copy.config, "--fail-under", "R@10"])).code).toBe(2);
+    const empty = await runCliCaptured(["run", "--config", copy.config, "--fail-under", ""]);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain("--fail-under names no floor");
     const r = await runCliCaptured(["run", "--config", copy.config, "--judge", "nonsense"]);
     expect(r.code).toBe(2);
     expect(r.err).toContain('--judge must be "baseline" or "openai"');

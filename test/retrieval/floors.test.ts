@@ -23,6 +23,14 @@ describe("floors (--fail-under and the config's floors)", () => {
     expect(() => parseFloors("F1@3=0.5")).toThrow(/unknown measure/);
   });
 
+  it("refuses an empty flag instead of turning every floor off (a CI variable left unset)", () => {
+    expect(() => parseFloors("")).toThrow("--fail-under names no floor: expected MEASURE=NUMBER[,MEASURE=NUMBER...], such as R@10=0.70; leave the flag out for no floors");
+    expect(() => parseFloors(" , ")).toThrow('--fail-under names no floor (" , ")');
+    expect(() => parseFloors("", { "R@10": 0.5 })).toThrow(MeasureSpecError);
+    expect(parseFloors("R@10=0.7,").map((f) => f.measure.label)).toEqual(["R@10"]); // a trailing comma is fine
+    expect(parseFloors(undefined)).toEqual([]);
+  });
+
   it("refuses a floor its measure can never reach, instead of failing every run", () => {
     expect(() => parseFloors("R@10=70")).toThrow('bad floor "R@10=70": R@10 lies between 0 and 1, so its floor must too (write 0.70, not 70)');
     expect(() => parseFloors("RR=-0.1")).toThrow(/between 0 and 1/);

@@ -36,6 +36,7 @@ function inputsFrom(flags: ValidateFlags): ValidateInputs {
     golden: cfg.path(cfg.config.golden),
     variants: variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK, stages: v.stages })),
     citations: flags.citations,
+    heldout: cfg.config.trust.heldout,
   };
 }
 

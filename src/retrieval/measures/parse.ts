@@ -91,10 +91,10 @@ export function parseMeasures(specs: readonly string[], ks: readonly number[]): 
       for (const c of dotted[2]!.split(",")) out.push(instantiate(def, parseCutoff(c.trim(), `measure "${spec}"`)));
       continue;
     }
-    for (const word of spec.split(",")) {
-      if (word.trim() === "") continue;
-      out.push(...parseMeasure(word, ks));
-    }
+    const words = spec.split(",").filter((w) => w.trim() !== "");
+    // `-m "$MEASURES"` with the variable unset would print a table of no measures and pass.
+    if (words.length === 0) throw new MeasureSpecError(`-m "${spec}" names no measure: give one or more, such as -m R@10,nDCG@10, or leave -m out for the default set`);
+    for (const word of words) out.push(...parseMeasure(word, ks));
   }
   return sortMeasures(out);
 }

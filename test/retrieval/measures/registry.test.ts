@@ -98,6 +98,12 @@ describe("measure names", () => {
     expect(parseCutoffs("10, 1,5,5")).toEqual([1, 5, 10]);
   });
 
+  it("refuses a -m that names no measure (an unset variable) instead of printing an empty table", () => {
+    expect(() => parseMeasures([""], [10])).toThrow('-m "" names no measure');
+    expect(() => parseMeasures(["R@10", " , "], [10])).toThrow(MeasureSpecError);
+    expect(parseMeasures(["R@10,"], [10]).map((m) => m.label)).toEqual(["R@10"]);
+  });
+
   it("headline measures for people: RR, R@k at every k, nDCG and Hit at the largest k", () => {
     expect(headlineMeasures([10, 1, 5]).map((m) => m.label)).toEqual(["RR", "R@1", "R@5", "R@10", "nDCG@10", "Hit@10"]);
   });
