@@ -10,6 +10,7 @@ import { firstLabel, type LabelledItem } from "./labels.js";
 import { recordKey, type RecordWrite } from "./record.js";
 import type { CohenKappa } from "./stats/index.js";
 import { explainUninformative, shortUninformative } from "./uninformative.js";
+import { shorten } from "../retrieval/diagnostics/table.js";
 
 /**
  * Renders a calibration report for people (aligned text or Markdown) and for
@@ -174,7 +175,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     out.push({
       title: `disagreements${dis.length > shown.length ? ` (first ${shown.length} of ${dis.length}; --format json lists all)` : ""}`,
       rows: [["item", "judge", "label", "judge's reason"], ...shown.map((d) => [
-        `${d.variant}/${d.question}/${d.unit}`, d.verdict, d.label, d.reason.replace(/\s+/g, " ").slice(0, 70),
+        `${d.variant}/${d.question}/${d.unit}`, d.verdict, d.label, shorten(d.reason, 70),
       ])],
     });
   }

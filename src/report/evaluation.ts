@@ -20,6 +20,7 @@ import { checkFloors, parseFloors } from "../retrieval/floors.js";
 import { defaultMeasures, sortMeasures } from "../retrieval/measures/parse.js";
 import { overallValue, scoreRetrieval } from "../retrieval/score.js";
 import { assembleReport, type RunFindings } from "./build/report.js";
+import { defaultAnnotator } from "./next.js";
 import { rubricReports } from "./build/rubrics.js";
 import { configEvaluationsDir, EvaluationFolder } from "./folder.js";
 import { buildItems } from "./items/build.js";
@@ -225,7 +226,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       const chunksOf = new Map(variants.map((v) => [v.name, v.chunks]));
       const items = buildItems({
         report, golden, variants, judgments, diagnostics, book,
-        review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")) },
+        review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")), annotator: defaultAnnotator() },
       });
       summary = await writeEvaluation(folder, {
         report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,

@@ -176,8 +176,8 @@ export function headlineVerdicts(report: ReportJson): HeadlineVerdict[] {
   });
 }
 
-/** The gate's result in words, as the badge and the result lines say it: "PASS", "PASS (floors only; trust not required)", "FAIL". */
+/** The gate's result in words, as the badge and the result lines say it: "PASS", "PASS (floors only; trust not required)", "FAIL (floor missed: ...)" with every reason. */
 export function gateResult(report: ReportJson): string {
   const g = report.gate;
-  return g.badge === "fail" ? "FAIL" : g.badge === "partial" ? `PASS (${g.checked}; ${plural(g.untrusted.length, "rubric")} untrusted)` : `PASS (${g.checked})`;
+  return g.badge === "fail" ? (g.failures.length ? `FAIL (${g.failures.join("; ")})` : "FAIL") : g.badge === "partial" ? `PASS (${g.checked}; ${plural(g.untrusted.length, "rubric")} untrusted)` : `PASS (${g.checked})`;
 }

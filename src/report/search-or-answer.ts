@@ -133,6 +133,9 @@ function sortMap<V>(m: Map<string, V>): Map<string, V> {
   return new Map([...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/** "1 retrieval failure", "2 retrieval failures" (format.ts's plural; this module is below it). */
+const count = (n: number, word: string) => `${n} ${n === 1 ? word : `${word}s`}`;
+
 /**
  * The one-line diagnosis: which half of the system to fix first, from the
  * failed answerable questions.
@@ -146,8 +149,8 @@ export function diagnosis(tab: CrossTab): string {
   const parts: string[] = [];
   if (failed > 0) {
     const lead = r > g ? "search" : g > r ? "answering" : "search and answering equally";
-    parts.push(`${failed} failed answers: ${r} retrieval failures (the relevant chunk never reached the context), ${g} generation failures (it did); fix ${lead} first.`);
+    parts.push(`${count(failed, "failed answer")}: ${count(r, "retrieval failure")} (the relevant chunk never reached the context), ${count(g, "generation failure")} (it did); fix ${lead} first.`);
   }
-  if (inv > 0) parts.push(`${inv} unanswerable questions got an invented answer.`);
+  if (inv > 0) parts.push(`${count(inv, "unanswerable question")} got an invented answer.`);
   return parts.join(" ");
 }

@@ -1,3 +1,4 @@
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { escapeMarkdown, plainLine, plainText } from "../golden/escape.js";
 import { panelSection } from "./panel/render.js";
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
@@ -153,12 +154,24 @@ function rubricExtras(r: RubricJson, report: ReportJson): string[] {
   return out;
 }
 
+/**
+ * Where the rubrics came from as a reader of a shared report can use it: the
+ * packaged defaults without the install path, or the team's folder relative
+ * to the config's folder (as the config names it), not a path on the machine
+ * that ran it.
+ */
+function rubricsWhere(report: ReportJson, src: { dir: string; packaged: boolean }): string {
+  if (src.packaged) return "the packaged defaults";
+  const rel = relative(dirname(resolve(report.config.file)), resolve(src.dir)).split(sep).join("/");
+  return rel.startsWith("../") || isAbsolute(rel) ? src.dir : `${rel || "."}/ (beside the config)`;
+}
+
 /** Judge pass rates with the trust state on every line, corrected rates, errors, uncited answers, tokens and cost. */
 export function judgeSection(report: ReportJson, format: TextFormat): string {
   const out: string[] = [title("Judge pass rates and trust", format), ""];
   const src = report.inputs.rubricsSource;
   out.push(item(`judge: ${report.judge.label}`, format));
-  if (src) out.push(item(`rubrics: ${report.inputs.rubrics.map((r) => r.name).join(", ")} from ${src.packaged ? `the packaged defaults (${src.dir})` : src.dir}`, format));
+  if (src) out.push(item(`rubrics: ${report.inputs.rubrics.map((r) => r.name).join(", ")} from ${rubricsWhere(report, src)}`, format));
   out.push(item(`labels: ${report.inputs.labels.dir} (${report.inputs.labels.files.length ? plural(report.inputs.labels.files.reduce((a, f) => a + f.labels, 0), "label") + " in " + plural(report.inputs.labels.files.length, "file") : "no label files"})`, format), "");
   const bullet = format === "markdown" ? "- " : "  ";
   for (const r of report.rubrics) {
@@ -193,7 +206,7 @@ export function gateSection(report: ReportJson, format: TextFormat): string {
     ? `trust: ${g.untrusted.length} of ${rubrics.length} rubrics untrusted: ${g.untrusted.join(", ")}${g.requireTrusted ? " (--require-trusted: failing)" : " (--require-trusted would fail)"}`
     : `trust: every rubric trusted (${rubrics.length})`, format));
   out.push(item(`checked: ${g.checked}`, format));
-  out.push(item(g.failures.length ? `result: FAIL (${g.failures.join("; ")})` : `result: ${gateResult(report)}`, format));
+  out.push(item(`result: ${gateResult(report)}`, format));
   return out.join("\n") + "\n";
 }
 

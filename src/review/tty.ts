@@ -158,7 +158,16 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
           justAnswered = null;
         } else if (cmd === "b" && rest === "") [index, justAnswered] = [Math.max(0, index - 1), null];
         else if (cmd === "f" && rest === "") [index, justAnswered] = [Math.min(session.total, index + 1), null];
-        else if (cmd === "g" && /^\d+$/.test(rest)) [index, justAnswered] = [Math.min(session.total, Math.max(0, Number(rest) - 1)), null];
+        else if (cmd === "g" && /^\d+$/.test(rest)) {
+          // Item numbers are 1..total: anything else is said, not clamped to an item the user did not ask for.
+          const n = Number(rest);
+          if (n < 1 || n > session.total) {
+            out(paint("red", `No item ${rest}: the queue's items are 1 to ${session.total}.`));
+            io.output.write("> ");
+            continue;
+          }
+          [index, justAnswered] = [n - 1, null];
+        }
         else if (cmd === "v" && rest === "" && atItem) {
           reveal(index);
           io.output.write("> ");

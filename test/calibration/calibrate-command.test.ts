@@ -42,6 +42,15 @@ describe("ragjudge calibrate", () => {
     expect(r.basis).toEqual({ human: 70, author: 0, import: 0, mixed: 0, sources: [] });
   });
 
+  it("shortens a long judge's reason in the disagreements table with a visible cut, on one line", async () => {
+    const file = join(dir, "judgments.jsonl");
+    writeFileSync(file, readFileSync(file, "utf8").replace(/"reason":"verdict yes for q37"/, '"reason":"the answer says forty-five days\\nbut the context gives thirty for casual leave and forty-five for earned leave"'));
+    const { code, out } = await run("--no-write");
+    expect(code).toBe(0);
+    const row = out.split("\n").find((l) => l.includes("bm25/q37/answer"))!;
+    expect(row).toMatch(/yes\s+no\s+the answer says forty-five days but the context gives thirty for…$/);
+  });
+
   it("never calls author labels human: tables, trust line and record say what the calibration rests on", async () => {
     for (const f of readdirSync(join(dir, "labels")).filter((n) => n.endsWith(".jsonl"))) {
       const file = join(dir, "labels", f);

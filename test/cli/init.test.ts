@@ -55,7 +55,12 @@ describe("ragjudge init", () => {
     await runCliCaptured(["init", dir]);
     const run = await runCliCaptured(["run", "--config", join(dir, "ragjudge.config.json")]);
     expect(run.err).toMatch(/^rubrics: citation-accuracy, correctness, faithfulness, not-found from the packaged defaults/m);
-    expect(run.out).toMatch(/^rubrics: .* from the packaged defaults \(/m);
+    // the summary and report.md (shared as a PR comment) leave out the install path
+    expect(run.out).toMatch(/^rubrics: citation-accuracy, correctness, faithfulness, not-found from the packaged defaults$/m);
+    const folder = readdirSync(join(dir, "evaluations"))[0]!;
+    const md = readFileSync(join(dir, "evaluations", folder, "report.md"), "utf8");
+    expect(md).toContain("- rubrics: citation-accuracy, correctness, faithfulness, not-found from the packaged defaults\n");
+    expect(md).not.toContain(ROOT);
   });
 
   it("refuses a target that is a file in one line (exit 2), writing nothing", async () => {

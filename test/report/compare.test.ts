@@ -123,6 +123,10 @@ describe("compareSides", () => {
     expect(answerScore(first.outcomeA!)).toBe(1);
     expect(answerScore(first.outcomeB!)).toBe(0);
     for (const q of c.changed) expect(q.outcomeA !== q.outcomeB || (q.metricDelta !== null && q.metricDelta !== 0)).toBe(true);
+    // the Markdown table reads as plain text too: an arrow, not an escaped "-&gt;"
+    const md = renderComparisons([c], "md");
+    expect(md).toContain("| question | kind | outcome A → B | answer | RR A → B | delta |");
+    expect(md).not.toContain("&gt;");
   });
 
   it("uses McNemar's exact test for yes/no outcomes with few discordant pairs", () => {

@@ -50,6 +50,8 @@ describe("the reports of a yes-to-everything judge", () => {
     expect(head).toMatch(/\*\*Verdict:\*\*\n\n- \*\*untrusted\*\* bm25-small: not decided: the answer verdicts rest on untrusted rubrics \(correctness, faithfulness, not-found\); retrieval alone: a relevant chunk reached the context for \d+ of 48 answerable questions/);
     expect(head).not.toMatch(/answers ok|%|generation failures/);
     expect(head).toContain("Gate: PASS (floors only; trust not required; 4 rubrics untrusted).");
+    // a PR comment names where the rubrics came from, not a path on the machine that ran it
+    expect(md).toContain("- rubrics: citation-accuracy, correctness, faithfulness, not-found from rubrics/ (beside the config)\n");
     const verdict = result.summary.indexOf("verdict: (untrusted) bm25-small: not decided");
     expect(verdict).toBeGreaterThan(0);
     expect(verdict).toBeLessThan(result.summary.indexOf("Search or answering"));

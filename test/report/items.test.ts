@@ -67,7 +67,7 @@ describe("items of the shipped example", () => {
     expect(it.retrieved).toHaveLength(10);
     expect(Object.keys(it.retrieved[0]!.stages)).toEqual(["bm25", "vector", "fused", "reranked"]);
     expect(it.retrieved[0]!.stages.reranked).toBe(1);
-    expect(it.review).toMatch(/^ragjudge review --item hybrid-rerank\/fact-01 --annotator YOUR-NAME --judgments \S+judgments\.jsonl --config /);
+    expect(it.review).toMatch(/^ragjudge review --item hybrid-rerank\/fact-01 --annotator [A-Za-z0-9._@+-]+ --judgments \S+judgments\.jsonl --config /);
   });
 
   it("items.csv opens as one row per item with the documented columns (BOM, quoted line breaks)", () => {

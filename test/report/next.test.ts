@@ -17,7 +17,17 @@ describe("after a run: its judgments where sample, review and calibrate look, an
 
     const review = await runCliCaptured(["review", "--annotator", "asha", "--config", copy.config]);
     expect(review.code).toBe(2);
-    expect(review.err).toBe(`ragjudge: error: ${join(copy.dir, ".ragjudge", "review-queue.jsonl")}: no review queue: make one with \`ragjudge sample --random 20 --annotator asha --config ${copy.config}\` (after \`ragjudge run\`), then run this again\n`);
+    expect(review.err).toBe(`ragjudge: error: ${join(copy.dir, ".ragjudge", "review-queue.jsonl")}: no review queue: make one with \`ragjudge sample --random 20 --split heldout --annotator asha --config ${copy.config}\` (after \`ragjudge run\`), then run this again\n`);
+    // with a queue path of its own, the printed command makes that very queue, and review then opens it
+    const custom = join(copy.dir, "my queue.jsonl");
+    const reviewCustom = await runCliCaptured(["review", custom, "--annotator", "asha", "--config", copy.config, "--tty"]);
+    expect(reviewCustom.code).toBe(2);
+    const printed = /make one with `ragjudge (.*?)` \(after/.exec(reviewCustom.err)![1]!;
+    expect(printed).toBe(`sample --random 20 --split heldout --annotator asha --config ${copy.config} --out '${custom}'`);
+    const made = await runCliCaptured(["sample", "--random", "20", "--split", "heldout", "--annotator", "asha", "--config", copy.config, "--out", custom]);
+    expect(made.code, made.err).toBe(0);
+    expect(existsSync(custom)).toBe(true);
+    rmSync(custom);
 
     const sample = await runCliCaptured(["sample", "--random", "3", "--annotator", "asha", "--config", copy.config]);
     expect(sample.code, sample.err).toBe(0);

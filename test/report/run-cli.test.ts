@@ -27,6 +27,9 @@ describe("ragjudge run: exit codes", () => {
     const folder = readdirSync(copy.evaluations)[0]!;
     const junit = readFileSync(join(copy.evaluations, folder, "junit.xml"), "utf8");
     expect(junit).toContain('<testsuite name="retrieval floors" tests="4" failures="1" skipped="0" errors="0">');
+    // report.md (a PR comment) says why the gate failed, not only that it did
+    const md = readFileSync(join(copy.evaluations, folder, "report.md"), "utf8");
+    expect(md).toContain("Gate: FAIL (floor missed: bm25-small: R@10 = 0.6458, below its floor 0.7).");
   });
 
   it("exits 1 with --require-trusted when a rubric is untrusted, naming which", async () => {

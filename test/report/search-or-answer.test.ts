@@ -48,7 +48,7 @@ describe("crossTab and diagnosis", () => {
     expect(tab.byTag.get("it")!.counts["generation-failure"]).toBe(1);
     expect([...tab.byKind.keys()]).toEqual(["conceptual", "lexical", "unanswerable"]);
     expect(diagnosis(tab.overall)).toBe(
-      "3 failed answers: 2 retrieval failures (the relevant chunk never reached the context), 1 generation failures (it did); fix search first. 1 unanswerable questions got an invented answer.",
+      "3 failed answers: 2 retrieval failures (the relevant chunk never reached the context), 1 generation failure (it did); fix search first. 1 unanswerable question got an invented answer.",
     );
   });
 });

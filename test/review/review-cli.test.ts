@@ -14,7 +14,7 @@ describe("ragjudge review: bad input", () => {
   it("exits 2 with one line for a bad annotator, a missing queue, a bad port or provenance", async () => {
     const cases: [string[], RegExp][] = [
       [[...base, "--annotator", "../x"], /cannot name a labels file/],
-      [["review", join(w.dir, "missing.jsonl"), "--rubrics-dir", w.rubrics, "--labels", w.labels, "--annotator", "asha"], /missing\.jsonl: no review queue: make one with `ragjudge sample --random 20 --annotator asha`/],
+      [["review", join(w.dir, "missing.jsonl"), "--rubrics-dir", w.rubrics, "--labels", w.labels, "--annotator", "asha"], /missing\.jsonl: no review queue: make one with `ragjudge sample --random 20 (--split heldout )?--annotator asha --out \S*missing\.jsonl`/],
       [[...base, "--annotator", "asha", "--port", "http"], /--port: expected a port number/],
       [[...base, "--annotator", "asha", "--provenance", "import"], /--provenance/],
     ];

@@ -92,6 +92,15 @@ describe("terminal review", () => {
     expect(out).toContain("Judge (model test-model): no — judge on q1");
   });
 
+  it("g N goes to item N and says so when there is no item N, instead of jumping elsewhere", async () => {
+    const w = workspace(es);
+    const out = await run(w, "g 3\ny\ng 0\ng 99\ng 1\ny\nq\n");
+    expect(out).toContain("No item 0: the queue's items are 1 to 4.");
+    expect(out).toContain("No item 99: the queue's items are 1 to 4.");
+    expect(out).not.toContain("Queue done");
+    expect(labels(w).map((l) => l.question)).toEqual(["q3", "q1"]);
+  });
+
   it("runs as `ragjudge review --tty` reading stdin", () => {
     const w = workspace(es);
     const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "asha", "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments], { cwd: ROOT, input: "y\ny\n", encoding: "utf8" });
@@ -101,6 +110,8 @@ describe("terminal review", () => {
     expect(r.stdout).toContain("2 of 4 labelled, 0 skipped, 2 to go");
     expect(labels(w).map((l) => l.question)).toEqual(["q1", "q2"]);
     expect(r.stdout).toContain("(provenance human)");
+    // the next step, with the files this review used, so it measures these labels
+    expect(r.stdout).toContain(`Next: measure the judge against these labels:\n  ragjudge calibrate --labels ${w.labels} --judgments ${w.judgments}\n`);
     const a = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "author1", "--provenance", "author", "--rubrics-dir", w.rubrics, "--labels", w.labels], { cwd: ROOT, input: "q\n", encoding: "utf8" });
     expect(a.status).toBe(0);
     expect(a.stdout).toContain("(provenance author: the project's own labels, not human evidence)");

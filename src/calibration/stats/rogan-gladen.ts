@@ -123,7 +123,7 @@ export function roganGladenBootstrap(
   const apparent = N > 0 ? yes / N : null;
   const { tpr, tnr } = tprTnr(labelled);
   if (apparent === null || tpr === null || tnr === null) {
-    const reason = apparent === null ? "no judged items" : tpr === null ? "no labelled item is yes, so TPR is unknown" : "no labelled item is no, so TNR is unknown";
+    const reason = apparent === null ? "no judged items" : labelled.length === 0 ? "no labelled items, so TPR and TNR are unknown" : tpr === null ? "no labelled item is yes, so TPR is unknown" : "no labelled item is no, so TNR is unknown";
     return { estimate: null, unclipped: null, clipped: false, youden: null, reason, apparent, tpr, tnr, bootstrap: noBootstrap(reason, options) };
   }
   const point = roganGladen(apparent, tpr, tnr);

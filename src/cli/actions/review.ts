@@ -1,4 +1,5 @@
 import { loadConfig, resolveRubrics, type ResolvedConfig } from "../../golden/config.js";
+import { loadGolden } from "../../golden/dataset.js";
 import { existsSync } from "node:fs";
 import { displayPath, InputError } from "../../golden/errors.js";
 import { shellArg } from "../../report/next.js";
@@ -25,6 +26,21 @@ export interface ReviewFlags {
   order?: "queue" | "uncertain";
 }
 
+/**
+ * The held-out split's name when the golden set has questions in it (the
+ * only labels the trust gate counts come from there); undefined when it has
+ * none or the config cannot be read (the hint then leaves --split out).
+ */
+function heldoutSplitInUse(config: () => ResolvedConfig): string | undefined {
+  try {
+    const cfg = config();
+    const split = cfg.config.trust.heldout;
+    return loadGolden(cfg.path(cfg.config.golden)).questions.some((q) => q.split === split) ? split : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `ragjudge review`'s action (see commands/review.ts). */
 export async function reviewAction(queueArg: string | undefined, flags: ReviewFlags): Promise<void> {
   let cfg: ResolvedConfig | undefined;
@@ -37,7 +53,11 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     writeOutputFile(queueFile, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   } else if (!existsSync(queueFile)) {
     const cfgArgs = flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "";
-    throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20 --annotator ${shellArg(flags.annotator)}${cfgArgs}\` (after \`ragjudge run\`), then run this again`);
+    // The hint must make the queue this command reads: the same path, and the split the trust gate counts when the golden set has one.
+    const outArg = queueArg === undefined ? "" : ` --out ${shellArg(queueArg)}`;
+    const split = heldoutSplitInUse(config);
+    const splitArg = split === undefined ? "" : ` --split ${shellArg(split)}`;
+    throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20${splitArg} --annotator ${shellArg(flags.annotator)}${cfgArgs}${outArg}\` (after \`ragjudge run\`), then run this again`);
   }
   const labelsDir = flags.labels ?? config().path(config().config.labels);
   const session = new ReviewSession({
@@ -61,6 +81,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
 
   if (flags.tty) {
     await runTtyReview(session, { input: process.stdin, output: process.stdout });
+    writeNext(session, flags);
     return;
   }
   const server = await startReviewServer(session, { port: Number(flags.port) }).catch((e: NodeJS.ErrnoException) => {
@@ -80,4 +101,16 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   }
   const d = session.counts();
   process.stdout.write(`Stopped: ${d.labelled} of ${d.total} labelled, ${d.skipped} skipped, ${d.open} to go.\n`);
+  writeNext(session, flags);
+}
+
+/** After a session with labels: the command that measures the judge against them, with the files this review used. */
+function writeNext(session: ReviewSession, flags: ReviewFlags): void {
+  if (session.counts().labelled === 0) return;
+  const args = [
+    ...(flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : []),
+    ...(flags.labels ? ["--labels", flags.labels] : []),
+    ...(flags.judgments ? ["--judgments", flags.judgments] : []),
+  ];
+  process.stdout.write(`Next: measure the judge against these labels:\n  ragjudge calibrate${args.map((a) => ` ${shellArg(a)}`).join("")}\n`);
 }

@@ -72,8 +72,8 @@ function groupsTable(c: Comparison, format: TextFormat): { table: string; hidden
 function changedTable(c: Comparison, format: TextFormat): string {
   const list = c.changed.slice(0, CHANGED_SHOWN);
   const o = (x: ChangedQuestion["outcomeA"]) => (x ? OUTCOME_LABELS[x] : "—");
-  const rows = list.map((q) => [q.id, q.kind, `${o(q.outcomeA)} -> ${o(q.outcomeB)}`, q.answerChange < 0 ? "worse" : q.answerChange > 0 ? "better" : "", `${num(q.metricA)} -> ${num(q.metricB)}`, signed(q.metricDelta)]);
-  const table = renderTable([{ header: "question" }, { header: "kind" }, { header: "outcome A -> B" }, { header: "answer" }, { header: `${c.metric} A -> B` }, { header: "delta", align: "right" }], rows, format);
+  const rows = list.map((q) => [q.id, q.kind, `${o(q.outcomeA)} → ${o(q.outcomeB)}`, q.answerChange < 0 ? "worse" : q.answerChange > 0 ? "better" : "", `${num(q.metricA)} → ${num(q.metricB)}`, signed(q.metricDelta)]);
+  const table = renderTable([{ header: "question" }, { header: "kind" }, { header: "outcome A → B" }, { header: "answer" }, { header: `${c.metric} A → B` }, { header: "delta", align: "right" }], rows, format);
   const more = c.changed.length > list.length ? `\n${format === "markdown" ? "\n" : ""}... and ${c.changed.length - list.length} more (--format json lists all)` : "";
   return table + more;
 }

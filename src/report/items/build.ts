@@ -19,7 +19,8 @@ export interface ItemsInput {
   diagnostics: readonly VariantDiagnostics[];
   book: LabelBook;
   /** How the review command names the config and this evaluation's judgments file (as the user would type them). */
-  review: { config: string; judgments: string };
+  /** What an item's review command names: the config, the run's judgments, and who labels (the login name, as the run's Next lines say). */
+  review: { config: string; judgments: string; annotator: string };
 }
 
 /**
@@ -37,7 +38,7 @@ export function shellWord(s: string): string {
 
 /** The command that reviews one item (variant, question): `ragjudge review --item ...`. */
 export function reviewCommand(variant: string, question: string, review: ItemsInput["review"]): string {
-  return `ragjudge review --item ${shellWord(`${variant}/${question}`)} --annotator YOUR-NAME --judgments ${shellWord(review.judgments)} --config ${shellWord(review.config)}`;
+  return `ragjudge review --item ${shellWord(`${variant}/${question}`)} --annotator ${shellWord(review.annotator)} --judgments ${shellWord(review.judgments)} --config ${shellWord(review.config)}`;
 }
 
 /** [start, end) of each anchor occurrence in `text`, by the project's one matching rule (src/review/highlight.ts). */
@@ -107,7 +108,7 @@ function rubricsOf(names: readonly string[], js: readonly Judgment[], book: Labe
  * variants' chunks and outputs, so every figure agrees with report.json.
  *
  * @example
- * const items = buildItems({ report, golden, variants, judgments, diagnostics, book, review: { config: "ragjudge.config.json", judgments: "evaluations/x/judgments.jsonl" } });
+ * const items = buildItems({ report, golden, variants, judgments, diagnostics, book, review: { config: "ragjudge.config.json", judgments: "evaluations/x/judgments.jsonl", annotator: "asha" } });
  */
 export function buildItems(input: ItemsInput): ItemRecord[] {
   const { report, golden, book } = input;

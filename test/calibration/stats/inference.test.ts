@@ -107,6 +107,13 @@ describe("Rogan-Gladen", () => {
     // The labelled sample's uncertainty dominates: far wider than the apparent rate's own ±0.04.
     expect(a.bootstrap.ci!.hi - a.bootstrap.ci!.lo).toBeGreaterThan(0.15);
   });
+  it("says which of TPR and TNR is unknown, and why, when it cannot correct", () => {
+    const verdicts: (0 | 1)[] = [1, 0, 1];
+    expect(roganGladenBootstrap(verdicts, [], { seed: 1, reps: 10 }).reason).toBe("no labelled items, so TPR and TNR are unknown");
+    expect(roganGladenBootstrap(verdicts, [{ judge: 1, label: 0 }], { seed: 1, reps: 10 }).reason).toBe("no labelled item is yes, so TPR is unknown");
+    expect(roganGladenBootstrap(verdicts, [{ judge: 1, label: 1 }], { seed: 1, reps: 10 }).reason).toBe("no labelled item is no, so TNR is unknown");
+    expect(roganGladenBootstrap([], [], { seed: 1, reps: 10 }).reason).toBe("no judged items");
+  });
   it("resamples a stratified frame within its strata, so no replicate loses a stratum", () => {
     const verdicts: (0 | 1)[] = [1, 1, 0, 0, 1, 0, 1, 0];
     const labelled = [
