@@ -79,14 +79,15 @@ function distance(a: string, b: string): number {
  */
 export function closestName(word: string, names: readonly string[]): string | undefined {
   const bare = (s: string) => s.toLowerCase().replace(/[-_]/g, "");
-  const exact = names.find((n) => bare(n) === bare(word));
+  const w = bare(word);
+  const exact = names.find((n) => bare(n) === w);
   if (exact) return exact;
   if (word.length > 64) return undefined;
   const limit = Math.min(3, Math.floor(word.length / 3));
   let best: string | undefined;
   let bestD = limit + 1;
   for (const n of names) {
-    const dist = distance(bare(word), bare(n));
+    const dist = distance(w, bare(n));
     if (dist < bestD) {
       best = n;
       bestD = dist;

@@ -34,7 +34,7 @@ export function unknownChunkIds(golden: GoldenSet, v: VariantData): InputError[]
     for (const gq of golden.questions) {
       if (!gq.answerable) continue;
       (gq.relevant ?? []).forEach((id, i) => {
-        if (!known.has(id)) add(() => new InputError(golden.file, golden.lineOf.get(gq.id), `relevant[${i}]`, `chunk id ${q(id)} is not in the chunks file ${v.chunksFile}`));
+        if (!known.has(id)) add(() => new InputError(golden.file, golden.lineOf.get(gq.id), `relevant[${i}]`, unknownRelevantMessage(id, v.chunksFile!)));
       });
     }
   }
@@ -51,6 +51,11 @@ export function unknownChunkIds(golden: GoldenSet, v: VariantData): InputError[]
     });
   }
   return finish(found, more, v.outputFile);
+}
+
+/** How `validate` and `retrieval` word a golden `relevant` id that the chunks file lacks. */
+export function unknownRelevantMessage(id: string, chunksFile: string): string {
+  return `chunk id ${q(id)} is not in the chunks file ${chunksFile}`;
 }
 
 /** How `validate` and `retrieval` word an id that a variant's chunks lack. */

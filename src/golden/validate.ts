@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
-import { unknownIdMessage } from "./known-ids.js";
+import { unknownIdMessage, unknownRelevantMessage } from "./known-ids.js";
 import { InputError, InputErrors } from "./errors.js";
 import { closestName } from "./field-names.js";
 import { readText } from "./files.js";
@@ -167,7 +167,7 @@ function checkGoldenAgainstChunks(
   for (const { line, value: gq } of goldenRows) {
     if (!gq.answerable) continue;
     (gq.relevant ?? []).forEach((id, i) => {
-      if (!index.byId.has(id)) out.problems.push(new InputError(golden, line, `relevant[${i}]`, `chunk id ${q(id)} is not in the chunks file ${chunksFile}`));
+      if (!index.byId.has(id)) out.problems.push(new InputError(golden, line, `relevant[${i}]`, unknownRelevantMessage(id, chunksFile)));
     });
     if ((gq.relevantText ?? []).some((t) => textChunks(t, index).length === 0)) unmatched.push(gq.id);
     const a = gq.anchor;

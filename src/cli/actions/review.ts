@@ -1,7 +1,7 @@
-import { loadConfig, resolveRubrics, type ResolvedConfig } from "../../golden/config.js";
+import { ConfigNotFoundError, loadConfig, resolveRubrics, type ResolvedConfig } from "../../golden/config.js";
 import { loadGolden } from "../../golden/dataset.js";
 import { existsSync } from "node:fs";
-import { displayPath, InputError } from "../../golden/errors.js";
+import { displayPath, InputError, InputErrors } from "../../golden/errors.js";
 import { shellArg } from "../../report/next.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { itemQueue } from "../../review/item-queue.js";
@@ -36,8 +36,10 @@ function heldoutSplitInUse(config: () => ResolvedConfig): string | undefined {
     const cfg = config();
     const split = cfg.config.trust.heldout;
     return loadGolden(cfg.path(cfg.config.golden)).questions.some((q) => q.split === split) ? split : undefined;
-  } catch {
-    return undefined;
+  } catch (e) {
+    // Only a config or golden set that cannot be read drops the flag; anything else is a bug to show.
+    if (e instanceof InputError || e instanceof InputErrors || e instanceof ConfigNotFoundError) return undefined;
+    throw e;
   }
 }
 
