@@ -183,7 +183,7 @@ describe("ragjudge compare", () => {
     const { code, out } = await runCliCaptured(["compare", "--variants", "bm25-small,hybrid-rerank", "--evaluations-dir", join(evalDir, ".."), "--reps", "300"]);
     expect(code).toBe(0);
     expect(out).toContain("compare: A = ");
-    expect(out.trim().split("\n").pop()).toMatch(/^verdict: RR hybrid-rerank - bm25-small = [+-]\d\.\d{3} \(\d\.\d{3} -> \d\.\d{3}\), 95% CI \[[^\]]+\] on 48 questions: the interval (in|ex)cludes zero/);
+    expect(out.trim().split("\n").pop()).toMatch(/^verdict: RR hybrid-rerank - bm25-small = [+-]\d\.\d{3} \(\d\.\d{3} → \d\.\d{3}\), 95% CI \[[^\]]+\] on 48 questions: the interval (in|ex)cludes zero/);
   });
 
   it("exits 1 with --fail-on-regression when a group regressed, 0 without it, and prints JSON on request", async () => {

@@ -151,6 +151,9 @@ function browserTests(): void {
     await page.keyboard.press("n");
     await page.waitForSelector("#done:not([hidden])");
     expect(await page.textContent("#done-text")).toContain("4 of 5 items labelled, 1 skipped");
+    // the page names the next command, as the terminal does when the server stops
+    const next = `ragjudge calibrate --labels ${w.labels} --judgments ${w.judgments}`;
+    expect(await page.textContent("#done .next code")).toBe(next);
     await page.click("#first-skipped");
     await atItem(page, 3, 5);
     await page.keyboard.press("y");
@@ -160,6 +163,8 @@ function browserTests(): void {
     await new Promise<void>((r) => (second.child.exitCode !== null ? r() : second.child.once("exit", () => r())));
     expect(second.child.exitCode).toBe(0);
     expect(second.output()).toContain("Stopped: 5 of 5 labelled, 0 skipped, 0 to go.");
+    expect(await page.textContent("#finished .next code")).toBe(next);
+    expect(second.output()).toContain(`Next: measure the judge against these labels:\n  ${next}\n`);
     await page.close();
   });
 

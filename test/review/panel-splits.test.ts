@@ -32,7 +32,7 @@ describe("the panel-split review frame", () => {
     const queue = join(copy.dir, "splits.jsonl");
     const s = await runCliCaptured(["sample", "--config", copy.config, "--panel-splits", "--annotator", "asha", "--out", queue, "--judgments", join(cacheDir, "panel-judgments.jsonl")]);
     expect(s.code, s.err).toBe(0);
-    expect(s.out).toMatch(new RegExp(`not-found: ${splits} of \\d+ judged items split -> ${splits} queued`));
+    expect(s.out).toMatch(new RegExp(`not-found: ${splits} of \\d+ judged items split → ${splits} queued`));
     const entries = loadJsonl(queue, QueueEntry).map((r) => r.value);
     expect(entries).toHaveLength(splits);
     expect(entries.every((e) => e.frame === "panel-split")).toBe(true);

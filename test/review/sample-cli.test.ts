@@ -51,7 +51,7 @@ describe("ragjudge sample", () => {
     const r = await runCliCaptured(["sample", "--config", p.config, "--random", "4", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out, "--seed", "11"]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/faithfulness: 11 judged items \(left out: 1 decided by rule\); 0 already labelled by you; random 4 of 11 \(inclusion probability 0\.364; draw [0-9a-f]{16}\) -> 4 queued/);
+    expect(r.out).toMatch(/faithfulness: 11 judged items \(left out: 1 decided by rule\); 0 already labelled by you; random 4 of 11 \(inclusion probability 0\.364; draw [0-9a-f]{16}\) → 4 queued/);
     const drawId = /draw ([0-9a-f]{16}):/.exec(r.out)![1]!;
     expect(r.out).toMatch(new RegExp(`draw ${drawId}: recorded in .*draws/${drawId}\\.json`));
     const manifest = loadDraws(p.labels).draws;

@@ -47,10 +47,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(provenance: "human" | "author" = "human") {
+async function start(provenance: "human" | "author" = "human", next?: string) {
   const w = workspace(es, [judgmentOf(es[0]!, "no", "the judge's secret reason")]);
   const session = new ReviewSession({ queueFile: w.queue, rubricsDir: w.rubrics, judgmentsFile: w.judgments, labelsDir: w.labels, annotator: "asha", provenance });
-  server = await startReviewServer(session);
+  server = await startReviewServer(session, next === undefined ? {} : { next });
   const s = server;
   const json = (body: unknown, token = s.token, extra: Record<string, string> = {}) => ({ headers: { "content-type": "application/json", "x-ragjudge-token": token, ...extra }, body: JSON.stringify(body) });
   const labelsFile = join(w.labels, "asha.jsonl");
@@ -155,6 +155,17 @@ describe("review server", () => {
     await s.close();
     const human = await start("human");
     expect((await call(human.s.port, "GET", "/")).body).toContain("(provenance human)");
+  });
+
+  it("shows the next command on the done and finished screens as text (markup in a path is escaped), and none when not given", async () => {
+    const { s } = await start("human", "ragjudge calibrate --config '<script>alert(1)</script>.json'");
+    const body = (await call(s.port, "GET", "/")).body;
+    const shown = "<code>ragjudge calibrate --config &#39;&lt;script&gt;alert(1)&lt;/script&gt;.json&#39;</code>";
+    expect(body.split(shown)).toHaveLength(3); // once on each screen
+    expect(body).not.toContain("<script>alert");
+    await s.close();
+    const without = await start();
+    expect((await call(without.s.port, "GET", "/")).body).not.toContain('class="next"');
   });
 
   it("two tabs labelling one item at once: the second sees the first's label and chooses; both stay in the history", async () => {

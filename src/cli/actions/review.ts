@@ -86,7 +86,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     writeNext(session, flags);
     return;
   }
-  const server = await startReviewServer(session, { port: Number(flags.port) }).catch((e: NodeJS.ErrnoException) => {
+  const server = await startReviewServer(session, { port: Number(flags.port), next: nextCommand(flags) }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === "EADDRINUSE" || e.code === "EACCES") throw new UsageError(`--port ${flags.port}: cannot listen on 127.0.0.1 (${e.code === "EADDRINUSE" ? "already in use" : "not allowed"}); leave --port out to use a free port`);
     throw e;
   });
@@ -106,13 +106,18 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   writeNext(session, flags);
 }
 
-/** After a session with labels: the command that measures the judge against them, with the files this review used. */
-function writeNext(session: ReviewSession, flags: ReviewFlags): void {
-  if (session.counts().labelled === 0) return;
+/** The command that measures the judge against this review's labels, with the files this review used. */
+function nextCommand(flags: ReviewFlags): string {
   const args = [
     ...(flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : []),
     ...(flags.labels ? ["--labels", flags.labels] : []),
     ...(flags.judgments ? ["--judgments", flags.judgments] : []),
   ];
-  process.stdout.write(`Next: measure the judge against these labels:\n  ragjudge calibrate${args.map((a) => ` ${shellArg(a)}`).join("")}\n`);
+  return `ragjudge calibrate${args.map((a) => ` ${shellArg(a)}`).join("")}`;
+}
+
+/** After a session with labels: {@link nextCommand}. */
+function writeNext(session: ReviewSession, flags: ReviewFlags): void {
+  if (session.counts().labelled === 0) return;
+  process.stdout.write(`Next: measure the judge against these labels:\n  ${nextCommand(flags)}\n`);
 }

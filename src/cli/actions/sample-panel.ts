@@ -32,7 +32,7 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
   });
   writeOutputFile(out, r.entries.map((e) => JSON.stringify(e) + "\n").join(""));
   const lines = [`Review queue for ${flags.annotator}: items where the judges ${r.judges.join(", ")} split (frame panel-split; its labels never count for the trust gate):`];
-  for (const n of r.rubrics) lines.push(`  ${n.rubric}: ${n.splits} of ${n.judged} judged items split${n.labelledByAnnotator ? `; ${n.labelledByAnnotator} already labelled by you` : ""} -> ${n.queued} queued`);
+  for (const n of r.rubrics) lines.push(`  ${n.rubric}: ${n.splits} of ${n.judged} judged items split${n.labelledByAnnotator ? `; ${n.labelledByAnnotator} already labelled by you` : ""} → ${n.queued} queued`);
   const cfgOpt = flags.config ? ` --config ${shellArg(flags.config)}` : "";
   const shown = displayPath(out);
   lines.push(r.entries.length ? `Wrote ${r.entries.length} entries to ${shown}. Next: ragjudge review ${flags.out ? shellArg(shown) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}` : `Nothing to review: wrote an empty queue to ${shown}.`);

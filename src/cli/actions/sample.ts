@@ -76,7 +76,7 @@ function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, ru
     if (s.disagreements) parts.push(`disagreements ${s.disagreements.queued} of ${s.disagreements.found}${s.disagreements.labelledByAnnotator ? ` (${s.disagreements.labelledByAnnotator} are your own labels: someone else should look)` : ""}`);
     if (s.duplicates) parts.push(`${s.duplicates} drawn twice, kept once`);
   }
-  return `  ${rubric}: ${parts.join("; ")} -> ${s?.queued ?? 0} queued`;
+  return `  ${rubric}: ${parts.join("; ")} → ${s?.queued ?? 0} queued`;
 }
 
 /** `ragjudge sample`'s action (see commands/sample.ts). */

@@ -98,7 +98,7 @@ export function checkPanel(judges: readonly PanelJudgeConfig[], ctx: z.Refinemen
   for (const j of judges) {
     const cycle = visit(j.name, []);
     if (cycle) {
-      ctx.addIssue({ code: "custom", path: [...at, index.get(cycle[0]!)!, "name"], message: `judges form a cycle: ${cycle.join(" -> ")}` });
+      ctx.addIssue({ code: "custom", path: [...at, index.get(cycle[0]!)!, "name"], message: `judges form a cycle: ${cycle.join(" → ")}` });
       return;
     }
   }

@@ -5,8 +5,11 @@ import { escapeHtml } from "../../report/html/escape.js";
  * labels are never presented as human). It holds no item text at all: the script fetches items as
  * JSON and builds the DOM with `textContent`, so no item text is ever parsed
  * as HTML. The session token travels in a meta tag the script reads.
+ * `next` (the calibrate command with this review's files) is shown when the
+ * queue is done and after Finish, so the page says what to run next.
  */
-export function pageHtml(token: string, annotator: string, provenanceNote: string): string {
+export function pageHtml(token: string, annotator: string, provenanceNote: string, next?: string): string {
+  const nextLine = next ? `<p class="next">Next, measure the judge against these labels in a terminal:<br><code>${escapeHtml(next)}</code></p>` : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -50,8 +53,9 @@ export function pageHtml(token: string, annotator: string, provenanceNote: strin
     <h1>Queue done</h1>
     <p id="done-text"></p>
     <p><button id="first-skipped" type="button">Go to the first skipped item</button> <button id="finish" type="button">Finish and stop the server</button></p>
+    ${nextLine}
   </section>
-  <section id="finished" class="card done" hidden><h1>Finished</h1><p>Labels are saved. You can close this tab.</p></section>
+  <section id="finished" class="card done" hidden><h1>Finished</h1><p>Labels are saved. You can close this tab.</p>${nextLine}</section>
 </main>
 <footer class="actions" id="actions">
   <div class="answer-row">

@@ -39,7 +39,7 @@ describe("the config's judges (a panel)", () => {
     expect(problems(base([{ name: "a", kind: "baseline" }, { name: "m", kind: "majority", members: ["a", "b"] }]))[0]).toMatch(/:\d+: .*no judge named "b"/);
     expect(problems(base([{ name: "a", kind: "baseline" }, { name: "m", kind: "unanimous", members: ["a", "m"] }]))[0]).toMatch(/cannot be its own member/);
     const cyc = problems(base([{ name: "a", kind: "baseline" }, { name: "x", kind: "majority", members: ["a", "y"] }, { name: "y", kind: "majority", members: ["a", "x"] }]));
-    expect(cyc.join("\n")).toMatch(/judges form a cycle: x -> y -> x/);
+    expect(cyc.join("\n")).toMatch(/judges form a cycle: x → y → x/);
     expect(problems(base([{ name: "c", kind: "cascade", first: "a", then: "a", confidence: 0.3 }])).join("\n")).toMatch(/confidence/);
   });
 
