@@ -81,6 +81,7 @@ export function startBackground(): Background {
   const pending = new Map<number, { resolve: (s: string | undefined) => void; reject: (e: Error) => void; hash: boolean }>();
   let next = 0;
   let failed: Error | undefined;
+  let closing = false;
   const fail = (e: Error) => {
     failed = e;
     for (const p of pending.values()) {
@@ -94,7 +95,8 @@ export function startBackground(): Background {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
-    if (pending.size === 0) worker.unref();
+    // once close() has begun, the thread stays referenced until it has exited (see close)
+    if (pending.size === 0 && !closing) worker.unref();
     if (m.error === undefined || p.hash) p.resolve(m.error === undefined ? m.text : undefined);
     else p.reject(new Error(`internal: background worker: ${m.error}`));
   });
@@ -128,7 +130,30 @@ export function startBackground(): Background {
     // a file the worker cannot hash is read by the caller, which reports it as any read does
     hashFile: (file) => (failed ? Promise.resolve(undefined) : send({ file })),
     close: async () => {
-      await worker.terminate();
+      closing = true;
+      await terminate(worker);
     },
   };
+}
+
+/** How long {@link terminate} keeps the process alive for a thread's exit: far longer than an exit takes (2 ms). */
+const EXIT_WAIT_MS = 10_000;
+
+/**
+ * Stops a worker thread and waits for its exit. terminate() resolves on the
+ * thread's exit event, but neither the thread (referenced or not) nor that
+ * promise keeps the event loop alive while the thread stops: with nothing
+ * else pending, Node ended the program that awaited it with exit code 13 and
+ * no message (a run that failed on bad labels, about one time in three, with
+ * its error never printed). A timer holds the loop until the exit, at most
+ * {@link EXIT_WAIT_MS}: a thread that never reports its exit is left to the
+ * process's own.
+ */
+async function terminate(worker: Worker): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([worker.terminate(), new Promise((done) => (timer = setTimeout(done, EXIT_WAIT_MS)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

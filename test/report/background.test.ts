@@ -1,7 +1,9 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { sha256 } from "../../src/golden/hash.js";
+import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 import { describe, expect, it } from "vitest";
 import { startBackground } from "../../src/report/background.js";
@@ -36,6 +38,24 @@ describe("the background worker", () => {
     await expect(pending).rejects.toThrow(/exited/);
     expect(bg.hasRoom()).toBe(false);
     expect(bg.compress("[1]")).toBe(gzipBase64("[1]"));
+  });
+
+  it("close() keeps the process alive until the thread has exited, even when replies arrive during it (a run used to exit 13, silently)", () => {
+    // Replies queued while this thread was busy arrive after close() began; each used to unreference the
+    // thread, so the event loop ran dry before the exit event and Node ended the awaiting program with code 13.
+    const script = [
+      `const { startBackground } = await import(${JSON.stringify(join(ROOT, "src", "report", "background.ts"))});`,
+      "const bg = startBackground();",
+      "const hashes = Array.from({ length: 9 }, () => bg.hashFile(process.execPath));",
+      "const until = Date.now() + 300; while (Date.now() < until);",
+      "await bg.close();",
+      "console.log('closed', (await Promise.all(hashes)).filter((h) => h !== undefined).length);",
+    ].join("\n");
+    for (let i = 0; i < 3; i++) {
+      const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
+      expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" });
+      expect(r.stdout).toMatch(/^closed \d\n$/);
+    }
   });
 
   it("hashes a regular file as sha256 of its bytes does; leaves anything else to the caller", async () => {
