@@ -46,7 +46,7 @@ describe("the background worker", () => {
     const script = [
       `const { startBackground } = await import(${JSON.stringify(join(ROOT, "src", "report", "background.ts"))});`,
       "const bg = startBackground();",
-      "const hashes = Array.from({ length: 9 }, () => bg.hashFile(process.execPath));",
+      `const hashes = Array.from({ length: 9 }, () => bg.hashFile(${JSON.stringify(join(ROOT, "package.json"))}));`,
       "const until = Date.now() + 300; while (Date.now() < until);",
       "await bg.close();",
       "console.log('closed', (await Promise.all(hashes)).filter((h) => h !== undefined).length);",
@@ -54,7 +54,7 @@ describe("the background worker", () => {
     for (let i = 0; i < 3; i++) {
       const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
       expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" });
-      expect(r.stdout).toMatch(/^closed \d\n$/);
+      expect(r.stdout).toMatch(/^closed \d\n$/); // hashes still queued at the exit are left to the caller (undefined)
     }
   });
 
