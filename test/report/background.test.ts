@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
+import { buildSync } from "esbuild";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -43,16 +45,21 @@ describe("the background worker", () => {
   it("close() keeps the process alive until the thread has exited, even when replies arrive during it (a run used to exit 13, silently)", () => {
     // Replies queued while this thread was busy arrive after close() began; each used to unreference the
     // thread, so the event loop ran dry before the exit event and Node ended the awaiting program with code 13.
-    const script = [
-      `const { startBackground } = await import(${JSON.stringify(join(ROOT, "src", "report", "background.ts"))});`,
+    // Plain node on a bundle of the module: under tsx, its loader's own thread kept the loop alive and hid this.
+    const dir = tempDir("background-close");
+    const bundle = join(dir, "background.mjs");
+    buildSync({ entryPoints: [join(ROOT, "src", "report", "background.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "silent" });
+    const script = join(dir, "close.mjs");
+    writeFileSync(script, [
+      `const { startBackground } = await import(${JSON.stringify(pathToFileURL(bundle).href)});`,
       "const bg = startBackground();",
       `const hashes = Array.from({ length: 9 }, () => bg.hashFile(${JSON.stringify(join(ROOT, "package.json"))}));`,
       "const until = Date.now() + 300; while (Date.now() < until);",
       "await bg.close();",
       "console.log('closed', (await Promise.all(hashes)).filter((h) => h !== undefined).length);",
-    ].join("\n");
+    ].join("\n"));
     for (let i = 0; i < 3; i++) {
-      const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
+      const r = spawnSync(process.execPath, [script], { encoding: "utf8" });
       expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: "" });
       expect(r.stdout).toMatch(/^closed \d\n$/); // hashes still queued at the exit are left to the caller (undefined)
     }
