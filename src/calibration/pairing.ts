@@ -168,7 +168,28 @@ function neverGate(l: Pick<LabelledItem, "frames">): boolean {
   return l.frames.length > 0 && l.frames.every((f) => NEVER_GATE_FRAMES.has(f));
 }
 
-function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly JudgedItem[], book: LabelBook, minCoverage: number): DrawStatus {
+/**
+ * The draw's items whose held-out membership changed since the draw: the
+ * golden set now gives the question another split than the draw recorded,
+ * and one of the two is the held-out split. Moving a labelled question out of
+ * the held-out split would otherwise drop its label from the gate (a way to
+ * hide disagreements); moving one in would add an item the draw never framed
+ * as held-out.
+ */
+function movedSplits(d: LoadedDraw, ctx: Pick<GateContext, "splits" | "heldout">): { count: number; example?: string } {
+  let count = 0;
+  let example: string | undefined;
+  for (const it of d.draw.population.items) {
+    if (!ctx.splits?.has(it.question)) continue;
+    const now = ctx.splits.get(it.question) ?? undefined;
+    if (now === it.split || (now !== ctx.heldout && it.split !== ctx.heldout)) continue;
+    count++;
+    example ??= `${it.variant}/${it.question}: ${it.split ?? "no split"} then, ${now ?? "no split"} now`;
+  }
+  return example === undefined ? { count } : { count, example };
+}
+
+function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly JudgedItem[], book: LabelBook, minCoverage: number, ctx: Pick<GateContext, "splits" | "heldout">): DrawStatus {
   let missing = 0;
   let outside = 0;
   let example: JudgedItem | undefined;
@@ -185,8 +206,10 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
   }
   // A design whose inclusion probabilities are unknown, or do not replay from its seed, never covers (plan/designs.ts).
   const refused = designRefusal(d.draw);
-  const covers = missing === 0 && outside === 0 && refused === null;
+  const moved = movedSplits(d, ctx);
+  const covers = missing === 0 && outside === 0 && refused === null && moved.count === 0;
   const why: string[] = refused ? [`the gate refuses this draw: ${refused}`] : [];
+  if (moved.count) why.push(`${moved.count} of its item${moved.count === 1 ? "'s" : "s'"} split${moved.count === 1 ? "" : "s"} changed in the golden set since the draw, in or out of "${ctx.heldout}" (for example ${moved.example}): draw again on today's splits`);
   if (missing) why.push(`${missing} held-out item${missing === 1 ? "" : "s"} judged now ${missing === 1 ? "is" : "are"} not in its population (new items, or their evidence changed since the draw)`);
   if (outside) why.push(`${outside} held-out item${outside === 1 ? "" : "s"} judged now ${outside === 1 ? "was" : "were"} outside its frame (it was limited to variants ${d.draw.scope.variants.join(", ")}${d.draw.scope.splits ? ` and splits ${d.draw.scope.splits.join(", ")}` : ""})`);
   if (example) why.push(`for example ${example.key.variant}/${example.key.question}/${example.key.unit}`);
@@ -247,7 +270,7 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
 export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext = DEFAULT_GATE): GroupPairing {
   const mine = ctx.draws.draws.filter((d) => d.draw.rubric === group.rubric);
   const heldoutItems = group.items.filter((it) => heldoutForCheck(ctx, it, mine));
-  const statuses = mine.map((d) => drawStatus(d, group, heldoutItems, book, ctx.minCoverage));
+  const statuses = mine.map((d) => drawStatus(d, group, heldoutItems, book, ctx.minCoverage, ctx));
   const byId = new Map(mine.map((d, i) => [d.draw.id, { d, s: statuses[i]! }]));
   const countingDraws = mine.filter((_, i) => statuses[i]!.counts);
   const gate: GateItem[] = [];

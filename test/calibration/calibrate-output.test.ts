@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { drawIdOf, drawText } from "../../src/calibration/draws.js";
+import type { Draw } from "../../src/golden/schema/draw.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { copyFixture } from "../helpers/temp.js";
 
@@ -16,15 +18,26 @@ const recordFile = (name: string) => join(dir, "labels", "calibration", name);
  * The fixture's 12 correctness labels rewritten as the example's
  * citation-accuracy looks: every label "yes", the first 8 in the heldout
  * split and the other 4 random labels in the dev split (in the golden set,
- * whose split is the one the gate reads, and on the labels).
+ * whose split is the one the gate reads, on the labels, and in the draws,
+ * as if they had been drawn on these splits: a draw made on other splits does
+ * not count).
  */
 function correctnessAllYesWithSplits(): void {
+  const dev = ["q09", "q10", "q11", "q12"];
   const golden = join(dir, "golden.jsonl");
   writeFileSync(golden, readFileSync(golden, "utf8").trim().split("\n").map((l) => {
     const q = JSON.parse(l) as { id: string; split?: string };
-    if (["q09", "q10", "q11", "q12"].includes(q.id)) q.split = "dev";
+    if (dev.includes(q.id)) q.split = "dev";
     return JSON.stringify(q);
   }).join("\n") + "\n");
+  const draws = join(dir, "labels", "draws");
+  for (const name of readdirSync(draws)) {
+    const d = JSON.parse(readFileSync(join(draws, name), "utf8")) as Draw;
+    for (const it of d.population.items) if (dev.includes(it.question)) it.split = "dev";
+    d.id = drawIdOf(d);
+    rmSync(join(draws, name));
+    writeFileSync(join(draws, `${d.id}.json`), drawText(d));
+  }
   const file = join(dir, "labels", "asha.jsonl");
   let i = 0;
   const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => {

@@ -88,11 +88,21 @@ describe("pairGroup", () => {
     expect(p.heldoutOnly).toBe(true);
     expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1"]);
     expect(p.other.map((x) => x.excluded).sort()).toEqual(["split (none)", "split dev"]);
-    // The golden set's split wins over what the draw or the label recorded; the split's name is the config's.
+    // The golden set's split wins over what the label recorded; the split's name is the config's.
     const golden = new Map<string, string | null>([["q1", "test"], ["q2", "test"], ["q3", null]]);
-    const renamed = pairGroup(groups[0]!, labels, withDraws([draw], { heldout: "test", splits: golden }));
+    const onTest = testDraw("r", [1, 2, 3].map((i) => ({ question: `q${i}`, inputHash: H(i), split: i === 3 ? undefined : "test" })), [0, 1, 2]);
+    const renamed = pairGroup(groups[0]!, labels, withDraws([onTest], { heldout: "test", splits: golden }));
     expect(renamed.gate.map((x) => x.judged.key.question)).toEqual(["q1", "q2"]);
     expect(renamed.other.map((x) => x.excluded)).toEqual(["split (none)"]);
+    // A draw made on other splits than today's does not count: moving a labelled question out of the held-out
+    // split after the draw would hide its label from the gate (and moving one in would add one it never framed).
+    const moved = pairGroup(groups[0]!, labels, withDraws([draw], { heldout: "test", splits: golden }));
+    expect(moved.gate).toEqual([]);
+    expect(moved.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(moved.draws[0]!.why).toMatch(/^2 of its items' splits changed in the golden set since the draw, in or out of "test" \(for example v\/q[12]: (heldout|dev) then, test now\): draw again on today's splits/);
+    const out = pairGroup(groups[0]!, labels, withDraws([draw], { splits: new Map<string, string | null>([["q1", "dev"], ["q2", "dev"], ["q3", null]]) }));
+    expect(out.gate).toEqual([]);
+    expect(out.draws[0]!.why).toMatch(/^1 of its item's split changed/);
   });
 
   it("weights by inverse inclusion probability only when the draws give items different probabilities, with Kish's effective n", () => {

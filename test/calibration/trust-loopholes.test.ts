@@ -119,6 +119,27 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: kappa too low/);
   });
 
+  it("never trusts labels whose questions were moved out of the held-out split after the draw", async () => {
+    const p = await judged();
+    await honest(p, "correctness");
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^TRUSTED/);
+    // The adversary moves three labelled held-out questions to dev (say, those where people disagreed with the
+    // judge): the input hashes stay the same, so only the splits tell. The draw no longer counts.
+    const golden = join(p.dir, "golden", "questions.jsonl");
+    const moved = [...splitOf(p)].filter(([, s]) => s === "heldout").slice(0, 3).map(([q]) => q);
+    writeFileSync(golden, readFileSync(golden, "utf8").trim().split("\n").map((l) => {
+      const q = JSON.parse(l) as { id: string; split?: string };
+      return JSON.stringify(moved.includes(q.id) ? { ...q, split: "dev" } : q);
+    }).join("\n") + "\n");
+    expect((await judgeAgain(p)).code).toBe(0);
+    const c = await calibration(p, "correctness");
+    expect(c.gate.n).toBe(0);
+    expect(c.trust.message).toMatch(/^untrusted: no label counts/);
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: no label counts/);
+  });
+
   it("counts labels with no split as dev: a golden set without a held-out split is never trusted", async () => {
     const p = await judged();
     const golden = join(p.dir, "golden", "questions.jsonl");
