@@ -7,6 +7,7 @@ import { parseJsonl } from "../golden/jsonl.js";
 import { confinedPath } from "../golden/paths.js";
 import { Label, type Frame, type ItemKey } from "../golden/schema/items.js";
 import { evidenceKey, keyOf } from "./keys.js";
+import { labelHistoryProblems } from "./label-checks.js";
 
 /**
  * Labels: the append-only JSONL files in `labels/` (one per annotator, plus
@@ -138,6 +139,7 @@ export function loadLabels(dir: string): LabelBook {
     files[files.length - 1]!.labels = rows.length;
     for (const r of rows) history.push({ value: r.value, file: path, line: r.line });
   }
+  if (!problems.length) problems.push(...labelHistoryProblems(history));
   if (problems.length) throw new InputErrors(problems);
   return resolveLabels(dir, files, history);
 }

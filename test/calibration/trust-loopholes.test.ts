@@ -140,6 +140,27 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: no label counts/);
   });
 
+  it("refuses look-alike annotators who would outvote the real one, and labels dated in the future", async () => {
+    const p = await judged();
+    await honest(p, "correctness");
+    const mine = readFileSync(join(p.labels, "test-author.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Label);
+    const flipped = (l: Label, over: Partial<Label>) => JSON.stringify({ ...l, label: l.label === "yes" ? "no" : "yes", ...over });
+    // Two more "annotators" whose names print as the real one's (a Cyrillic е; a zero-width joiner) vote the other way.
+    writeFileSync(join(p.labels, "t\u0435st-author.jsonl"), mine.map((l) => flipped(l, { annotator: "t\u0435st-author" })).join("\n") + "\n");
+    writeFileSync(join(p.labels, "test-au\u200dthor.jsonl"), mine.map((l) => flipped(l, { annotator: "test-au\u200dthor" })).join("\n") + "\n");
+    const r = await calibrate(p);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/t\u0435st-author\.jsonl:1: annotator: "t\u0435st-author" reads like "test-author" \(.*test-author\.jsonl:1\) but is another name/);
+    expect(r.err).toMatch(/annotator: "test-au\u200dthor" holds an invisible character \(U\+200D\)/);
+    // The real annotator's labels, re-dated to 2099, would supersede any later relabelling.
+    writeFileSync(join(p.labels, "t\u0435st-author.jsonl"), "");
+    writeFileSync(join(p.labels, "test-au\u200dthor.jsonl"), "");
+    appendFileSync(join(p.labels, "test-author.jsonl"), JSON.stringify({ ...mine[0]!, time: "2099-01-01T00:00:00.000Z" }) + "\n");
+    const future = await runCliCaptured(["run", "--config", p.config, "--quiet"]);
+    expect(future.code).toBe(2);
+    expect(future.err).toMatch(/test-author\.jsonl:\d+: time: 2099-01-01T00:00:00\.000Z is in the future/);
+  });
+
   it("counts labels with no split as dev: a golden set without a held-out split is never trusted", async () => {
     const p = await judged();
     const golden = join(p.dir, "golden", "questions.jsonl");

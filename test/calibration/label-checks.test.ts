@@ -1,0 +1,55 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { labelHistoryProblems, nameSkeleton } from "../../src/calibration/label-checks.js";
+import { loadLabels, type LocatedLabel } from "../../src/calibration/labels.js";
+import type { Label } from "../../src/golden/schema/items.js";
+import { inputErrorMessages } from "../helpers/input-errors.js";
+import { tempDir } from "../helpers/temp.js";
+
+const NOW = Date.parse("2026-12-06T12:00:00Z");
+const at = (file: string, line: number, over: Partial<Label>): LocatedLabel => ({
+  file, line,
+  value: { variant: "v", question: "q1", rubric: "r", unit: "answer", inputHash: "a".repeat(64), label: "yes", annotator: "asha", provenance: "human", frame: "random", time: "2026-12-01T00:00:00Z", ...over } as Label,
+});
+const messages = (history: LocatedLabel[]) => labelHistoryProblems(history, NOW).map((p) => p.message);
+
+describe("label history checks", () => {
+  it("gives names that read the same one skeleton, and different names different ones", () => {
+    for (const lookalike of ["аsha", "ASHA", "as\u200dha", "\u0430s\u04bba", "ａｓｈａ"]) expect(nameSkeleton(lookalike)).toBe(nameSkeleton("asha"));
+    for (const other of ["ash", "asher", "sasha", "bob"]) expect(nameSkeleton(other)).not.toBe(nameSkeleton("asha"));
+  });
+
+  it("refuses a second annotator whose name reads like the first (Cyrillic а), naming both places", () => {
+    expect(messages([at("labels/asha.jsonl", 1, {}), at("labels/x.jsonl", 3, { annotator: "\u0430sha" }), at("labels/x.jsonl", 4, { annotator: "\u0430sha" })])).toEqual([
+      'labels/x.jsonl:3: annotator: "аsha" reads like "asha" (labels/asha.jsonl:1) but is another name: two annotators whose names look the same are refused (one name per person)',
+    ]);
+  });
+
+  it("refuses an invisible character in a name (a zero-width joiner), once per name", () => {
+    const m = messages([at("labels/a.jsonl", 1, { annotator: "as\u200dha" }), at("labels/a.jsonl", 2, { annotator: "as\u200dha" })]);
+    expect(m).toEqual(['labels/a.jsonl:1: annotator: "as\u200dha" holds an invisible character (U+200D): a name must read as what it is']);
+  });
+
+  it("refuses a time in the future beyond a day of clock skew, and accepts one within it", () => {
+    expect(messages([at("labels/asha.jsonl", 2, { time: "2099-01-01T00:00:00Z" })])).toEqual([
+      "labels/asha.jsonl:2: time: 2099-01-01T00:00:00Z is in the future (this machine's clock says 2026-12-06T12:00:00.000Z): a later time supersedes every label given before it, so a future one could never be replaced",
+    ]);
+    expect(messages([at("labels/asha.jsonl", 2, { time: "2026-12-07T06:00:00Z" })])).toEqual([]);
+  });
+
+  it("accepts distinct people, the same person in several files, and past times", () => {
+    expect(messages([at("labels/asha.jsonl", 1, {}), at("labels/bob.jsonl", 1, { annotator: "bob" }), at("labels/import.jsonl", 9, {}), at("labels/ben.jsonl", 1, { annotator: "ben" })])).toEqual([]);
+  });
+
+  it("is applied when a labels folder is loaded (exit 2 through every command that reads labels)", () => {
+    const dir = tempDir("ragjudge-label-checks-");
+    const line = (o: Partial<Label>) => JSON.stringify(at("", 0, o).value);
+    writeFileSync(join(dir, "asha.jsonl"), line({}) + "\n");
+    writeFileSync(join(dir, "zz.jsonl"), line({ annotator: "\u0430sha", question: "q2" }) + "\n" + line({ question: "q3", time: "2099-01-01T00:00:00Z" }) + "\n");
+    const m = inputErrorMessages(() => loadLabels(dir));
+    expect(m).toHaveLength(2);
+    expect(m[0]).toMatch(/zz\.jsonl:1: annotator: "аsha" reads like "asha"/);
+    expect(m[1]).toMatch(/zz\.jsonl:2: time: 2099-01-01T00:00:00Z is in the future/);
+  });
+});
