@@ -12,9 +12,13 @@ export type { UntrustedReason } from "./trust-rules.js";
 /** The config's `trust` as the gate reads it: every field optional (defaults below). */
 export type TrustSettings = Partial<TrustThresholds> & { heldout?: string; perRubric?: Record<string, TrustOverride> };
 
+/** The gate's thresholds when the config sets none (the README's table states them). */
+export const DEFAULT_THRESHOLDS: Readonly<TrustThresholds> = { minLabels: 50, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8 };
+
 /** The thresholds for one rubric: the config's defaults overridden by `trust.perRubric[rubric]`. */
 export function thresholdsFor(trust: TrustSettings | undefined, rubric: string): TrustThresholds {
-  const base: TrustThresholds = { minLabels: trust?.minLabels ?? 50, minPerClass: trust?.minPerClass ?? 10, kappaLower: trust?.kappaLower ?? 0.6, minCoverage: trust?.minCoverage ?? 0.8 };
+  const d = DEFAULT_THRESHOLDS;
+  const base: TrustThresholds = { minLabels: trust?.minLabels ?? d.minLabels, minPerClass: trust?.minPerClass ?? d.minPerClass, kappaLower: trust?.kappaLower ?? d.kappaLower, minCoverage: trust?.minCoverage ?? d.minCoverage };
   const over = trust?.perRubric?.[rubric] ?? {};
   return {
     minLabels: over.minLabels ?? base.minLabels,
@@ -157,7 +161,19 @@ export function gateDecision(
       message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci)}; lower bound must be >= ${f2(t.kappaLower)}, ${nText})`,
     };
   }
-  return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}` };
+  return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}${loweredText(t)}` };
+}
+
+/**
+ * "; thresholds below the defaults: minLabels 4 (default 50)" when a config
+ * made the gate easier to pass: a trusted verdict carries it wherever it is
+ * printed (summary, report.md, junit.xml, calibrate), so lowered thresholds
+ * are never read as the README's.
+ */
+export function loweredText(t: TrustThresholds): string {
+  const d = DEFAULT_THRESHOLDS;
+  const lower = (["minLabels", "minPerClass", "kappaLower", "minCoverage"] as const).filter((k) => t[k] < d[k]);
+  return lower.length ? `; thresholds below the defaults: ${lower.map((k) => `${k} ${t[k]} (default ${d[k]})`).join(", ")}` : "";
 }
 
 /** The label-rule phrase, exported for renderers that list exclusions. */

@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { TrustOverride, TrustThresholds } from "../../src/golden/schema/config.js";
 import { describe, expect, it } from "vitest";
 import { assessJudgments } from "../../src/calibration/assess.js";
 import type { LabelBasis } from "../../src/calibration/basis.js";
@@ -32,6 +33,16 @@ describe("gateDecision", () => {
   it("trusts only with enough labels of each class and a lower bound at or above the threshold", () => {
     expect(gateDecision(fig(), none, T)).toEqual({ trusted: true, message: "trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80" });
     expect(gateDecision(fig({ kappa: 0.6, kappaSe: 0 }), none, T).trusted).toBe(true);
+    // Thresholds a config lowered are said wherever the trusted verdict is printed; raised ones are not news.
+    expect(gateDecision(fig(), none, { ...T, minLabels: 4, kappaLower: 0.2 }).message).toBe("trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80; thresholds below the defaults: minLabels 4 (default 50), kappaLower 0.2 (default 0.6)");
+    expect(gateDecision(fig(), none, { ...T, minLabels: 60, minCoverage: 1 }).message).toBe("trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80");
+    // A lower bound below 0 (no better than chance) is refused in the config, for every rubric and for one.
+    for (const schema of [TrustThresholds, TrustOverride]) {
+      const r = schema.safeParse({ kappaLower: -1 });
+      expect(r.success).toBe(false);
+      expect(r.error!.issues[0]!.message).toBe("must be at least 0: a lower bound below 0 trusts a judge no better than chance");
+      expect(schema.safeParse({ kappaLower: 0 }).success).toBe(true);
+    }
     expect(gateDecision(fig({ kappa: 0.75, kappaSe: 0.08 }), none, T).reason).toBe("kappa-too-low"); // lo = 0.593
     expect(gateDecision(fig({ n: 49 }), none, T).reason).toBe("too-few-labels");
     expect(gateDecision(fig({ labelNo: 9 }), none, T).reason).toBe("too-few-labels");

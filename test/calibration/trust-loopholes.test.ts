@@ -90,7 +90,8 @@ describe("the trust gate cannot be talked into trust", () => {
     const p = await judged();
     await honest(p, "correctness");
     expect((await calibrate(p)).code).toBe(0);
-    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^TRUSTED: kappa 1\.00/);
+    // Trusted only under this test's lowered thresholds, and the line says so.
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^TRUSTED: kappa 1\.00.*; thresholds below the defaults: minLabels 20 \(default 50\), minPerClass 3 \(default 10\)$/);
     // Every answer of both variants changes: every input hash is new, and calibrate pairs nothing and writes no record.
     for (const v of ["bm25-small", "hybrid-rerank"]) {
       const file = join(p.dir, "golden", "variants", v, "output.jsonl");

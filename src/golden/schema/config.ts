@@ -43,7 +43,7 @@ import { JudgeConfig } from "./judge-config.js";
 export const TrustThresholds = z.strictObject({
   minLabels: z.number().int().positive().default(50),
   minPerClass: z.number().int().min(0).default(10),
-  kappaLower: z.number().min(-1).max(1).default(0.6),
+  kappaLower: z.number().min(0, "must be at least 0: a lower bound below 0 trusts a judge no better than chance").max(1).default(0.6),
   minCoverage: z.number().gt(0).max(1).default(0.8),
 });
 export type TrustThresholds = z.infer<typeof TrustThresholds>;
@@ -56,7 +56,7 @@ export type TrustThresholds = z.infer<typeof TrustThresholds>;
 export const TrustOverride = z.strictObject({
   minLabels: z.number().int().positive().optional(),
   minPerClass: z.number().int().min(0).optional(),
-  kappaLower: z.number().min(-1).max(1).optional(),
+  kappaLower: z.number().min(0, "must be at least 0: a lower bound below 0 trusts a judge no better than chance").max(1).optional(),
   minCoverage: z.number().gt(0).max(1).optional(),
 });
 export type TrustOverride = z.infer<typeof TrustOverride>;
