@@ -13,11 +13,11 @@ export type { UntrustedReason } from "./trust-rules.js";
 export type TrustSettings = Partial<TrustThresholds> & { heldout?: string; perRubric?: Record<string, TrustOverride> };
 
 /** The gate's thresholds when the config sets none (the README's table states them). */
-export const DEFAULT_THRESHOLDS: Readonly<TrustThresholds> = { minLabels: 50, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8 };
+export const DEFAULT_TRUST_THRESHOLDS: Readonly<TrustThresholds> = { minLabels: 50, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8 };
 
 /** The thresholds for one rubric: the config's defaults overridden by `trust.perRubric[rubric]`. */
 export function thresholdsFor(trust: TrustSettings | undefined, rubric: string): TrustThresholds {
-  const d = DEFAULT_THRESHOLDS;
+  const d = DEFAULT_TRUST_THRESHOLDS;
   const base: TrustThresholds = { minLabels: trust?.minLabels ?? d.minLabels, minPerClass: trust?.minPerClass ?? d.minPerClass, kappaLower: trust?.kappaLower ?? d.kappaLower, minCoverage: trust?.minCoverage ?? d.minCoverage };
   const over = trust?.perRubric?.[rubric] ?? {};
   return {
@@ -171,7 +171,7 @@ export function gateDecision(
  * are never read as the README's.
  */
 export function loweredText(t: TrustThresholds): string {
-  const d = DEFAULT_THRESHOLDS;
+  const d = DEFAULT_TRUST_THRESHOLDS;
   const lower = (["minLabels", "minPerClass", "kappaLower", "minCoverage"] as const).filter((k) => t[k] < d[k]);
   return lower.length ? `; thresholds below the defaults: ${lower.map((k) => `${k} ${t[k]} (default ${d[k]})`).join(", ")}` : "";
 }

@@ -189,7 +189,21 @@ function movedSplits(d: LoadedDraw, ctx: Pick<GateContext, "splits" | "heldout">
   return example === undefined ? { count } : { count, example };
 }
 
-function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly JudgedItem[], book: LabelBook, minCoverage: number, ctx: Pick<GateContext, "splits" | "heldout">): DrawStatus {
+/**
+ * The draws this rubric's labels name (their `draw`) that have no manifest in
+ * labels/draws/. Deleting the manifest of a draw whose labels disagreed with
+ * the judge, and drawing again with a seed chosen to land on agreeing items,
+ * would keep only the draw that flatters the judge: while a named draw is
+ * missing, no draw of the rubric counts.
+ */
+function missingDraws(rubric: string, book: LabelBook, draws: DrawBook): string[] {
+  const known = new Set(draws.draws.map((d) => d.draw.id));
+  const missing = new Set<string>();
+  for (const l of book.history) if (l.value.rubric === rubric && l.value.draw !== undefined && !known.has(l.value.draw)) missing.add(l.value.draw);
+  return [...missing].sort();
+}
+
+function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly JudgedItem[], book: LabelBook, minCoverage: number, ctx: Pick<GateContext, "splits" | "heldout" | "draws">, lost: readonly string[]): DrawStatus {
   let missing = 0;
   let outside = 0;
   let example: JudgedItem | undefined;
@@ -207,8 +221,9 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
   // A design whose inclusion probabilities are unknown, or do not replay from its seed, never covers (plan/designs.ts).
   const refused = designRefusal(d.draw);
   const moved = movedSplits(d, ctx);
-  const covers = missing === 0 && outside === 0 && refused === null && moved.count === 0;
+  const covers = missing === 0 && outside === 0 && refused === null && moved.count === 0 && lost.length === 0;
   const why: string[] = refused ? [`the gate refuses this draw: ${refused}`] : [];
+  if (lost.length) why.push(`labels of ${d.draw.rubric} name ${lost.length === 1 ? "a draw" : `${lost.length} draws`} whose manifest is missing from ${ctx.draws.dir || "labels/draws"} (${lost.slice(0, 3).join(", ")}${lost.length > 3 ? ", ..." : ""}): no draw of the rubric counts until it is back (a deleted draw could leave only one that flatters the judge)`);
   if (moved.count) why.push(`${moved.count} of its item${moved.count === 1 ? "'s" : "s'"} split${moved.count === 1 ? "" : "s"} changed in the golden set since the draw, in or out of "${ctx.heldout}" (for example ${moved.example}): draw again on today's splits`);
   if (missing) why.push(`${missing} held-out item${missing === 1 ? "" : "s"} judged now ${missing === 1 ? "is" : "are"} not in its population (new items, or their evidence changed since the draw)`);
   if (outside) why.push(`${outside} held-out item${outside === 1 ? "" : "s"} judged now ${outside === 1 ? "was" : "were"} outside its frame (it was limited to variants ${d.draw.scope.variants.join(", ")}${d.draw.scope.splits ? ` and splits ${d.draw.scope.splits.join(", ")}` : ""})`);
@@ -270,7 +285,8 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
 export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext = DEFAULT_GATE): GroupPairing {
   const mine = ctx.draws.draws.filter((d) => d.draw.rubric === group.rubric);
   const heldoutItems = group.items.filter((it) => heldoutForCheck(ctx, it, mine));
-  const statuses = mine.map((d) => drawStatus(d, group, heldoutItems, book, ctx.minCoverage, ctx));
+  const lost = missingDraws(group.rubric, book, ctx.draws);
+  const statuses = mine.map((d) => drawStatus(d, group, heldoutItems, book, ctx.minCoverage, ctx, lost));
   const byId = new Map(mine.map((d, i) => [d.draw.id, { d, s: statuses[i]! }]));
   const countingDraws = mine.filter((_, i) => statuses[i]!.counts);
   const gate: GateItem[] = [];

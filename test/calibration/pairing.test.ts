@@ -130,6 +130,21 @@ describe("pairGroup", () => {
     expect(two.weighted).toBe(false);
   });
 
+  it("counts no draw of a rubric while its labels name a draw whose manifest is missing (a deleted draw could leave only a flattering one)", () => {
+    const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no")]);
+    const kept = drawOver(4, [1, 2]);
+    const labels = [l(1, "yes", { draw: kept.draw.id }), l(2, "no", { draw: kept.draw.id })];
+    expect(pairGroup(groups[0]!, book(labels), withDraws([kept])).gate).toHaveLength(2);
+    // Items 3 and 4 were labelled (against the judge) in a draw whose manifest was then deleted.
+    const deleted = "0123456789abcdef";
+    const p = pairGroup(groups[0]!, book([...labels, l(3, "no", { draw: deleted }), l(4, "yes", { draw: deleted })]), withDraws([kept]));
+    expect(p.gate).toEqual([]);
+    expect(p.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(p.draws[0]!.why).toMatch(/^labels of r name a draw whose manifest is missing from labels\/draws \(0123456789abcdef\): no draw of the rubric counts until it is back/);
+    // Another rubric's missing draw is no concern of this one.
+    expect(pairGroup(groups[0]!, book([...labels, l(3, "no", { draw: deleted, rubric: "other" })]), withDraws([kept])).gate).toHaveLength(2);
+  });
+
   it("leaves tied items out until adjudicated, and counts judge errors as disagreements", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "error")]);
     // The tie leaves half the draw unlabelled: counted here with a lower coverage floor.
