@@ -1,10 +1,11 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { findNodeAtLocation, parse as parseJsonc, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { findNodeAtLocation, parse as parseJsonc, parseTree, type Node, type ParseError } from "jsonc-parser";
 import type { z } from "zod";
 import { describeIssue, displayPath, formatPath, InputError, InputErrors } from "./errors.js";
 import { readText } from "./files.js";
+import { describeJsonError } from "./json-syntax.js";
 import { MAX_DOCUMENT_BYTES } from "./limits.js";
 import { RagjudgeConfig, type VariantConfig } from "./schema/config.js";
 
@@ -95,8 +96,8 @@ export function parseConfigText(text: string, file: string): { config: RagjudgeC
   const errors: ParseError[] = [];
   const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length) {
-    const e = errors[0]!;
-    throw new InputError(file, lineAt(text, e.offset), undefined, `not valid JSON (${printParseErrorCode(e.error)})`);
+    const { line, message } = describeJsonError(text, errors[0]!);
+    throw new InputError(file, line, undefined, `not valid JSON: ${message}`);
   }
   const tree = parseTree(text, [], { allowTrailingComma: true });
   const lineOf = (path: readonly (string | number)[]) => {

@@ -5,6 +5,19 @@ import { readText, readTextBlocks, type BlockBytes, type ByteRange } from "./fil
 import { lineTooLong } from "./limits.js";
 import type { FastCheck } from "./schema/fast.js";
 
+/**
+ * `JSON.parse`'s message for one line of a JSONL file, its offset given as a
+ * column ("at position 193" is a count a person has to do by hand).
+ *
+ * @example
+ * jsonLineMessage(new SyntaxError("Expected ',' or '}' after property value in JSON at position 7")) // "... in JSON at column 8"
+ */
+export function jsonLineMessage(e: unknown): string {
+  return (e as Error).message
+    .replace(/^JSON\.parse: /, "")
+    .replace(/ at position (\d+)(?: \(line \d+ column \d+\))?/, (_m, p: string) => ` at column ${Number(p) + 1}`);
+}
+
 /** One parsed record and the 1-based line it came from, for later messages. */
 export interface Located<T> {
   line: number;
@@ -102,7 +115,7 @@ class JsonlParser<T> {
       try {
         json = JSON.parse(line);
       } catch (e) {
-        problems.push(new InputError(file, lineNo, undefined, `not valid JSON (${(e as Error).message.replace(/^JSON\.parse: /, "")})`));
+        problems.push(new InputError(file, lineNo, undefined, `not valid JSON (${jsonLineMessage(e)})`));
         continue;
       }
       let value = fast?.(json);
@@ -286,8 +299,11 @@ export function loadJson<S extends z.ZodType>(file: string, schema: S, limit?: n
     json = JSON.parse(text);
   } catch (e) {
     const m = /position (\d+)/.exec((e as Error).message);
-    const line = m ? text.slice(0, Number(m[1])).split("\n").length : undefined;
-    throw new InputError(file, line, undefined, `not valid JSON (${(e as Error).message})`);
+    const before = m ? text.slice(0, Number(m[1])) : undefined;
+    const line = before?.split("\n").length;
+    // the column within that line, as a one-line JSONL error gives it
+    const message = before === undefined ? (e as Error).message : jsonLineMessage(e).replace(/ at column \d+/, ` at column ${before.length - before.lastIndexOf("\n")}`);
+    throw new InputError(file, line, undefined, `not valid JSON (${message})`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new InputErrors(zodProblems(parsed.error, json, file, undefined, schema));

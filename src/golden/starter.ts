@@ -136,12 +136,12 @@ const OUTPUT = [
 
 const jsonl = (rows: readonly unknown[]) => rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
 
-/** The starter's files, in the order they are reported. */
-export function starterFiles(): StarterFile[] {
+/** The starter's files, in the order they are reported; `example` marks the example data the starter config names. */
+export function starterFiles(): (StarterFile & { example?: true })[] {
   return [
     { path: CONFIG_FILE, text: starterConfig(), what: "the config, commented: each field, and one line of every format" },
-    { path: "golden/questions.jsonl", text: jsonl(GOLDEN), what: "the golden set: 2 example questions to replace with yours" },
-    { path: "outputs/my-rag.output.jsonl", text: jsonl(OUTPUT), what: "your pipeline's output: 2 example lines, passages as text" },
+    { path: "golden/questions.jsonl", text: jsonl(GOLDEN), what: "the golden set: 2 example questions to replace with yours", example: true },
+    { path: "outputs/my-rag.output.jsonl", text: jsonl(OUTPUT), what: "your pipeline's output: 2 example lines, passages as text", example: true },
   ];
 }
 
@@ -160,13 +160,22 @@ export interface InitResult {
   dir: string;
   written: StarterFile[];
   existing: StarterFile[];
+  /**
+   * Example data not written because the folder already has a config: its
+   * project has files of its own (a removed or renamed example is not
+   * brought back).
+   */
+  skipped: StarterFile[];
   /** Whether .gitignore got the cache entry, already had it. */
   gitignore: "added" | "present";
 }
 
 /**
  * Writes the starter into `dir` (created when missing). Never overwrites: a
- * file that exists is left as it is and reported. A target that is a file,
+ * file that exists is left as it is and reported. In a folder that already
+ * has a config the example data is not written either (a user who replaced
+ * the example files with their own, under other names, must not find the
+ * examples back); `--rubrics` and the .gitignore entry still apply. A target that is a file,
  * or a starter path taken by something that is not a file, is an
  * {@link InputError} before anything is written.
  */
@@ -182,9 +191,12 @@ export function writeStarter(target: string, opts: { rubrics?: boolean } = {}): 
   if (existsSync(gitignore) && !statSync(gitignore).isFile()) throw new InputError(gitignore, undefined, undefined, "exists and is not a file");
   const written: StarterFile[] = [];
   const existing: StarterFile[] = [];
+  const skipped: StarterFile[] = [];
+  const project = existsSync(join(dir, CONFIG_FILE));
   for (const f of files) {
     const p = join(dir, f.path);
     if (existsSync(p)) existing.push(f);
+    else if (project && "example" in f) skipped.push(f);
     else {
       writeFileAtomic(p, f.text);
       written.push(f);
@@ -197,5 +209,5 @@ export function writeStarter(target: string, opts: { rubrics?: boolean } = {}): 
     const lead = text === "" || text.endsWith("\n") ? "" : "\n";
     appendLineDurable(gitignore, `${lead}# the ragjudge judge's cache\n${GITIGNORE_ENTRY}`);
   }
-  return { dir, written, existing, gitignore: present ? "present" : "added" };
+  return { dir, written, existing, skipped, gitignore: present ? "present" : "added" };
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
-import { unknownIdMessage, unknownRelevantMessage } from "./known-ids.js";
+import { UnfiledIds, unknownIdMessage, unknownRelevantMessage, type ChunksFrom } from "./known-ids.js";
 import { InputError, InputErrors } from "./errors.js";
 import { closestName } from "./field-names.js";
 import { readText } from "./files.js";
@@ -40,6 +40,11 @@ export interface ValidateInputs {
    * warning, since its questions would silently not count.
    */
   heldout?: string;
+  /**
+   * Where the user names a chunks file (`--chunks` with explicit inputs, or
+   * the config), for the hint when a variant has none. Default "config".
+   */
+  chunksFrom?: ChunksFrom;
 }
 
 /** Everything found, problems first; the inputs are valid when `problems` is empty. */
@@ -147,6 +152,15 @@ export function documentText(index: ChunkIndex, doc: string): string {
 
 const q = JSON.stringify;
 
+/** At most this many question ids are named in a note; the rest are counted. */
+const IDS_NAMED = 5;
+
+/** The first few ids, then how many more: a note says which questions, not only how many. */
+function namedIds(ids: readonly string[]): string {
+  const shown = ids.slice(0, IDS_NAMED).join(", ");
+  return ids.length > IDS_NAMED ? `${shown} and ${ids.length - IDS_NAMED} more` : shown;
+}
+
 /**
  * The golden set's relevance checked against one chunks file: `relevant`
  * ids it lacks and anchors that break the anchor rule against its chunks
@@ -245,7 +259,13 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     for (const id of index.byId.keys()) numberOf.set(id, numberOf.size);
     const seenIn = new Int32Array(numberOf.size);
     let listNo = 0;
-    const unknown = (id: string) => unknownIdMessage(id, v.chunks);
+    const unknown = (id: string) => unknownIdMessage(id, v.chunks!);
+    // With no chunks file every id not given as text is unknown for the same reason: one problem per file.
+    const unfiled = v.chunks === undefined ? new UnfiledIds() : undefined;
+    const unknownAt = (line: number, field: string, id: string, into: InputError[]) => {
+      if (unfiled) unfiled.add(id, line);
+      else into.push(new InputError(v.output, line, field, unknown(id)));
+    };
     const seenQ = new Set<string>();
     for (const { line, value: out } of rows) {
       if (goldenComplete && goldenRows.length > 0 && !goldenIds.has(out.id)) {
@@ -263,7 +283,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
           const n = numberOf.get(list[i]!);
           if (n === undefined) {
             unique = false; // an unknown id may be there twice: the full check below decides
-            if (checkIds) unknownIds.push(new InputError(v.output, line, `${field}[${i}]`, unknown(list[i]!)));
+            if (checkIds) unknownAt(line, `${field}[${i}]`, list[i]!, unknownIds);
           } else if (seenIn[n] === stamp) unique = false;
           else seenIn[n] = stamp;
         }
@@ -271,7 +291,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
         problems.push(...unknownIds);
       }
       (out.context ?? []).forEach((id, i) => {
-        if (checkIds && !known(id)) problems.push(new InputError(v.output, line, `context[${i}]`, unknown(id)));
+        if (checkIds && !known(id)) unknownAt(line, `context[${i}]`, id, problems);
       });
       if (!checkIds || index.byId.size === 0) continue;
       const context = contextOf(out, v.contextK);
@@ -287,8 +307,15 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
         }
       }
     }
-    const missing = goldenRows.filter((r) => !seenQ.has(r.value.id)).length;
-    if (missing > 0 && rows.length > 0) notes.push(`variant ${v.name}: ${missing} golden question${missing === 1 ? " has" : "s have"} no output line in ${v.output} (they score 0)`);
+    if (unfiled) {
+      const from = inputs.chunksFrom ?? "config";
+      // (golden relevant ids are not looked up without a chunks file: a relevant passage no answer retrieved is a miss)
+      const outputProblem = unfiled.problem(v.output, from);
+      if (outputProblem) problems.push(outputProblem);
+    }
+    const missingIds = goldenRows.filter((r) => !seenQ.has(r.value.id)).map((r) => r.value.id);
+    const missing = missingIds.length;
+    if (missing > 0 && rows.length > 0) notes.push(`variant ${v.name}: ${missing} golden question${missing === 1 ? " has" : "s have"} no output line in ${v.output} (${missing === 1 ? "it scores" : "they score"} 0): ${namedIds(missingIds)}`);
     variants.push({ name: v.name, chunks: index.byId.size, passages: index.passages.size, outputs: rows.length, missing });
   }
   const answerable = goldenRows.filter((r) => r.value.answerable).length;

@@ -140,7 +140,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   }
   stage("validate");
   const warnings = [...validation.warnings.map((w) => `warning: ${w.message}`), ...validation.notes.map((n) => `note: ${n}`)];
-  const floors = parseFloors(options.failUnder, config.floors, resolved.file);
+  const floors = parseFloors(options.failUnder, config.floors, resolved);
 
   let inputs;
   try {

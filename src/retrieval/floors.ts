@@ -1,4 +1,4 @@
-import { InputError } from "../golden/errors.js";
+import { InputError, InputErrors } from "../golden/errors.js";
 import { MeasureSpecError, parseMeasure } from "./measures/parse.js";
 import type { Measure } from "./measures/types.js";
 
@@ -36,27 +36,61 @@ function makeFloor(name: string, min: number, raw: string): Floor {
   return { measure, min };
 }
 
+/** Where the config's floors were written, so a bad one is reported at its file, line and key. */
+export interface FloorsSource {
+  file: string;
+  /** 1-based line of a config field (ResolvedConfig.lineOf). */
+  lineOf?: (path: readonly (string | number)[]) => number | undefined;
+}
+
+/**
+ * The config's floors, checked one by one: the floors and, for each bad one,
+ * an {@link InputError} at its line and `floors.<name>` key. The one check
+ * `run`, `retrieval` and `validate` share, so a floor validate passes is one
+ * run accepts.
+ *
+ * @example
+ * checkConfigFloors({ recall: 2 }, { file: "ragjudge.config.json", lineOf }).problems[0].message
+ * // 'ragjudge.config.json:41: floors.recall: bad floor "recall=2": name one measure with its cutoff, such as R@10'
+ */
+export function checkConfigFloors(fromConfig: Record<string, number>, source: FloorsSource): { floors: Floor[]; problems: InputError[] } {
+  const floors: Floor[] = [];
+  const problems: InputError[] = [];
+  for (const [name, min] of Object.entries(fromConfig)) {
+    try {
+      floors.push(makeFloor(name, min, `${name}=${min}`));
+    } catch (e) {
+      if (!(e instanceof MeasureSpecError)) throw e;
+      problems.push(new InputError(source.file, source.lineOf?.(["floors", name]), `floors.${name}`, e.message));
+    }
+  }
+  return { floors, problems };
+}
+
 /**
  * Parses `--fail-under` text (`R@10=0.70,RR=0.5`) and/or the config's
  * `floors` object into floors; a later floor for the same measure replaces an
  * earlier one, so a flag overrides the config. A floor outside what its
  * measure can reach (`R@10=70`) is refused rather than failing every run.
- * With `configFile`, a bad config floor is an {@link InputError} naming that
- * file and the `floors` key; flag problems are {@link MeasureSpecError}s.
+ * With `source`, bad config floors are {@link InputError}s naming that file,
+ * line and `floors` key (every one, see {@link checkConfigFloors}); flag
+ * problems are {@link MeasureSpecError}s.
  *
  * @example
  * parseFloors("R@10=0.70,RR=0.5").map((f) => [f.measure.label, f.min]) // [["R@10", 0.7], ["RR", 0.5]]
  */
-export function parseFloors(text?: string, fromConfig: Record<string, number> = {}, configFile?: string): Floor[] {
+export function parseFloors(text?: string, fromConfig: Record<string, number> = {}, source?: FloorsSource): Floor[] {
   const out = new Map<string, Floor>();
-  for (const [name, min] of Object.entries(fromConfig)) {
-    try {
+  if (source === undefined) {
+    for (const [name, min] of Object.entries(fromConfig)) {
       const f = makeFloor(name, min, `${name}=${min}`);
       out.set(f.measure.label, f);
-    } catch (e) {
-      if (configFile === undefined || !(e instanceof MeasureSpecError)) throw e;
-      throw new InputError(configFile, undefined, `floors.${name}`, e.message);
     }
+  } else {
+    const { floors, problems } = checkConfigFloors(fromConfig, source);
+    if (problems.length === 1) throw problems[0]!;
+    if (problems.length) throw new InputErrors(problems);
+    for (const f of floors) out.set(f.measure.label, f);
   }
   if (text !== undefined) {
     // An empty flag (`--fail-under "$FLOORS"` with the variable unset) must not

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src/golden/config.js";
@@ -39,6 +39,27 @@ describe("ragjudge init", () => {
     expect(again.out).toMatch(/Nothing new written/);
     expect(readFileSync(join(dir, "golden", "questions.jsonl"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, ".gitignore"), "utf8").match(/\.ragjudge\//g)).toHaveLength(1);
+  });
+
+  it("a rerun in a project with a config does not bring back example data the user removed or renamed, and says so", async () => {
+    const dir = join(tempDir("ragjudge-init-rerun-"), "my-eval");
+    expect((await runCliCaptured(["init", dir])).code).toBe(0);
+    // the user's own files, under their own names
+    renameSync(join(dir, "outputs", "my-rag.output.jsonl"), join(dir, "outputs", "bm25.output.jsonl"));
+    rmSync(join(dir, "golden", "questions.jsonl"));
+    const again = await runCliCaptured(["init", dir]);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain("exists, left as it is: ragjudge.config.json");
+    expect(again.out).toContain("not written: golden/questions.jsonl (example data; the project's ragjudge.config.json names its own files)");
+    expect(again.out).toContain("not written: outputs/my-rag.output.jsonl (example data;");
+    expect(again.out).toContain("Nothing new written: the project exists.");
+    expect(again.out).not.toContain("wrote ");
+    expect(readdirSync(join(dir, "outputs"))).toEqual(["bm25.output.jsonl"]);
+    expect(readdirSync(join(dir, "golden"))).toEqual([]);
+    // --rubrics still copies the rubrics into the existing project
+    const rubrics = await runCliCaptured(["init", dir, "--rubrics"]);
+    expect(rubrics.out).toMatch(/wrote rubrics\/faithfulness\.yaml/);
+    expect(existsSync(join(dir, "outputs", "my-rag.output.jsonl"))).toBe(false);
   });
 
   it("--rubrics copies the packaged rubrics out, and the run then uses (and records) the copies", async () => {

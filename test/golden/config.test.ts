@@ -30,7 +30,16 @@ describe("loadConfig", () => {
       `${file}:7: unknown field "typo"`,
     ]);
     const bad = project(`{\n  "golden": "q.jsonl"\n  "variants": []\n}`);
-    expect(inputErrorMessages(() => loadConfig(join(bad, "ragjudge.config.json")))).toEqual([`${join(bad, "ragjudge.config.json")}:3: not valid JSON (CommaExpected)`]);
+    expect(inputErrorMessages(() => loadConfig(join(bad, "ragjudge.config.json")))).toEqual([`${join(bad, "ragjudge.config.json")}:2: not valid JSON: a comma is missing after the value that ends at column 21`]);
+  });
+
+  it("words a syntax error, and puts a missing comma on the line of the value it belongs after, past comments and blank lines", () => {
+    const comma = project(`{\n  "golden": "q.jsonl",\n  "k": [1, 5, 10]\n\n  // the judge\n  /* more */\n  "judge": {"kind": "baseline"}\n}\n`);
+    expect(inputErrorMessages(() => loadConfig(join(comma, "ragjudge.config.json")))).toEqual([`${join(comma, "ragjudge.config.json")}:3: not valid JSON: a comma is missing after the value that ends at column 17`]);
+    const value = project(`{\n  "golden": "q.jsonl",\n  "k": \n}\n`);
+    expect(inputErrorMessages(() => loadConfig(join(value, "ragjudge.config.json")))).toEqual([`${join(value, "ragjudge.config.json")}:4: not valid JSON: a value is expected (column 1)`]);
+    const colon = project(`{\n  "golden" "q.jsonl"\n}\n`);
+    expect(inputErrorMessages(() => loadConfig(join(colon, "ragjudge.config.json")))).toEqual([`${join(colon, "ragjudge.config.json")}:2: not valid JSON: a colon is missing between a property name and its value (column 12)`]);
   });
 
   it("puts each unknown field on its own line, names the field probably meant, and lists problems in line order", () => {

@@ -1,7 +1,10 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseJsonl } from "../../src/golden/jsonl.js";
+import { jsonLineMessage, loadJson, parseJsonl } from "../../src/golden/jsonl.js";
 import { GoldenQuestion } from "../../src/golden/schema/golden.js";
+import { tempDir } from "../helpers/temp.js";
 
 const S = z.strictObject({ id: z.string(), n: z.number().optional() });
 
@@ -40,6 +43,15 @@ describe("parseJsonl", () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]!.message).toMatch(/^f\.jsonl:1: not valid JSON/);
     expect(rows).toHaveLength(1);
+  });
+
+  it("gives a column, not a character position, in a JSON syntax error", () => {
+    const { problems } = parseJsonl('{"id":"a" "question":"q?"}\n', "f.jsonl", S);
+    expect(problems.map((p) => p.message)).toEqual(["f.jsonl:1: not valid JSON (Expected ',' or '}' after property value in JSON at column 11)"]);
+    expect(jsonLineMessage(new SyntaxError("Unexpected token } in JSON at position 7 (line 1 column 8)"))).toBe("Unexpected token } in JSON at column 8");
+    const file = join(tempDir("ragjudge-json-"), "report.json");
+    writeFileSync(file, '{\n  "a": 1\n  "b": 2\n}\n');
+    expect(() => loadJson(file, z.unknown())).toThrow(`${file}:3: not valid JSON (Expected ',' or '}' after property value in JSON at column 3)`);
   });
 
   it("reports an empty file", () => {

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { GoldenSet, VariantData } from "../../src/golden/dataset.js";
+import { displayPath } from "../../src/golden/errors.js";
 import { indexChunks } from "../../src/golden/relevance.js";
 import { unknownChunkIds } from "../../src/golden/known-ids.js";
 import type { GoldenQuestion } from "../../src/golden/schema/golden.js";
@@ -61,6 +62,30 @@ describe("unknownChunkIds", () => {
       'o.jsonl:1: stages.first[1]: unknown chunk id "y" (not in c.jsonl)',
       'o.jsonl:1: context[0]: unknown chunk id "w" (not in c.jsonl)',
     ]);
+  });
+
+  it("with no chunks file, says so once per file in the words of the mode the user is in, not once per id", () => {
+    const g = golden([{ relevant: ["a", "b"] }, { relevant: ["b", "c"] }, { answerable: false }]);
+    const v = { ...variant({ q0: { retrieved: ["x", "y"], context: ["x"] }, q1: { retrieved: ["z"] } }), chunksFile: undefined, chunks: indexChunks([]) };
+    // golden relevant ids are not looked up without a chunks file: a relevant passage no answer retrieved is a miss
+    expect(unknownChunkIds(g, v, "flag").map((e) => e.message)).toEqual([
+      'o.jsonl:1: 3 chunk ids (the first: "x") and no chunks file to look them up in: pass --chunks FILE (or name one in the config), or give each passage as {"text": ...}',
+    ]);
+    expect(unknownChunkIds(golden([{}]), { ...v, outputs: new Map([["q0", { id: "q0", retrieved: ["x"] }]]) }, "config").map((e) => e.message)).toEqual([
+      'o.jsonl:1: chunk id "x" and no chunks file to look it up in: name one in the config (the variant\'s "chunks"), or give each passage as {"text": ...}',
+    ]);
+  });
+
+  it("ragjudge retrieval and validate with --golden and --output but no --chunks name --chunks, once per file", async () => {
+    const f = writeInputs(() => {});
+    for (const command of ["retrieval", "validate"]) {
+      const r = await runCliCaptured([command, "--golden", f.golden, "--output", f.output]);
+      expect(r.code).toBe(2);
+      const lines = r.err.trimEnd().split("\n").filter((l) => !l.startsWith("ragjudge: validate:")).map((l) => l.replace(/^ragjudge: error: /, ""));
+      expect(lines).toEqual([
+        `${displayPath(f.output)}:1: 150 chunk ids (the first: "d0#0") and no chunks file to look them up in: pass --chunks FILE (or name one in the config), or give each passage as {"text": ...}`,
+      ]);
+    }
   });
 
   it("does not walk the lines of a load that found every id as it came in, but still checks the golden set", () => {

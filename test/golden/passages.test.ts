@@ -82,7 +82,7 @@ describe("pipeline output with passages as text", () => {
     // a marked passage nobody retrieved counts once, under its own text's id, so recall's denominator has it
     expect([...relevantSet(g.byId.get("q3")!, v.chunks)]).toEqual([passageId("A passage nobody retrieved.")]);
     const report = validateInputs({ golden, variants: [{ name: "v", output, contextK: 5 }] });
-    expect(report.problems.map((p) => p.message)).toEqual([`${output}:3: retrieved[0]: unknown chunk id "not-a-passage" (the variant has no chunks file: give each passage as {"text": ...}, or name a chunks file in the config)`]);
+    expect(report.problems.map((p) => p.message)).toEqual([`${output}:3: chunk id "not-a-passage" and no chunks file to look it up in: name one in the config (the variant's "chunks"), or give each passage as {"text": ...}`]);
     expect(report.variants[0]).toMatchObject({ chunks: 3, passages: 3 });
     // seen first without a document, then with one: filed under it
     expect(v.chunks.byId.get(long)!.doc).toBe("hr");

@@ -135,7 +135,15 @@ describe("validateInputs", () => {
     const report = validateInputs({ golden: join(fx, "golden.jsonl"), variants: [{ name: "bm25", chunks: join(fx, "chunks.jsonl"), output: join(fx, "bm25.output.jsonl"), contextK: 5 }] });
     expect(report.problems).toEqual([]);
     expect(report).toMatchObject({ questions: 5, answerable: 4, unanswerable: 1 });
-    expect(report.notes).toEqual([`variant bm25: 1 golden question has no output line in ${join(fx, "bm25.output.jsonl")} (they score 0)`]);
+    expect(report.notes).toEqual([`variant bm25: 1 golden question has no output line in ${join(fx, "bm25.output.jsonl")} (it scores 0): q05`]);
+  });
+
+  it("names the questions without an output line: the first five, then how many more", () => {
+    const dir = tempDir("ragjudge-missing-");
+    writeFileSync(join(dir, "g.jsonl"), Array.from({ length: 9 }, (_, i) => JSON.stringify({ id: `q${i}`, question: "?", answerable: false })).join("\n") + "\n");
+    writeFileSync(join(dir, "o.jsonl"), '{"id":"q4","retrieved":[]}\n');
+    const report = validateInputs({ golden: join(dir, "g.jsonl"), variants: [{ name: "v", output: join(dir, "o.jsonl"), contextK: 5 }] });
+    expect(report.notes).toEqual([`variant v: 8 golden questions have no output line in ${join(dir, "o.jsonl")} (they score 0): q0, q1, q2, q3, q5 and 3 more`]);
   });
 
   it("rebuilds a document from overlapping chunks, so an anchor in the overlap counts once", () => {
@@ -228,6 +236,23 @@ describe("ragjudge validate", () => {
     const r = await runCliCaptured(["validate", "--config", config]);
     expect(r.code).toBe(0);
     expect(r.err).toContain('warning: ' + displayPath(join(dir, "g.jsonl")) + ':1: split: "held-out" is not the held-out split');
+  });
+
+  it("checks the config's floors as run does, naming the line of a bad one", async () => {
+    const dir = tempDir("ragjudge-floors-");
+    const config = join(dir, "ragjudge.config.json");
+    const chunks = JSON.stringify(join(fx, "chunks.jsonl"));
+    writeFileSync(config, `{\n  "golden": ${JSON.stringify(join(fx, "golden.jsonl"))},\n  "variants": [{"name": "bm25", "output": ${JSON.stringify(join(fx, "bm25.output.jsonl"))}, "chunks": ${chunks}}],\n  "judge": {"kind": "baseline"},\n  "floors": {\n    "R@11": 0.9,\n    "recall": 2\n  }\n}\n`);
+    const r = await runCliCaptured(["validate", "--config", config]);
+    expect(r.code).toBe(2);
+    expect(r.err.trimEnd().split("\n")).toEqual([
+      `${displayPath(config)}:7: floors.recall: bad floor "recall=2": name one measure with its cutoff, such as R@10`,
+      "ragjudge: validate: 1 problem found",
+    ]);
+    // run refuses it the same way, at the same line
+    const run = await runCliCaptured(["run", "--config", config, "--quiet"]);
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(`ragjudge: error: ${displayPath(config)}:7: floors.recall: bad floor "recall=2": name one measure with its cutoff, such as R@10\n`);
   });
 
   it("refuses half-given explicit inputs", async () => {

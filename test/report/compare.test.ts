@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcnemarCounts } from "../../src/calibration/stats/index.js";
 import { InputError } from "../../src/golden/errors.js";
-import { answerScore, compareSides } from "../../src/report/compare/compare.js";
+import { answerScore, compareSides, metricLabel } from "../../src/report/compare/compare.js";
 import { loadEvaluation, parseSide, variantPairs } from "../../src/report/compare/load.js";
 import { renderComparisons } from "../../src/report/compare/render.js";
 import { runEvaluation } from "../../src/report/evaluation.js";
@@ -205,6 +205,21 @@ describe("ragjudge compare", () => {
     expect((await runCliCaptured(["compare", evalDir])).code).toBe(2);
     const r = await runCliCaptured(["compare", `${evalDir}#bm25-small`, `${evalDir}#hybrid-rerank`, "--metric", "MRR@3"]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/no per-question MRR@3 in both evaluations \(available: .*RR/);
+    expect(r.err).toMatch(/no per-question MRR@3 \(read as RR@3\) in both evaluations \(available: .*RR/);
+  });
+
+  it("reads --metric by the measure names --fail-under takes (MRR is RR), and says when a name is no metric at all", async () => {
+    const [a, b] = [`${evalDir}#bm25-small`, `${evalDir}#hybrid-rerank`];
+    const mrr = await runCliCaptured(["compare", a, b, "--metric", "MRR", "--reps", "200", "--format", "json"]);
+    expect(mrr.code, mrr.err).toBe(0);
+    expect((JSON.parse(mrr.out) as { comparisons: { headline: { metric: string } }[] }).comparisons[0]!.headline.metric).toBe("RR");
+    expect(metricLabel("ndcg_cut_10")).toBe("nDCG@10");
+    expect(metricLabel("recip_rank")).toBe("RR");
+    const unknown = await runCliCaptured(["compare", a, b, "--metric", "MRRR"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/^ragjudge: error: --metric: unknown metric "MRRR"; known: AP, R-Prec, RR, RR@k, P@k, R@k, nDCG@k, Hit@k /);
+    const family = await runCliCaptured(["compare", a, b, "--metric", "R"]);
+    expect(family.code).toBe(2);
+    expect(family.err).toContain('"R" names no single per-question metric: give one with its cutoff, such as R@10');
   });
 });

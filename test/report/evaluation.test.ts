@@ -137,9 +137,11 @@ describe("runEvaluation refuses bad input before writing anything", () => {
     expect(existsSync(copy.evaluations)).toBe(false);
   });
 
-  it("a bad floor in the config names the config and its field", async () => {
+  it("a bad floor in the config names the config, its line and its field", async () => {
     const copy = exampleCopy((c) => (c.floors = { "R@ten": 0.5 }));
-    await expect(runEvaluation({ config: copy.config })).rejects.toThrow(/ragjudge\.config\.json: floors\.R@ten: /);
+    const line = readFileSync(copy.config, "utf8").split("\n").findIndex((l) => l.includes('"R@ten"')) + 1;
+    expect(line).toBeGreaterThan(0);
+    await expect(runEvaluation({ config: copy.config })).rejects.toThrow(new RegExp(`ragjudge\\.config\\.json:${line}: floors\\.R@ten: `));
     expect(existsSync(copy.evaluations)).toBe(false);
   });
 });

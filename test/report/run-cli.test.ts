@@ -60,6 +60,14 @@ describe("ragjudge run: exit codes", () => {
     expect(r.err).toContain('--judge must be "baseline" or "openai"');
     expect(existsSync(copy.evaluations)).toBe(false);
   });
+
+  it("passes --timeout-ms and --max-retries to the judge (the baseline, which makes no calls, refuses them)", async () => {
+    const copy = exampleCopy();
+    const r = await runCliCaptured(["run", "--config", copy.config, "--judge", "baseline", "--timeout-ms", "120000", "--max-retries", "8"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("ragjudge: error: --judge baseline takes no LLM options (got --timeout-ms, --max-retries)\n");
+    expect((await runCliCaptured(["run", "--config", copy.config, "--timeout-ms", "0"])).code).toBe(2);
+  });
 });
 
 describe("ragjudge run: folders that cannot be folders", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/golden/errors.js";
-import { checkFloors, formatMissedValue, parseFloors } from "../../src/retrieval/floors.js";
+import { InputError, InputErrors } from "../../src/golden/errors.js";
+import { checkConfigFloors, checkFloors, formatMissedValue, parseFloors } from "../../src/retrieval/floors.js";
 import { MeasureSpecError } from "../../src/retrieval/measures/parse.js";
 
 describe("floors (--fail-under and the config's floors)", () => {
@@ -41,13 +41,25 @@ describe("floors (--fail-under and the config's floors)", () => {
   it("a bad floor in the config names the config file and key", () => {
     let err: unknown;
     try {
-      parseFloors(undefined, { "R@100x": 0.5 }, "ragjudge.config.json");
+      parseFloors(undefined, { "R@100x": 0.5 }, { file: "ragjudge.config.json" });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).message).toMatch(/^ragjudge\.config\.json: floors\.R@100x: bad cutoff "100x"/);
     expect(() => parseFloors(undefined, { "R@10": 7 })).toThrow(MeasureSpecError);
+  });
+
+  it("names the config line of every bad floor (the check validate shares with run)", () => {
+    const lines: Record<string, number> = { "floors.R@11": 40, "floors.recall": 41, "floors.RR": 42 };
+    const source = { file: "ragjudge.config.json", lineOf: (p: readonly (string | number)[]) => lines[p.join(".")] };
+    const { floors, problems } = checkConfigFloors({ "R@11": 0.9, recall: 2, RR: 50 }, source);
+    expect(floors.map((f) => f.measure.label)).toEqual(["R@11"]);
+    expect(problems.map((p) => p.message)).toEqual([
+      'ragjudge.config.json:41: floors.recall: bad floor "recall=2": name one measure with its cutoff, such as R@10',
+      'ragjudge.config.json:42: floors.RR: bad floor "RR=50": RR lies between 0 and 1, so its floor must too (write 0.70, not 70)',
+    ]);
+    expect(() => parseFloors(undefined, { recall: 2, RR: 50 }, source)).toThrow(InputErrors);
   });
 
   it("a mean that equals its floor but carries rounding error meets it", () => {

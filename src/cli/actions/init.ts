@@ -16,12 +16,17 @@ export function initAction(dir: string, flags: { rubrics?: boolean }): void {
   const lines = [`ragjudge init: ${displayPath(r.dir) || "."}`];
   for (const f of r.written) lines.push(`  wrote ${f.path}: ${f.what}`);
   for (const f of r.existing) lines.push(`  exists, left as it is: ${f.path}`);
+  for (const f of r.skipped) lines.push(`  not written: ${f.path} (example data; the project's ragjudge.config.json names its own files)`);
   lines.push(r.gitignore === "added" ? "  added .ragjudge/ (the judge's cache) to .gitignore" : "  .gitignore already ignores .ragjudge/");
-  if (r.written.length === 0) lines.push("Nothing new written: every starter file exists.");
+  if (r.written.length === 0) lines.push(r.skipped.length ? "Nothing new written: the project exists." : "Nothing new written: every starter file exists.");
   const cd = cdHint(r.dir);
   lines.push(
-    "Next: put your questions in golden/questions.jsonl and your pipeline's output in outputs/my-rag.output.jsonl",
-    "(or convert a Ragas-style JSONL or a CSV: ragjudge import ragas FILE --out DIR), then:",
+    ...(r.skipped.length || r.written.length === 0
+      ? ["Next: check the project's files and run it:"]
+      : [
+          "Next: put your questions in golden/questions.jsonl and your pipeline's output in outputs/my-rag.output.jsonl",
+          "(or convert a Ragas-style JSONL or a CSV: ragjudge import ragas FILE --out DIR), then:",
+        ]),
     ...(cd ? [`  cd ${cd}`] : []),
     "  ragjudge validate",
     "  ragjudge run",

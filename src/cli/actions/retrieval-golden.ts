@@ -3,12 +3,12 @@ import { chooseVariants, loadConfig, missingInputs } from "../../golden/config.j
 import { loadGolden, relevantSets, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
 import { loadVariantsParallel } from "../../golden/load-parallel.js";
 import { checkAnchors } from "../../golden/anchors.js";
-import { unknownChunkIds } from "../../golden/known-ids.js";
+import { unknownChunkIds, type ChunksFrom } from "../../golden/known-ids.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
 import { diagnoseVariants, parsePoolDepth, renderDiagnosticsSection } from "../../retrieval/diagnostics/section.js";
-import { parseFloors, type Floor } from "../../retrieval/floors.js";
+import { parseFloors, type Floor, type FloorsSource } from "../../retrieval/floors.js";
 import { goldenView } from "../../retrieval/report.js";
 import { GROUP_BY, scoreRetrieval, type GroupBy } from "../../retrieval/score.js";
 import { goldenToQrels, pipelineToRun } from "../../retrieval/trec/export.js";
@@ -31,9 +31,11 @@ interface GoldenInputs {
   golden: GoldenSet;
   variants: VariantData[];
   ks: number[];
-  /** The config's floors and the file they came from (for messages). */
+  /** The config's floors and where they were written (for messages). */
   configFloors: Record<string, number>;
-  configFile: string | undefined;
+  floorsSource: FloorsSource | undefined;
+  /** Where a chunks file is named in this mode (for the hint when there is none). */
+  chunksFrom: ChunksFrom;
   poolDepth: number;
 }
 
@@ -53,7 +55,7 @@ async function loadGoldenInputs(flags: RetrievalFlags): Promise<GoldenInputs> {
   if (files) {
     const golden = loadGolden(files.golden);
     const variants = await loadVariantsParallel([{ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, ...(files.chunks ? { chunks: files.chunks } : {}), contextK: 5, stages: { first: [] } }], golden, undefined, early(golden));
-    return { golden, variants, ks: [1, 5, 10], configFloors: {}, configFile: undefined, poolDepth: 50 };
+    return { golden, variants, ks: [1, 5, 10], configFloors: {}, floorsSource: undefined, chunksFrom: "flag", poolDepth: 50 };
   }
   const cfg = loadConfig(flags.config);
   const missing = missingInputs(cfg);
@@ -61,7 +63,7 @@ async function loadGoldenInputs(flags: RetrievalFlags): Promise<GoldenInputs> {
   const chosen = chooseVariants(cfg, flags.variant);
   const golden = loadGolden(cfg.path(cfg.config.golden));
   const variants = await loadVariantsParallel(chosen, golden, cfg.path, early(golden));
-  return { golden, variants, ks: cfg.config.k, configFloors: cfg.config.floors, configFile: cfg.file, poolDepth: cfg.config.poolDepth };
+  return { golden, variants, ks: cfg.config.k, configFloors: cfg.config.floors, floorsSource: cfg, chunksFrom: "config", poolDepth: cfg.config.poolDepth };
 }
 
 /** Scores the golden-set inputs; `section` renders the diagnostics (misses, pool recall) for people. */
@@ -72,7 +74,7 @@ export async function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | un
   // An anchor that breaks the anchor rule would be scored as if it meant something: refuse, as validate does.
   const anchors = checkAnchors(inputs.golden, inputs.variants);
   // An unknown chunk id (a typo, the wrong chunks file) would score as a miss: refuse, as validate does.
-  const unknown = new Map(inputs.variants.flatMap((v) => unknownChunkIds(inputs.golden, v)).map((e) => [e.message, e]));
+  const unknown = new Map(inputs.variants.flatMap((v) => unknownChunkIds(inputs.golden, v, inputs.chunksFrom)).map((e) => [e.message, e]));
   if (anchors.problems.length || unknown.size) throw new InputErrors([...anchors.problems, ...unknown.values()]);
   for (const w of anchors.warnings) process.stderr.write(`warning: ${w.message}\n`);
   const unanswerable = inputs.golden.questions.filter((q) => !q.answerable).length;
@@ -81,7 +83,7 @@ export async function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | un
     throw new InputError(inputs.golden.file, undefined, undefined, `no answerable question: retrieval measures score answerable questions only (${unanswerable} unanswerable left out)`);
   }
   const ks = ksFlag ?? inputs.ks;
-  const floors = parseFloors(flags.failUnder, inputs.configFloors, inputs.configFile);
+  const floors = parseFloors(flags.failUnder, inputs.configFloors, inputs.floorsSource);
   const { shown, all } = measuresFor(flags, ks, floors);
   const by = parseBy(flags.by);
   const single = (what: string) => {

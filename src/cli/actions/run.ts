@@ -17,13 +17,19 @@ export interface RunFlags {
   baseUrl?: string;
   model?: string;
   concurrency?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
   quiet?: boolean;
   progress?: boolean;
   allowErrors?: boolean;
   example?: boolean;
 }
 
-/** The flags of this run that the next commands must repeat: the config, and the judge overrides (they set the fingerprint). */
+/**
+ * The flags of this run that the next commands must repeat: the config, and
+ * the judge overrides (the endpoint and model set the fingerprint; a deadline
+ * or retry budget the user raised for a slow server is needed again).
+ */
 function invocation(flags: RunFlags): Invocation {
   const config = flags.example ? ["--example"] : flags.config !== undefined ? ["--config", flags.config] : [];
   const judge: string[] = [];
@@ -31,6 +37,8 @@ function invocation(flags: RunFlags): Invocation {
   if (flags.baseUrl !== undefined) judge.push("--base-url", flags.baseUrl);
   if (flags.model !== undefined) judge.push("--model", flags.model);
   if (flags.cacheDir !== undefined) judge.push("--cache-dir", flags.cacheDir);
+  if (flags.timeoutMs !== undefined) judge.push("--timeout-ms", String(flags.timeoutMs));
+  if (flags.maxRetries !== undefined) judge.push("--max-retries", String(flags.maxRetries));
   return { config, judge };
 }
 
@@ -55,7 +63,7 @@ export async function runAction(flags: RunFlags): Promise<void> {
       cacheDir: flags.cacheDir,
       requireTrusted: flags.requireTrusted ?? false,
       failUnder: flags.failUnder,
-      judge: { judge: flags.judge, baseUrl: flags.baseUrl, model: flags.model, concurrency: flags.concurrency },
+      judge: { judge: flags.judge, baseUrl: flags.baseUrl, model: flags.model, concurrency: flags.concurrency, timeoutMs: flags.timeoutMs, maxRetries: flags.maxRetries },
       log,
       onProgress: progress ? (p) => {
         last = p;

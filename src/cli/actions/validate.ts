@@ -1,8 +1,9 @@
 import { chooseVariants, loadConfig, missingInputs, resolveRubrics } from "../../golden/config.js";
 import { variantNameFromFile } from "../../golden/dataset.js";
-import { displayPath, InputErrors } from "../../golden/errors.js";
+import { displayPath, InputErrors, type InputError } from "../../golden/errors.js";
 import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
 import { loadRubrics } from "../../judge/rubric/rubric.js";
+import { checkConfigFloors } from "../../retrieval/floors.js";
 import { explicitFiles } from "../commands/validate.js";
 import { EXIT, UsageError } from "../errors.js";
 
@@ -16,7 +17,8 @@ export interface ValidateFlags {
   citations: "error" | "warn";
 }
 
-function inputsFrom(flags: ValidateFlags): ValidateInputs {
+/** What validate checks: the input files, and problems of the config itself found on the way (its floors). */
+function inputsFrom(flags: ValidateFlags): { inputs: ValidateInputs; configProblems: InputError[] } {
   const files = explicitFiles(flags);
   if (files) {
     let contextK = 5;
@@ -24,7 +26,7 @@ function inputsFrom(flags: ValidateFlags): ValidateInputs {
       if (!/^[1-9]\d*$/.test(flags.contextK)) throw new UsageError(`--context-k: expected a positive whole number, got ${JSON.stringify(flags.contextK)}`);
       contextK = Number(flags.contextK);
     }
-    return { golden: files.golden, variants: [{ name: flags.variant ?? variantNameFromFile(files.output), chunks: files.chunks, output: files.output, contextK }], citations: flags.citations };
+    return { inputs: { golden: files.golden, variants: [{ name: flags.variant ?? variantNameFromFile(files.output), chunks: files.chunks, output: files.output, contextK }], citations: flags.citations, chunksFrom: "flag" }, configProblems: [] };
   }
   const cfg = loadConfig(flags.config);
   const missing = missingInputs(cfg);
@@ -33,21 +35,26 @@ function inputsFrom(flags: ValidateFlags): ValidateInputs {
   loadRubrics(resolveRubrics(cfg).dir, cfg.config.rubrics);
   const variants = chooseVariants(cfg, flags.variant);
   return {
-    golden: cfg.path(cfg.config.golden),
-    variants: variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK, stages: v.stages })),
-    citations: flags.citations,
-    heldout: cfg.config.trust.heldout,
+    inputs: {
+      golden: cfg.path(cfg.config.golden),
+      variants: variants.map((v) => ({ name: v.name, chunks: v.chunks === undefined ? undefined : cfg.path(v.chunks), output: cfg.path(v.output), contextK: v.contextK, stages: v.stages })),
+      citations: flags.citations,
+      heldout: cfg.config.trust.heldout,
+    },
+    // The floors as run reads them: a floor run would refuse fails here, at its line.
+    configProblems: checkConfigFloors(cfg.config.floors, cfg).problems,
   };
 }
 
 /** `ragjudge validate`'s action (see commands/validate.ts). */
 export function validateAction(flags: ValidateFlags): void {
-  const inputs = inputsFrom(flags);
+  const { inputs, configProblems } = inputsFrom(flags);
   const report = validateInputs(inputs);
   for (const w of report.warnings) process.stderr.write(`warning: ${w.message}\n`);
-  if (report.problems.length) {
-    for (const p of report.problems) process.stderr.write(`${p.message}\n`);
-    process.stderr.write(`ragjudge: validate: ${report.problems.length} problem${report.problems.length === 1 ? "" : "s"} found\n`);
+  const problems = [...configProblems, ...report.problems];
+  if (problems.length) {
+    for (const p of problems) process.stderr.write(`${p.message}\n`);
+    process.stderr.write(`ragjudge: validate: ${problems.length} problem${problems.length === 1 ? "" : "s"} found\n`);
     process.exitCode = EXIT.badInput;
     return;
   }

@@ -15,7 +15,7 @@ export function registerCompare(program: Command): void {
     .description("Compare two variants question by question on the same golden set: paired differences with bootstrap intervals, McNemar's test for yes/no outcomes, regressed kinds and tags, the questions that changed (worst first), and one verdict line. Judge figures of different fingerprints are refused.")
     .option("--variants <a,b>", "compare two variants of one evaluation (the latest by default), e.g. bm25-small,hybrid-rerank")
     .addOption(new Option("--format <format>", "output format").choices(["table", "md", "json"]).default("table"))
-    .option("--metric <name>", "headline retrieval metric (per question: RR, R@k, nDCG@k, Hit@k, P@k, AP, R-Prec)", "RR")
+    .option("--metric <name>", "headline retrieval metric (per question: RR, R@k, nDCG@k, Hit@k, P@k, AP, R-Prec; the names --fail-under takes, such as MRR)", "RR")
     .option("--seed <n>", "bootstrap seed", String(BOOTSTRAP_SHOWN.seed))
     .option("--reps <n>", "bootstrap resamples", String(BOOTSTRAP_SHOWN.reps))
     .option("--min-group <n>", "kinds and tags with fewer paired questions get no interval and are never flagged", "5")

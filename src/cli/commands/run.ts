@@ -1,10 +1,13 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { RunFlags } from "../actions/run.js";
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a whole number >= 1");
-  return n;
+/** A whole-number option of at least `min`, as `ragjudge judge` checks its own. */
+function wholeNumber(min: number) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be a whole number >= ${min}`);
+    return n;
+  };
 }
 
 /**
@@ -27,7 +30,9 @@ export function registerRun(program: Command): void {
     .option("--judge <kind>", "baseline (offline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
     .option("--base-url <url>", "OpenAI-compatible endpoint including /v1 (default: config judge.baseUrl, else OPENAI_BASE_URL)")
     .option("--model <name>", "judge model (default: config judge.model)")
-    .option("--concurrency <n>", "judge calls in flight at once (default: config judge.concurrency, 8)", positiveInt)
+    .option("--concurrency <n>", "judge calls in flight at once (default: config judge.concurrency, 8)", wholeNumber(1))
+    .option("--timeout-ms <ms>", "the LLM judge's deadline of one attempt (default: config judge.timeoutMs, 60000)", wholeNumber(1))
+    .option("--max-retries <n>", "the LLM judge's retries per call for 429, 5xx, timeouts, resets (default: config judge.maxRetries, 4)", wholeNumber(0))
     .option("--cache-dir <dir>", "the LLM judge's cache folder (default: config cacheDir, shared with ragjudge judge)")
     .option("--allow-errors", "exit 0 (not 4) when some items end as error verdicts; they still count as unjudged, never as yes or no")
     .option("--no-progress", "no judge progress display on stderr")

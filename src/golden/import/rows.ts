@@ -1,6 +1,7 @@
 import { readCsv } from "../csv.js";
 import { InputError } from "../errors.js";
 import { readText } from "../files.js";
+import { jsonLineMessage } from "../jsonl.js";
 
 /**
  * The rows of a dataset to import, whatever the file: a Ragas-style JSONL
@@ -37,7 +38,7 @@ export function readJsonlRows(file: string, problems: InputError[]): SourceTable
     try {
       v = JSON.parse(text);
     } catch (e) {
-      problems.push(new InputError(file, i + 1, undefined, `not valid JSON (${(e as Error).message})`));
+      problems.push(new InputError(file, i + 1, undefined, `not valid JSON (${jsonLineMessage(e)})`));
       return;
     }
     if (v === null || typeof v !== "object" || Array.isArray(v)) {

@@ -74,6 +74,13 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/**
+ * What to do when the endpoint seems down, in the message that stops the run.
+ * Both commands that judge (`ragjudge judge` and `ragjudge run`) accept the
+ * flag it names, so it works whichever printed it (a test holds them to it).
+ */
+export const OUTAGE_HINT = "Check the server, or raise --timeout-ms (config: judge.timeoutMs) if it is only slow";
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
@@ -196,7 +203,7 @@ export class JudgeClient {
       if (rejectsLogprobs(body, f)) return { ok: false, cause, noLogprobs: true, servedModel, usage, raw, attempts };
       if (f.action === "retry" && f.transport) {
         if (++this.failStreak >= this.outageAttempts) {
-          this.stop(`${cause} (${this.failStreak} attempts in a row failed with no reply: the endpoint seems down or too slow; stopping. Check the server, or raise --timeout-ms if it is only slow)`);
+          this.stop(`${cause} (${this.failStreak} attempts in a row failed with no reply: the endpoint seems down or too slow; stopping. ${OUTAGE_HINT})`);
           return ended();
         }
       } else this.failStreak = 0;

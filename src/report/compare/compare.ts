@@ -2,6 +2,8 @@ import { join } from "node:path";
 import { DEFAULT_REPS, DEFAULT_SEED, mcnemarCounts, MCNEMAR_EXACT_BELOW, pairedBootstrapMeanDifference, type Interval } from "../../calibration/stats/index.js";
 import { InputError } from "../../golden/errors.js";
 import { meanOf } from "../../retrieval/diagnostics/kinds.js";
+import { MeasureSpecError, parseMeasure, UnknownMeasureError } from "../../retrieval/measures/parse.js";
+import { MEASURES } from "../../retrieval/measures/registry.js";
 import { REPORT_FILE } from "../folder.js";
 import { num } from "../format.js";
 import { NOT_FOUND_RUBRIC, type Outcome } from "../search-or-answer.js";
@@ -249,6 +251,29 @@ function groupsOf(report: ReportJson): { by: "kind" | "tag"; group: string; ids:
   return [...sorted(kinds).map(([group, ids]) => ({ by: "kind" as const, group, ids })), ...sorted(tags).map(([group, ids]) => ({ by: "tag" as const, group, ids }))];
 }
 
+/**
+ * The report's label of a metric as a user writes it, read by the measure
+ * parser `--fail-under` uses, so the same names work in both: `MRR` and
+ * `recip_rank` are RR, `ndcg_cut_10` is nDCG@10. A name that is no measure
+ * is refused as such, listing the per-question measures; a family without its
+ * cutoff (`R`) asks for one.
+ *
+ * @example
+ * metricLabel("MRR") // "RR"
+ */
+export function metricLabel(name: string): string {
+  let measures;
+  try {
+    measures = parseMeasure(name, []);
+  } catch (e) {
+    if (!(e instanceof UnknownMeasureError)) throw e;
+    const known = MEASURES.filter((m) => m.aggregation === "mean").map((m) => m.name).join(", ");
+    throw new MeasureSpecError(`--metric: unknown metric "${name.trim()}"; known: ${known} (MRR, MAP and trec_eval names such as recip_rank or ndcg_cut_10 work too)`);
+  }
+  if (measures.length !== 1) throw new MeasureSpecError(`--metric: "${name.trim()}" names no single per-question metric: give one with its cutoff, such as R@10 or nDCG@10`);
+  return measures[0]!.label;
+}
+
 const f3 = (x: number | null) => (x === null ? "n/a" : (x >= 0 ? "+" : "") + x.toFixed(3));
 const ciText = (ci: Interval | null) => (ci ? `[${f3(ci.lo)}, ${f3(ci.hi)}]` : "no interval");
 
@@ -284,10 +309,12 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
   const seed = options.seed ?? DEFAULT_SEED;
   const reps = options.reps ?? DEFAULT_REPS;
   const minGroup = options.minGroup ?? 5;
-  const metric = options.metric ?? "RR";
+  const asked = options.metric ?? "RR";
+  const metric = metricLabel(asked);
   const available = a.variant.retrieval.measures.filter((m) => b.variant.retrieval.measures.includes(m));
   if (!available.includes(metric)) {
-    throw new InputError(join(a.evaluation.folder, REPORT_FILE), undefined, "retrieval.measures", `no per-question ${metric} in both evaluations (available: ${available.join(", ")})`);
+    const named = metric === asked.trim() ? metric : `${asked.trim()} (read as ${metric})`;
+    throw new InputError(join(a.evaluation.folder, REPORT_FILE), undefined, "retrieval.measures", `no per-question ${named} in both evaluations (available: ${available.join(", ")})`);
   }
   const answerable = ra.questions.filter((q) => q.answerable).map((q) => q.id);
   const all = ra.questions.map((q) => q.id);

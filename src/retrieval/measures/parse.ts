@@ -6,6 +6,17 @@ export class MeasureSpecError extends Error {
   override name = "MeasureSpecError";
 }
 
+/**
+ * A name that is no measure at all (not a bad cutoff of a known one), so a
+ * command that reads one measure name can word its own "unknown" message.
+ */
+export class UnknownMeasureError extends MeasureSpecError {
+  override name = "UnknownMeasureError";
+  constructor(readonly word: string) {
+    super(`unknown measure "${word}" (known: ${KNOWN()})`);
+  }
+}
+
 /** Lower-case aliases (IR spellings and trec_eval names) to family keys. */
 const ALIASES: ReadonlyMap<string, string> = new Map([
   ["p", "P"], ["precision", "P"],
@@ -61,13 +72,13 @@ export function parseMeasure(word: string, ks: readonly number[]): Measure[] {
   let m = /^(.+?)@(.*)$/.exec(w);
   if (m) {
     const def = familyOf(m[1]!, true);
-    if (!def || !def.cutoff) throw new MeasureSpecError(`unknown measure "${w}" (known: ${KNOWN()})`);
+    if (!def || !def.cutoff) throw new UnknownMeasureError(w);
     return [instantiate(def, parseCutoff(m[2]!, `measure "${w}"`))];
   }
   m = /^(P|recall|ndcg_cut|success)_(\d+)$/i.exec(w);
   if (m) return [instantiate(familyOf(m[1]!, false)!, parseCutoff(m[2]!, `measure "${w}"`))];
   const def = familyOf(w, false);
-  if (!def) throw new MeasureSpecError(`unknown measure "${w}" (known: ${KNOWN()})`);
+  if (!def) throw new UnknownMeasureError(w);
   if (!def.cutoff) return [instantiate(def)];
   return ks.map((k) => instantiate(def, k));
 }
