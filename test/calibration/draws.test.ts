@@ -8,22 +8,26 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrate } from "../../src/calibration/calibrate.js";
-import { drawText, loadDraws, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
+import { drawIdOf, drawItemKey, drawText, loadDraws, populationHash, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
+import { designRefusal, uniformReplay } from "../../src/calibration/plan/stratified-draw.js";
+import { Draw, type DrawItem } from "../../src/golden/schema/draw.js";
 import { resolveLabels, type LocatedLabel } from "../../src/calibration/labels.js";
 import type { Judgment, Label } from "../../src/golden/schema/items.js";
 import { inputErrorMessages } from "../helpers/input-errors.js";
 import { tempDir } from "../helpers/temp.js";
-import { testDraw } from "./draw-helpers.js";
+import { drawnItems, honestDraw, testDraw } from "./draw-helpers.js";
 
 const H = (i: number) => i.toString(16).padStart(64, "0");
 const T = "2026-01-01T00:00:00.000Z";
 const q = (i: number) => `q${String(i).padStart(3, "0")}`;
 
-function judgment(i: number, verdict: "yes" | "no"): Judgment {
-  return { variant: "v", question: q(i), rubric: "r", unit: "answer", inputHash: H(i), fingerprint: "fp", judge: "llm", model: "m", servedModel: "m-1", repeat: 0, verdict, reason: "", cached: false, time: T } as Judgment;
+/** Item i's question is q(i) and its input hash H(i); a question name stands for its item. */
+const hashOf = (question: string) => H(Number(question.slice(1)));
+function judgment(question: string, verdict: "yes" | "no"): Judgment {
+  return { variant: "v", question, rubric: "r", unit: "answer", inputHash: hashOf(question), fingerprint: "fp", judge: "llm", model: "m", servedModel: "m-1", repeat: 0, verdict, reason: "", cached: false, time: T } as Judgment;
 }
-function label(i: number, value: "yes" | "no", over: Partial<Label> = {}): LocatedLabel {
-  return { value: { variant: "v", question: q(i), rubric: "r", unit: "answer", inputHash: H(i), label: value, annotator: "asha", provenance: "human", frame: "random", split: "heldout", time: T, ...over } as Label, file: "labels/asha.jsonl", line: i };
+function label(question: string, value: "yes" | "no", over: Partial<Label> = {}, line = 1): LocatedLabel {
+  return { value: { variant: "v", question, rubric: "r", unit: "answer", inputHash: hashOf(question), label: value, annotator: "asha", provenance: "human", frame: "random", split: "heldout", time: T, ...over } as Label, file: "labels/asha.jsonl", line };
 }
 const book = (labels: LocatedLabel[]) => resolveLabels("labels", [], labels);
 const draws = (...ds: LoadedDraw[]): DrawBook => ({ dir: "labels/draws", draws: ds });
@@ -32,10 +36,17 @@ const drawOf = (n: number, drawn: number[], over: Parameters<typeof testDraw>[3]
   testDraw("r", Array.from({ length: n }, (_, k) => ({ question: q(k + 1), inputHash: H(k + 1) })), drawn.map((i) => i - 1), over);
 
 /**
- * 200 judged held-out items; items 1..100 drawn and labelled so that judge x
- * label is [[66, 4], [4, 26]] (kappa 0.81): an honest random sample.
+ * 200 judged held-out items; 100 of them drawn by seed 1 and labelled so that
+ * judge x label is [[66, 4], [4, 26]] (kappa 0.81): an honest random sample.
+ * `role(i)` is the question of the i-th drawn item (i = 1..100) and of the
+ * undrawn ones after (101..200), in the order the cells are filled.
  */
-function honest(): { judgments: Judgment[]; labels: LocatedLabel[]; draw: LoadedDraw } {
+function honest(): { judgments: Judgment[]; labels: LocatedLabel[]; draw: LoadedDraw; role: (i: number) => string; drawnQs: Set<string> } {
+  const draw = honestDraw("r", Array.from({ length: 200 }, (_, k) => ({ question: q(k + 1), inputHash: H(k + 1) })), 100);
+  const drawnQs = drawnItems(draw).map((it) => it.question);
+  const rest = Array.from({ length: 200 }, (_, k) => q(k + 1)).filter((x) => !drawnQs.includes(x));
+  const roles = [...drawnQs, ...rest];
+  const role = (i: number) => roles[i - 1]!;
   const judgments: Judgment[] = [];
   const labels: LocatedLabel[] = [];
   const cells: ["yes" | "no", "yes" | "no", number][] = [["yes", "yes", 66], ["yes", "no", 4], ["no", "yes", 4], ["no", "no", 26]];
@@ -43,12 +54,12 @@ function honest(): { judgments: Judgment[]; labels: LocatedLabel[]; draw: Loaded
   for (const [v, l, n] of cells) {
     for (let k = 0; k < n; k++) {
       i++;
-      judgments.push(judgment(i, v));
-      labels.push(label(i, l));
+      judgments.push(judgment(role(i), v));
+      labels.push(label(role(i), l, {}, i));
     }
   }
-  for (let k = 101; k <= 200; k++) judgments.push(judgment(k, k % 3 ? "yes" : "no"));
-  return { judgments, labels, draw: drawOf(200, Array.from({ length: 100 }, (_, k) => k + 1)) };
+  for (let k = 101; k <= 200; k++) judgments.push(judgment(role(k), k % 3 ? "yes" : "no"));
+  return { judgments, labels, draw, role, drawnQs: new Set(drawnQs) };
 }
 
 const run = (judgments: Judgment[], labels: LocatedLabel[], d: DrawBook, trust?: Parameters<typeof calibrate>[0]["trust"]) =>
@@ -69,14 +80,14 @@ describe("the gate and recorded draws", () => {
   it("does not count a draw whose frame misses items judged now (new evidence since the draw)", () => {
     const { judgments, labels } = honest();
     // The draw saw 195 of today's 200 items: five answers changed since.
-    const stale = drawOf(195, Array.from({ length: 100 }, (_, k) => k + 1));
+    const stale = honestDraw("r", Array.from({ length: 195 }, (_, k) => ({ question: q(k + 1), inputHash: H(k + 1) })), 100);
     const r = run(judgments, labels, draws(stale));
     expect(r.gate.n).toBe(0);
     expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
     expect(r.draws[0]!.why).toMatch(/^5 held-out items judged now are not in its population \(new items, or their evidence changed since the draw\); for example v\/q196\/answer/);
-    expect(r.trust.message).toMatch(/^untrusted: no label counts \(not counted: 100 labels drawn by draws that do not cover the judged items/);
+    expect(r.trust.message).toMatch(/^untrusted: no label counts \(not counted: (\d+ random-frame labels outside any recorded draw [^;]*; )?\d+ labels drawn by draws that do not cover the judged items/);
     // A draw limited to another split does not cover the held-out items either.
-    const devOnly = testDraw("r", Array.from({ length: 200 }, (_, k) => ({ question: q(k + 1), inputHash: H(k + 1), p: k < 100 ? 0.5 : 0 })), Array.from({ length: 50 }, (_, k) => k), { scope: { variants: ["v"], splits: ["dev"] } });
+    const devOnly = honestDraw("r", Array.from({ length: 200 }, (_, k) => ({ question: q(k + 1), inputHash: H(k + 1), p: k < 100 ? 0.5 : 0 })), 50, { scope: { variants: ["v"], splits: ["dev"] } });
     expect(run(judgments, labels, draws(devOnly)).draws[0]!.why).toMatch(/100 held-out items judged now were outside its frame \(it was limited to variants v and splits dev\)/);
   });
 
@@ -91,15 +102,15 @@ describe("the gate and recorded draws", () => {
   });
 
   it("warns when the skips lean to one verdict (Fisher's exact test), without changing the state", () => {
-    const { judgments, labels, draw } = honest();
+    const { judgments, labels, draw, role, drawnQs } = honest();
     // Skip 15 of the 30 items the judge said no to, none it said yes to.
-    const skipped = new Set(judgments.filter((j) => j.verdict === "no" && Number(j.question.slice(1)) <= 100).slice(0, 15).map((j) => j.question));
+    const skipped = new Set(judgments.filter((j) => j.verdict === "no" && drawnQs.has(j.question)).slice(0, 15).map((j) => j.question));
     const r = run(judgments, labels.filter((l) => !skipped.has(l.value.question)), draws(draw));
     expect(r.draws[0]!.skipTest).toMatchObject({ unlabelled: { yes: 0, no: 15 }, leaning: true, leansTo: "no" });
     expect(r.draws[0]!.skipTest!.p).toBeLessThan(1e-6);
     expect(r.trust.notes.find((n) => n.includes("skips are not at random"))).toMatch(new RegExp(`^draw ${draw.draw.id}: skips are not at random: the judge said no to 100% of the 15 unlabelled drawn items but to 18% of the 85 labelled ones \\(Fisher's exact test p = `));
     // Skips spread over both verdicts: no warning.
-    const even = new Set(Array.from({ length: 15 }, (_, k) => q(1 + 6 * k)));
+    const even = new Set(Array.from({ length: 15 }, (_, k) => role(1 + 6 * k)));
     expect(run(judgments, labels.filter((l) => !even.has(l.value.question)), draws(draw)).trust.notes.some((n) => n.includes("skips"))).toBe(false);
   });
 
@@ -110,6 +121,28 @@ describe("the gate and recorded draws", () => {
     expect(r.trust).toMatchObject({ trusted: true, declared: 100 });
     expect(r.trust.message).toMatch(/n = 100 imported labels \(source vendor-2026\); 100 of them declared random, not drawn by ragjudge$/);
     expect(r.trust.notes).toContain('100 counted labels are declared random, not drawn by ragjudge (attested: "vendor drew 100 of 200 uniformly, seed 7")');
+  });
+
+  it("refuses a draw whose population was reordered so that its seed lands on chosen items (hashes and id recomputed)", () => {
+    const { judgments, labels, draw } = honest();
+    // The forger wants the seed to draw the 100 items the judge and labels agree on most: here, any chosen 100.
+    const items = draw.draw.population.items;
+    const chosen = items.filter((it) => !draw.drawn.has(items.indexOf(it))).slice(0, 50).concat(items.filter((it) => draw.drawn.has(items.indexOf(it))).slice(0, 50));
+    const slots = uniformReplay("r", 1, items, 100);
+    const listed: (DrawItem | undefined)[] = new Array(items.length).fill(undefined);
+    slots.forEach((slot, k) => (listed[slot] = chosen[k]));
+    const rest = items.filter((it) => !chosen.includes(it));
+    for (let k = 0; k < listed.length; k++) listed[k] ??= rest.shift();
+    const population = listed as DrawItem[];
+    const body = { ...draw.draw, population: { hash: populationHash("r", population), size: population.length, items: population }, drawn: slots };
+    const forged = Draw.parse({ ...body, id: drawIdOf(body) });
+    const loaded: LoadedDraw = { file: `labels/draws/${forged.id}.json`, draw: forged, index: new Map(population.map((it, i) => [drawItemKey("r", it), i])), drawn: new Set(slots) };
+    expect(uniformReplay("r", 1, forged.population.items, 100)).toEqual(forged.drawn); // the replay alone is fooled
+    expect(designRefusal(forged)).toMatch(/^its population is not in canonical order at item \d+ \(v\/q\d+\/answer\): a seed draws by position in that order, so the manifest was edited$/);
+    const r = run(judgments, labels, draws(loaded));
+    expect(r.gate.n).toBe(0);
+    expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(r.draws[0]!.why).toMatch(/^the gate refuses this draw: its population is not in canonical order/);
   });
 
   it("refuses a manifest edited after it was drawn, naming the file and field", () => {

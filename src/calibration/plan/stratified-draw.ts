@@ -94,6 +94,32 @@ function base(it: StratifiedItem): Omit<DrawItem, "p" | "stratum"> {
 }
 
 /**
+ * Why a manifest's population is not in the order `ragjudge sample` and
+ * `plan --budget` write it (frame items, then those outside it, each in
+ * canonical key order, no item twice), or null. A seed draws by position in
+ * that list, so an order of the manifest's own choosing would let a seed pick
+ * any items: reordered, a population of 150 put 60 chosen items where seed 1
+ * draws, with its hashes and id recomputed.
+ */
+function orderProblem(d: Draw): string | null {
+  const items = d.population.items;
+  let inFrame = true;
+  let prev = "";
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    const key = evidenceKey({ variant: it.variant, question: it.question, rubric: d.rubric, unit: it.unit }, it.inputHash);
+    if (it.p > 0 && !inFrame) return `its population lists item ${i} (${it.variant}/${it.question}/${it.unit}) in the frame after items outside it: a seed draws by position, so the manifest was edited`;
+    if (!(it.p > 0) && inFrame) {
+      inFrame = false;
+      prev = "";
+    }
+    if (prev !== "" && !(prev < key)) return `its population is not in canonical order at item ${i} (${it.variant}/${it.question}/${it.unit}): a seed draws by position in that order, so the manifest was edited`;
+    prev = key;
+  }
+  return null;
+}
+
+/**
  * Why the gate refuses a draw's design, or null when it accepts it: the
  * design must know every item's inclusion probability (an active frame does
  * not); a uniform draw gives every frame item the same probability n/N and
@@ -109,6 +135,8 @@ function base(it: StratifiedItem): Omit<DrawItem, "p" | "stratum"> {
 export function designRefusal(d: Draw): string | null {
   const items = d.population.items;
   if (d.design === "active") return "its design is active (uncertain items first): no item has a known inclusion probability, so its labels never feed the gate (error analysis only)";
+  const disorder = orderProblem(d);
+  if (disorder) return disorder;
   const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
   if (d.design === "uniform") {
     const frame = items.filter((i) => i.p > 0);
