@@ -20,7 +20,7 @@ import { checkFloors, parseFloors } from "../retrieval/floors.js";
 import { defaultMeasures, sortMeasures } from "../retrieval/measures/parse.js";
 import { overallValue, scoreRetrieval } from "../retrieval/score.js";
 import { assembleReport, type RunFindings } from "./build/report.js";
-import { defaultAnnotator } from "./next.js";
+import { suggestedAnnotator } from "./next.js";
 import { rubricReports } from "./build/rubrics.js";
 import { configEvaluationsDir, EvaluationFolder } from "./folder.js";
 import { buildItems } from "./items/build.js";
@@ -85,6 +85,8 @@ export interface EvaluationResult {
   judgmentsFile: string;
   /** Error verdicts left (not yes or no): the judge did not finish (exit 4 unless errors are allowed). */
   errors: number;
+  /** Who the next commands and the items' review commands name as the labeller ({@link suggestedAnnotator}). */
+  annotator: string;
 }
 
 /**
@@ -226,7 +228,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       const chunksOf = new Map(variants.map((v) => [v.name, v.chunks]));
       const items = buildItems({
         report, golden, variants, judgments, diagnostics, book,
-        review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")), annotator: defaultAnnotator() },
+        review: { config: report.config.file, judgments: displayPath(join(folder.path, "judgments.jsonl")), annotator: suggestedAnnotator(book.history) },
       });
       summary = await writeEvaluation(folder, {
         report, resolved, settings, judgeFlags: options.judge ?? {}, cacheDir, evaluationsDir, fingerprints: step.fingerprints,
@@ -242,7 +244,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     copyFileAtomic(join(folder.path, "judgments.jsonl"), judgmentsFile);
     if (panelRuns) copyFileAtomic(join(folder.path, PANEL_JUDGMENTS), join(cacheDir, PANEL_JUDGMENTS));
     stage("write");
-    return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors + (panelRuns ? panelErrors(panelRuns) : 0) };
+    return { folder: folder.path, report, summary, failed: report.gate.failures.length > 0, failures: report.gate.failures, warnings, judgmentsFile, errors: report.judgeTotals.errors + (panelRuns ? panelErrors(panelRuns) : 0), annotator: suggestedAnnotator(book.history) };
   } finally {
     await background.close();
   }

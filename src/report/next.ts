@@ -1,4 +1,5 @@
 import { userInfo } from "node:os";
+import { labellingExhausted } from "./labelling-limit.js";
 import type { ReportJson } from "./schema.js";
 
 /**
@@ -15,7 +16,7 @@ export interface Invocation {
   config: string[];
   /** Judge overrides of the run (`--judge`, `--model`, `--base-url`, ...), to keep the fingerprint. */
   judge: string[];
-  /** Who labels (default: the login name, when it is a valid annotator name). */
+  /** Who labels (default: the login name, when it is a valid annotator name; `ragjudge run` passes {@link suggestedAnnotator}). */
   annotator?: string;
 }
 
@@ -28,6 +29,22 @@ export function defaultAnnotator(): string {
     // no passwd entry (some containers)
   }
   return /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/.test(name) ? name : "me";
+}
+
+/**
+ * Who the printed commands name as the labeller: the one annotator whose
+ * human labels the labels folder already holds, so following them continues
+ * that person's labels instead of queueing every item again under a second
+ * name; with none, or several (the choice is theirs), the login name.
+ * Author and imported labels, and adjudications, do not name a reviewer.
+ *
+ * @example
+ * suggestedAnnotator(loadLabels("labels").history) // "asha" when only asha has labelled
+ */
+export function suggestedAnnotator(labels: Iterable<{ value: { annotator: string; provenance: string; adjudication?: boolean | undefined } }>): string {
+  const names = new Set<string>();
+  for (const l of labels) if (l.value.provenance === "human" && !l.value.adjudication) names.add(l.value.annotator);
+  return names.size === 1 ? [...names][0]! : defaultAnnotator();
 }
 
 /** Quotes one argument for a POSIX shell when it needs it. */
@@ -74,7 +91,19 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
       line(["plan", ...inv.config]),
     );
   }
-  const reachable = untrusted.filter((r) => !short.includes(r));
+  // Labelling that can no longer help (every held-out item labelled, or plan's "cannot at kappa"): sampling again
+  // would queue nothing or never pass, so point at the judge, which is what has to change.
+  const stuck = untrusted.filter((r) => !short.includes(r)).flatMap((r) => {
+    const why = labellingExhausted(r);
+    return why === null ? [] : [{ r, why }];
+  });
+  if (stuck.length) {
+    out.push(
+      `Next: more labels cannot make ${stuck.map((s) => s.r.rubric).join(", ")} trusted at this kappa (${stuck.map((s) => `${s.r.rubric}: ${s.why}`).join("; ")}). Improve the judge instead: the rubric's prompt, or the judge's model; then run again (\`${line(["plan", ...inv.config]).trim()}\` says what each rubric needs):`,
+      line(["run", ...inv.config, ...inv.judge]),
+    );
+  }
+  const reachable = untrusted.filter((r) => !short.includes(r) && !stuck.some((s) => s.r === r));
   if (reachable.length === 0) return out;
   const annotator = inv.annotator ?? defaultAnnotator();
   // A draw's size is its total: with the same seed a larger draw holds the smaller one, so the items already

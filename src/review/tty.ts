@@ -26,8 +26,8 @@ export function safeTerminalText(s: string): string {
 }
 
 const HELP = [
-  "  y [note]   label yes (anything after the letter is saved as a note)",
-  "  n [note]   label no",
+  "  y [note]   label yes (yes works too; anything after it and a space is saved as a note)",
+  "  n [note]   label no (or no)",
   "  s          skip (comes back at the end; not a label)",
   "  b / f      back / forward one item without answering",
   "  g N        go to item N",
@@ -140,11 +140,12 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
       const cmd = line.slice(0, 1).toLowerCase();
       const rest = line.slice(1).trim();
       const atItem = index < session.total;
+      const answer = parseAnswer(line);
       try {
-        if ((cmd === "y" || cmd === "n") && atItem && (rest === "" || /^\s/.test(line.slice(1)))) {
+        if (answer && atItem) {
           const v = session.view(index);
-          session.answer(index, v.inputHash, cmd === "y" ? "yes" : "no", rest || undefined);
-          out(paint("green", `Saved "${cmd === "y" ? "yes" : "no"}" for item ${index + 1}; type v next to see the judge's verdict on it.`));
+          session.answer(index, v.inputHash, answer.label, answer.note);
+          out(paint("green", `Saved "${answer.label}" for item ${index + 1}; type v next to see the judge's verdict on it.`));
           justAnswered = index;
           index = session.nextOpenAfter(index);
         } else if (cmd === "v" && rest === "" && justAnswered !== null && (!atItem || session.state(index) !== "labelled")) {
@@ -191,5 +192,24 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
   }
   const c = session.counts();
   out();
-  out(`${c.labelled} of ${c.total} labelled, ${c.skipped} skipped, ${c.open} to go. Labels are in the labels folder; run the same command to resume.`);
+  // Resuming only helps while items are open: with none left, say the queue is done instead of sending the user back to it.
+  if (c.open > 0) out(`${c.labelled} of ${c.total} labelled, ${c.skipped} skipped, ${c.open} to go. Labels are in the labels folder; run the same command to resume.`);
+  else out(`Queue done: ${c.labelled} of ${c.total} labelled, ${c.skipped} skipped. Labels are in the labels folder.${c.skipped > 0 ? " Skipped items stay unlabelled; the same command with g N reaches them." : ""}`);
+}
+
+/**
+ * Reads an answer line: `y`/`n` or the words `yes`/`no` (any case), then an
+ * optional note after a space. Whole words only, so a mistyped command such
+ * as `yy` or `nope` is refused rather than saved as a label, and a piped
+ * answer never shifts onto the next item.
+ *
+ * @example
+ * parseAnswer("Yes looks right") // { label: "yes", note: "looks right" }
+ * parseAnswer("nope")            // null
+ */
+export function parseAnswer(line: string): { label: "yes" | "no"; note?: string } | null {
+  const m = /^(y|yes|n|no)(?:\s+(.*))?$/i.exec(line.trim());
+  if (!m) return null;
+  const note = m[2]?.trim();
+  return { label: m[1]!.toLowerCase().startsWith("y") ? "yes" : "no", ...(note ? { note } : {}) };
 }

@@ -48,7 +48,7 @@ describe("compareSides", () => {
     expect(c.headline.direction).toBe("unclear");
     expect(c.regressions).toEqual([]);
     expect(c.changed).toEqual([]);
-    expect(c.verdict).toMatch(/^verdict: RR hybrid-rerank - hybrid-rerank = \+0\.000 .* the interval includes zero .*; no group regressed\.$/);
+    expect(c.verdict).toMatch(/^verdict: RR hybrid-rerank - hybrid-rerank = \+0\.000 .* the interval includes zero .*; no kind or tag group regressed\.$/);
   });
 
   it("flags a group only when its paired interval lies below zero, with n shown", () => {
@@ -107,6 +107,19 @@ describe("compareSides", () => {
     expect(c.groups.some((g) => g.measure === "correctness" || g.measure === "answer")).toBe(false);
     const text = renderComparisons([c], "table");
     expect(text).toContain("refused: correctness was judged by different judges");
+  });
+
+  it("words overall and group regressions apart, overall first, and names every column of its tables", () => {
+    const c = compareSides(side(evalDir, "hybrid-rerank"), side(evalDir, "bm25-small"), { seed: 3, reps: 300 });
+    const others = c.regressions.filter((r) => r.startsWith("overall ") && !r.startsWith(`overall ${c.metric} `));
+    expect(others.length).toBeGreaterThan(0);
+    expect(c.verdict).toContain(`; other measures regressed over all questions: ${others.map((r) => r.replace(/^overall /, "")).join("; ")}; `);
+    expect(c.verdict).not.toContain("also regressed");
+    expect(c.verdict).toMatch(/; (regressed groups: .*|no kind or tag group regressed)\.$/);
+    // the column between the interval and McNemar's test says which way the interval points
+    const text = renderComparisons([c], "table");
+    expect(text).toMatch(/95% CI +direction +McNemar/);
+    expect(text).toMatch(/B - A \[95% CI\] +direction +McNemar/);
   });
 
   it("lists changed questions worst first", () => {

@@ -5,12 +5,15 @@
  */
 import { parse } from "csv-parse/sync";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation, type EvaluationResult } from "../../src/report/evaluation.js";
 import { ItemRecord } from "../../src/report/items/schema.js";
 import { itemsCsvColumns } from "../../src/report/items/csv.js";
+import { explorerData } from "../../src/report/html/sections/explorer.js";
+import { loadConfig } from "../../src/golden/config.js";
+import { itemQueue } from "../../src/review/item-queue.js";
 import { DETAIL_LADDER, MARKDOWN_BUDGET, MARKDOWN_TABLE_ROWS, markdownSteps, renderReportMarkdown } from "../../src/report/markdown.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
 import { exampleCopy } from "./helpers.js";
@@ -262,4 +265,36 @@ describe("hostile judge reasons stay text in report.md, calibration.md, summary.
     expect(formula).toEqual([]);
     expect(rows.slice(1).flat()).toContain(`'${FORMULA}`);
   });
+});
+
+describe("review commands in items.jsonl", () => {
+  it("every printed command queues its item; an item decided wholly by rule (no output line) gets none, in the explorer and items.csv too", async () => {
+    const copy = exampleCopy();
+    const output = join(copy.dir, "golden", "variants", "bm25-small", "output.jsonl");
+    const lines = readFileSync(output, "utf8").trim().split("\n");
+    const dropped = (JSON.parse(lines[0]!) as { id: string }).id;
+    writeFileSync(output, lines.slice(1).join("\n") + "\n");
+    const run = await runEvaluation({ config: copy.config, evaluationsDir: copy.evaluations });
+    const all = items(run.folder);
+    const missing = all.find((i) => i.variant === "bm25-small" && i.question === dropped)!;
+    expect(missing.rubrics.flatMap((r) => r.units).every((u) => u.judge === "rule")).toBe(true);
+    expect(missing.review).toBeNull();
+    const printed = all.filter((i) => i.review !== null);
+    expect(printed.length).toBeGreaterThan(100);
+    for (const it of printed) {
+      // the command's own words (the example's ids and temp paths need no shell quoting)
+      const words = it.review!.split(" ");
+      const flag = (name: string) => words[words.indexOf(name) + 1]!;
+      expect(words.slice(0, 2)).toEqual(["ragjudge", "review"]);
+      const queue = itemQueue(loadConfig(resolve(flag("--config"))), { item: flag("--item"), judgmentsFile: resolve(flag("--judgments")) });
+      expect(queue.length, it.review!).toBeGreaterThan(0);
+    }
+    // items.csv leaves the cell empty; the explorer marks the item as having no command
+    const rows = parse(readFileSync(join(run.folder, "items.csv"), "utf8"), { bom: true }) as string[][];
+    const row = rows.find((r) => r[0] === "bm25-small" && r[1] === dropped)!;
+    expect(row[rows[0]!.indexOf("review")]).toBe("");
+    const data = explorerData(all);
+    expect((data.evidence.items[all.indexOf(missing)] as { rev: unknown }).rev).toBe(false);
+    expect(data.evidence.review).toContain("{item}");
+  }, 60_000);
 });

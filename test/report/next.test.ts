@@ -1,7 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nextCommands, shellArg } from "../../src/report/next.js";
+import { defaultAnnotator, nextCommands, shellArg, suggestedAnnotator } from "../../src/report/next.js";
+import { ItemRecord } from "../../src/report/items/schema.js";
+import { ROOT } from "../helpers/paths.js";
 import type { ReportJson } from "../../src/report/schema.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { exampleCopy } from "./helpers.js";
@@ -97,4 +100,55 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     const report = JSON.parse(readFileSync(join(run.out.match(/evaluation folder: (\S+)\//)![1]!.startsWith("/") ? "" : copy.dir, run.out.match(/evaluation folder: (\S+)\//)![1]!, "report.json"), "utf8")) as ReportJson;
     for (const r of report.rubrics.filter((x) => x.judge !== "rule")) expect(r.trust.heldoutItems).toBeLessThan(50);
   });
+
+  it("names the one annotator whose human labels the folder holds; with none or several, the login name", () => {
+    const l = (annotator: string, provenance = "human", adjudication?: boolean) => ({ value: { annotator, provenance, ...(adjudication === undefined ? {} : { adjudication }) } });
+    const login = defaultAnnotator();
+    expect(suggestedAnnotator([])).toBe(login);
+    expect(suggestedAnnotator([l("asha"), l("asha")])).toBe("asha");
+    expect(suggestedAnnotator([l("asha"), l("vendor", "import"), l("ravi", "author"), l("lead", "human", true)])).toBe("asha");
+    expect(suggestedAnnotator([l("asha"), l("bob")])).toBe(login);
+  });
+
+  it("when labelling can no longer help (every held-out item labelled, or plan's cannot at kappa), points at the judge, not at sample again", () => {
+    const thresholds = { minLabels: 5, minPerClass: 1, kappaLower: 0.1 };
+    const confusion = (tp: number, fn: number, fp: number, tn: number) => ({ n: tp + fn + fp + tn, confusion: { tp, fn, fp, tn } });
+    const rubric = (name: string, n: number, heldoutItems: number, kappa: number | null, calibration: unknown) => ({ rubric: name, judge: "baseline", trust: { trusted: false, n, kappa, thresholds, heldout: "heldout", heldoutItems }, calibration });
+    const report = (rubrics: unknown[]) => ({ config: { shippedExample: false }, judgeTotals: { errors: 0 }, rubrics, questions: [{ split: "heldout" }] }) as unknown as ReportJson;
+    const inv = { config: ["--config", "ci.config.json"], judge: [], annotator: "asha" };
+    // the walkthrough's correctness: all 9 held-out items labelled, kappa 0.40 (the judge said no on two items labelled yes)
+    const all = nextCommands(report([rubric("correctness", 9, 9, 0.4, confusion(6, 2, 0, 1))]), inv);
+    expect(all).toEqual([
+      "Next: more labels cannot make correctness trusted at this kappa (correctness: cannot at kappa 0.40: it needs 67 labels but only 9 held-out items exist (needs >= 0.69 with all of them labelled)). Improve the judge instead: the rubric's prompt, or the judge's model; then run again (`ragjudge plan --config ci.config.json` says what each rubric needs):",
+      "  ragjudge run --config ci.config.json",
+    ]);
+    // kappa at or below the threshold: plan's words, even with items still unlabelled
+    expect(nextCommands(report([rubric("faithfulness", 20, 40, 0.05, confusion(10, 5, 4, 1))]), inv)[0]).toMatch(/^Next: more labels cannot make faithfulness trusted at this kappa \(faithfulness: cannot at kappa -?0\.\d\d: more labels narrow the interval/);
+    // every item labelled but no kappa to plan from (all one answer): said as such
+    expect(nextCommands(report([rubric("not-found", 13, 13, null, null)]), inv)[0]).toContain("(not-found: every one of its 13 held-out judged items is labelled already)");
+    // one stuck, one that labelling can still help: the sample block names the second only
+    const mixed = nextCommands(report([rubric("correctness", 9, 9, 0.4, confusion(6, 2, 0, 1)), rubric("faithfulness", 2, 40, null, null)]), inv);
+    expect(mixed[2]).toBe("Next: 1 rubric is untrusted (faithfulness). Label a random sample of the heldout split, measure the judge against it, and gate on it:");
+    expect(mixed.filter((x) => x.includes("sample --random"))).toHaveLength(1);
+  });
+
+  it("end to end: once one person has labelled, the next run's commands and the items' review commands name that person", async () => {
+    const copy = exampleCopy((c) => (c.trust = { minLabels: 5, minPerClass: 1, kappaLower: 0.1 }));
+    const first = await runCliCaptured(["run", "--config", copy.config]);
+    expect(first.code, first.err).toBe(0);
+    const sample = await runCliCaptured(["sample", "--random", "5", "--split", "heldout", "--annotator", "asha", "--config", copy.config]);
+    expect(sample.code, sample.err).toBe(0);
+    const review = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", "--tty", "--annotator", "asha", "--config", copy.config], { cwd: ROOT, input: "y\ny\nn\ny\ny\n", encoding: "utf8" });
+    expect(review.status, review.stderr).toBe(0);
+    const again = await runCliCaptured(["run", "--config", copy.config]);
+    expect(again.code, again.err).toBe(0);
+    const next = again.out.slice(again.out.indexOf("\nNext:"));
+    expect(next).toMatch(/ragjudge (sample|review) .*--annotator asha /);
+    expect(next).not.toContain(`--annotator ${defaultAnnotator()} `);
+    const folder = again.out.match(/evaluation folder: (\S+)\//)![1]!;
+    const items = readFileSync(join(folder.startsWith("/") ? "" : process.cwd(), folder, "items.jsonl"), "utf8").trim().split("\n").map((x) => ItemRecord.parse(JSON.parse(x)));
+    const commands = items.flatMap((i) => (i.review === null ? [] : [i.review]));
+    expect(commands.length).toBeGreaterThan(0);
+    for (const c of commands) expect(c).toContain(" --annotator asha ");
+  }, 60_000);
 });

@@ -92,6 +92,22 @@ describe("terminal review", () => {
     expect(out).toContain("Judge (model test-model): no — judge on q1");
   });
 
+  it("accepts the words yes and no in any case, with a note after them, so piped answers stay on their items", async () => {
+    const w = workspace(es);
+    const out = await run(w, "yes\nNO wrong figure\nY fine\nnope\nNo\n");
+    expect(out).not.toContain('Not a command: "yes"');
+    expect(out).toContain('Not a command: "nope"');
+    expect(labels(w).map((l) => [l.question, l.label, l.note])).toEqual([
+      ["q1", "yes", undefined],
+      ["q2", "no", "wrong figure"],
+      ["q3", "yes", "fine"],
+      ["q4", "no", undefined],
+    ]);
+    // every item answered: the queue is done, not something to resume
+    expect(out).toContain("Queue done: 4 of 4 labelled, 0 skipped. Labels are in the labels folder.");
+    expect(out).not.toContain("run the same command to resume");
+  });
+
   it("g N goes to item N and says so when there is no item N, instead of jumping elsewhere", async () => {
     const w = workspace(es);
     const out = await run(w, "g 3\ny\ng 0\ng 99\ng 1\ny\nq\n");

@@ -87,7 +87,7 @@ export async function runAction(flags: RunFlags): Promise<void> {
     for (const w of result.warnings.slice(0, WARNINGS_SHOWN)) process.stderr.write(`${w}\n`);
     if (result.warnings.length > WARNINGS_SHOWN) process.stderr.write(`... and ${result.warnings.length - WARNINGS_SHOWN} more (validation.json)\n`);
     process.stdout.write(result.summary);
-    const next = nextCommands(result.report, invocation(flags));
+    const next = nextCommands(result.report, { ...invocation(flags), annotator: result.annotator });
     if (next.length) process.stdout.write(`\n${next.join("\n")}\n`);
   } else process.stdout.write(`${displayPath(result.folder)}\n`);
   for (const f of result.failures) process.stderr.write(`ragjudge: ${f}\n`);

@@ -370,9 +370,11 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
   const where = h.direction === "better" ? "the interval excludes zero (B is better)" : h.direction === "worse" ? "the interval excludes zero (B is worse)" : "the interval includes zero (no evidence of a difference at this sample size)";
   const groupRegressions = regressions.filter((r) => !r.startsWith("overall "));
   const otherOverall = regressions.filter((r) => r.startsWith("overall ") && !r.startsWith(`overall ${metric} `));
+  // Overall regressions first, then the groups (kinds and tags), each named as what it is: "no group regressed"
+  // followed by "also regressed" read as a contradiction when the other measures had regressed over all questions.
   const verdict = `verdict: ${metric} ${b.variant.name} - ${a.variant.name} = ${f3(h.difference)} (${num(h.meanA)} → ${num(h.meanB)}), 95% CI ${ciText(h.ci)} on ${h.n} questions: ${where}; `
-    + (groupRegressions.length ? `regressed groups: ${groupRegressions.join("; ")}` : "no group regressed")
-    + (otherOverall.length ? `; also regressed: ${otherOverall.map((r) => r.replace(/^overall /, "")).join("; ")}` : "")
+    + (otherOverall.length ? `other measures regressed over all questions: ${otherOverall.map((r) => r.replace(/^overall /, "")).join("; ")}; ` : "")
+    + (groupRegressions.length ? `regressed groups: ${groupRegressions.join("; ")}` : "no kind or tag group regressed")
     + ".";
   const side = (s: CompareSide) => ({ folder: s.evaluation.folder, evaluation: s.evaluation.report.folder, variant: s.variant.name, time: s.evaluation.report.time });
   return {

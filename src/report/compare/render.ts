@@ -19,7 +19,7 @@ function heading(text: string, format: TextFormat): string {
 function metricsTable(c: Comparison, format: TextFormat): string {
   const rows = c.metrics.map((m) => [m.metric, String(m.n), num(m.meanA), num(m.meanB), signed(m.difference), ci(m), flag(m), mc(m.mcnemar)]);
   return renderTable(
-    [{ header: "metric" }, { header: "n", align: "right" }, { header: "A", align: "right" }, { header: "B", align: "right" }, { header: "B - A", align: "right" }, { header: "95% CI", align: "right" }, { header: "" }, { header: "McNemar" }],
+    [{ header: "metric" }, { header: "n", align: "right" }, { header: "A", align: "right" }, { header: "B", align: "right" }, { header: "B - A", align: "right" }, { header: "95% CI", align: "right" }, { header: "direction" }, { header: "McNemar" }],
     rows,
     format,
   );
@@ -38,7 +38,7 @@ function verdictsTable(c: Comparison, format: TextFormat): string {
     return [name, trustCell(v), String(p.n), num(p.meanA), num(p.meanB), `${signed(p.difference)} ${ci(p)}`, flag(p), mc(v.mcnemar)];
   });
   return renderTable(
-    [{ header: "pass rate" }, { header: "trust" }, { header: "n", align: "right" }, { header: "A", align: "right" }, { header: "B", align: "right" }, { header: "B - A [95% CI]" }, { header: "" }, { header: "McNemar" }],
+    [{ header: "pass rate" }, { header: "trust" }, { header: "n", align: "right" }, { header: "A", align: "right" }, { header: "B", align: "right" }, { header: "B - A [95% CI]" }, { header: "direction" }, { header: "McNemar" }],
     rows,
     format,
   );

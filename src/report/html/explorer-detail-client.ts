@@ -185,9 +185,12 @@ export const EXPLORER_DETAIL_JS = String.raw`// ---- the detail panel ----
     else ls.appendChild(el("p", "muted", "No label for this item's evidence yet."));
 
     var cmd = section(d, "Review it");
-    var pre = el("pre");
-    pre.appendChild(el("code", "", x.rev !== null ? x.rev : R.review.replace("{item}", shellWord(keys[i]))));
-    cmd.appendChild(pre);
+    if (x.rev === false) cmd.appendChild(el("p", "muted", "Nothing to review: every verdict on this item was decided by rule (exact, never calibrated)."));
+    else {
+      var pre = el("pre");
+      pre.appendChild(el("code", "", x.rev !== null ? x.rev : R.review.replace("{item}", shellWord(keys[i]))));
+      cmd.appendChild(pre);
+    }
 
     d.hidden = false;
     renderTable();

@@ -18,8 +18,7 @@ export interface ItemsInput {
   judgments: readonly Judgment[];
   diagnostics: readonly VariantDiagnostics[];
   book: LabelBook;
-  /** How the review command names the config and this evaluation's judgments file (as the user would type them). */
-  /** What an item's review command names: the config, the run's judgments, and who labels (the login name, as the run's Next lines say). */
+  /** What an item's review command names: the config, the run's judgments (as the user would type them), and who labels (the same name as the run's Next lines). */
   review: { config: string; judgments: string; annotator: string };
 }
 
@@ -145,6 +144,7 @@ export function buildItems(input: ItemsInput): ItemRecord[] {
         stages: Object.fromEntries(stages.map((name, si) => [name, stageRanks[si]!.get(id) ?? null])),
       }));
       const m = misses.get(q.id);
+      const js = byItem.get(`${variant.name}\u0000${q.id}`) ?? [];
       out.push({
         schema: ITEMS_SCHEMA,
         variant: variant.name,
@@ -167,8 +167,9 @@ export function buildItems(input: ItemsInput): ItemRecord[] {
         context: contextChunks,
         retrieved,
         stages,
-        rubrics: rubricsOf(rubricNames, byItem.get(`${variant.name}\u0000${q.id}`) ?? [], book),
-        review: reviewCommand(variant.name, q.id, input.review),
+        rubrics: rubricsOf(rubricNames, js, book),
+        // `review --item` queues judge verdicts only: an item decided wholly by rule gets no command, not one that fails.
+        review: js.some((j) => j.judge !== "rule") ? reviewCommand(variant.name, q.id, input.review) : null,
       });
     }
   });

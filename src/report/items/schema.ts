@@ -122,7 +122,13 @@ export const ItemRecord = z.strictObject({
   /** The declared stage lists, in pipeline order (the keys of each retrieved chunk's `stages`). */
   stages: z.array(z.string()),
   rubrics: z.array(ItemRubricJson),
-  /** The command that puts this item in front of a person (`ragjudge review --item ...`). */
-  review: z.string(),
+  /**
+   * The command that puts this item in front of a person (`ragjudge review
+   * --item ...`); null when no verdict of the item came from a judge (every
+   * one was decided by rule, say for a question with no output line, or
+   * there is none): rule verdicts are never reviewed, and a command that
+   * could only fail must not be shown.
+   */
+  review: z.string().nullable(),
 });
 export type ItemRecord = z.infer<typeof ItemRecord>;

@@ -86,7 +86,7 @@ export interface ExplorerData {
     chunks: [string, string, string, string][];
     /** [judge, fingerprint, model] of every judge that gave a verdict: units refer to them by index. */
     judges: [string, string, string | null][];
-    /** The review command with `{item}` where the item's shell word goes (an item whose command differs carries its own). */
+    /** The review command with `{item}` where the item's shell word goes (an item whose command differs carries its own; one with none carries `false`). */
     review: string;
     items: unknown[];
   };
@@ -120,8 +120,8 @@ class ExplorerBuilder {
   ) {
     this.variants = [...new Set(items.map((i) => i.variant))];
     this.rubrics = [...new Set(items.flatMap((i) => i.rubrics.map((r) => r.rubric)))];
-    const first = items[0];
-    this.template = first ? first.review.replace(shellWord(`${first.variant}/${first.question}`), "{item}") : "";
+    const first = items.find((i) => i.review !== null);
+    this.template = first ? first.review!.replace(shellWord(`${first.variant}/${first.question}`), "{item}") : "";
   }
 
   /** The chunk table's index of a variant's chunk, added on first use (`known`: its text when the item has it). */
@@ -178,7 +178,8 @@ class ExplorerBuilder {
       ret: it.retrieved.map((r) => [r.rank, this.chunkRef(it.variant, r.id), r.relevant ? 1 : 0, r.inContext ? 1 : 0, it.stages.map((s) => r.stages[s] ?? null)]),
       miss: it.miss,
       rub: it.rubrics.map((r) => [r.rubric, r.verdict, r.units.map((u) => [u.unit, u.verdict, this.judgeRef(u.judge, u.fingerprint, u.model), u.reason, u.error, u.rule, u.claim ?? null]), r.labels.map((l) => [l.unit, l.label, l.annotator, l.provenance, l.frame, l.time, l.note])]),
-      rev: it.review === this.template.replace("{item}", shellWord(`${it.variant}/${it.question}`)) ? null : it.review,
+      // null: the template's command; false: none (every verdict decided by rule); else the item's own command
+      rev: it.review === null ? false : it.review === this.template.replace("{item}", shellWord(`${it.variant}/${it.question}`)) ? null : it.review,
     };
   }
 

@@ -1,0 +1,35 @@
+import { kappaLabelsNeeded } from "../calibration/plan/sample-size.js";
+import type { RubricJson } from "./schema.js";
+
+/**
+ * Why more labels cannot make an untrusted rubric trusted at its judge's
+ * present agreement, or null while they still can. Two cases: every judged
+ * held-out item already counts as a gate label (a new draw would queue
+ * nothing), or `ragjudge plan`'s kappa planner says "cannot at kappa ..."
+ * (kappa at or below the threshold, or more labels needed than there are
+ * held-out items). The reason is the planner's own sentence, so the run's
+ * Next lines and `plan` say the same thing in the same words. A rubric with
+ * too few held-out items for `minLabels` is not this case (the run points
+ * to more questions instead), nor is one with no gate labels yet.
+ *
+ * @example
+ * labellingExhausted(rubric) // "cannot at kappa 0.40: it needs 67 labels but only 9 held-out items exist (needs >= 0.69 with all of them labelled)"
+ */
+export function labellingExhausted(r: Pick<RubricJson, "trust" | "calibration">): string | null {
+  const t = r.trust;
+  if (t.trusted || t.heldoutItems === undefined || t.n === 0) return null;
+  const m = r.calibration?.confusion;
+  const total = m ? m.tp + m.fn + m.fp + m.tn : 0;
+  if (m && total > 0) {
+    const need = kappaLabelsNeeded({
+      cells: { tp: m.tp / total, fp: m.fp / total, fn: m.fn / total, tn: m.tn / total },
+      n: t.n, kappaLower: t.thresholds.kappaLower, minLabels: t.thresholds.minLabels, minPerClass: t.thresholds.minPerClass, population: t.heldoutItems,
+    });
+    // kappaNeeded is set only when kappa itself is the obstacle (not minLabels or minPerClass against too few items)
+    if (need.cannot && need.cannot.kappaNeeded !== null) return need.cannot.reason;
+  }
+  if (t.n >= t.heldoutItems) {
+    return `every one of its ${t.heldoutItems} held-out judged items is labelled already${t.kappa !== null ? ` and kappa is ${t.kappa.toFixed(2)}` : ""}`;
+  }
+  return null;
+}
