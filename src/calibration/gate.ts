@@ -63,6 +63,13 @@ function notCounted(excluded: GateExcluded, heldout: string, minCoverage: number
   return out;
 }
 
+/**
+ * Where the commands are that label a random sample: a hint must work as
+ * printed, and a complete sample command needs a count, an annotator and the
+ * config, which ragjudge run's Next lines give for this very project.
+ */
+export const SAMPLE_COMMANDS = "ragjudge run prints the sample, review and calibrate commands for this project under Next";
+
 /** The asymptotic interval kappa ± z·se at the gate's level, clipped to [-1, 1]. */
 function asymptotic(f: Pick<GateFigures, "kappa" | "kappaSe" | "kappaCi" | "level">): Interval | null {
   if (f.kappa === null) return null;
@@ -130,8 +137,8 @@ export function gateDecision(
   const excludedTotal = excluded.nonRandom + excluded.notHeldout + (excluded.notDrawn ?? 0) + (excluded.drawNotCovering ?? 0) + (excluded.drawIncomplete ?? 0);
   if (figures.n === 0 && excludedTotal > 0) {
     const fix = excluded.notHeldout === excludedTotal
-      ? `label a random sample of the "${heldout}" split (ragjudge sample --random N --split ${heldout})`
-      : `label a random sample drawn by ragjudge (ragjudge sample --random N --split ${heldout}, then ragjudge review)`;
+      ? `label a random sample of the "${heldout}" split (${SAMPLE_COMMANDS})`
+      : `label a random sample drawn by ragjudge (${SAMPLE_COMMANDS})`;
     return { trusted: false, reason: "labels-not-random", message: `${trustRule("labels-not-random").says} (not counted: ${others.join("; ")}); ${fix}` };
   }
   if (figures.n < t.minLabels || figures.labelYes < t.minPerClass || figures.labelNo < t.minPerClass) {

@@ -5,7 +5,7 @@ import type { Judgment } from "../golden/schema/items.js";
 import { labelBasis, type LabelBasis } from "./basis.js";
 import { type DrawBook } from "./draws.js";
 import { agreementFigures, type AgreementFigures } from "./figures.js";
-import { gateDecision, gateInterval, heldoutSplit, thresholdsFor, type GateExcluded, type GateFigures } from "./gate.js";
+import { gateDecision, gateInterval, heldoutSplit, SAMPLE_COMMANDS, thresholdsFor, type GateExcluded, type GateFigures } from "./gate.js";
 import type { LabelBook } from "./labels.js";
 import { pairGroup, type DrawStatus, type GateContext, type GroupPairing } from "./pairing.js";
 import { RECORD_SCHEMA, type CalibrationRecord, type LoadedRecord } from "./record.js";
@@ -200,7 +200,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
   let file: string | undefined;
   if (options.fresh !== undefined) {
     if (options.fresh === null) {
-      return untrusted("no-calibration", `${trustRule("no-calibration").says}: no label pairs with its verdicts yet (label a random sample: ragjudge sample --random N --split ${heldout}, then ragjudge review)`);
+      return untrusted("no-calibration", `${trustRule("no-calibration").says}: no label pairs with its verdicts yet (label a random sample of the "${heldout}" split: ${SAMPLE_COMMANDS})`);
     }
     record = options.fresh;
     file = "(this run)";

@@ -82,7 +82,7 @@ describe("gateDecision", () => {
     expect(both).not.toMatch(/other labels/);
     const onlyDev = gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaSe: null }), { nonRandom: 0, notHeldout: 40, ties: 0 }, T);
     expect(onlyDev.reason).toBe("labels-not-random");
-    expect(onlyDev.message).toBe('untrusted: no label counts (not counted: 40 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge sample --random N --split heldout)');
+    expect(onlyDev.message).toBe('untrusted: no label counts (not counted: 40 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge run prints the sample, review and calibrate commands for this project under Next)');
     // The held-out split's name is the config's.
     expect(gateDecision(fig({ n: 13, labelYes: 8, labelNo: 5 }), { nonRandom: 0, notHeldout: 2 }, T, undefined, { heldout: "test" }).message).toMatch(/in the held-out split "test".*2 random labels outside the held-out split "test"/);
   });

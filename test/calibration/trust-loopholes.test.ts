@@ -174,7 +174,7 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(answered).toBe(60);
     const c = await calibration(p, "correctness");
     expect(c.gate.n).toBe(0);
-    expect(c.trust.message).toBe('untrusted: no label counts (not counted: 60 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge sample --random N --split heldout)');
+    expect(c.trust.message).toBe('untrusted: no label counts (not counted: 60 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge run prints the sample, review and calibrate commands for this project under Next)');
   });
 
   it("gives perfect agreement on 46 labels an interval that does not collapse to [1.00, 1.00]", async () => {

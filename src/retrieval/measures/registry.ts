@@ -87,13 +87,13 @@ export const MEASURES: readonly MeasureDef[] = [
   {
     name: "RR", family: "RR", trecName: "recip_rank", cutoff: false, aggregation: "mean", order: 6,
     explanation: "Reciprocal rank of the first relevant document anywhere in the list, 0 when none is retrieved (MRR when averaged).",
-    source: `${TREC}; seed 002 (MRR)`,
+    source: `${TREC} recip_rank (MRR when averaged)`,
     compute: (j) => (j.relRanks.length > 0 ? 1 / j.relRanks[0]! : 0),
   },
   {
     name: "RR@k", family: "RR@", trecName: undefined, cutoff: true, aggregation: "mean", order: 7,
     explanation: "Reciprocal rank of the first relevant document if it is in the top k, else 0 (trec_eval has no such measure).",
-    source: "seed 000 (MRR: 0 when none is in the top k)",
+    source: "ragjudge's own: MRR cut at k (0 when none is in the top k), as retrieval write-ups often report it",
     compute: (j, k) => {
       const first = j.relRanks.length > 0 ? j.relRanks[0]! : Infinity;
       return first <= k ? 1 / first : 0;
@@ -102,25 +102,25 @@ export const MEASURES: readonly MeasureDef[] = [
   {
     name: "P@k", family: "P", trecName: "P", cutoff: true, aggregation: "mean", order: 8,
     explanation: "Precision at k: relevant documents in the top k divided by k, even when fewer than k were retrieved.",
-    source: `${TREC}; seed 000`,
+    source: `${TREC} P`,
     compute: (j, k) => relInTop(j, k) / k,
   },
   {
     name: "R@k", family: "R", trecName: "recall", cutoff: true, aggregation: "mean", order: 9,
     explanation: "Recall at k: relevant documents in the top k divided by all relevant documents; 0 when there is none.",
-    source: `${TREC}; seed 000`,
+    source: `${TREC} recall`,
     compute: (j, k) => (j.numRel === 0 ? 0 : relInTop(j, k) / j.numRel),
   },
   {
     name: "nDCG@k", family: "nDCG", trecName: "ndcg_cut", cutoff: true, aggregation: "mean", order: 10,
     explanation: "Normalised discounted cumulative gain at k: sum of grade / log2(rank + 1) over the top k, divided by the same sum for the ideal ranking over min(k, relevant) documents, so one relevant document at rank 1 scores 1.0. Grades from qrels (binary in golden-set mode); ignores the relevance level.",
-    source: `Järvelin & Kekäläinen 2002 (ACM TOIS 20(4)); ${TREC} ndcg_cut; seed 000`,
+    source: `Järvelin & Kekäläinen 2002 (ACM TOIS 20(4)); ${TREC} ndcg_cut`,
     compute: ndcgAt,
   },
   {
     name: "Hit@k", family: "Hit", trecName: "success", cutoff: true, aggregation: "mean", order: 11,
     explanation: "Hit rate (Success@k): 1 when at least one relevant document is in the top k, else 0.",
-    source: `${TREC} success; seed 002 (hit@k)`,
+    source: `${TREC} success (hit rate, Success@k)`,
     compute: (j, k) => (j.relRanks.length > 0 && j.relRanks[0]! <= k ? 1 : 0),
   },
 ];

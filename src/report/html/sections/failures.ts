@@ -38,7 +38,7 @@ export function failuresSection(report: ReportJson): string {
   return section(
     "misses",
     "Misses and their failure kinds",
-    "Where the relevant chunk went for every question whose top k holds none, classified by seed 000's taxonomy; the most common kind decides the fix.",
+    "Where the relevant chunk went for every question whose top k holds none, classified by failure kind (vocabulary gap, chunk boundary, ranking, reranker demotion, anchor ambiguity); the most common kind decides the fix.",
     report.variants.map(variantBlock).join(""),
   );
 }
