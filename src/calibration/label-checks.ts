@@ -17,19 +17,33 @@ import type { LocatedLabel } from "./labels.js";
 /** Clock skew a label's time may have over this machine's clock before it is refused. */
 export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
-/** Look-alikes of Latin letters and digits, lower case (after NFKC and lower-casing), mapped to the letter they pass for. */
+/**
+ * Look-alikes of Latin letters and digits, mapped to the lower-case letter
+ * they pass for. Looked up before lower-casing, so capitals count as they
+ * print: Greek capital Eta looks like H, though its lower case does not look
+ * like h; capital I looks like l.
+ */
 const LOOKALIKES: Readonly<Record<string, string>> = {
-  // Cyrillic
+  // Cyrillic, lower and upper case
   "а": "a", "в": "b", "е": "e", "ё": "e", "һ": "h", "і": "i", "ї": "i", "ј": "j", "к": "k", "ӏ": "l", "м": "m", "н": "h", "о": "o", "р": "p",
   "ԛ": "q", "с": "c", "т": "t", "у": "y", "ԝ": "w", "х": "x", "ѕ": "s", "ԁ": "d", "ɡ": "g", "ь": "b",
-  // Greek
+  "А": "a", "В": "b", "Е": "e", "Ё": "e", "Һ": "h", "І": "l", "Ї": "i", "Ј": "j", "К": "k", "Ӏ": "l", "М": "m", "Н": "h", "О": "o", "Р": "p",
+  "Ԛ": "q", "С": "c", "Т": "t", "У": "y", "Ԝ": "w", "Х": "x", "Ѕ": "s",
+  // Greek, lower and upper case
   "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w",
-  // digits and signs that pass for letters
-  "0": "o", "1": "l", "|": "l",
+  "Α": "a", "Β": "b", "Ε": "e", "Ζ": "z", "Η": "h", "Ι": "l", "Κ": "k", "Μ": "m", "Ν": "n", "Ο": "o", "Ρ": "p", "Τ": "t", "Υ": "y", "Χ": "x",
+  // Latin capitals, digits and signs that pass for another letter
+  "I": "l", "0": "o", "1": "l", "|": "l",
 };
 
-/** Format characters (zero-width joiners and spaces, bidirectional marks, soft hyphen...): invisible in print. */
-const INVISIBLE = /\p{Cf}/u;
+/**
+ * Characters that print as nothing: format characters (zero-width joiners
+ * and spaces, direction marks, the soft hyphen) and every other default-
+ * ignorable one (the combining grapheme joiner, variation selectors, the
+ * Hangul filler).
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+const INVISIBLES = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 /**
  * The form two names share when they read the same: NFKC, lower case,
@@ -41,8 +55,9 @@ const INVISIBLE = /\p{Cf}/u;
  */
 export function nameSkeleton(name: string): string {
   let out = "";
-  for (const ch of name.normalize("NFKC").toLowerCase().replace(/\p{Cf}/gu, "")) out += LOOKALIKES[ch] ?? ch;
-  return out;
+  for (const ch of name.normalize("NFKC").replace(INVISIBLES, "")) out += LOOKALIKES[ch] ?? LOOKALIKES[ch.toLowerCase()] ?? ch.toLowerCase();
+  // i, I, l and 1 pass for one another in many faces: one letter for all (so "Ivy" and "ivy" stay one name)
+  return out.replace(/i/g, "l");
 }
 
 /** "U+200D" for a character. */
@@ -73,7 +88,7 @@ export function labelHistoryProblems(history: readonly LocatedLabel[], now = Dat
     if (!first) firstOf.set(skeleton, { name, at: l });
     else if (first.name !== name && !reported.has(name)) {
       reported.add(name);
-      problems.push(new InputError(l.file, l.line, "annotator", `${JSON.stringify(name)} reads like ${JSON.stringify(first.name)} (${first.at.file}:${first.at.line}) but is another name: two annotators whose names look the same are refused (one name per person)`));
+      problems.push(new InputError(l.file, l.line, "annotator", `${JSON.stringify(name)} reads like ${JSON.stringify(first.name)} (${first.at.file}:${first.at.line}) but is another name: two annotators whose names look the same are refused (one person, one spelling: write the same name in both places)`));
     }
     const t = Date.parse(l.value.time);
     if (t > now + FUTURE_SLACK_MS) {

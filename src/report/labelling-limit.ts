@@ -20,7 +20,9 @@ export function labellingExhausted(r: Pick<RubricJson, "trust" | "calibration">)
   if (t.trusted || t.heldoutItems === undefined || t.n === 0) return null;
   const m = r.calibration?.confusion;
   const total = m ? m.tp + m.fn + m.fp + m.tn : 0;
-  if (m && total > 0) {
+  // The planner's "cannot at kappa" reads the point estimate: on fewer labels than the gate needs that is noise
+  // (8 labels at kappa 0.50 do not show a judge cannot pass), so it speaks only from minLabels gate labels on.
+  if (m && total > 0 && t.n >= t.thresholds.minLabels) {
     const need = kappaLabelsNeeded({
       cells: { tp: m.tp / total, fp: m.fp / total, fn: m.fn / total, tn: m.tn / total },
       n: t.n, kappaLower: t.thresholds.kappaLower, minLabels: t.thresholds.minLabels, minPerClass: t.thresholds.minPerClass, population: t.heldoutItems,
@@ -28,7 +30,8 @@ export function labellingExhausted(r: Pick<RubricJson, "trust" | "calibration">)
     // kappaNeeded is set only when kappa itself is the obstacle (not minLabels or minPerClass against too few items)
     if (need.cannot && need.cannot.kappaNeeded !== null) return need.cannot.reason;
   }
-  if (t.n >= t.heldoutItems) {
+  // Every held-out item labelled but short of minPerClass of an answer: more questions would help, not a new judge.
+  if (t.n >= t.heldoutItems && t.reason !== "too-few-labels") {
     return `every one of its ${t.heldoutItems} held-out judged items is labelled already${t.kappa !== null ? ` and kappa is ${t.kappa.toFixed(2)}` : ""}`;
   }
   return null;

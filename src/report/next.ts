@@ -44,7 +44,8 @@ export function defaultAnnotator(): string {
 export function suggestedAnnotator(labels: Iterable<{ value: { annotator: string; provenance: string; adjudication?: boolean | undefined } }>): string {
   const names = new Set<string>();
   for (const l of labels) if (l.value.provenance === "human" && !l.value.adjudication) names.add(l.value.annotator);
-  return names.size === 1 ? [...names][0]! : defaultAnnotator();
+  const me = defaultAnnotator();
+  return names.size === 1 && !names.has(me) ? [...names][0]! : me;
 }
 
 /** Quotes one argument for a POSIX shell when it needs it. */
@@ -113,7 +114,7 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
   const split = reachable[0]!.trust.heldout;
   const heldout = report.questions.some((q) => q.split === split);
   out.push(
-    `Next: ${reachable.length} rubric${reachable.length === 1 ? " is" : "s are"} untrusted (${reachable.map((r) => r.rubric).join(", ")}). Label a random sample${heldout ? ` of the ${split} split` : ""}, measure the judge against it, and gate on it:`,
+    `Next: ${reachable.length} rubric${reachable.length === 1 ? " is" : "s are"} untrusted (${reachable.map((r) => r.rubric).join(", ")}). Label a random sample${heldout ? ` of the ${split} split` : ""}, measure the judge against it, and gate on it${annotator === defaultAnnotator() ? "" : ` (as ${annotator}, who has labelled here before: put your own name if you are someone else)`}:`,
     line(["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator, ...inv.config]),
     line(["review", "--annotator", annotator, ...inv.config]),
     line(["calibrate", ...inv.config]),

@@ -27,7 +27,7 @@ export function safeTerminalText(s: string): string {
 
 const HELP = [
   "  y [note]   label yes (yes works too; anything after it and a space is saved as a note)",
-  "  n [note]   label no (or no)",
+  "  n [note]   label no (no works too)",
   "  s          skip (comes back at the end; not a label)",
   "  b / f      back / forward one item without answering",
   "  g N        go to item N",

@@ -16,13 +16,15 @@ const messages = (history: LocatedLabel[]) => labelHistoryProblems(history, NOW)
 
 describe("label history checks", () => {
   it("gives names that read the same one skeleton, and different names different ones", () => {
-    for (const lookalike of ["аsha", "ASHA", "as\u200dha", "\u0430s\u04bba", "ａｓｈａ"]) expect(nameSkeleton(lookalike)).toBe(nameSkeleton("asha"));
+    for (const lookalike of ["аsha", "ASHA", "as\u200dha", "\u0430s\u04bba", "ａｓｈａ", "asha\u034f", "asha\ufe0f", "asha\u3164"]) expect(nameSkeleton(lookalike)).toBe(nameSkeleton("asha"));
+    // capitals count as they print (Greek capital Eta, Nu, Mu, Upsilon; Latin capital I beside l)
+    for (const [a, b] of [["\u0397ans", "Hans"], ["\u039dina", "Nina"], ["\u039cary", "Mary"], ["\u03a5an", "Yan"], ["Iisa", "lisa"], ["Ivy", "ivy"]]) expect(nameSkeleton(a!)).toBe(nameSkeleton(b!));
     for (const other of ["ash", "asher", "sasha", "bob"]) expect(nameSkeleton(other)).not.toBe(nameSkeleton("asha"));
   });
 
   it("refuses a second annotator whose name reads like the first (Cyrillic а), naming both places", () => {
     expect(messages([at("labels/asha.jsonl", 1, {}), at("labels/x.jsonl", 3, { annotator: "\u0430sha" }), at("labels/x.jsonl", 4, { annotator: "\u0430sha" })])).toEqual([
-      'labels/x.jsonl:3: annotator: "аsha" reads like "asha" (labels/asha.jsonl:1) but is another name: two annotators whose names look the same are refused (one name per person)',
+      'labels/x.jsonl:3: annotator: "аsha" reads like "asha" (labels/asha.jsonl:1) but is another name: two annotators whose names look the same are refused (one person, one spelling: write the same name in both places)',
     ]);
   });
 

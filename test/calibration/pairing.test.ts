@@ -99,10 +99,10 @@ describe("pairGroup", () => {
     const moved = pairGroup(groups[0]!, labels, withDraws([draw], { heldout: "test", splits: golden }));
     expect(moved.gate).toEqual([]);
     expect(moved.draws[0]).toMatchObject({ covers: false, counts: false });
-    expect(moved.draws[0]!.why).toMatch(/^2 of its items' splits changed in the golden set since the draw, in or out of "test" \(for example v\/q[12]: (heldout|dev) then, test now\): draw again on today's splits/);
+    expect(moved.draws[0]!.why).toMatch(/^the split of 2 of its items changed in the golden set since the draw, in or out of "test" \(for example v\/q[12]: (heldout|dev) then, test now\): draw again on today's splits/);
     const out = pairGroup(groups[0]!, labels, withDraws([draw], { splits: new Map<string, string | null>([["q1", "dev"], ["q2", "dev"], ["q3", null]]) }));
     expect(out.gate).toEqual([]);
-    expect(out.draws[0]!.why).toMatch(/^1 of its item's split changed/);
+    expect(out.draws[0]!.why).toMatch(/^the split of 1 of its item changed/);
   });
 
   it("weights by inverse inclusion probability only when the draws give items different probabilities, with Kish's effective n", () => {

@@ -54,7 +54,7 @@ describe("after a run: its judgments where sample, review and calibrate look, an
       questions: [{ split: "heldout" }],
     } as unknown as ReportJson;
     expect(nextCommands(report, { config: ["--config", "my dir/c.json"], judge: ["--judge", "openai"], annotator: "asha" })).toEqual([
-      "Next: 2 rubrics are untrusted (faithfulness, correctness). Label a random sample of the heldout split, measure the judge against it, and gate on it:",
+      "Next: 2 rubrics are untrusted (faithfulness, correctness). Label a random sample of the heldout split, measure the judge against it, and gate on it (as asha, who has labelled here before: put your own name if you are someone else):",
       "  ragjudge sample --random 50 --split heldout --annotator asha --config 'my dir/c.json'",
       "  ragjudge review --annotator asha --config 'my dir/c.json'",
       "  ragjudge calibrate --config 'my dir/c.json'",
@@ -76,7 +76,7 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     // one rubric short, one reachable: the sample hint names the reachable one only
     const mixed = nextCommands(report([rubric("faithfulness", 12), rubric("correctness", 80)]), inv);
     expect(mixed[1]).toBe("  ragjudge plan --config c.json");
-    expect(mixed[2]).toBe("Next: 1 rubric is untrusted (correctness). Label a random sample of the heldout split, measure the judge against it, and gate on it:");
+    expect(mixed[2]).toBe("Next: 1 rubric is untrusted (correctness). Label a random sample of the heldout split, measure the judge against it, and gate on it (as asha, who has labelled here before: put your own name if you are someone else):");
     // exactly minLabels held-out items can be enough; an unknown count never blocks the hint
     expect(nextCommands(report([rubric("faithfulness", 50)]), inv)[1]).toMatch(/^ {2}ragjudge sample --random 50 /);
     expect(nextCommands(report([rubric("faithfulness", undefined)]), inv)[1]).toMatch(/^ {2}ragjudge sample --random 50 /);
@@ -108,6 +108,8 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(suggestedAnnotator([l("asha"), l("asha")])).toBe("asha");
     expect(suggestedAnnotator([l("asha"), l("vendor", "import"), l("ravi", "author"), l("lead", "human", true)])).toBe("asha");
     expect(suggestedAnnotator([l("asha"), l("bob")])).toBe(login);
+    // the login name when that person has labelled here too
+    expect(suggestedAnnotator([l(login)])).toBe(login);
   });
 
   it("when labelling can no longer help (every held-out item labelled, or plan's cannot at kappa), points at the judge, not at sample again", () => {
@@ -128,7 +130,7 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(nextCommands(report([rubric("not-found", 13, 13, null, null)]), inv)[0]).toContain("(not-found: every one of its 13 held-out judged items is labelled already)");
     // one stuck, one that labelling can still help: the sample block names the second only
     const mixed = nextCommands(report([rubric("correctness", 9, 9, 0.4, confusion(6, 2, 0, 1)), rubric("faithfulness", 2, 40, null, null)]), inv);
-    expect(mixed[2]).toBe("Next: 1 rubric is untrusted (faithfulness). Label a random sample of the heldout split, measure the judge against it, and gate on it:");
+    expect(mixed[2]).toBe("Next: 1 rubric is untrusted (faithfulness). Label a random sample of the heldout split, measure the judge against it, and gate on it (as asha, who has labelled here before: put your own name if you are someone else):");
     expect(mixed.filter((x) => x.includes("sample --random"))).toHaveLength(1);
   });
 
