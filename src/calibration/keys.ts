@@ -27,6 +27,18 @@ export function evidenceKey(k: ItemKey, inputHash: string): string {
   return [k.variant, k.question, k.rubric, k.unit, inputHash].join("\u0000");
 }
 
+/**
+ * The canonical order of a draw's items: by {@link evidenceKey}, as strings.
+ * `sample` and `plan --budget` list a population in it and the gate refuses
+ * any other (a seed draws by position), so all three sort with this one.
+ *
+ * @example
+ * items.sort(byEvidence) // canonical order
+ */
+export function byEvidence(a: { key: ItemKey; inputHash: string }, b: { key: ItemKey; inputHash: string }): number {
+  return evidenceKey(a.key, a.inputHash) < evidenceKey(b.key, b.inputHash) ? -1 : 1;
+}
+
 /** The bare ItemKey of a record that carries more fields (a judgment, a label, a queue entry). */
 export function keyOf(r: ItemKey): ItemKey {
   return { variant: r.variant, question: r.question, rubric: r.rubric, unit: r.unit };

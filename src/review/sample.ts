@@ -1,7 +1,7 @@
 import type { Evidence, ItemKey, QueueEntry } from "../golden/schema/items.js";
 import type { DrawItem } from "../golden/schema/draw.js";
 import { drawIdOf, populationHash, type DrawBody } from "../calibration/draws.js";
-import { evidenceKey } from "../calibration/keys.js";
+import { byEvidence, evidenceKey } from "../calibration/keys.js";
 import { sampleWithoutReplacement, shuffle, streamFor } from "./rng.js";
 
 /** One item of the run that may be sampled: judged by the judge (not a rule). */
@@ -150,7 +150,7 @@ export function sampleQueue(
   for (const c of opts.outOfScope ?? []) (outside.get(c.key.rubric) ?? outside.set(c.key.rubric, []).get(c.key.rubric)!).push(c);
   for (const rubric of [...byRubric.keys()].sort()) {
     // Canonical order first: the sample must not depend on file order.
-    const population = byRubric.get(rubric)!.slice().sort((a, b) => (evidenceKey(a.key, a.inputHash) < evidenceKey(b.key, b.inputHash) ? -1 : 1));
+    const population = byRubric.get(rubric)!.slice().sort(byEvidence);
     const eligible = population.filter((c) => !mine(c));
     const summary: RubricSample = { rubric, population: population.length, labelledByAnnotator: population.length - eligible.length, eligible: eligible.length, duplicates: 0, queued: 0 };
     const picked = new Map<string, QueueEntry>();
@@ -212,8 +212,7 @@ export function sampleQueue(
  * in canonical order, and the drawn items by index in draw order.
  */
 function drawBody(rubric: string, frame: readonly Candidate[], outside: readonly Candidate[], drawn: readonly Candidate[], p: number, opts: SampleOptions): DrawBody {
-  const order = (a: Candidate, b: Candidate) => (evidenceKey(a.key, a.inputHash) < evidenceKey(b.key, b.inputHash) ? -1 : 1);
-  const all = [...frame.map((c) => ({ c, p })), ...outside.slice().sort(order).map((c) => ({ c, p: 0 }))];
+  const all = [...frame.map((c) => ({ c, p })), ...outside.slice().sort(byEvidence).map((c) => ({ c, p: 0 }))];
   const items: DrawItem[] = all.map(({ c, p: pi }) => ({
     variant: c.key.variant, question: c.key.question, unit: c.key.unit, inputHash: c.inputHash,
     ...(c.split !== undefined ? { split: c.split } : {}), p: pi,

@@ -1,6 +1,6 @@
 import type { Draw, DrawItem } from "../../golden/schema/draw.js";
 import { populationHash, type DrawBody } from "../draws.js";
-import { evidenceKey } from "../keys.js";
+import { byEvidence, evidenceKey } from "../keys.js";
 import { sampleWithoutReplacement, streamFor } from "../random.js";
 import type { ItemKey } from "../../golden/schema/items.js";
 
@@ -38,7 +38,6 @@ export interface StratifiedSpec {
   allocation: ReadonlyMap<string, number>;
 }
 
-const order = (a: StratifiedItem, b: StratifiedItem) => (evidenceKey(a.key, a.inputHash) < evidenceKey(b.key, b.inputHash) ? -1 : 1);
 
 /** The drawn indices of each stratum, replayed from the seed (strata in name order). */
 function replayDrawn(rubric: string, seed: number, items: readonly Pick<DrawItem, "stratum">[], allocation: ReadonlyMap<string, number>): number[] {
@@ -63,13 +62,13 @@ export function uniformReplay(rubric: string, seed: number, items: readonly Pick
 
 /** The manifest body of a stratified draw (see the module comment). */
 export function stratifiedDrawBody(spec: StratifiedSpec): DrawBody {
-  const frame = spec.frame.slice().sort(order);
+  const frame = spec.frame.slice().sort(byEvidence);
   const sizes = new Map<string, number>();
   for (const it of frame) sizes.set(it.stratum!, (sizes.get(it.stratum!) ?? 0) + 1);
   const p = (h: string) => Math.min(sizes.get(h)!, spec.allocation.get(h) ?? 0) / sizes.get(h)!;
   const items: DrawItem[] = [
     ...frame.map((it) => ({ ...base(it), stratum: it.stratum!, p: p(it.stratum!) })),
-    ...spec.outside.slice().sort(order).map((it) => ({ ...base(it), p: 0 })),
+    ...spec.outside.slice().sort(byEvidence).map((it) => ({ ...base(it), p: 0 })),
   ];
   const allocation = new Map([...sizes.keys()].map((h) => [h, Math.min(sizes.get(h)!, spec.allocation.get(h) ?? 0)]));
   const drawn = replayDrawn(spec.rubric, spec.seed, items, allocation);
