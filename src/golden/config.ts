@@ -5,7 +5,7 @@ import { findNodeAtLocation, parse as parseJsonc, parseTree, type Node, type Par
 import type { z } from "zod";
 import { describeIssue, displayPath, formatPath, InputError, InputErrors } from "./errors.js";
 import { readText } from "./files.js";
-import { describeJsonError } from "./json-syntax.js";
+import { describeJsonError, lineColumnAt } from "./json-syntax.js";
 import { MAX_DOCUMENT_BYTES } from "./limits.js";
 import { RagjudgeConfig, type VariantConfig } from "./schema/config.js";
 
@@ -65,13 +65,6 @@ export class ConfigNotFoundError extends Error {
   }
 }
 
-/** 1-based line of a character offset. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
 /** The node at `path`, else the deepest existing node on the way (for a missing field: its object). */
 function nodeAt(tree: Node | undefined, path: readonly (string | number)[]): Node | undefined {
   if (!tree) return undefined;
@@ -102,7 +95,7 @@ export function parseConfigText(text: string, file: string): { config: RagjudgeC
   const tree = parseTree(text, [], { allowTrailingComma: true });
   const lineOf = (path: readonly (string | number)[]) => {
     const node = nodeAt(tree, path);
-    return node ? lineAt(text, node.offset) : undefined;
+    return node ? lineColumnAt(text, node.offset).line : undefined;
   };
   const parsed = RagjudgeConfig.safeParse(json);
   if (!parsed.success) {

@@ -1,14 +1,8 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { CommonFlags } from "../actions/batch.js";
 import { BATCH_LIMITS_SHOWN } from "./help-values.js";
+import { wholeNumber } from "./numbers.js";
 
-function int(name: string) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number >= 1`);
-    return n;
-  };
-}
 
 function seconds(v: string): number {
   const n = Number(v);
@@ -38,8 +32,8 @@ export function registerBatch(program: Command): void {
 
   withEndpoint(batch.command("submit").argument("<files...>", "export files written by ragjudge judge --batch-export"))
     .description("Upload export files and create one batch per file. Idempotent: run it again after any failure; a file already submitted is not sent twice.")
-    .option("--max-requests <n>", `refuse files with more requests than this (default ${BATCH_LIMITS_SHOWN.maxRequests})`, int("--max-requests"))
-    .option("--max-bytes <n>", `refuse files larger than this (default ${BATCH_LIMITS_SHOWN.maxBytes})`, int("--max-bytes"))
+    .option("--max-requests <n>", `refuse files with more requests than this (default ${BATCH_LIMITS_SHOWN.maxRequests})`, wholeNumber(1, "--max-requests"))
+    .option("--max-bytes <n>", `refuse files larger than this (default ${BATCH_LIMITS_SHOWN.maxBytes})`, wholeNumber(1, "--max-bytes"))
     .action(async (files: string[], flags: CommonFlags & { maxRequests?: number; maxBytes?: number }) => (await import("../actions/batch.js")).batchSubmit(files, flags));
 
   withEndpoint(batch.command("status"))

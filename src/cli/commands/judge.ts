@@ -1,14 +1,8 @@
 import { InvalidArgumentError, type Command } from "commander";
 import type { JudgeCommandFlags as Flags } from "../actions/judge.js";
 import { BATCH_LIMITS_SHOWN } from "./help-values.js";
+import { wholeNumber } from "./numbers.js";
 
-function int(min: number, name: string) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number >= ${min}`);
-    return n;
-  };
-}
 
 function num(v: string): number {
   const n = Number(v);
@@ -48,8 +42,8 @@ export function registerJudge(program: Command): void {
     .option("--judge <kind>", "baseline (offline lexical baseline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
     .option("--base-url <url>", "OpenAI-compatible endpoint including /v1, e.g. http://localhost:8000/v1 (default: config judge.baseUrl, else OPENAI_BASE_URL, else OpenAI)")
     .option("--model <name>", "judge model (default: config judge.model)")
-    .option("--concurrency <n>", "calls in flight at once (default: config judge.concurrency, 8)", int(1, "--concurrency"))
-    .option("--repeats <n>", "judge each item n times and report self-disagreement (default: config judge.repeats, 1)", int(1, "--repeats"))
+    .option("--concurrency <n>", "calls in flight at once (default: config judge.concurrency, 8)", wholeNumber(1, "--concurrency"))
+    .option("--repeats <n>", "judge each item n times and report self-disagreement (default: config judge.repeats, 1)", wholeNumber(1, "--repeats"))
     .option("--rubrics <list>", "rubrics to judge, comma separated (default: config rubrics, else every non-optional rubric)")
     .option("--variant <names>", "variants to judge, comma separated or repeated (default: all)", collect)
     .option("--out <file>", "judgments JSONL to write (default: <cacheDir>/judgments.jsonl)")
@@ -57,19 +51,19 @@ export function registerJudge(program: Command): void {
     .option("--dry-run", "print the number of calls, estimated tokens and cost, and send nothing")
     .option("--temperature <t>", "sampling temperature (default: config, 0)", num)
     .option("--no-temperature", "omit temperature from requests (for models that reject it)")
-    .option("--seed <n>", "seed (default: config, 0)", int(0, "--seed"))
+    .option("--seed <n>", "seed (default: config, 0)", wholeNumber(0, "--seed"))
     .option("--no-seed", "omit seed from requests")
-    .option("--max-tokens <n>", "max_tokens per reply (default: config, 512)", int(1, "--max-tokens"))
+    .option("--max-tokens <n>", "max_tokens per reply (default: config, 512)", wholeNumber(1, "--max-tokens"))
     .option("--no-max-tokens", "omit max_tokens from requests")
     .option("--response-format <mode>", "json_schema (structured outputs; falls back to text when the server rejects it) or text (JSON asked for in the prompt)")
-    .option("--timeout-ms <ms>", "deadline of one attempt (default: config, 60000)", int(1, "--timeout-ms"))
-    .option("--max-retries <n>", "retries per call for 429, 5xx, timeouts, resets (default: config, 4)", int(0, "--max-retries"))
+    .option("--timeout-ms <ms>", "deadline of one attempt (default: config, 60000)", wholeNumber(1, "--timeout-ms"))
+    .option("--max-retries <n>", "retries per call for 429, 5xx, timeouts, resets (default: config, 4)", wholeNumber(0, "--max-retries"))
     .option("--allow-errors", "exit 0 (not 4) even when some items end as error verdicts")
     .option("--no-progress", "no progress display on stderr")
     .option("--by <list>", "break pass rates down by kind, tags (comma list: kind,tags), or none (default: kind)")
     .option("--json", "print the summary as JSON instead of tables")
     .option("--batch-export <file>", "judge nothing: write the pending calls (not in the cache) as Batch API JSONL for  ragjudge batch submit  or vLLM's run_batch; split into <file>, <name>.2.jsonl, ... at the per-file limits")
-    .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS_SHOWN.maxRequests}, the OpenAI Batch API's limit)`, int(1, "--batch-max-requests"))
-    .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS_SHOWN.maxBytes})`, int(1, "--batch-max-bytes"))
+    .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS_SHOWN.maxRequests}, the OpenAI Batch API's limit)`, wholeNumber(1, "--batch-max-requests"))
+    .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS_SHOWN.maxBytes})`, wholeNumber(1, "--batch-max-bytes"))
     .action(async (flags: Flags) => (await import("../actions/judge.js")).judgeAction(flags));
 }

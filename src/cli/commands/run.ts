@@ -1,14 +1,6 @@
-import { InvalidArgumentError, type Command } from "commander";
+import type { Command } from "commander";
 import type { RunFlags } from "../actions/run.js";
-
-/** A whole-number option of at least `min`, as `ragjudge judge` checks its own. */
-function wholeNumber(min: number) {
-  return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be a whole number >= ${min}`);
-    return n;
-  };
-}
+import { wholeNumber } from "./numbers.js";
 
 /**
  * `ragjudge run`: the whole evaluation in one command (library:

@@ -266,6 +266,8 @@ export function metricLabel(name: string): string {
   try {
     measures = parseMeasure(name, []);
   } catch (e) {
+    // a bad cutoff (R@x) is the parser's message, named for the flag it came from
+    if (e instanceof MeasureSpecError && !(e instanceof UnknownMeasureError)) throw new MeasureSpecError(`--metric: ${e.message}`);
     if (!(e instanceof UnknownMeasureError)) throw e;
     const known = MEASURES.filter((m) => m.aggregation === "mean").map((m) => m.name).join(", ");
     throw new MeasureSpecError(`--metric: unknown metric "${name.trim()}"; known: ${known} (MRR, MAP and trec_eval names such as recip_rank or ndcg_cut_10 work too)`);
