@@ -6,7 +6,7 @@ import { labelBasis, type LabelBasis } from "./basis.js";
 import { correctedPassRates, type PassRates } from "./corrected.js";
 import { confidenceFigures, devItems, type ConfidenceFigures } from "./confidence.js";
 import { NO_DRAWS, type DrawBook } from "./draws.js";
-import { agreementFigures, breakdowns, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
+import { agreementFigures, breakdowns, gateFigureItems, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
 import { gateDecision, thresholdsFor } from "./gate.js";
 import { humanAgreement, type HumanAgreement } from "./humans.js";
 import { firstLabel, type LabelBook } from "./labels.js";
@@ -160,6 +160,7 @@ export function recordFigures(f: AgreementFigures, weighted: boolean, level: num
     labelYes: f.labelYes,
     labelNo: f.labelNo,
     judgeErrors: f.judgeErrors,
+    skipped: f.skipped,
     confusion: { tp: f.confusion.tp, fn: f.confusion.fn, fp: f.confusion.fp, tn: f.confusion.tn },
     agreement: f.rates.agreement,
     tpr: f.rates.tpr,
@@ -187,7 +188,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
   const seed = input.seed ?? DEFAULT_SEED;
   const reps = input.reps ?? DEFAULT_REPS;
   const level = input.level ?? 0.95;
-  const gate = agreementFigures(pairing.gate, { bootstrap: { seed, reps }, level });
+  const gate = agreementFigures(gateFigureItems(pairing), { bootstrap: { seed, reps }, level });
   const byExclusion = new Map<string, PairedItem[]>();
   for (const p of pairing.other) (byExclusion.get(p.excluded) ?? byExclusion.set(p.excluded, []).get(p.excluded)!).push(p);
   const errorAnalysis = [...byExclusion].sort(([a], [b]) => (a < b ? -1 : 1)).map(([excluded, ps]) => ({

@@ -1,5 +1,5 @@
 import type { GoldenQuestion } from "../golden/schema/golden.js";
-import type { PairedItem } from "./pairing.js";
+import type { GroupPairing, PairedItem } from "./pairing.js";
 import { uninformativeInterval, type UninformativeInterval } from "./uninformative.js";
 import { withDesignSe } from "./plan/design-figures.js";
 import {
@@ -9,10 +9,16 @@ import {
 
 /** Agreement of a judge with people on one set of items. */
 export interface AgreementFigures {
-  /** Labelled items. */
+  /** Labelled items (skipped ones not included). */
   n: number;
   /** Kish effective n = (Σw)²/Σw² (equal to n when unweighted); the standard errors use it. */
   nEffective: number;
+  /**
+   * Drawn held-out items with no counting label, counted as disagreements
+   * (pairing.ts's UnlabelledDrawnItem): in the confusion and kappa, not in `n`,
+   * `labelYes` or `labelNo`.
+   */
+  skipped: number;
   /** Items people labelled yes / no (counts, not weights: the gate's per-class minimum uses these). */
   labelYes: number;
   labelNo: number;
@@ -40,13 +46,27 @@ export interface AgreementFigures {
   ac1: GwetAc1;
 }
 
-/** Turns paired items into judge-versus-label pairs; an error verdict becomes a disagreement. */
-export function pairsOf(items: readonly PairedItem[]): { pairs: Pair[]; judgeErrors: number } {
+/** What agreement figures read of an item: a labelled one, or a skipped drawn one with its imputed label. */
+export type FigureItem = Pick<PairedItem, "judged" | "label" | "weight"> & { stratum?: string; imputed?: true };
+
+/**
+ * The items the gate's figures are computed on: its labelled items and the
+ * skipped drawn ones, counted as disagreements.
+ *
+ * @example
+ * agreementFigures(gateFigureItems(pairing)).skipped // drawn held-out items left unlabelled
+ */
+export function gateFigureItems(pairing: Pick<GroupPairing, "gate" | "skipped">): FigureItem[] {
+  return pairing.skipped.length ? [...pairing.gate, ...pairing.skipped] : pairing.gate;
+}
+
+/** Turns paired items into judge-versus-label pairs; an error verdict becomes a disagreement (counted as a judge error when labelled). */
+export function pairsOf(items: readonly FigureItem[]): { pairs: Pair[]; judgeErrors: number } {
   let judgeErrors = 0;
   const pairs = items.map((p): Pair => {
     let judge = p.judged.verdict;
     if (judge === "error") {
-      judgeErrors++;
+      if (!p.imputed) judgeErrors++;
       judge = p.label === "yes" ? "no" : "yes";
     }
     return { judge, label: p.label, weight: p.weight };
@@ -59,16 +79,18 @@ export function pairsOf(items: readonly PairedItem[]): { pairs: Pair[]; judgeErr
  * agreement, the 2x2 confusion matrix, TPR/TNR, Cohen's kappa with its
  * asymptotic interval (non-null SE) and test (null SE), optionally its
  * seeded bootstrap interval, the prevalence and bias indices, PABAK and
- * Gwet's AC1. Judge errors count as disagreements (conservative). With
+ * Gwet's AC1. Judge errors and skipped drawn items count as disagreements
+ * (conservative). With
  * weights the tables hold weighted counts and the standard errors use
  * Kish's effective n.
  *
  * @example
  * agreementFigures(pairing.gate, { bootstrap: { seed: 1 } }).kappa.ci
  */
-export function agreementFigures(items: readonly PairedItem[], options: { bootstrap?: BootstrapOptions; level?: number } = {}): AgreementFigures {
+export function agreementFigures(items: readonly FigureItem[], options: { bootstrap?: BootstrapOptions; level?: number } = {}): AgreementFigures {
   const { pairs, judgeErrors } = pairsOf(items);
   const m = confusion(pairs);
+  const skipped = items.filter((p) => p.imputed).length;
   let sw = 0;
   let sw2 = 0;
   for (const p of pairs) {
@@ -79,10 +101,11 @@ export function agreementFigures(items: readonly PairedItem[], options: { bootst
   const table = confusionTable(m);
   const level = options.level ?? 0.95;
   const out: AgreementFigures = {
-    n: pairs.length,
+    n: pairs.length - skipped,
     nEffective,
-    labelYes: pairs.filter((p) => p.label === "yes").length,
-    labelNo: pairs.filter((p) => p.label === "no").length,
+    skipped,
+    labelYes: pairs.filter((p, i) => p.label === "yes" && !items[i]!.imputed).length,
+    labelNo: pairs.filter((p, i) => p.label === "no" && !items[i]!.imputed).length,
     judgeErrors,
     confusion: m,
     rates: rates(m),

@@ -42,7 +42,7 @@ export const GATE_LEVEL = 0.95;
  * it that check is skipped. `kappaGofCi` is Donner & Eliasziw's interval
  * (absent from older records).
  */
-export type GateFigures = Pick<CalibrationRecord["figures"], "n" | "labelYes" | "labelNo" | "kappa" | "kappaSe" | "kappaCi" | "reasons" | "level"> & { confusion?: ConfusionCells; kappaGofCi?: Interval | null };
+export type GateFigures = Pick<CalibrationRecord["figures"], "n" | "labelYes" | "labelNo" | "kappa" | "kappaSe" | "kappaCi" | "reasons" | "level"> & { confusion?: ConfusionCells; kappaGofCi?: Interval | null; skipped?: number };
 
 /** Labels left out of the gate, by why (a record's `excluded`, with the newer counts optional). */
 export type GateExcluded = Pick<CalibrationRecord["excluded"], "nonRandom" | "notHeldout"> & Partial<Pick<CalibrationRecord["excluded"], "notDrawn" | "drawNotCovering" | "drawIncomplete" | "ties">>;
@@ -111,11 +111,19 @@ function declaredText(n: number | undefined): string {
   return n ? `; ${n} of them declared random, not drawn by ragjudge` : "";
 }
 
+/** "; 4 drawn items with no counting label counted as disagreements (...)" when a counting draw was not labelled whole. */
+export function skippedText(n: number | undefined): string {
+  if (!n) return "";
+  return `; ${n} drawn held-out item${n === 1 ? "" : "s"} with no counting label ${n === 1 ? "is" : "are"} counted as ${n === 1 ? "a disagreement" : "disagreements"} (label ${n === 1 ? "it" : "them"} to count ${n === 1 ? "its label" : "their labels"} instead)`;
+}
+
 /**
  * The gate's rule on a set of figures: trusted only with at least
  * `minLabels` counted labels, at least `minPerClass` of each label, a defined
  * kappa whose interval is informative, and the lower bound of
- * {@link gateInterval} at or above `kappaLower`. The first failed condition
+ * {@link gateInterval} at or above `kappaLower`. Kappa counts a counting
+ * draw's skipped items as disagreements (`figures.skipped`), the counts of
+ * labels do not include them. The first failed condition
  * is the reason (the order of TRUST_RULES). The message names whose labels
  * the figures rest on (`basis`: author and imported labels are never called
  * human), which split is held out (labels with no split are dev), why each
@@ -131,7 +139,7 @@ export function gateDecision(
   const heldout = options.heldout ?? HELDOUT_SPLIT;
   const ci = gateInterval(figures);
   const labels = basis ? describeBasis(figures.n, basis) : `${figures.n} labels`;
-  const nText = `n = ${basis ? labels : figures.n}${declaredText(options.declared)}`;
+  const nText = `n = ${basis ? labels : figures.n}${declaredText(options.declared)}${skippedText(figures.skipped)}`;
   const flat = figures.confusion && figures.kappa !== null ? uninformativeInterval(figures.confusion) : null;
   const others = notCounted(excluded, heldout, options.minCoverage ?? t.minCoverage);
   const excludedTotal = excluded.nonRandom + excluded.notHeldout + (excluded.notDrawn ?? 0) + (excluded.drawNotCovering ?? 0) + (excluded.drawIncomplete ?? 0);

@@ -73,6 +73,27 @@ export interface SkipTest {
   leansTo: "yes" | "no";
 }
 
+/**
+ * A drawn held-out item of a counting draw whose label does not count (none,
+ * tied, or from a frame the gate never counts): the gate counts it as a
+ * disagreement, with the label imputed opposite to the judge's verdict (an
+ * error verdict is a disagreement whatever the label). Skipping is the
+ * labeller's choice, so the items skipped could be exactly the ones where
+ * the judge was wrong: counting them against the judge means skipping can
+ * never raise the gate's kappa, only lower it (label them to count their
+ * real labels).
+ */
+export interface UnlabelledDrawnItem {
+  judged: JudgedItem;
+  /** The imputed label: the opposite of the verdict ("no" for an error verdict). */
+  label: "yes" | "no";
+  weight: number;
+  imputed: true;
+  draws: string[];
+  inclusionProbability: number;
+  stratum?: string;
+}
+
 /** One recorded draw of this rubric as the gate sees it for one judge's verdicts. */
 export interface DrawStatus {
   id: string;
@@ -109,6 +130,8 @@ export interface GroupPairing {
   weighted: boolean;
   /** The recorded draws of this rubric and how each stands. */
   draws: DrawStatus[];
+  /** Drawn held-out items of counting draws with no counting label: counted as disagreements ({@link UnlabelledDrawnItem}). */
+  skipped: UnlabelledDrawnItem[];
   /** Gate items declared random (attested imports), not drawn by ragjudge. */
   declared: number;
   /** The attestations of the declared items, deduplicated. */
@@ -293,6 +316,11 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
   const other: GroupPairing["other"] = [];
   const ties: LabelledItem[] = [];
   const attestations = new Set<string>();
+  // An item's inclusion probability over every counting draw of the rubric (any of them could have drawn it).
+  const inclusion = (judged: JudgedItem): number => {
+    const ps = countingDraws.map((d) => drawItemOf(d, judged.key, judged.inputHash)?.item.p ?? 0).filter((x) => x > 0);
+    return ps.length === 1 ? ps[0]! : 1 - ps.reduce((acc, x) => acc * (1 - x), 1);
+  };
   for (const judged of group.items) {
     const labelled = book.items.get(evidenceKey(judged.key, judged.inputHash));
     if (!labelled) continue;
@@ -309,9 +337,7 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
     let item: GateItem | undefined;
     if (neverGate(labelled)) excluded = `frame ${labelled.frames[0]!}` as ExclusionReason;
     else if (counting.length) {
-      // Its inclusion probability over every counting draw of the rubric (any of them could have drawn it).
-      const ps = countingDraws.map((d) => drawItemOf(d, judged.key, judged.inputHash)?.item.p ?? 0).filter((x) => x > 0);
-      const p = ps.length === 1 ? ps[0]! : 1 - ps.reduce((acc, x) => acc * (1 - x), 1);
+      const p = inclusion(judged);
       const stratum = counting.length === 1 ? counting[0]!.at!.item.stratum : undefined;
       item = { ...pair, source: "drawn", draws: counting.map((x) => x.d.draw.id), inclusionProbability: p, ...(stratum !== undefined ? { stratum } : {}) };
     } else if (drawnBy.some((x) => byId.get(x.d.draw.id)!.s.covers)) excluded = "draw incomplete";
@@ -332,12 +358,13 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
     if (item!.source === "declared") attestations.add(attested!);
     gate.push(item!);
   }
+  const skipped = skippedItems(gate, heldoutItems, countingDraws, inclusion);
   const warnings: string[] = [];
   const withP = gate.filter((p) => p.inclusionProbability !== undefined);
-  const distinct = new Set(withP.map((p) => p.inclusionProbability)).size;
+  const distinct = new Set([...withP, ...skipped].map((p) => p.inclusionProbability)).size;
   const weighted = withP.length === gate.length && distinct > 1;
   if (weighted) {
-    for (const p of gate) p.weight = 1 / p.inclusionProbability!;
+    for (const p of [...gate, ...skipped]) p.weight = 1 / p.inclusionProbability!;
   } else if (withP.length > 0 && withP.length < gate.length && distinct > 1) {
     warnings.push(`${gate.length - withP.length} of ${gate.length} gate labels have no known inclusion probability: the gate treats all as one uniform sample (unweighted)`);
   }
@@ -349,9 +376,33 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
     }
   }
   return {
-    group, gate, other, ties, heldout: ctx.heldout, heldoutOnly: true, weighted, draws: statuses,
+    group, gate, other, ties, heldout: ctx.heldout, heldoutOnly: true, weighted, draws: statuses, skipped,
     declared: gate.filter((g) => g.source === "declared").length, attestations: [...attestations].sort(), warnings,
   };
+}
+
+/**
+ * The drawn held-out items of the counting draws that are not gate items
+ * (see {@link UnlabelledDrawnItem}): the labels a labeller skipped, tied, or gave
+ * from a frame the gate never counts. A draw counts from `minCoverage` of
+ * its items labelled, so without this the rest, up to a fifth by default,
+ * could be left unlabelled exactly where the judge disagrees.
+ */
+function skippedItems(gate: readonly GateItem[], heldoutItems: readonly JudgedItem[], counting: readonly LoadedDraw[], inclusion: (j: JudgedItem) => number): UnlabelledDrawnItem[] {
+  if (!counting.length) return [];
+  const inGate = new Set(gate.map((g) => evidenceKey(g.judged.key, g.judged.inputHash)));
+  const out: UnlabelledDrawnItem[] = [];
+  for (const judged of heldoutItems) {
+    if (inGate.has(evidenceKey(judged.key, judged.inputHash))) continue;
+    const drawnBy = counting.map((d) => ({ d, at: drawItemOf(d, judged.key, judged.inputHash) })).filter((x) => x.at?.drawn);
+    if (!drawnBy.length) continue;
+    const stratum = drawnBy.length === 1 ? drawnBy[0]!.at!.item.stratum : undefined;
+    out.push({
+      judged, label: judged.verdict === "no" ? "yes" : "no", weight: 1, imputed: true, draws: drawnBy.map((x) => x.d.draw.id), inclusionProbability: inclusion(judged),
+      ...(stratum !== undefined ? { stratum } : {}),
+    });
+  }
+  return out;
 }
 
 /**

@@ -28,6 +28,8 @@ export const RecordFigures = z.strictObject({
   labelYes: Count,
   labelNo: Count,
   judgeErrors: Count,
+  /** Drawn held-out items with no counting label, counted as disagreements in the confusion and kappa (not in n); 0 in older records. */
+  skipped: Count.default(0),
   confusion: z.strictObject({ tp: z.number().min(0), fn: z.number().min(0), fp: z.number().min(0), tn: z.number().min(0) }),
   agreement: Num,
   tpr: Num,

@@ -4,7 +4,7 @@ import { basisNoun } from "./basis.js";
 import type { CalibrationReport, RubricCalibration } from "./calibrate.js";
 import { confidenceLines, reliabilityRows } from "./confidence-render.js";
 import type { AgreementFigures } from "./figures.js";
-import { gateInterval } from "./gate.js";
+import { gateInterval, skippedText } from "./gate.js";
 import { fixed, fixedOrNa as num, interval as ci, pValue as pval } from "./format.js";
 import { firstLabel, type LabelledItem } from "./labels.js";
 import { recordKey, type RecordWrite } from "./record.js";
@@ -105,6 +105,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     sample.push(`${e.figures.n} ${one ? e.what.replace(/\blabels\b/, "label") : e.what} ${one ? "is" : "are"} not in the gate: ${e.why}; see error analysis`);
   }
   if (g.judgeErrors) sample.push(`${g.judgeErrors} judge error(s) counted as disagreements`);
+  if (g.skipped) sample.push(skippedText(g.skipped).replace(/^; /, ""));
   if (r.ties) sample.push(`${r.ties} tied item(s) await adjudication`);
   const boot = g.bootstrap;
   const bootText = boot ? (boot.ci ? `${ci(boot.ci)} bootstrap (${boot.reps} reps, seed ${boot.seed}${boot.undefinedReps ? `, ${boot.undefinedReps} undefined` : ""})` : `bootstrap n/a (${boot.reason})`) : "";

@@ -4,7 +4,7 @@ import { hashJson } from "../golden/hash.js";
 import type { Judgment } from "../golden/schema/items.js";
 import { labelBasis, type LabelBasis } from "./basis.js";
 import { type DrawBook } from "./draws.js";
-import { agreementFigures, type AgreementFigures } from "./figures.js";
+import { agreementFigures, gateFigureItems, type AgreementFigures } from "./figures.js";
 import { gateDecision, gateInterval, heldoutSplit, SAMPLE_COMMANDS, thresholdsFor, type GateExcluded, type GateFigures } from "./gate.js";
 import type { LabelBook } from "./labels.js";
 import { pairGroup, type DrawStatus, type GateContext, type GroupPairing } from "./pairing.js";
@@ -128,7 +128,7 @@ export function gateFiguresOf(f: AgreementFigures): GateFigures {
   if (k.reasons.kappa) reasons.kappa = k.reasons.kappa;
   if (k.reasons.se) reasons.kappaSe = k.reasons.se;
   if (k.reasons.ci) reasons.kappaCi = k.reasons.ci;
-  return { n: f.n, labelYes: f.labelYes, labelNo: f.labelNo, kappa: k.kappa, kappaSe: k.se, kappaCi: k.ci, reasons, level: k.level, confusion: f.confusion, kappaGofCi: f.kappaGof.ci };
+  return { n: f.n, skipped: f.skipped, labelYes: f.labelYes, labelNo: f.labelNo, kappa: k.kappa, kappaSe: k.se, kappaCi: k.ci, reasons, level: k.level, confusion: f.confusion, kappaGofCi: f.kappaGof.ci };
 }
 
 /** The record of this judge: same rubric, fingerprint and served model (the latest when several). */
@@ -177,7 +177,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
   const group = pairing.group;
   const thresholds = thresholdsFor(inputs.trust, group.rubric);
   const heldout = pairing.heldout;
-  const figures = options.figures ?? agreementFigures(pairing.gate);
+  const figures = options.figures ?? agreementFigures(gateFigureItems(pairing));
   const gf = gateFiguresOf(figures);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
   const others = (options.fresh !== undefined ? [] : inputs.records)

@@ -18,6 +18,8 @@ import type { RubricJson } from "./schema.js";
 export function labellingExhausted(r: Pick<RubricJson, "trust" | "calibration">): string | null {
   const t = r.trust;
   if (t.trusted || t.heldoutItems === undefined || t.n === 0) return null;
+  // Drawn items left unlabelled count as disagreements: labelling them can only help.
+  if (r.calibration?.skipped) return null;
   const m = r.calibration?.confusion;
   const total = m ? m.tp + m.fn + m.fp + m.tn : 0;
   // The planner's "cannot at kappa" reads the point estimate: on fewer labels than the gate needs that is noise

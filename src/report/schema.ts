@@ -185,6 +185,8 @@ export const CalibrationJson = z.object({
   labelYes: Count,
   labelNo: Count,
   judgeErrors: Count,
+  /** Drawn held-out items with no counting label, counted as disagreements in the confusion and kappa (absent in older reports). */
+  skipped: Count.optional(),
   confusion: z.object({ tp: Num, fn: Num, fp: Num, tn: Num }),
   agreement: NumOrNull,
   tpr: NumOrNull,

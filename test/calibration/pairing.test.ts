@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agreementFigures } from "../../src/calibration/figures.js";
+import { agreementFigures, gateFigureItems } from "../../src/calibration/figures.js";
 import { resolveLabels, type LocatedLabel } from "../../src/calibration/labels.js";
 import { pairGroup, unpairedLabels } from "../../src/calibration/pairing.js";
 import { groupJudgments } from "../../src/calibration/verdicts.js";
@@ -143,6 +143,30 @@ describe("pairGroup", () => {
     expect(p.draws[0]!.why).toMatch(/^labels of r name a draw whose manifest is missing from labels\/draws \(0123456789abcdef\): no draw of the rubric counts until it is back/);
     // Another rubric's missing draw is no concern of this one.
     expect(pairGroup(groups[0]!, book([...labels, l(3, "no", { draw: deleted, rubric: "other" })]), withDraws([kept])).gate).toHaveLength(2);
+  });
+
+  it("counts a counting draw's drawn items without a counting label as disagreements, in kappa but not in the label counts", () => {
+    // q1..q5 drawn of q1..q6. q1, q2 labelled as the judge said; q3 skipped; q4 tied; q5 labelled from a frame the gate
+    // never counts. q6 was not drawn: its absence of a label is nobody's choice.
+    const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no"), j(5, "error"), j(6, "yes")]);
+    const draw = drawOver(6, [1, 2, 3, 4, 5]);
+    const labels = [l(1, "yes"), l(2, "no"), l(4, "yes"), l(4, "no", { annotator: "b" }), l(5, "yes", { frame: "panel-split" })];
+    const p = pairGroup(groups[0]!, book(labels), withDraws([draw], { minCoverage: 0.4 }));
+    expect(p.draws[0]).toMatchObject({ counts: true, drawn: 5, labelled: 2 });
+    expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1", "q2"]);
+    expect(p.skipped.map((x) => [x.judged.key.question, x.label])).toEqual([["q3", "no"], ["q4", "yes"], ["q5", "no"]]);
+    const f = agreementFigures(gateFigureItems(p));
+    expect({ n: f.n, skipped: f.skipped, labelYes: f.labelYes, labelNo: f.labelNo, judgeErrors: f.judgeErrors }).toEqual({ n: 2, skipped: 3, labelYes: 1, labelNo: 1, judgeErrors: 0 });
+    // q3 (judge yes, imputed no) is a false positive; q4 (judge no, imputed yes) and q5 (error, imputed no: judge taken as yes) too.
+    expect(f.confusion).toMatchObject({ tp: 1, tn: 1, fp: 2, fn: 1 });
+    // A draw that does not count (coverage below the floor) imputes nothing: its labels are out of the gate already.
+    const below = pairGroup(groups[0]!, book(labels), withDraws([draw]));
+    expect(below.gate).toEqual([]);
+    expect(below.skipped).toEqual([]);
+    // The whole draw labelled: nothing imputed.
+    const whole = pairGroup(groups[0]!, book([1, 2, 3, 4, 5].map((i) => l(i, "yes"))), withDraws([draw]));
+    expect(whole.skipped).toEqual([]);
+    expect(agreementFigures(gateFigureItems(whole)).skipped).toBe(0);
   });
 
   it("leaves tied items out until adjudicated, and counts judge errors as disagreements", () => {

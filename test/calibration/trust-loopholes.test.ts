@@ -141,6 +141,32 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: no label counts/);
   });
 
+  it("counts a draw's skipped items as disagreements: skipping where the judge is wrong cannot buy trust", async () => {
+    const p = await judged();
+    // The adversary labels the whole draw as the judge decided, except six items where people would disagree with
+    // it (here, six the judge said yes to): those are skipped, under the draw's 20% that may go unlabelled.
+    let yes = 0;
+    const { entries, answered } = await labelRandomDraw({
+      config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout",
+      answer: (_e, verdict) => (verdict === "yes" && yes++ < 6 ? "skip" : verdict === "no" ? "no" : "yes"),
+    });
+    expect(entries.length - answered).toBe(6);
+    expect(answered / entries.length).toBeGreaterThanOrEqual(0.8);
+    const c = await calibration(p, "correctness");
+    expect(c.gate.n).toBe(answered);
+    expect(c.trust).toMatchObject({ trusted: false, reason: "kappa-too-low" });
+    expect(c.trust.message).toContain("6 drawn held-out items with no counting label are counted as disagreements (label them to count their labels instead)");
+    expect((await calibrate(p)).code).toBe(0);
+    const out = (await judgeAgain(p)).out;
+    expect(trustLine(out, "correctness")).toMatch(/^UNTRUSTED: kappa too low/);
+    // Labelled as the judge decided after all (the honest outcome when it was right), the same draw is trusted.
+    await labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout" });
+    const after = await calibration(p, "correctness");
+    expect(after.gate.n).toBe(entries.length);
+    expect(after.trust).toMatchObject({ trusted: true });
+    expect(after.trust.message).not.toContain("counted as disagreements");
+  });
+
   it("refuses look-alike annotators who would outvote the real one, and labels dated in the future", async () => {
     const p = await judged();
     await honest(p, "correctness");

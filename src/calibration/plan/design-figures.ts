@@ -1,4 +1,3 @@
-import type { PairedItem } from "../pairing.js";
 import type { CohenKappa, Pair } from "../stats/index.js";
 import { accepts } from "./designs.js";
 import { designKappa } from "./kappa-linear.js";
@@ -14,10 +13,10 @@ import { designKappa } from "./kappa-linear.js";
 export function withDesignSe(
   kappa: CohenKappa,
   pairs: readonly Pair[],
-  items: readonly PairedItem[],
+  items: readonly { stratum?: string }[],
   level: number,
 ): { kappa: CohenKappa; refuseBootstrap?: { ci: null; reason: string; undefinedReps: number } } {
-  const strata = items.map((p) => (p as { stratum?: string }).stratum);
+  const strata = items.map((p) => p.stratum);
   const weights = pairs.map((p) => p.weight ?? 1);
   const stratified = strata.some((s) => s !== undefined) && new Set(weights).size > 1;
   if (!stratified || kappa.kappa === null || kappa.se === null || kappa.se === 0) return { kappa };

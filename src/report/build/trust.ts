@@ -63,6 +63,7 @@ export function calibrationJson(cal: RubricCalibration | undefined, record: stri
     labelYes: g.labelYes,
     labelNo: g.labelNo,
     judgeErrors: g.judgeErrors,
+    skipped: g.skipped,
     confusion: { ...g.confusion },
     agreement: g.rates.agreement,
     tpr: g.rates.tpr,
