@@ -119,6 +119,27 @@ function orderProblem(d: Draw): string | null {
 }
 
 /**
+ * Why a manifest's frame is not its scope, or null: `ragjudge sample` and
+ * `plan --budget` give every item in the scope (its variants, and its splits
+ * when it names any) a probability above 0 and every item outside it 0. The
+ * frame decides the positions a seed draws from, so an edited manifest that
+ * moved an in-scope item out of its frame (or an out-of-scope one in) could
+ * shift them where it likes.
+ */
+function scopeProblem(d: Draw): string | null {
+  const { variants, splits } = d.scope;
+  const items = d.population.items;
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    const inScope = variants.includes(it.variant) && (splits === null || (it.split !== undefined && splits.includes(it.split)));
+    if (inScope === it.p > 0) continue;
+    const where = `variants ${variants.join(", ")}${splits ? `, splits ${splits.join(", ")}` : ", every split"}`;
+    return `its population gives item ${i} (${it.variant}/${it.question}/${it.unit}, split ${it.split ?? "none"}) probability ${it.p} though it is ${inScope ? "inside" : "outside"} the draw's scope (${where}): the manifest was edited`;
+  }
+  return null;
+}
+
+/**
  * Why the gate refuses a draw's design, or null when it accepts it: the
  * design must know every item's inclusion probability (an active frame does
  * not); a uniform draw gives every frame item the same probability n/N and
@@ -126,7 +147,8 @@ function orderProblem(d: Draw): string | null {
  * stratified one gives stratum h exactly n_h/N_h with n_h >= 1 (a stratum
  * with probability 0 is not represented), items outside every stratum 0,
  * its strata table says the same, and its drawn items are what its seed
- * draws again.
+ * draws again. Either way its frame (probability above 0) is exactly its
+ * scope.
  *
  * @example
  * designRefusal(draw) // null, or "its design is active: ..."
@@ -141,6 +163,8 @@ export function designRefusal(d: Draw): string | null {
     const frame = items.filter((i) => i.p > 0);
     const p = d.drawn.length / Math.max(1, frame.length);
     if (frame.some((i) => !near(i.p, p))) return `its inclusion probabilities are not those of a uniform draw (${d.drawn.length} of ${frame.length} gives ${p.toPrecision(3)} to every frame item): the manifest was edited`;
+    const outOfFrame = scopeProblem(d);
+    if (outOfFrame) return outOfFrame;
     const replay = uniformReplay(d.rubric, d.seed, items, d.drawn.length);
     if (replay.some((x, k) => x !== d.drawn[k])) return `its drawn items are not what seed ${d.seed} draws from its frame: the manifest was edited`;
     return null;
@@ -164,6 +188,8 @@ export function designRefusal(d: Draw): string | null {
   for (const s of d.strata ?? []) {
     if ((sizes.get(s.name) ?? 0) !== s.size || (drawnIn.get(s.name) ?? 0) !== s.drawn) return `its strata table says ${s.name} has ${s.drawn} of ${s.size} drawn, but the items say ${drawnIn.get(s.name) ?? 0} of ${sizes.get(s.name) ?? 0}: the manifest was edited`;
   }
+  const outOfFrame = scopeProblem(d);
+  if (outOfFrame) return outOfFrame;
   const replay = replayDrawn(d.rubric, d.seed, items, new Map([...sizes.keys()].map((h) => [h, drawnIn.get(h)!])));
   if (replay.length !== d.drawn.length || replay.some((x, k) => x !== d.drawn[k])) return `its drawn items are not what seed ${d.seed} draws from its strata: the manifest was edited`;
   return null;

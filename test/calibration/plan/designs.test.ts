@@ -12,7 +12,7 @@ import { calibrate } from "../../../src/calibration/calibrate.js";
 import { drawIdOf, drawItemKey, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../../src/calibration/draws.js";
 import { resolveLabels, type LocatedLabel } from "../../../src/calibration/labels.js";
 import { accepts, DESIGNS, renderDesignsMarkdown } from "../../../src/calibration/plan/designs.js";
-import { designRefusal, stratifiedDrawBody } from "../../../src/calibration/plan/stratified-draw.js";
+import { designRefusal, stratifiedDrawBody, uniformReplay } from "../../../src/calibration/plan/stratified-draw.js";
 import { Draw } from "../../../src/golden/schema/draw.js";
 import type { Judgment, Label } from "../../../src/golden/schema/items.js";
 
@@ -96,6 +96,33 @@ describe("the gate and sampling designs", () => {
     const r = run(labelsFor(body), loaded(body));
     expect(r.gate.n).toBe(0);
     expect(r.trust.trusted).toBe(false);
+  });
+
+  it("refuses a uniform draw whose frame is not its scope: in-scope items moved out of the frame shift where a seed lands", () => {
+    // `sample` without --split: every judged item is in the frame, dev (q001..q100) and held-out alike. The attacker moves
+    // fifty dev items out of the frame (probability 0, listed last, in canonical order), so the same seed draws from other
+    // positions, recomputes every probability, the drawn items from the seed, and every hash.
+    const split = (i: number) => (i <= 100 ? "dev" : "heldout");
+    const item = (i: number, p: number) => ({ variant: "v", question: q(i), unit: "answer", inputHash: H(i), split: split(i), p });
+    const order = (a: { question: string }, b: { question: string }) => (drawItemKey("r", a as never) < drawItemKey("r", b as never) ? -1 : 1);
+    const body = (items: ReturnType<typeof item>[]): DrawBody => ({
+      schema: "ragjudge.draw/1", design: "uniform", rubric: "r", annotator: "asha", seed: 3, requested: 60, fingerprint: "fp", servedModels: [],
+      scope: { variants: ["v"], splits: null }, population: { hash: "", size: items.length, items }, drawn: uniformReplay("r", 3, items, 60),
+    });
+    const honest = body(Array.from({ length: 400 }, (_, k) => item(k + 1, 60 / 400)).sort(order));
+    expect(designRefusal(loaded(honest).draw)).toBeNull();
+    const frame = Array.from({ length: 350 }, (_, k) => item(k + 51, 60 / 350)).sort(order);
+    const moved = Array.from({ length: 50 }, (_, k) => item(k + 1, 0)).sort(order);
+    const edited = body([...frame, ...moved]);
+    expect(designRefusal(loaded(edited).draw)).toBe("its population gives item 350 (v/q001/answer, split dev) probability 0 though it is inside the draw's scope (variants v, every split): the manifest was edited");
+    // Scoped to the held-out split, the same dev items are outside the frame by right; a held-out one moved out is not.
+    const scoped = { ...edited, scope: { variants: ["v"], splits: ["heldout"] } };
+    const heldoutFrame = Array.from({ length: 300 }, (_, k) => item(k + 101, 60 / 300)).sort(order);
+    const dev = Array.from({ length: 100 }, (_, k) => item(k + 1, 0)).sort(order);
+    const fair = { ...scoped, population: { hash: "", size: 400, items: [...heldoutFrame, ...dev] }, drawn: uniformReplay("r", 3, [...heldoutFrame, ...dev], 60) };
+    expect(designRefusal(loaded(fair).draw)).toBeNull();
+    const hidden = [...heldoutFrame.slice(1).map((i) => ({ ...i, p: 60 / 299 })), ...[heldoutFrame[0]!, ...dev].map((i) => ({ ...i, p: 0 })).sort(order)];
+    expect(designRefusal(loaded({ ...fair, population: { hash: "", size: 400, items: hidden }, drawn: uniformReplay("r", 3, hidden, 60) }).draw)).toMatch(/^its population gives item 399 \(v\/q101\/answer, split heldout\) probability 0 though it is inside the draw's scope \(variants v, splits heldout\)/);
   });
 
   it("never lets an active frame feed the gate, relabelled random or recorded as uniform", () => {
