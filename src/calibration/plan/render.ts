@@ -62,7 +62,7 @@ export function renderBudget(shares: readonly BudgetShare[], budget: number, wri
   shares.forEach((s, k) => {
     const w = written[k];
     const strata = [...s.allocation].map(([h, n]) => `${h} ${n}/${s.frame.filter((f) => f.stratum === h).length}`).join(", ");
-    lines.push(`  ${s.plan.rubric}: ${s.labels} labels (${s.why.join(", ")}); stratified draw of ${s.drawSize} of ${s.frame.length} held-out items (Neyman: ${strata})${w ? `; draw ${w.id} ${w.status} in ${w.file}; ${w.queued} queued` : ""}`);
+    lines.push(`  ${s.plan.rubric}: ${s.labels} label${s.labels === 1 ? "" : "s"} (${s.why.join(", ")}); stratified draw of ${s.drawSize} of ${s.frame.length} held-out items (Neyman: ${strata})${w ? `; draw ${w.id} ${w.status} in ${w.file}; ${w.queued} queued` : ""}`);
   });
   if (total < budget) lines.push(`  ${budget - total} labels left unspent: every rubric's held-out items are labelled or allotted`);
   const queued = written.reduce((n, w) => n + w.queued, 0);

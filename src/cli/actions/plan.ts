@@ -6,7 +6,7 @@ import { evidenceKey } from "../../calibration/keys.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { budgetShares } from "../../calibration/plan/budget.js";
-import { planGroups, pYesOf } from "../../calibration/plan/plan.js";
+import { planGroups, pYesOf, type GroupPlan } from "../../calibration/plan/plan.js";
 import { renderBudget, renderPlan } from "../../calibration/plan/render.js";
 import { stratifiedDrawBody } from "../../calibration/plan/stratified-draw.js";
 import { splitsOf, type TrustInputs } from "../../calibration/trust.js";
@@ -18,7 +18,7 @@ import { Judgment } from "../../golden/schema/items.js";
 import { activeQueue, planQueue } from "../../review/plan-queue.js";
 import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
-import { shellArg } from "../../report/next.js";
+import { shellArg, suggestedAnnotator } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 
 export interface PlanFlags {
@@ -85,10 +85,28 @@ async function currentVerdicts(cfg: ReturnType<typeof loadConfig>, file: string,
   return kept;
 }
 
+/** The flags that name this project's inputs, as the user typed them, for a printed next command. */
+function inputFlags(flags: PlanFlags): string[] {
+  const cfg = flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : [];
+  return [...cfg, ...(flags.labels ? ["--labels", flags.labels] : []), ...(flags.judgments ? ["--judgments", flags.judgments] : [])];
+}
+
+/**
+ * The command that draws the labels the plan says are needed: `plan --budget`
+ * with their sum (a pilot for a rubric with no estimate yet, the further
+ * labels otherwise; none for a rubric labelling cannot help), so the plan's
+ * "next" lines end in something that runs as printed. Null when no label is
+ * needed.
+ */
+function budgetCommand(flags: PlanFlags, plans: readonly GroupPlan[], annotator: string): string | null {
+  const n = plans.reduce((sum, p) => sum + (p.need.unknown ? Math.max(0, Math.min(p.minLabels, p.heldoutItems) - p.labels) : p.need.cannot ? 0 : p.need.further ?? 0), 0);
+  if (n <= 0) return null;
+  return `Next: draw the ${n} label${n === 1 ? "" : "s"} these lines ask for (a stratified draw per rubric, each label spent where it is worth most) and label them; it prints the review command:\n  ${["ragjudge", "plan", "--budget", String(n), "--annotator", annotator, ...inputFlags(flags)].map((a, i) => (i < 2 ? a : shellArg(a))).join(" ")}\n`;
+}
+
 /** The `ragjudge review` command that serves the queue just written, as typed from the same folder. */
 function reviewCommand(flags: PlanFlags, out: string): string {
-  const cfg = flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : [];
-  const args = ["review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator!, ...cfg, ...(flags.labels ? ["--labels", flags.labels] : []), ...(flags.judgments ? ["--judgments", flags.judgments] : [])];
+  const args = ["review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator!, ...inputFlags(flags)];
   return "ragjudge " + args.map(shellArg).join(" ");
 }
 
@@ -126,7 +144,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const plans = planGroups(judgments, inputs, { width, reps, seed });
   if (budget === undefined) {
     if (flags.format === "json") process.stdout.write(JSON.stringify(plans.map(({ group: _g, pairing: _p, ...rest }) => rest), null, 2) + "\n");
-    else process.stdout.write(renderPlan(plans));
+    else process.stdout.write(renderPlan(plans) + (budgetCommand(flags, plans, flags.annotator ?? suggestedAnnotator(book.history)) ?? ""));
     return;
   }
   // One draw per rubric, for the judge whose verdicts are newest (as sample does): a label counts for every judge of its item.

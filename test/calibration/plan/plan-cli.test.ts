@@ -148,5 +148,13 @@ describe("ragjudge plan", () => {
     expect(r.out).toMatch(/\(only 1 held-out item exists; the gate needs 50\)/);
     expect(r.out).toMatch(/^ {2}corrected pass rate \(PPI\) n\/a \(target width 0\.100\)$/m);
     expect(r.out).not.toMatch(/n\/a n\/a/);
+    // The plan ends in the command that draws the pilots it asks for, and that command runs as printed.
+    const next = /^Next: draw the (\d+) labels these lines ask for .*\n {2}(ragjudge plan --budget \d+ --annotator \S+ --config \S+)$/m.exec(r.out);
+    expect(next, r.out).not.toBeNull();
+    const args = next![2]!.split(" ").slice(1).map((a) => a.replace(/^'|'$/g, ""));
+    const budget = await runCliCaptured([...args, "--reps", "0"]);
+    expect(budget.code, budget.err).toBe(0);
+    expect(budget.out).toContain(`Budget of ${next![1]} labels:`);
+    expect(budget.out).toMatch(/Wrote \d+ entries to .*\. Next: ragjudge review --annotator \S+ --config /);
   });
 });
