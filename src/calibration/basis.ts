@@ -40,6 +40,17 @@ export function labelBasis(items: readonly LabelledItem[]): LabelBasis {
   return out;
 }
 
+/**
+ * Items whose counted labels include an author label (alone or beside
+ * others): the gate refuses to trust figures that rest on any of them.
+ *
+ * @example
+ * authorItems(pairing.gate.map((p) => p.labelled)) // 0 for labels given through ragjudge review
+ */
+export function authorItems(items: readonly LabelledItem[]): number {
+  return items.filter((item) => countedLabels(item).some((l) => l.value.provenance === "author")).length;
+}
+
 const AUTHOR_NOTE = "the project's own labels, not human evidence";
 
 /**

@@ -104,6 +104,8 @@ export interface GateOptions {
   minCoverage?: number;
   /** Counted labels declared random by an attested import, not drawn by ragjudge. */
   declared?: number;
+  /** Counted items whose labels include an author label (basis.ts authorItems): never trusted. */
+  authorItems?: number;
 }
 
 /** ", 12 declared random, not drawn by ragjudge" when some counted labels were attested. */
@@ -148,6 +150,15 @@ export function gateDecision(
       ? `label a random sample of the "${heldout}" split (${SAMPLE_COMMANDS})`
       : `label a random sample drawn by ragjudge (${SAMPLE_COMMANDS})`;
     return { trusted: false, reason: "labels-not-random", message: `${trustRule("labels-not-random").says} (not counted: ${others.join("; ")}); ${fix}` };
+  }
+  if (options.authorItems) {
+    const k = options.authorItems;
+    const which = k === figures.n ? "" : `${k} of them with author labels; `;
+    return {
+      trusted: false,
+      reason: "author-labels",
+      message: `${trustRule("author-labels").says} (n = ${labels}; ${which}the project's own labels show the tool, they say nothing about a judge: have people label the draw, as ragjudge review does)`,
+    };
   }
   if (figures.n < t.minLabels || figures.labelYes < t.minPerClass || figures.labelNo < t.minPerClass) {
     const have = `${labels}, random and in the held-out split "${heldout}" (no split counts as dev)`;

@@ -2,7 +2,7 @@ import type { TrustThresholds } from "../golden/schema/config.js";
 import type { TrustSettings } from "./gate.js";
 import { hashJson } from "../golden/hash.js";
 import type { Judgment } from "../golden/schema/items.js";
-import { labelBasis, type LabelBasis } from "./basis.js";
+import { authorItems, labelBasis, type LabelBasis } from "./basis.js";
 import { type DrawBook } from "./draws.js";
 import { agreementFigures, gateFigureItems, type AgreementFigures } from "./figures.js";
 import { gateDecision, gateInterval, heldoutSplit, SAMPLE_COMMANDS, thresholdsFor, type GateExcluded, type GateFigures } from "./gate.js";
@@ -221,7 +221,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
       return untrusted("stale", `${trustRule("stale").says} (${stale.join("; ")} since the calibration of ${record.time})`, { record: file, stale });
     }
   }
-  const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, { heldout, declared: pairing.declared });
+  const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, { heldout, declared: pairing.declared, authorItems: authorItems(pairing.gate.map((p) => p.labelled)) });
   return { ...base, ...withFlat, trusted: decision.trusted, ...(decision.reason ? { reason: decision.reason } : {}), message: decision.message, record: file };
 }
 

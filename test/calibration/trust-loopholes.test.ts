@@ -203,6 +203,24 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(c.trust.message).toBe('untrusted: no label counts (not counted: 60 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge run prints the sample, review and calibrate commands for this project under Next)');
   });
 
+  it("never trusts the project's own author labels, however well they agree with the judge", async () => {
+    const p = await judged();
+    await labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout", provenance: "author" });
+    const c = await calibration(p, "correctness");
+    expect(c.gate.n).toBe(36);
+    expect(c.trust).toMatchObject({ trusted: false, reason: "author-labels" });
+    expect(c.trust.message).toMatch(/^untrusted: author labels are not evidence \(n = 36 author labels \(the project's own labels, not human evidence\); the project's own labels show the tool/);
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: author labels are not evidence/);
+    // One author label among human ones is enough to refuse, and says how many.
+    const human = join(p.labels, "test-author.jsonl");
+    const lines = readFileSync(human, "utf8").trim().split("\n");
+    writeFileSync(human, lines.map((l, i) => (i === 0 ? l : l.replace('"provenance":"author"', '"provenance":"human"'))).join("\n") + "\n");
+    const mixed = await calibration(p, "correctness");
+    expect(mixed.trust.reason).toBe("author-labels");
+    expect(mixed.trust.message).toMatch(/\(n = 36 labels: 35 human, 1 author \(the project's own labels, not human evidence\); 1 of them with author labels; /);
+  });
+
   it("gives perfect agreement on 46 labels an interval that does not collapse to [1.00, 1.00]", async () => {
     const p = await judged({ minLabels: 40, minPerClass: 5 });
     const { answered } = await honest(p, "not-found");
@@ -213,7 +231,7 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(c.trust.ci!.hi).toBe(1);
     expect(c.trust.ci!.lo).toBeGreaterThan(0.7);
     expect(c.trust.ci!.lo).toBeLessThan(0.85);
-    expect(c.trust.message).toMatch(/^trusted: kappa 1\.00, 95% CI \[0\.\d\d, 1\.00\], n = 46 author labels/);
+    expect(c.trust.message).toMatch(/^trusted: kappa 1\.00, 95% CI \[0\.\d\d, 1\.00\], n = 46 human labels/);
     expect((await calibrate(p)).out).not.toMatch(/not-found[\s\S]*95% CI \[1\.00, 1\.00\]/);
   });
 });

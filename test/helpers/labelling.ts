@@ -26,6 +26,12 @@ export interface LabelLoop {
   seed?: number;
   /** The label for an entry, given the judge's verdict on it (default: agree with the judge). */
   answer?: (entry: QueueEntry, verdict: "yes" | "no" | "error" | undefined, index: number) => "yes" | "no" | "skip";
+  /**
+   * The labels' provenance (default `human`: these tests stand in for a person
+   * answering the review page, whose labels the page writes as human; none of
+   * them is shipped or reported as evidence). Pass `author` for the project's
+   * own labels, which the gate never trusts.
+   */
   provenance?: "human" | "author";
 }
 
@@ -42,7 +48,7 @@ export async function labelRandomDraw(o: LabelLoop): Promise<{ entries: QueueEnt
   if (o.split) args.push("--split", o.split);
   const s = await runCliCaptured(args);
   expect(s.code, s.err).toBe(0);
-  const session = new ReviewSession({ queueFile: queue, rubricsDir: join(o.dir, "rubrics"), judgmentsFile: o.judgments, labelsDir: o.labels, annotator, provenance: o.provenance ?? "author" });
+  const session = new ReviewSession({ queueFile: queue, rubricsDir: join(o.dir, "rubrics"), judgmentsFile: o.judgments, labelsDir: o.labels, annotator, provenance: o.provenance ?? "human" });
   const verdicts = new Map(loadJsonl(o.judgments, Judgment).filter((r) => r.value.repeat === 0).map((r) => [evidenceKey(r.value, r.value.inputHash), r.value.verdict]));
   let answered = 0;
   session.entries.forEach((e, i) => {

@@ -95,7 +95,7 @@ describe("ragjudge run: folders that cannot be folders", () => {
 });
 
 describe("the trust gate inside run", () => {
-  it("trusts a rubric whose judge agrees with enough random labels, says they are author labels, and fails only the others", async () => {
+  it("trusts a rubric whose judge agrees with enough random labels, says they are human labels, and fails only the others", async () => {
     const copy = exampleCopy((c) => (c.trust = { minLabels: 20, minPerClass: 3, kappaLower: 0.4 }));
     // First run: its judgments are where sample looks for them.
     const first = await runEvaluation({ config: copy.config, evaluationsDir: join(copy.dir, "first") });
@@ -117,8 +117,7 @@ describe("the trust gate inside run", () => {
     const faith = report.rubrics.find((r: { rubric: string }) => r.rubric === "faithfulness");
     expect(faith.trust.trusted).toBe(true);
     expect(faith.trust.message).toMatch(/^trusted: kappa 0\.\d\d, 95% CI \[0\.\d\d, (0\.\d\d|1\.00)\]/);
-    expect(faith.trust.basis).toMatch(/^\d+ author labels/);
-    expect(faith.trust.basis).not.toMatch(/human labels/);
+    expect(faith.trust.basis).toMatch(/^\d+ human labels$/);
     expect(faith.calibration.n).toBe(answered);
     expect(faith.trust.draws).toHaveLength(1);
     expect(faith.trust.draws[0]).toMatchObject({ covers: true, counts: true, coverage: 1 });
@@ -126,8 +125,8 @@ describe("the trust gate inside run", () => {
     expect(existsSync(join(folder, faith.calibration.record))).toBe(true);
     const summary = readFileSync(join(folder, "summary.txt"), "utf8");
     expect(summary).toMatch(/faithfulness \(fingerprint [0-9a-f]{12}\): TRUSTED: kappa/);
-    expect(summary).toContain("author labels");
-    expect(summary).not.toMatch(/\bhuman labels\b/);
+    expect(summary).toContain("human labels");
+    expect(summary).not.toMatch(/\bauthor labels\b/);
     expect(summary).toMatch(/bm25-small\s+trusted \d+\.\d%/);
     const md = readFileSync(join(folder, "report.md"), "utf8");
     expect(md).toMatch(/Trusted pass rates: faithfulness bm25-small \d+\.\d%/);
