@@ -7,7 +7,7 @@ import { correctedPassRates, type PassRates } from "./corrected.js";
 import { confidenceFigures, devItems, type ConfidenceFigures } from "./confidence.js";
 import { NO_DRAWS, type DrawBook } from "./draws.js";
 import { agreementFigures, breakdowns, gateFigureItems, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
-import { gateDecision, thresholdsFor } from "./gate.js";
+import { gateDecision, thresholdsFor, unfinishedDraws } from "./gate.js";
 import { humanAgreement, type HumanAgreement } from "./humans.js";
 import { firstLabel, type LabelBook } from "./labels.js";
 import { pairGroup, unpairedLabels, type DrawStatus, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
@@ -201,7 +201,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
   const thresholds = thresholdsFor(input.trust, group.rubric);
   const figures = recordFigures(gate, pairing.weighted, level, seed, reps);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
-  const decision = gateDecision(figures, excluded, thresholds, basis, { heldout: pairing.heldout, declared: pairing.declared, authorItems: authorItems(pairing.gate.map((p) => p.labelled)) });
+  const decision = gateDecision(figures, excluded, thresholds, basis, { heldout: pairing.heldout, declared: pairing.declared, authorItems: authorItems(pairing.gate.map((p) => p.labelled)), unfinished: unfinishedDraws(pairing.draws) });
   const record = CalibrationRecord.parse({
     schema: RECORD_SCHEMA,
     rubric: group.rubric,

@@ -27,20 +27,36 @@ export interface PassRates {
 const zeroWidth = (ci: Interval | null) => ci !== null && ci.hi - ci.lo <= 1e-12;
 
 /**
+ * Why a correction says nothing while drawn items are unlabelled: the
+ * corrections assume the labelled items are a random sample of the judged
+ * ones, and a skipped item's label could move the estimate either way (the
+ * gate counts it as a disagreement, which is conservative for kappa only).
+ */
+function skippedNote(skipped: number): string | null {
+  return skipped > 0 ? `${skipped} drawn held-out item${skipped === 1 ? " has" : "s have"} no counting label, and ${skipped === 1 ? "its label" : "their labels"} could move it either way (label ${skipped === 1 ? "it" : "them"})` : null;
+}
+
+/** Reasons joined with ", and ", or null when there is none. */
+function joined(...reasons: (string | null)[]): string | null {
+  const present = reasons.filter((r): r is string => r !== null);
+  return present.length ? present.join(", and ") : null;
+}
+
+/**
  * Why a PPI interval says nothing, or null: fewer labelled items than
  * {@link PPI_MIN_LABELS} (its normal interval rests on the rectifier's small
- * sample), or zero width (every verdict and every judge-minus-label
+ * sample), drawn items left unlabelled (`skipped`), or zero width (every verdict and every judge-minus-label
  * difference the same: 9 agreeing labels of a yes-to-everything judge give
  * [1.000, 1.000]). The gate's kappa is flagged the same way.
  *
  * @example
  * ppiUninformative(ppiMean(ones, nineAgreeing)) // "only 9 labelled items (PPI needs 30), and its interval has zero width"
  */
-export function ppiUninformative(ppi: Pick<PpiEstimate, "estimate" | "nLabelled" | "ci">): string | null {
+export function ppiUninformative(ppi: Pick<PpiEstimate, "estimate" | "nLabelled" | "ci">, skipped = 0): string | null {
   if (ppi.estimate === null) return null;
   const few = ppi.nLabelled < PPI_MIN_LABELS ? `only ${ppi.nLabelled} labelled item${ppi.nLabelled === 1 ? "" : "s"} (PPI needs ${PPI_MIN_LABELS})` : null;
   const flat = zeroWidth(ppi.ci) ? "its interval has zero width (every verdict and every judge-minus-label difference is the same), not certainty" : null;
-  return few && flat ? `${few}, and ${flat}` : few ?? flat;
+  return joined(few, flat, skippedNote(skipped));
 }
 
 /**
@@ -48,13 +64,13 @@ export function ppiUninformative(ppi: Pick<PpiEstimate, "estimate" | "nLabelled"
  * {@link ROGAN_GLADEN_MIN_PER_CLASS} labels of either answer (TPR rests on
  * the labels "yes", TNR on the labels "no"), or zero width.
  */
-export function roganGladenUninformative(rg: Pick<RoganGladenEstimate, "estimate" | "bootstrap">, labelled: readonly Pick<LabelledVerdict, "label">[]): string | null {
+export function roganGladenUninformative(rg: Pick<RoganGladenEstimate, "estimate" | "bootstrap">, labelled: readonly Pick<LabelledVerdict, "label">[], skipped = 0): string | null {
   if (rg.estimate === null) return null;
   const yes = labelled.filter((l) => l.label === 1).length;
   const no = labelled.length - yes;
   const few = Math.min(yes, no) < ROGAN_GLADEN_MIN_PER_CLASS ? `${yes} yes / ${no} no labels (Rogan-Gladen needs ${ROGAN_GLADEN_MIN_PER_CLASS} of each: TPR and TNR each rest on one answer)` : null;
   const flat = zeroWidth(rg.bootstrap.ci) ? "its interval has zero width, not certainty" : null;
-  return few && flat ? `${few}, and ${flat}` : few ?? flat;
+  return joined(few, flat, skippedNote(skipped));
 }
 
 /**
@@ -118,8 +134,8 @@ export function correctedPassRates(pairing: GroupPairing, options: BootstrapOpti
     raw: { value: verdicts.length ? yes / verdicts.length : null, ci: wilsonInterval(yes, verdicts.length, level) },
     labelled: labelled.length,
     roganGladen,
-    roganGladenUninformative: roganGladenUninformative(roganGladen, labelled),
+    roganGladenUninformative: roganGladenUninformative(roganGladen, labelled, pairing.skipped.length),
     ppi,
-    ppiUninformative: ppiUninformative(ppi),
+    ppiUninformative: ppiUninformative(ppi, pairing.skipped.length),
   };
 }

@@ -2,7 +2,7 @@ import type { TrustOverride, TrustThresholds } from "../golden/schema/config.js"
 import type { CalibrationRecord } from "./record.js";
 import { describeBasis, type LabelBasis } from "./basis.js";
 import { fixed as f2, interval } from "./format.js";
-import { HELDOUT_SPLIT } from "./pairing.js";
+import { HELDOUT_SPLIT, type DrawStatus } from "./pairing.js";
 import { zCritical, type Interval } from "./stats/index.js";
 import { labelRule, trustRule, type UntrustedReason } from "./trust-rules.js";
 import { uninformativeInterval, type ConfusionCells } from "./uninformative.js";
@@ -106,6 +106,13 @@ export interface GateOptions {
   declared?: number;
   /** Counted items whose labels include an author label (basis.ts authorItems): never trusted. */
   authorItems?: number;
+  /** Draws that cover the judged items but are labelled below `minCoverage` ({@link unfinishedDraws}): never trusted while any is. */
+  unfinished?: readonly Pick<DrawStatus, "id" | "annotator" | "drawn" | "labelled">[];
+}
+
+/** The draws of a pairing that cover its verdicts but are not labelled enough to count. */
+export function unfinishedDraws(draws: readonly DrawStatus[]): DrawStatus[] {
+  return draws.filter((d) => d.covers && !d.counts && d.coverage !== null);
 }
 
 /** ", 12 declared random, not drawn by ragjudge" when some counted labels were attested. */
@@ -151,6 +158,15 @@ export function gateDecision(
       : `label a random sample drawn by ragjudge (${SAMPLE_COMMANDS})`;
     return { trusted: false, reason: "labels-not-random", message: `${trustRule("labels-not-random").says} (not counted: ${others.join("; ")}); ${fix}` };
   }
+  if (options.unfinished?.length) {
+    const u = options.unfinished;
+    const list = u.slice(0, 3).map((d) => `draw ${d.id} for ${d.annotator}: ${d.labelled} of ${d.drawn} drawn held-out items labelled`).join("; ");
+    return {
+      trusted: false,
+      reason: "incomplete-draw",
+      message: `${trustRule("incomplete-draw").says} (${list}${u.length > 3 ? `; ${u.length - 3} more` : ""}; each must be labelled to ${Math.round(100 * (options.minCoverage ?? t.minCoverage))}% before any label counts toward trust, or a draw dropped once it showed disagreements would choose the sample: label the rest; ${SAMPLE_COMMANDS})`,
+    };
+  }
   if (options.authorItems) {
     const k = options.authorItems;
     const which = k === figures.n ? "" : `${k} of them with author labels; `;
@@ -167,7 +183,7 @@ export function gateDecision(
     return {
       trusted: false,
       reason: "too-few-labels",
-      message: `${trustRule("too-few-labels").says} (${have}: ${figures.labelYes} yes / ${figures.labelNo} no${declaredText(options.declared)}; need ${t.minLabels} with ${t.minPerClass} of each${note}${other})`,
+      message: `${trustRule("too-few-labels").says} (${have}: ${figures.labelYes} yes / ${figures.labelNo} no${declaredText(options.declared)}${skippedText(figures.skipped)}; need ${t.minLabels} with ${t.minPerClass} of each${note}${other})`,
     };
   }
   if (figures.kappa === null || ci === null) {

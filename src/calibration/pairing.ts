@@ -99,6 +99,10 @@ export interface DrawStatus {
   id: string;
   file: string;
   annotator: string;
+  /** The draw's seed, size and split scope: what `ragjudge sample` takes to queue its unlabelled items again. */
+  seed: number;
+  requested: number;
+  splits: string[] | null;
   /** True when the draw's frame holds every held-out item the judge judged (same input hash). */
   covers: boolean;
   /** Why it does not (first reasons, for people). */
@@ -254,8 +258,10 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
   let labelled = 0;
   const tally = { labelled: { yes: 0, no: 0 }, unlabelled: { yes: 0, no: 0 } };
   for (const it of drawnItems) {
+    // A tie labels its item for coverage (it is imputed as a disagreement once the draw counts), so a second
+    // annotator cannot void a finished draw by tying; a label from a frame the gate never counts does not.
     const l = book.items.get(evidenceKey(it.key, it.inputHash));
-    const has = l !== undefined && l.label !== null && !neverGate(l);
+    const has = l !== undefined && !neverGate(l);
     if (has) labelled++;
     if (it.verdict === "yes" || it.verdict === "no") tally[has ? "labelled" : "unlabelled"][it.verdict]++;
   }
@@ -272,6 +278,9 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
     id: d.draw.id,
     file: d.file,
     annotator: d.draw.annotator,
+    seed: d.draw.seed,
+    requested: d.draw.requested,
+    splits: d.draw.scope.splits,
     covers,
     ...(why.length ? { why: why.join("; ") } : {}),
     drawn: drawnItems.length,

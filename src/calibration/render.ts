@@ -94,7 +94,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     }];
   }
   const sample = [
-    `${g.n} gate labels (drawn by recorded draws${r.declared ? `, ${r.declared} of them declared random, not drawn by ragjudge` : ""}; held-out split "${r.heldout}", labels with no split are dev${r.weighted ? "; weighted by 1/inclusion probability, effective n " + num(g.nEffective, 1) : ""}): ${g.labelYes} yes / ${g.labelNo} no`,
+    `${g.n} gate labels (drawn by recorded draws${r.declared ? `, ${r.declared} of them declared random, not drawn by ragjudge` : ""}; held-out split "${r.heldout}", labels with no split are dev${r.weighted ? `; weighted by 1/inclusion probability, effective n ${num(g.nEffective, 1)}${g.skipped ? ` with the ${g.skipped} skipped` : ""}` : ""}): ${g.labelYes} yes / ${g.labelNo} no`,
   ];
   for (const d of r.draws) {
     const cov = d.coverage === null ? "no drawn held-out item among these verdicts" : `${d.labelled} of ${d.drawn} drawn held-out items labelled (${Math.round(100 * d.coverage)}%)`;

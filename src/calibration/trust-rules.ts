@@ -14,6 +14,7 @@ export type UntrustedReason =
   | "served-model-changed"
   | "stale"
   | "labels-not-random"
+  | "incomplete-draw"
   | "author-labels"
   | "too-few-labels"
   | "kappa-undefined"
@@ -45,6 +46,7 @@ export const TRUST_RULES: readonly TrustRule<UntrustedReason>[] = [
   { id: "served-model-changed", kind: "refusal", check: "the same served model", trustedWhen: "today's verdicts come from the served model the record measured (an alias moved to a new snapshot is another judge)", says: "untrusted: served model changed from" },
   { id: "stale", kind: "refusal", check: "a current record", trustedWhen: "the record's verdicts hash, labels hash and draws equal today's (trust is recomputed from them everywhere, never remembered)", says: "untrusted: stale: run ragjudge calibrate" },
   { id: "labels-not-random", kind: "refusal", check: "random held-out labels", trustedWhen: "some labels count (next rows)", says: "untrusted: no label counts" },
+  { id: "incomplete-draw", kind: "refusal", check: "every draw finished", trustedWhen: "every draw that covers the judged items is labelled to `minCoverage`: a draw left part-labelled (abandoned once it showed disagreements, then drawn again) would let the labeller choose the sample; label the rest of it", says: "untrusted: a draw is not finished" },
   { id: "author-labels", kind: "refusal", check: "people's labels", trustedWhen: "no counted label has `provenance: \"author\"` (the project's own labels, written to show the tool, not evidence about a judge; `ragjudge review` and `review --tty` write `human`, and imported labels keep their source)", says: "untrusted: author labels are not evidence" },
   { id: "too-few-labels", kind: "refusal", check: "enough labels", trustedWhen: "at least `minLabels` counted labels (default 50), with at least `minPerClass` of each answer (default 10)", says: "untrusted: too few labels" },
   { id: "kappa-undefined", kind: "refusal", check: "kappa defined", trustedWhen: "kappa and its interval are defined (labels and verdicts do not all give one and the same answer)", says: "untrusted: kappa undefined" },

@@ -5,7 +5,7 @@ import type { Judgment } from "../golden/schema/items.js";
 import { authorItems, labelBasis, type LabelBasis } from "./basis.js";
 import { type DrawBook } from "./draws.js";
 import { agreementFigures, gateFigureItems, type AgreementFigures } from "./figures.js";
-import { gateDecision, gateInterval, heldoutSplit, SAMPLE_COMMANDS, thresholdsFor, type GateExcluded, type GateFigures } from "./gate.js";
+import { gateDecision, gateInterval, heldoutSplit, SAMPLE_COMMANDS, thresholdsFor, unfinishedDraws, type GateExcluded, type GateFigures } from "./gate.js";
 import type { LabelBook } from "./labels.js";
 import { pairGroup, type DrawStatus, type GateContext, type GroupPairing } from "./pairing.js";
 import { RECORD_SCHEMA, type CalibrationRecord, type LoadedRecord } from "./record.js";
@@ -221,7 +221,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
       return untrusted("stale", `${trustRule("stale").says} (${stale.join("; ")} since the calibration of ${record.time})`, { record: file, stale });
     }
   }
-  const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, { heldout, declared: pairing.declared, authorItems: authorItems(pairing.gate.map((p) => p.labelled)) });
+  const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, { heldout, declared: pairing.declared, authorItems: authorItems(pairing.gate.map((p) => p.labelled)), unfinished: unfinishedDraws(pairing.draws) });
   return { ...base, ...withFlat, trusted: decision.trusted, ...(decision.reason ? { reason: decision.reason } : {}), message: decision.message, record: file };
 }
 

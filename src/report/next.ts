@@ -1,6 +1,6 @@
 import { userInfo } from "node:os";
 import { labellingExhausted } from "./labelling-limit.js";
-import type { ReportJson } from "./schema.js";
+import type { ReportJson, RubricJson } from "./schema.js";
 
 /**
  * The exact commands that come next after a run, printed as the summary's
@@ -56,6 +56,24 @@ export function shellArg(a: string): string {
 const line = (args: string[]) => "  ragjudge " + args.map(shellArg).join(" ");
 
 /**
+ * The commands that finish the part-labelled draws of rubrics refused as
+ * `incomplete-draw`: `sample` with a draw's own seed, size, split and
+ * annotator draws it again (the same draw, already recorded) and queues its
+ * unlabelled items, then `review` labels them.
+ */
+function finishDraws(rubrics: readonly RubricJson[], inv: Invocation): string[] {
+  const draws = rubrics.flatMap((r) => r.trust.draws.filter((d) => d.covers && !d.counts && d.coverage !== null && d.seed !== undefined && d.requested !== undefined).map((d) => ({ r, d })));
+  const out = [`Next: ${draws.length === 1 ? "a draw is" : `${draws.length} draws are`} part-labelled (${draws.map(({ r, d }) => `${r.rubric}: draw ${d.id} for ${d.annotator}, ${d.labelled} of ${d.drawn} labelled`).join("; ")}); no label counts toward trust until ${draws.length === 1 ? "it is" : "each is"} finished. Queue the unlabelled items again and label them:`];
+  for (const { r, d } of draws) {
+    const splits = d.splits ? d.splits.flatMap((s) => ["--split", s]) : [];
+    out.push(line(["sample", "--random", String(d.requested), "--seed", String(d.seed), ...splits, "--rubrics", r.rubric, "--annotator", d.annotator, ...inv.config]));
+    out.push(line(["review", "--annotator", d.annotator, ...inv.config]));
+  }
+  out.push(line(["calibrate", ...inv.config]), line(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
+  return out;
+}
+
+/**
  * The next commands for a finished run, as lines (empty when the run is
  * quiet about it): re-run after judge errors; label a random sample, review
  * it, calibrate and gate with `--require-trusted` while a rubric is
@@ -104,7 +122,10 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
       line(["run", ...inv.config, ...inv.judge]),
     );
   }
-  const reachable = untrusted.filter((r) => !short.includes(r) && !stuck.some((s) => s.r === r));
+  // A part-labelled draw blocks trust until it is finished: drawing again would only add another draw to finish.
+  const unfinished = untrusted.filter((r) => !short.includes(r) && r.trust.reason === "incomplete-draw");
+  if (unfinished.length) out.push(...finishDraws(unfinished, inv));
+  const reachable = untrusted.filter((r) => !short.includes(r) && !stuck.some((s) => s.r === r) && !unfinished.includes(r));
   if (reachable.length === 0) return out;
   const annotator = inv.annotator ?? defaultAnnotator();
   // A draw's size is its total: with the same seed a larger draw holds the smaller one, so the items already

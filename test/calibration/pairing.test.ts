@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { correctedPassRates } from "../../src/calibration/corrected.js";
 import { agreementFigures, gateFigureItems } from "../../src/calibration/figures.js";
 import { resolveLabels, type LocatedLabel } from "../../src/calibration/labels.js";
 import { pairGroup, unpairedLabels } from "../../src/calibration/pairing.js";
@@ -152,15 +153,21 @@ describe("pairGroup", () => {
     const draw = drawOver(6, [1, 2, 3, 4, 5]);
     const labels = [l(1, "yes"), l(2, "no"), l(4, "yes"), l(4, "no", { annotator: "b" }), l(5, "yes", { frame: "panel-split" })];
     const p = pairGroup(groups[0]!, book(labels), withDraws([draw], { minCoverage: 0.4 }));
-    expect(p.draws[0]).toMatchObject({ counts: true, drawn: 5, labelled: 2 });
+    // The tie labels its item for coverage (so a tie cannot void a finished draw); the panel-split label does not.
+    expect(p.draws[0]).toMatchObject({ counts: true, drawn: 5, labelled: 3 });
     expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1", "q2"]);
     expect(p.skipped.map((x) => [x.judged.key.question, x.label])).toEqual([["q3", "no"], ["q4", "yes"], ["q5", "no"]]);
     const f = agreementFigures(gateFigureItems(p));
     expect({ n: f.n, skipped: f.skipped, labelYes: f.labelYes, labelNo: f.labelNo, judgeErrors: f.judgeErrors }).toEqual({ n: 2, skipped: 3, labelYes: 1, labelNo: 1, judgeErrors: 0 });
     // q3 (judge yes, imputed no) is a false positive; q4 (judge no, imputed yes) and q5 (error, imputed no: judge taken as yes) too.
     expect(f.confusion).toMatchObject({ tp: 1, tn: 1, fp: 2, fn: 1 });
-    // A draw that does not count (coverage below the floor) imputes nothing: its labels are out of the gate already.
-    const below = pairGroup(groups[0]!, book(labels), withDraws([draw]));
+    // The pass-rate corrections assume a random sample of labels: with skipped items they say so instead of trusting it.
+    const rates = correctedPassRates(p, { seed: 1, reps: 50 });
+    expect(rates.ppiUninformative).toMatch(/3 drawn held-out items have no counting label, and their labels could move it either way \(label them\)$/);
+    expect(rates.roganGladenUninformative ?? "").toMatch(/3 drawn held-out items have no counting label/);
+    // A draw that does not count (coverage below the floor) imputes nothing: its labels are out of the gate already
+    // (and the gate refuses trust while it is unfinished).
+    const below = pairGroup(groups[0]!, book(labels.slice(0, 2)), withDraws([draw]));
     expect(below.gate).toEqual([]);
     expect(below.skipped).toEqual([]);
     // The whole draw labelled: nothing imputed.

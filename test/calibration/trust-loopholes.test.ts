@@ -159,6 +159,9 @@ describe("the trust gate cannot be talked into trust", () => {
     expect((await calibrate(p)).code).toBe(0);
     const out = (await judgeAgain(p)).out;
     expect(trustLine(out, "correctness")).toMatch(/^UNTRUSTED: kappa too low/);
+    // plan reads the same figures and says to label the skipped items first.
+    const plan = await runCliCaptured(["plan", "--config", p.config, "--judgments", p.judgments, "--reps", "0"]);
+    expect(plan.out).toContain("  first: label the 6 drawn held-out items left without a counting label: until then the gate counts them as disagreements");
     // Labelled as the judge decided after all (the honest outcome when it was right), the same draw is trusted.
     await labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout" });
     const after = await calibration(p, "correctness");
@@ -201,6 +204,62 @@ describe("the trust gate cannot be talked into trust", () => {
     const c = await calibration(p, "correctness");
     expect(c.gate.n).toBe(0);
     expect(c.trust.message).toBe('untrusted: no label counts (not counted: 60 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge run prints the sample, review and calibrate commands for this project under Next)');
+  });
+
+  it("never trusts while a draw is part-labelled: dropping a draw once it showed a disagreement and drawing again does not buy trust", async () => {
+    const p = await judged({ minLabels: 14, minPerClass: 3, kappaLower: 0.5 });
+    const loop = { config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout", annotator: "mallory", random: 16 };
+    // Draw B (seed 2), labelled whole as the judge decided: the draw the adversary keeps.
+    const b = await labelRandomDraw({ ...loop, seed: 2 });
+    expect(b.answered).toBe(16);
+    // Draw A (seed 1): its first new item shows a disagreement, two more agree, and the adversary walks away from it.
+    const a = await labelRandomDraw({ ...loop, seed: 1, answer: (_e, verdict, i) => (i === 0 ? (verdict === "yes" ? "no" : "yes") : i < 3 ? (verdict === "no" ? "no" : "yes") : "skip") });
+    expect(a.answered).toBe(3);
+    const c = await calibration(p, "correctness");
+    // Before, A simply did not count, B did, and the rubric was TRUSTED at kappa 1.00.
+    expect(c.trust).toMatchObject({ trusted: false, reason: "incomplete-draw" });
+    const drawA = c.trust.message.match(/draw ([0-9a-f]{16}) for mallory: (\d+) of 16 drawn held-out items labelled/);
+    expect(drawA, c.trust.message).not.toBeNull();
+    expect(Number(drawA![2])).toBeLessThan(16 * 0.8);
+    expect(c.trust.message).toMatch(/^untrusted: a draw is not finished \(draw [0-9a-f]{16} for mallory: \d+ of 16 drawn held-out items labelled; each must be labelled to 80% before any label counts toward trust/);
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: a draw is not finished/);
+    // ragjudge run's Next names the draw and the sample command that queues its unlabelled items again, which works as printed.
+    const run = await runCliCaptured(["run", "--config", p.config]);
+    expect(run.out).toMatch(/^Next: a draw is part-labelled \(correctness: draw [0-9a-f]{16} for mallory, \d+ of 16 labelled\); no label counts toward trust until it is finished/m);
+    const again = /^ {2}ragjudge (sample --random 16 --seed 1 --split heldout --rubrics correctness --annotator mallory --config \S+)$/m.exec(run.out);
+    expect(again, run.out).not.toBeNull();
+    const queue = join(p.dir, "finish.jsonl");
+    const sampled = await runCliCaptured([...again![1]!.split(" "), "--out", queue]);
+    expect(sampled.code, sampled.err).toBe(0);
+    expect(readFileSync(queue, "utf8").trim().split("\n")).toHaveLength(16 - Number(drawA![2]));
+    expect(sampled.out).toMatch(/already recorded|unchanged/);
+    // Finished honestly (the rest as the judge decided), both draws count and the disagreement with them.
+    await labelRandomDraw({ ...loop, seed: 1 });
+    const done = await calibration(p, "correctness");
+    expect(done.trust.reason).not.toBe("incomplete-draw");
+    expect(done.trust.message).not.toMatch(/kappa 1\.00/);
+  });
+
+  it("cannot void a finished draw by tying its disagreements with a second annotator", async () => {
+    const p = await judged();
+    let flips = 0;
+    const { entries } = await labelRandomDraw({
+      config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout",
+      answer: (_e, verdict) => (flips++ < 6 ? (verdict === "yes" ? "no" : "yes") : verdict === "no" ? "no" : "yes"),
+    });
+    const before = await calibration(p, "correctness");
+    expect(before.trust).toMatchObject({ trusted: false, reason: "kappa-too-low" });
+    // "bob" labels eight of the drawn items the other way round: ties. They used to drop the draw below 80% labelled,
+    // so no label counted, the disagreements with them; now a tie labels its item and counts as a disagreement.
+    const verdicts = new Map(verdictsOf(p).map((j) => [`${j.variant}/${j.question}/${j.unit}/${j.inputHash}`, j] as const));
+    const tied = entries.slice(0, 8).map((e) => verdicts.get(`${e.variant}/${e.question}/${e.unit}/${e.inputHash}`)!);
+    const firstLabels = new Map(readFileSync(join(p.labels, "test-author.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Label).map((l) => [`${l.variant}/${l.question}/${l.unit}`, l.label]));
+    writeRandomLabels(p, tied, (j) => ({ annotator: "bob", label: firstLabels.get(`${j.variant}/${j.question}/${j.unit}`) === "yes" ? "no" : "yes" }));
+    const after = await calibration(p, "correctness");
+    expect(after.gate.n).toBe(entries.length - 8);
+    expect(after.trust).toMatchObject({ trusted: false, reason: "kappa-too-low" });
+    expect(after.trust.message).toContain("8 drawn held-out items with no counting label are counted as disagreements");
   });
 
   it("never trusts the project's own author labels, however well they agree with the judge", async () => {

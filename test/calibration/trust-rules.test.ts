@@ -21,7 +21,7 @@ describe("the trust gate's rules", () => {
   });
 
   it("cover every reason the gate gives, in the order it checks them", () => {
-    const reasons: UntrustedReason[] = ["trust-unknown", "no-calibration", "served-model-changed", "stale", "labels-not-random", "author-labels", "too-few-labels", "kappa-undefined", "kappa-uninformative", "kappa-too-low"];
+    const reasons: UntrustedReason[] = ["trust-unknown", "no-calibration", "served-model-changed", "stale", "labels-not-random", "incomplete-draw", "author-labels", "too-few-labels", "kappa-undefined", "kappa-uninformative", "kappa-too-low"];
     expect(TRUST_RULES.map((r) => r.id)).toEqual(reasons);
     expect(LABEL_RULES.map((r) => r.id)).toEqual(["frame", "not-drawn", "draw-not-covering", "draw-incomplete", "split"]);
   });
@@ -29,6 +29,7 @@ describe("the trust gate's rules", () => {
   it("open each message of the gate's own rule with the row's words", () => {
     const cases: [UntrustedReason, ReturnType<typeof gateDecision>][] = [
       ["labels-not-random", gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaSe: null, kappaCi: null }), { nonRandom: 0, notHeldout: 0, notDrawn: 12 }, T)],
+      ["incomplete-draw", gateDecision(fig({}), none, T, undefined, { unfinished: [{ id: "0123456789abcdef", annotator: "asha", drawn: 20, labelled: 12 }] })],
       ["author-labels", gateDecision(fig({}), none, T, undefined, { authorItems: 3 })],
       ["too-few-labels", gateDecision(fig({ n: 20 }), none, T)],
       ["kappa-undefined", gateDecision(fig({ kappa: null, kappaSe: null, kappaCi: null, reasons: { kappa: "0/0" } }), none, T)],

@@ -1,6 +1,6 @@
 import type { Judgment } from "../../golden/schema/items.js";
 import { labelledVerdicts, ppiLabels } from "../corrected.js";
-import { agreementFigures } from "../figures.js";
+import { agreementFigures, gateFigureItems } from "../figures.js";
 import { gateInterval, thresholdsFor } from "../gate.js";
 import { evidenceKey } from "../keys.js";
 import { pairGroup, type GroupPairing } from "../pairing.js";
@@ -29,6 +29,8 @@ export interface GroupPlan {
   heldoutItems: number;
   /** Gate labels (random, held-out, drawn by a counting draw) and their answers. */
   labels: number;
+  /** Drawn held-out items of counting draws with no counting label: disagreements in the figures until labelled. */
+  skipped: number;
   labelYes: number;
   labelNo: number;
   /** Other labels of this judge's items, not counted by the gate. */
@@ -99,14 +101,15 @@ export function isHeldout(inputs: Pick<TrustInputs, "splits">, heldout: string, 
 export function planGroup(group: JudgeGroup, inputs: TrustInputs, options: PlanOptions = {}): GroupPlan {
   const pairing = pairGroup(group, inputs.book, gateContext(inputs, group.rubric));
   const t = thresholdsFor(inputs.trust, group.rubric);
-  const f = agreementFigures(pairing.gate);
+  // The gate's own figures: a counting draw's skipped items count as disagreements until they are labelled.
+  const f = agreementFigures(gateFigureItems(pairing));
   const ci = gateInterval(gateFiguresOf(f));
   const heldoutItems = group.items.filter((it) => isHeldout(inputs, pairing.heldout, it)).length;
   const labelledHeldout = group.items.filter((it) => isHeldout(inputs, pairing.heldout, it) && inputs.book.items.get(evidenceKey(it.key, it.inputHash))?.label != null).length;
   const m = f.confusion;
   const cells: CellShares | null = m.n > 0 ? { tp: m.tp / m.n, fp: m.fp / m.n, fn: m.fn / m.n, tn: m.tn / m.n } : null;
   const need = kappaLabelsNeeded({
-    cells: cells ?? { tp: 0, fp: 0, fn: 0, tn: 0 }, n: pairing.gate.length, kappaLower: t.kappaLower, minLabels: t.minLabels, minPerClass: t.minPerClass, population: heldoutItems,
+    cells: cells ?? { tp: 0, fp: 0, fn: 0, tn: 0 }, n: pairing.gate.length + pairing.skipped.length, kappaLower: t.kappaLower, minLabels: t.minLabels, minPerClass: t.minPerClass, population: heldoutItems,
   });
   const reps = options.reps ?? 400;
   let simulated: GroupPlan["simulated"] = null;
@@ -114,7 +117,7 @@ export function planGroup(group: JudgeGroup, inputs: TrustInputs, options: PlanO
     const sim = simulatedLabelsNeeded(cells, t.kappaLower, Math.max(60, 3 * need.nInterval), { reps, seed: options.seed ?? 1 });
     simulated = { n: sim.n, reps, passShareAtFormula: simulateGate(cells, Math.max(2, need.nInterval), t.kappaLower, { reps, seed: options.seed ?? 1 }).passShare };
   }
-  const pairs = pairing.gate.filter((p) => p.judged.verdict !== "error").map((p) => ({
+  const pairs = [...pairing.gate, ...pairing.skipped].filter((p) => p.judged.verdict !== "error").map((p) => ({
     judge: (p.judged.verdict === "yes" ? 1 : 0) as 0 | 1, label: (p.label === "yes" ? 1 : 0) as 0 | 1, weight: p.weight, ...(pairing.weighted && p.stratum !== undefined ? { stratum: p.stratum } : {}),
   }));
   const target = options.width ?? 0.1;
@@ -139,7 +142,7 @@ export function planGroup(group: JudgeGroup, inputs: TrustInputs, options: PlanO
   }
   return {
     rubric: group.rubric, fingerprint: group.fingerprint, servedModel: group.servedModel, heldoutItems,
-    labels: pairing.gate.length, labelYes: f.labelYes, labelNo: f.labelNo, otherLabels: pairing.other.length, labelledHeldout, weighted: pairing.weighted,
+    labels: pairing.gate.length, skipped: pairing.skipped.length, labelYes: f.labelYes, labelNo: f.labelNo, otherLabels: pairing.other.length, labelledHeldout, weighted: pairing.weighted,
     kappa: f.kappa.kappa, ci, designKappa: designKappa(pairs), kappaLower: t.kappaLower, minLabels: t.minLabels, minPerClass: t.minPerClass,
     cells, need, simulated, passRate, group, pairing,
   };

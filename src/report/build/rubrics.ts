@@ -107,7 +107,14 @@ function answerRate(rows: readonly Judgment[], perQuestion: ReadonlyMap<string, 
 }
 
 /** The item-level rate (answers, questions, or citation pairs) with its two corrections from the gate's labels. */
-function itemRate(variant: string, judged: readonly JudgedItem[], ruleRows: readonly Judgment[], gate: { pairs: readonly GateItem[]; weighted: boolean }, input: RubricReportInput): RateFigures {
+/** The gate's items of one judge as the pass-rate corrections take them (skipped: drawn items with no counting label). */
+interface GateRows {
+  pairs: readonly GateItem[];
+  weighted: boolean;
+  skipped: readonly { judged: JudgedItem }[];
+}
+
+function itemRate(variant: string, judged: readonly JudgedItem[], ruleRows: readonly Judgment[], gate: GateRows, input: RubricReportInput): RateFigures {
   const mine = judged.filter((i) => i.key.variant === variant);
   const verdicts = mine.filter((i) => i.verdict !== "error").map((i) => (i.verdict === "yes" ? 1 : 0) as 0 | 1);
   const judgedYes = verdicts.filter((v) => v === 1).length;
@@ -132,13 +139,13 @@ function itemRate(variant: string, judged: readonly JudgedItem[], ruleRows: read
       estimate: withRules(rg.estimate, rulePass, nRule, nJ),
       ci: foldInterval(rg.bootstrap.ci, rulePass, nRule, nJ),
       reason: rg.estimate === null ? rg.reason ?? "undefined" : rg.bootstrap.ci ? null : rg.bootstrap.reason ?? null,
-      uninformative: roganGladenUninformative(rg, labelledAll),
+      uninformative: roganGladenUninformative(rg, labelledAll, gate.skipped.length),
     },
     ppi: {
       estimate: withRules(ppi.estimate, rulePass, nRule, nJ),
       ci: foldInterval(ppi.ci, rulePass, nRule, nJ),
       reason: ppi.estimate === null ? ppi.reasons.estimate ?? "undefined" : ppi.ci ? null : ppi.reasons.ci ?? null,
-      uninformative: ppiUninformative(ppi),
+      uninformative: ppiUninformative(ppi, gate.skipped.filter((p) => p.judged.key.variant === variant).length),
       labelled: labelledHere.length,
     },
   };
@@ -149,7 +156,7 @@ function variantFigures(
   judged: readonly JudgedItem[],
   rows: readonly Judgment[],
   rules: readonly Judgment[],
-  gate: { pairs: readonly GateItem[]; weighted: boolean },
+  gate: GateRows,
   perQuestion: ReadonlyMap<string, QuestionVerdict>,
   input: RubricReportInput,
   rubric: Rubric,
@@ -217,7 +224,7 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
       const servedModel = group?.servedModel ?? null;
       const cal = input.calibration.rubrics.find((r) => r.group.rubric === rubric.name && r.group.fingerprint === fingerprint && r.group.servedModel === servedModel);
       const pairing = group ? pairGroup(group, input.book, gateContext(gateInputs, group.rubric)) : undefined;
-      const gate = { pairs: pairing?.gate ?? [], weighted: pairing?.weighted ?? false };
+      const gate = { pairs: pairing?.gate ?? [], weighted: pairing?.weighted ?? false, skipped: pairing?.skipped ?? [] };
       const myRules = gi === 0 ? rules : [];
       const judgedAll = rows.filter((j) => j.judge !== "rule" && j.fingerprint === fingerprint && served(j) === (servedModel ?? ""));
       // Claim verdicts (c<n>) are the labelled unit; the answers' verdicts are derived from them.
