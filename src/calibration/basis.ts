@@ -42,13 +42,22 @@ export function labelBasis(items: readonly LabelledItem[]): LabelBasis {
 
 /**
  * Items whose counted labels include an author label (alone or beside
- * others): the gate refuses to trust figures that rest on any of them.
+ * others), and the files those labels are in: the gate refuses to trust
+ * figures that rest on any of them, and says which files to move out.
  *
  * @example
- * authorItems(pairing.gate.map((p) => p.labelled)) // 0 for labels given through ragjudge review
+ * authorLabels(pairing.gate.map((p) => p.labelled)) // { items: 0, files: [] } for labels given through ragjudge review
  */
-export function authorItems(items: readonly LabelledItem[]): number {
-  return items.filter((item) => countedLabels(item).some((l) => l.value.provenance === "author")).length;
+export function authorLabels(items: readonly LabelledItem[]): { items: number; files: string[] } {
+  let n = 0;
+  const files = new Set<string>();
+  for (const item of items) {
+    const authored = countedLabels(item).filter((l) => l.value.provenance === "author");
+    if (!authored.length) continue;
+    n++;
+    for (const l of authored) files.add(l.file);
+  }
+  return { items: n, files: [...files].sort() };
 }
 
 const AUTHOR_NOTE = "the project's own labels, not human evidence";

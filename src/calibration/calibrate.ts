@@ -2,7 +2,7 @@ import { InputError, InputErrors } from "../golden/errors.js";
 import type { TrustSettings } from "./gate.js";
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Judgment } from "../golden/schema/items.js";
-import { authorItems, labelBasis, type LabelBasis } from "./basis.js";
+import { authorLabels, labelBasis, type LabelBasis } from "./basis.js";
 import { correctedPassRates, type PassRates } from "./corrected.js";
 import { confidenceFigures, devItems, type ConfidenceFigures } from "./confidence.js";
 import { NO_DRAWS, type DrawBook } from "./draws.js";
@@ -201,7 +201,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
   const thresholds = thresholdsFor(input.trust, group.rubric);
   const figures = recordFigures(gate, pairing.weighted, level, seed, reps);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
-  const decision = gateDecision(figures, excluded, thresholds, basis, { heldout: pairing.heldout, declared: pairing.declared, authorItems: authorItems(pairing.gate.map((p) => p.labelled)), unfinished: unfinishedDraws(pairing.draws) });
+  const decision = gateDecision(figures, excluded, thresholds, basis, { heldout: pairing.heldout, declared: pairing.declared, author: authorLabels(pairing.gate.map((p) => p.labelled)), unfinished: unfinishedDraws(pairing.draws) });
   const record = CalibrationRecord.parse({
     schema: RECORD_SCHEMA,
     rubric: group.rubric,

@@ -1,5 +1,6 @@
 import type { TrustOverride, TrustThresholds } from "../golden/schema/config.js";
 import type { CalibrationRecord } from "./record.js";
+import { displayPath } from "../golden/errors.js";
 import { describeBasis, type LabelBasis } from "./basis.js";
 import { fixed as f2, interval } from "./format.js";
 import { HELDOUT_SPLIT, type DrawStatus } from "./pairing.js";
@@ -104,8 +105,8 @@ export interface GateOptions {
   minCoverage?: number;
   /** Counted labels declared random by an attested import, not drawn by ragjudge. */
   declared?: number;
-  /** Counted items whose labels include an author label (basis.ts authorItems): never trusted. */
-  authorItems?: number;
+  /** Counted items whose labels include an author label, and their files (basis.ts authorLabels): never trusted. */
+  author?: { items: number; files: readonly string[] };
   /** Draws that cover the judged items but are labelled below `minCoverage` ({@link unfinishedDraws}): never trusted while any is. */
   unfinished?: readonly Pick<DrawStatus, "id" | "annotator" | "drawn" | "labelled">[];
 }
@@ -167,13 +168,14 @@ export function gateDecision(
       message: `${trustRule("incomplete-draw").says} (${list}${u.length > 3 ? `; ${u.length - 3} more` : ""}; each must be labelled to ${Math.round(100 * (options.minCoverage ?? t.minCoverage))}% before any label counts toward trust, or a draw dropped once it showed disagreements would choose the sample: label the rest; ${SAMPLE_COMMANDS})`,
     };
   }
-  if (options.authorItems) {
-    const k = options.authorItems;
+  if (options.author?.items) {
+    const { items: k, files } = options.author;
     const which = k === figures.n ? "" : `${k} of them with author labels; `;
+    const where = files.length ? `${files.slice(0, 3).map(displayPath).join(", ")}${files.length > 3 ? `, and ${files.length - 3} more` : ""}` : "the labels folder";
     return {
       trusted: false,
       reason: "author-labels",
-      message: `${trustRule("author-labels").says} (n = ${labels}; ${which}the project's own labels show the tool, they say nothing about a judge: have people label the draw, as ragjudge review does)`,
+      message: `${trustRule("author-labels").says} (n = ${labels}; ${which}author labels are example labels, the project's own, and say nothing about a judge: move them out of the labels folder (${where}) and have people label those items, as ragjudge review does)`,
     };
   }
   if (figures.n < t.minLabels || figures.labelYes < t.minPerClass || figures.labelNo < t.minPerClass) {
@@ -200,7 +202,7 @@ export function gateDecision(
     return {
       trusted: false,
       reason: "kappa-too-low",
-      message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci)}; lower bound must be >= ${f2(t.kappaLower)}, ${nText})`,
+      message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci, digitsApart(ci.lo, t.kappaLower))}; lower bound must be >= ${f2(t.kappaLower)}, ${nText})`,
     };
   }
   return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}${loweredText(t)}` };
@@ -217,6 +219,19 @@ export function loweredText(t: TrustThresholds): string {
   const lower = (["minLabels", "minPerClass", "kappaLower", "minCoverage"] as const).filter((k) => t[k] < d[k]);
   return lower.length ? `; thresholds below the defaults: ${lower.map((k) => `${k} ${t[k]} (default ${d[k]})`).join(", ")}` : "";
 }
+
+/**
+ * Decimals enough to show a lower bound apart from the threshold it missed:
+ * 0.396 against 0.40 printed as "[0.40, ...]; must be >= 0.40" reads as a
+ * pass. Two, or up to six when two round it onto the threshold.
+ */
+export function digitsApart(lo: number, threshold: number): number {
+  let d = 2;
+  while (d < 6 && f2digits(lo, d) === f2digits(threshold, d)) d++;
+  return d;
+}
+
+const f2digits = (v: number, d: number) => v.toFixed(d);
 
 /** The label-rule phrase, exported for renderers that list exclusions. */
 export { labelRule };

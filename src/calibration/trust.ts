@@ -2,7 +2,7 @@ import type { TrustThresholds } from "../golden/schema/config.js";
 import type { TrustSettings } from "./gate.js";
 import { hashJson } from "../golden/hash.js";
 import type { Judgment } from "../golden/schema/items.js";
-import { authorItems, labelBasis, type LabelBasis } from "./basis.js";
+import { authorLabels, labelBasis, type LabelBasis } from "./basis.js";
 import { type DrawBook } from "./draws.js";
 import { agreementFigures, gateFigureItems, type AgreementFigures } from "./figures.js";
 import { gateDecision, gateInterval, heldoutSplit, SAMPLE_COMMANDS, thresholdsFor, unfinishedDraws, type GateExcluded, type GateFigures } from "./gate.js";
@@ -55,6 +55,8 @@ export interface TrustState {
   stale?: string[];
   /** The recorded draws of this rubric, with their coverage of today's held-out items. */
   draws: DrawStatus[];
+  /** The files of the author labels among the counted ones (the gate refuses them; see `authorLabels`). */
+  authorFiles: string[];
   /** Counted labels declared random by an attested import (not drawn by ragjudge), and the attestations. */
   declared: number;
   attestations: string[];
@@ -180,17 +182,16 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
   const figures = options.figures ?? agreementFigures(gateFigureItems(pairing));
   const gf = gateFiguresOf(figures);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
+  const author = authorLabels(pairing.gate.map((p) => p.labelled));
   const others = (options.fresh !== undefined ? [] : inputs.records)
     .filter((r) => r.record.rubric === group.rubric && r.record.fingerprint !== group.fingerprint)
     .map((r) => ({ fingerprint: r.record.fingerprint, file: r.file, time: r.record.time }));
   const notes = [...pairing.warnings];
-  for (const d of pairing.draws) {
-    if (d.covers && !d.counts && d.coverage !== null) notes.push(`draw ${d.id} (for ${d.annotator}): ${d.labelled} of ${d.drawn} drawn held-out items labelled (${Math.round(100 * d.coverage)}%); its labels count once ${Math.round(100 * thresholds.minCoverage)}% are`);
-  }
+  // A part-labelled draw is not a note here: every report lists each draw with its coverage (a note repeated it).
   if (pairing.declared) notes.push(`${pairing.declared} counted label${pairing.declared === 1 ? " is" : "s are"} declared random, not drawn by ragjudge (attested: ${pairing.attestations.map((a) => JSON.stringify(a)).join("; ")})`);
   const base = {
     rubric: group.rubric, fingerprint: group.fingerprint, servedModel: group.servedModel, thresholds, heldout, otherFingerprints: others,
-    kappa: gf.kappa, ci: gateInterval(gf), n: gf.n, basis, draws: pairing.draws, declared: pairing.declared, attestations: pairing.attestations, notes,
+    kappa: gf.kappa, ci: gateInterval(gf), n: gf.n, basis, draws: pairing.draws, authorFiles: author.files, declared: pairing.declared, attestations: pairing.attestations, notes,
   };
   const flat = gf.kappa === null ? null : uninformativeInterval(figures.confusion);
   const withFlat = flat ? { kappaCiUninformative: flat } : {};
@@ -221,7 +222,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
       return untrusted("stale", `${trustRule("stale").says} (${stale.join("; ")} since the calibration of ${record.time})`, { record: file, stale });
     }
   }
-  const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, { heldout, declared: pairing.declared, authorItems: authorItems(pairing.gate.map((p) => p.labelled)), unfinished: unfinishedDraws(pairing.draws) });
+  const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, { heldout, declared: pairing.declared, author, unfinished: unfinishedDraws(pairing.draws) });
   return { ...base, ...withFlat, trusted: decision.trusted, ...(decision.reason ? { reason: decision.reason } : {}), message: decision.message, record: file };
 }
 

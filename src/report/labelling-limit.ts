@@ -19,7 +19,7 @@ export function labellingExhausted(r: Pick<RubricJson, "trust" | "calibration">)
   const t = r.trust;
   if (t.trusted || t.heldoutItems === undefined || t.n === 0) return null;
   // Author labels never count as evidence: people's labels of the same items can still make it trusted.
-  if (t.reason === "author-labels") return null;
+  if (t.reason === "author-labels" || t.reason === "incomplete-draw") return null;
   // Drawn items left unlabelled count as disagreements: labelling them can only help.
   if (r.calibration?.skipped) return null;
   const m = r.calibration?.confusion;

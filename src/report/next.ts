@@ -56,13 +56,45 @@ export function shellArg(a: string): string {
 const line = (args: string[]) => "  ragjudge " + args.map(shellArg).join(" ");
 
 /**
- * The commands that finish the part-labelled draws of rubrics refused as
- * `incomplete-draw`: `sample` with a draw's own seed, size, split and
+ * The labelling loop for some untrusted rubrics: sample a random draw of
+ * the held-out split, review it, calibrate, and run with the gate. A draw's
+ * size is its total (with the same seed a larger draw holds the smaller one,
+ * so the items already labelled stay drawn and only the new ones are
+ * queued): the gate's minimum, or 20 more once it is met, never more than
+ * the held-out items there are (a larger number draws them all, as a new draw).
+ */
+function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: ReportJson): { lines: string[]; annotator: string; split: string; heldout: boolean } {
+  const annotator = inv.annotator ?? defaultAnnotator();
+  const want = (r: RubricJson) => {
+    const n = r.trust.n < r.trust.thresholds.minLabels ? r.trust.thresholds.minLabels : r.trust.n + 20;
+    return r.trust.heldoutItems !== undefined && r.trust.heldoutItems > 0 ? Math.min(n, r.trust.heldoutItems) : n;
+  };
+  const n = Math.max(...rubrics.map(want));
+  // The held-out split the gate counts (the config's trust.heldout): one name for every untrusted rubric.
+  const split = rubrics[0]!.trust.heldout;
+  const heldout = report.questions.some((q) => q.split === split);
+  const lines = [
+    line(["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator, ...inv.config]),
+    line(["review", "--annotator", annotator, ...inv.config]),
+    line(["calibrate", ...inv.config]),
+    line(["run", ...inv.config, ...inv.judge, "--require-trusted"]),
+  ];
+  return { lines, annotator, split, heldout };
+}
+
+/**
+ * The commands that finish the part-labelled draws of untrusted rubrics
+ * (refused as `incomplete-draw`, or with no label counting yet): `sample` with a draw's own seed, size, split and
  * annotator draws it again (the same draw, already recorded) and queues its
  * unlabelled items, then `review` labels them.
  */
+/** A draw that covers the judged items, can be drawn again (its seed and size are known), and is labelled below minCoverage. */
+function partLabelled(d: RubricJson["trust"]["draws"][number]): boolean {
+  return d.covers && !d.counts && d.coverage !== null && d.seed !== undefined && d.requested !== undefined;
+}
+
 function finishDraws(rubrics: readonly RubricJson[], inv: Invocation): string[] {
-  const draws = rubrics.flatMap((r) => r.trust.draws.filter((d) => d.covers && !d.counts && d.coverage !== null && d.seed !== undefined && d.requested !== undefined).map((d) => ({ r, d })));
+  const draws = rubrics.flatMap((r) => r.trust.draws.filter(partLabelled).map((d) => ({ r, d })));
   const out = [`Next: ${draws.length === 1 ? "a draw is" : `${draws.length} draws are`} part-labelled (${draws.map(({ r, d }) => `${r.rubric}: draw ${d.id} for ${d.annotator}, ${d.labelled} of ${d.drawn} labelled`).join("; ")}); no label counts toward trust until ${draws.length === 1 ? "it is" : "each is"} finished. Queue the unlabelled items again and label them:`];
   for (const { r, d } of draws) {
     const splits = d.splits ? d.splits.flatMap((s) => ["--split", s]) : [];
@@ -110,9 +142,18 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
       line(["plan", ...inv.config]),
     );
   }
+  // Every held-out item labelled, yet short of the gate's count or of one answer: more questions, not more labels.
+  const full = untrusted.filter((r) => !short.includes(r) && r.trust.reason === "too-few-labels" && r.trust.heldoutItems !== undefined && r.trust.n >= r.trust.heldoutItems);
+  if (full.length) {
+    const what = (r: RubricJson) => `${r.rubric}: all ${r.trust.heldoutItems} held-out judged items are labelled${r.calibration ? ` (${r.calibration.labelYes} yes / ${r.calibration.labelNo} no)` : ""}, and the gate needs ${r.trust.thresholds.minLabels} with ${r.trust.thresholds.minPerClass} of each answer`;
+    out.push(
+      `Next: labelling cannot make ${full.map((r) => r.rubric).join(", ")} trusted (${full.map(what).join("; ")}). Put more questions in the held-out split (\`"split": "${full[0]!.trust.heldout}"\` in the golden set) and run again; this says what each rubric needs:`,
+      line(["plan", ...inv.config]),
+    );
+  }
   // Labelling that can no longer help (every held-out item labelled, or plan's "cannot at kappa"): sampling again
   // would queue nothing or never pass, so point at the judge, which is what has to change.
-  const stuck = untrusted.filter((r) => !short.includes(r)).flatMap((r) => {
+  const stuck = untrusted.filter((r) => !short.includes(r) && !full.includes(r)).flatMap((r) => {
     const why = labellingExhausted(r);
     return why === null ? [] : [{ r, why }];
   });
@@ -122,24 +163,23 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
       line(["run", ...inv.config, ...inv.judge]),
     );
   }
+  // Author labels are never evidence: sampling again would queue nothing for items people already labelled.
+  const authored = untrusted.filter((r) => !short.includes(r) && !full.includes(r) && r.trust.reason === "author-labels");
+  if (authored.length) {
+    const files = [...new Set(authored.flatMap((r) => r.trust.authorFiles ?? []))].sort();
+    out.push(`Next: ${authored.map((r) => r.rubric).join(", ")} rest${authored.length === 1 ? "s" : ""} on author labels (example labels, the project's own: never evidence about a judge). Move ${files.length ? files.join(", ") : "the files of author labels"} out of the labels folder, then label what is left unlabelled as yourself and run again:`);
+    out.push(...labelLoop(authored, inv, report).lines);
+  }
   // A part-labelled draw blocks trust until it is finished: drawing again would only add another draw to finish.
-  const unfinished = untrusted.filter((r) => !short.includes(r) && r.trust.reason === "incomplete-draw");
+  // (also before any label counts: a part-labelled first draw is finished with its own seed, not drawn anew)
+  const unfinished = untrusted.filter((r) => !short.includes(r) && !full.includes(r) && !authored.includes(r) && (r.trust.draws ?? []).some(partLabelled));
   if (unfinished.length) out.push(...finishDraws(unfinished, inv));
-  const reachable = untrusted.filter((r) => !short.includes(r) && !stuck.some((s) => s.r === r) && !unfinished.includes(r));
+  const reachable = untrusted.filter((r) => !short.includes(r) && !stuck.some((s) => s.r === r) && !unfinished.includes(r) && !authored.includes(r) && !full.includes(r));
   if (reachable.length === 0) return out;
-  const annotator = inv.annotator ?? defaultAnnotator();
-  // A draw's size is its total: with the same seed a larger draw holds the smaller one, so the items already
-  // labelled stay drawn and only the new ones are queued. Ask for the gate's minimum, or 20 more once it is met.
-  const n = Math.max(...reachable.map((r) => (r.trust.n < r.trust.thresholds.minLabels ? r.trust.thresholds.minLabels : r.trust.n + 20)));
-  // The held-out split the gate counts (the config's trust.heldout): one name for every untrusted rubric.
-  const split = reachable[0]!.trust.heldout;
-  const heldout = report.questions.some((q) => q.split === split);
+  const loop = labelLoop(reachable, inv, report);
   out.push(
-    `Next: ${reachable.length} rubric${reachable.length === 1 ? " is" : "s are"} untrusted (${reachable.map((r) => r.rubric).join(", ")}). Label a random sample${heldout ? ` of the ${split} split` : ""}, measure the judge against it, and gate on it${annotator === defaultAnnotator() ? "" : ` (as ${annotator}, who has labelled here before: put your own name if you are someone else)`}:`,
-    line(["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator, ...inv.config]),
-    line(["review", "--annotator", annotator, ...inv.config]),
-    line(["calibrate", ...inv.config]),
-    line(["run", ...inv.config, ...inv.judge, "--require-trusted"]),
+    `Next: ${reachable.length} rubric${reachable.length === 1 ? " is" : "s are"} untrusted (${reachable.map((r) => r.rubric).join(", ")}). Label a random sample${loop.heldout ? ` of the ${loop.split} split` : ""}, measure the judge against it, and gate on it${loop.annotator === defaultAnnotator() ? "" : ` (as ${loop.annotator}, who has labelled here before: put your own name if you are someone else)`}:`,
+    ...loop.lines,
   );
   return out;
 }

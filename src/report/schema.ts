@@ -168,12 +168,14 @@ export const TrustJson = z.object({
   kappa: NumOrNull,
   ci: Interval,
   n: Count,
-  thresholds: z.object({ minLabels: Count, minPerClass: Count, kappaLower: Num }),
+  thresholds: z.object({ minLabels: Count, minPerClass: Count, kappaLower: Num, minCoverage: Num.optional() }),
   /** What the calibration was based on, in words: "62 author labels (the project's own labels, not human evidence)", "no labels". */
   basis: z.string(),
   labels: BasisJson,
   /** The held-out split the gate used (labels with no split are dev). */
   heldout: z.string(),
+  /** Files of author labels among the counted ones, which the gate refuses (absent in older reports and when there are none). */
+  authorFiles: z.array(z.string()).optional(),
   /** Judged items of this judge in the held-out split (absent: splits unknown, or an older report). */
   heldoutItems: Count.optional(),
   /** Counted labels declared random by an attested import: "declared random, not drawn by ragjudge". */

@@ -209,6 +209,20 @@ export class ReviewSession {
     return this.total;
   }
 
+  /**
+   * Where `review --tty` starts: the first open item, else the first skipped
+   * one (a queue drawn again to label the items skipped before holds only
+   * those: starting at "queue done" would leave them out of reach), else
+   * `total`. Moving on from an item still goes to open items only, so
+   * skipping the last one ends the queue.
+   */
+  startIndex(): number {
+    const open = this.resumeIndex();
+    if (open < this.total) return open;
+    for (let i = 0; i < this.total; i++) if (this.state(i) === "skipped") return i;
+    return this.total;
+  }
+
   /** After answering item `i`: the next open item after it, else the first open one, else `total` (the end). */
   nextOpenAfter(i: number): number {
     for (let k = i + 1; k < this.total; k++) if (this.state(k) === "open") return k;

@@ -111,7 +111,7 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
     out(paint("dim", `Sampled by frame "${r.frame}"${r.stratum ? `, stratum ${safeTerminalText(r.stratum)}` : ""}${r.inclusionProbability ? `, inclusion probability ${r.inclusionProbability.toPrecision(3)}` : ""}.`));
   };
 
-  let index = session.resumeIndex();
+  let index = session.startIndex();
   /**
    * The item answered by the last command, while the cursor sits on the item
    * that answer moved it to: `v` there reveals the answered one (the current
@@ -194,7 +194,7 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
   out();
   // Resuming only helps while items are open: with none left, say the queue is done instead of sending the user back to it.
   if (c.open > 0) out(`${c.labelled} of ${c.total} labelled, ${c.skipped} skipped, ${c.open} to go. Labels are in the labels folder; run the same command to resume.`);
-  else out(`Queue done: ${c.labelled} of ${c.total} labelled, ${c.skipped} skipped. Labels are in the labels folder.${c.skipped > 0 ? " Skipped items stay unlabelled; the same command with g N reaches them." : ""}`);
+  else out(`Queue done: ${c.labelled} of ${c.total} labelled, ${c.skipped} skipped. Labels are in the labels folder.${c.skipped > 0 ? " Skipped items stay unlabelled: run the same command again to start at the first of them (or type g N to go to item N)." : ""}`);
 }
 
 /**

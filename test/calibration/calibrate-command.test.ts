@@ -60,7 +60,7 @@ describe("ragjudge calibrate", () => {
     expect(code).toBe(0);
     expect(out).not.toMatch(/human-human|human labels|agreement with people|people's/);
     expect(out).toMatch(/agreement with author labels \(the project's own labels, not human evidence\)/);
-    expect(out).toMatch(/UNTRUSTED author labels are not evidence \(n = 70 author labels \(the project's own labels, not human evidence\); the project's own labels show the tool, they say nothing about a judge: have people label the draw, as ragjudge review does\)/);
+    expect(out).toMatch(/UNTRUSTED author labels are not evidence \(n = 70 author labels \(the project's own labels, not human evidence\); author labels are example labels, the project's own, and say nothing about a judge: move them out of the labels folder \(\S*labels\/asha\.jsonl, \S*labels\/ben\.jsonl, \S*labels\/lead\.jsonl\) and have people label those items, as ragjudge review does\)/);
     expect(out).toMatch(/agreement among annotators \(author labels/);
     const r = record("faithfulness.f1f1f1f1f1f1.2d1ca6ac.json");
     expect(r.basis).toEqual({ human: 0, author: 70, import: 0, mixed: 0, sources: [] });

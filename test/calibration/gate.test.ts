@@ -44,6 +44,9 @@ describe("gateDecision", () => {
       expect(schema.safeParse({ kappaLower: 0 }).success).toBe(true);
     }
     expect(gateDecision(fig({ kappa: 0.75, kappaSe: 0.08 }), none, T).reason).toBe("kappa-too-low"); // lo = 0.593
+    // A bound that rounds onto the threshold is printed with the decimals that tell them apart.
+    expect(gateDecision(fig({ kappa: 0.75, kappaSe: 0.0786 }), none, T).message).toMatch(/95% CI \[0\.596, 0\.904\]; lower bound must be >= 0\.60/);
+    expect(gateDecision(fig({ kappa: 0.75, kappaSe: 0.08 }), none, T).message).toMatch(/95% CI \[0\.59, 0\.91\]; lower bound must be >= 0\.60/);
     expect(gateDecision(fig({ n: 49 }), none, T).reason).toBe("too-few-labels");
     expect(gateDecision(fig({ labelNo: 9 }), none, T).reason).toBe("too-few-labels");
     expect(gateDecision(fig({ kappa: null, kappaSe: null, reasons: { kappa: "both raters gave the same single label" } }), none, T).message).toMatch(/kappa undefined \(both raters/);
@@ -54,7 +57,7 @@ describe("gateDecision", () => {
     const at90 = fig({ kappa: 0.8, kappaSe: 0.128, level: 0.9, kappaCi: { lo: 0.8 - 1.6448536269514722 * 0.128, hi: 1 } });
     const d = gateDecision(at90, none, { ...T, kappaLower: 0.55 });
     expect(d.reason).toBe("kappa-too-low");
-    expect(d.message).toMatch(/95% CI \[0\.55, 1\.00\]/);
+    expect(d.message).toMatch(/95% CI \[0\.549, 1\.000\]/);
     expect(gateInterval(at90)!.lo).toBeCloseTo(0.8 - Z95 * 0.128, 12);
   });
 

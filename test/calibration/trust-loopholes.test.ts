@@ -268,7 +268,7 @@ describe("the trust gate cannot be talked into trust", () => {
     const c = await calibration(p, "correctness");
     expect(c.gate.n).toBe(36);
     expect(c.trust).toMatchObject({ trusted: false, reason: "author-labels" });
-    expect(c.trust.message).toMatch(/^untrusted: author labels are not evidence \(n = 36 author labels \(the project's own labels, not human evidence\); the project's own labels show the tool/);
+    expect(c.trust.message).toMatch(/^untrusted: author labels are not evidence \(n = 36 author labels \(the project's own labels, not human evidence\); author labels are example labels, the project's own, and say nothing about a judge: move them out of the labels folder \(\S*test-author\.jsonl\)/);
     expect((await calibrate(p)).code).toBe(0);
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: author labels are not evidence/);
     // One author label among human ones is enough to refuse, and says how many.
@@ -278,6 +278,9 @@ describe("the trust gate cannot be talked into trust", () => {
     const mixed = await calibration(p, "correctness");
     expect(mixed.trust.reason).toBe("author-labels");
     expect(mixed.trust.message).toMatch(/\(n = 36 labels: 35 human, 1 author \(the project's own labels, not human evidence\); 1 of them with author labels; /);
+    // run's Next names the file to move, and once it is moved the rest of the loop runs as printed.
+    const run = await runCliCaptured(["run", "--config", p.config]);
+    expect(run.out).toMatch(/^Next: correctness rests on author labels \(example labels, the project's own: never evidence about a judge\)\. Move \S*test-author\.jsonl out of the labels folder, then label what is left unlabelled as yourself and run again:$/m);
   });
 
   it("gives perfect agreement on 46 labels an interval that does not collapse to [1.00, 1.00]", async () => {

@@ -30,7 +30,7 @@ describe("the trust gate's rules", () => {
     const cases: [UntrustedReason, ReturnType<typeof gateDecision>][] = [
       ["labels-not-random", gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaSe: null, kappaCi: null }), { nonRandom: 0, notHeldout: 0, notDrawn: 12 }, T)],
       ["incomplete-draw", gateDecision(fig({}), none, T, undefined, { unfinished: [{ id: "0123456789abcdef", annotator: "asha", drawn: 20, labelled: 12 }] })],
-      ["author-labels", gateDecision(fig({}), none, T, undefined, { authorItems: 3 })],
+      ["author-labels", gateDecision(fig({}), none, T, undefined, { author: { items: 3, files: ["labels/demo.jsonl"] } })],
       ["too-few-labels", gateDecision(fig({ n: 20 }), none, T)],
       ["kappa-undefined", gateDecision(fig({ kappa: null, kappaSe: null, kappaCi: null, reasons: { kappa: "0/0" } }), none, T)],
       ["kappa-uninformative", gateDecision(fig({ kappa: 0, kappaSe: 0, confusion: { tp: 45, fp: 35, fn: 0, tn: 0 } }), none, T)],

@@ -134,6 +134,27 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(mixed.filter((x) => x.includes("sample --random"))).toHaveLength(1);
   });
 
+  it("sends a rubric whose every held-out item is labelled but short of an answer to more questions; finishes a part-labelled draw with its own seed; never asks for more items than exist", () => {
+    const thresholds = { minLabels: 15, minPerClass: 4, kappaLower: 0.4 };
+    const report = (rubrics: unknown[]) => ({ config: { shippedExample: false }, judgeTotals: { errors: 0 }, rubrics, questions: [{ split: "heldout" }] }) as unknown as ReportJson;
+    const inv = { config: ["--config", "c.json"], judge: [], annotator: "root" };
+    // 24 held-out items, all labelled, 22 yes / 2 no: no sample can add a "no" label.
+    const full = nextCommands(report([{ rubric: "not-found", judge: "baseline", trust: { trusted: false, reason: "too-few-labels", n: 24, kappa: 1, thresholds, heldout: "heldout", heldoutItems: 24, draws: [] }, calibration: { labelYes: 22, labelNo: 2, confusion: { tp: 22, fn: 0, fp: 0, tn: 2 } } }]), inv);
+    expect(full).toEqual([
+      'Next: labelling cannot make not-found trusted (not-found: all 24 held-out judged items are labelled (22 yes / 2 no), and the gate needs 15 with 4 of each answer). Put more questions in the held-out split (`"split": "heldout"` in the golden set) and run again; this says what each rubric needs:',
+      "  ragjudge plan --config c.json",
+    ]);
+    // No label counts yet, and the draw is part-labelled: its own seed and size, not a new draw of another size.
+    const draw = { id: "0123456789abcdef", annotator: "root", seed: 3, requested: 15, splits: ["heldout"], covers: true, why: null, drawn: 15, labelled: 10, coverage: 10 / 15, counts: false, skipP: null, skipsLean: false };
+    const part = nextCommands(report([{ rubric: "correctness", judge: "baseline", trust: { trusted: false, reason: "labels-not-random", n: 0, kappa: null, thresholds, heldout: "heldout", heldoutItems: 30, draws: [draw] }, calibration: null }]), inv);
+    expect(part[0]).toBe("Next: a draw is part-labelled (correctness: draw 0123456789abcdef for root, 10 of 15 labelled); no label counts toward trust until it is finished. Queue the unlabelled items again and label them:");
+    expect(part[1]).toBe("  ragjudge sample --random 15 --seed 3 --split heldout --rubrics correctness --annotator root --config c.json");
+    expect(part.filter((x) => x.includes("sample --random"))).toHaveLength(1);
+    // 19 held-out items, 17 labels: 37 would draw the same 19 under a new draw id; ask for 19.
+    const capped = nextCommands(report([{ rubric: "faithfulness", judge: "baseline", trust: { trusted: false, reason: "kappa-too-low", n: 17, kappa: 0.7, thresholds, heldout: "heldout", heldoutItems: 19, draws: [] }, calibration: null }]), inv);
+    expect(capped.find((x) => x.includes("sample --random"))).toBe("  ragjudge sample --random 19 --split heldout --annotator root --config c.json");
+  });
+
   it("end to end: once one person has labelled, the next run's commands and the items' review commands name that person", async () => {
     const copy = exampleCopy((c) => (c.trust = { minLabels: 5, minPerClass: 1, kappaLower: 0.1 }));
     const first = await runCliCaptured(["run", "--config", copy.config]);

@@ -1,3 +1,4 @@
+import { displayPath } from "../../golden/errors.js";
 import { describeBasis, type LabelBasis } from "../../calibration/basis.js";
 import type { RubricCalibration } from "../../calibration/calibrate.js";
 import type { DrawStatus } from "../../calibration/pairing.js";
@@ -43,10 +44,11 @@ export function trustJson(cal: RubricCalibration | undefined, heldout: string): 
     kappa: t.kappa,
     ci: t.ci,
     n: t.n,
-    thresholds: { minLabels: t.thresholds.minLabels, minPerClass: t.thresholds.minPerClass, kappaLower: t.thresholds.kappaLower },
+    thresholds: { minLabels: t.thresholds.minLabels, minPerClass: t.thresholds.minPerClass, kappaLower: t.thresholds.kappaLower, minCoverage: t.thresholds.minCoverage },
     basis,
     labels: { ...labels, sources: [...labels.sources] },
     heldout: t.heldout,
+    ...(t.authorFiles.length ? { authorFiles: t.authorFiles.map(displayPath) } : {}),
     ...(cal.heldoutItems !== null ? { heldoutItems: cal.heldoutItems } : {}),
     declared: t.declared,
     draws: t.draws.map(drawJson),
