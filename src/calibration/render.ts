@@ -126,7 +126,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
   });
   const c = g.confusion;
   const w = (v: number) => (Number.isInteger(v) ? String(v) : fixed(v, 1));
-  out.push({ title: "confusion matrix", rows: [["", "label yes", "label no"], ["judge yes", w(c.tp), w(c.fp)], ["judge no", w(c.fn), w(c.tn)]] });
+  out.push({ title: g.skipped ? `confusion matrix (its "label" cells include the ${g.skipped} skipped drawn item${g.skipped === 1 ? "" : "s"}, each as a disagreement)` : "confusion matrix", rows: [["", "label yes", "label no"], ["judge yes", w(c.tp), w(c.fp)], ["judge no", w(c.fn), w(c.tn)]] });
   const pr = r.passRates;
   const rg = pr.roganGladen;
   out.push({

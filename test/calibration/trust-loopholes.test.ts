@@ -156,7 +156,9 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(c.gate.n).toBe(answered);
     expect(c.trust).toMatchObject({ trusted: false, reason: "kappa-too-low" });
     expect(c.trust.message).toContain("6 drawn held-out items with no counting label are counted as disagreements (label them to count their labels instead)");
-    expect((await calibrate(p)).code).toBe(0);
+    const cal = await calibrate(p);
+    expect(cal.code).toBe(0);
+    expect(cal.out).toContain('confusion matrix (its "label" cells include the 6 skipped drawn items, each as a disagreement)');
     const out = (await judgeAgain(p)).out;
     expect(trustLine(out, "correctness")).toMatch(/^UNTRUSTED: kappa too low/);
     // plan reads the same figures and says to label the skipped items first.

@@ -47,7 +47,7 @@ function correctionRows(label: string, f: Pick<RubricVariantJson, "roganGladen" 
 function calibrationBlock(r: RubricJson): string {
   const c = r.calibration;
   if (!c) return `<p class="muted">No gate labels pair with this judge's verdicts, so there is no confusion matrix or kappa yet. Label a random sample (<code>ragjudge sample --random</code>, then <code>ragjudge review</code>).</p>`;
-  const matrix = figure(confusionMatrix(`Confusion matrix: ${r.rubric}`, c.confusion, `confusion-${slug(r.rubric)}-${r.fingerprint.slice(0, 8)}`), `judge against ${r.trust.basis}`);
+  const matrix = figure(confusionMatrix(`Confusion matrix: ${r.rubric}`, c.confusion, `confusion-${slug(r.rubric)}-${r.fingerprint.slice(0, 8)}`), `judge against ${r.trust.basis}${c.skipped ? `; the "label" cells include ${c.skipped} skipped drawn item${c.skipped === 1 ? "" : "s"}, each counted as a disagreement` : ""}`);
   const kv = `<dl class="kv"><dt>gate labels</dt><dd>${c.n} (${c.labelYes} yes / ${c.labelNo} no)${c.judgeErrors ? `, ${c.judgeErrors} judge errors counted as disagreements` : ""}${c.skipped ? `, ${c.skipped} unlabelled drawn items counted as disagreements` : ""}</dd>`
     + `<dt>based on</dt><dd>${esc(r.trust.basis)}</dd>`
     + `<dt>agreement</dt><dd>${num(c.agreement, 2)}</dd><dt>TPR / TNR</dt><dd>${num(c.tpr, 2)} / ${num(c.tnr, 2)}</dd>`
