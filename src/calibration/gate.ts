@@ -111,9 +111,14 @@ export interface GateOptions {
   unfinished?: readonly Pick<DrawStatus, "id" | "annotator" | "drawn" | "labelled">[];
 }
 
+/** Whether a draw covers the verdicts but is not labelled enough to count (the gate refuses trust while one is). */
+export function isUnfinished(d: Pick<DrawStatus, "covers" | "counts" | "coverage">): boolean {
+  return d.covers && !d.counts && d.coverage !== null;
+}
+
 /** The draws of a pairing that cover its verdicts but are not labelled enough to count. */
 export function unfinishedDraws(draws: readonly DrawStatus[]): DrawStatus[] {
-  return draws.filter((d) => d.covers && !d.counts && d.coverage !== null);
+  return draws.filter(isUnfinished);
 }
 
 /** ", 12 declared random, not drawn by ragjudge" when some counted labels were attested. */

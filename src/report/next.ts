@@ -1,4 +1,5 @@
 import { userInfo } from "node:os";
+import { isUnfinished } from "../calibration/gate.js";
 import { labellingExhausted } from "./labelling-limit.js";
 import type { ReportJson, RubricJson } from "./schema.js";
 
@@ -90,7 +91,7 @@ function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: Repo
  */
 /** A draw that covers the judged items, can be drawn again (its seed and size are known), and is labelled below minCoverage. */
 function partLabelled(d: RubricJson["trust"]["draws"][number]): boolean {
-  return d.covers && !d.counts && d.coverage !== null && d.seed !== undefined && d.requested !== undefined;
+  return isUnfinished(d) && d.seed !== undefined && d.requested !== undefined;
 }
 
 function finishDraws(rubrics: readonly RubricJson[], inv: Invocation): string[] {
