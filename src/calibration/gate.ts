@@ -2,7 +2,7 @@ import type { TrustOverride, TrustThresholds } from "../golden/schema/config.js"
 import type { CalibrationRecord } from "./record.js";
 import { displayPath } from "../golden/errors.js";
 import { describeBasis, type LabelBasis } from "./basis.js";
-import { fixed as f2, interval } from "./format.js";
+import { fixed, fixed as f2, interval } from "./format.js";
 import { HELDOUT_SPLIT, type DrawStatus } from "./pairing.js";
 import { zCritical, type Interval } from "./stats/index.js";
 import { labelRule, trustRule, type UntrustedReason } from "./trust-rules.js";
@@ -116,6 +116,16 @@ export function isUnfinished(d: Pick<DrawStatus, "covers" | "counts" | "coverage
   return d.covers && !d.counts && d.coverage !== null;
 }
 
+/**
+ * Whether a draw that covers the verdicts still has drawn items without a
+ * label: below `minCoverage` they block trust, above it they count as
+ * disagreements; either way labelling them (`ragjudge sample --draw ID`)
+ * comes before drawing more.
+ */
+export function hasUnlabelled(d: Pick<DrawStatus, "covers" | "coverage" | "labelled" | "drawn">): boolean {
+  return d.covers && d.coverage !== null && d.labelled < d.drawn;
+}
+
 /** The draws of a pairing that cover its verdicts but are not labelled enough to count. */
 export function unfinishedDraws(draws: readonly DrawStatus[]): DrawStatus[] {
   return draws.filter(isUnfinished);
@@ -207,7 +217,7 @@ export function gateDecision(
     return {
       trusted: false,
       reason: "kappa-too-low",
-      message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci, digitsApart(ci.lo, t.kappaLower))}; lower bound must be >= ${f2(t.kappaLower)}, ${nText})`,
+      message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci, digitsApart(ci.lo, t.kappaLower))}; lower bound must be >= ${fixed(t.kappaLower, digitsApart(ci.lo, t.kappaLower))}, ${nText})`,
     };
   }
   return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}${loweredText(t)}` };
@@ -228,15 +238,14 @@ export function loweredText(t: TrustThresholds): string {
 /**
  * Decimals enough to show a lower bound apart from the threshold it missed:
  * 0.396 against 0.40 printed as "[0.40, ...]; must be >= 0.40" reads as a
- * pass. Two, or up to six when two round it onto the threshold.
+ * pass. Two, or up to six when two round it onto the threshold; the
+ * threshold is printed with as many.
  */
 export function digitsApart(lo: number, threshold: number): number {
   let d = 2;
-  while (d < 6 && f2digits(lo, d) === f2digits(threshold, d)) d++;
+  while (d < 6 && lo.toFixed(d) === threshold.toFixed(d)) d++;
   return d;
 }
-
-const f2digits = (v: number, d: number) => v.toFixed(d);
 
 /** The label-rule phrase, exported for renderers that list exclusions. */
 export { labelRule };

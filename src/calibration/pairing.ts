@@ -99,10 +99,6 @@ export interface DrawStatus {
   id: string;
   file: string;
   annotator: string;
-  /** The draw's seed, size and split scope: what `ragjudge sample` takes to queue its unlabelled items again. */
-  seed: number;
-  requested: number;
-  splits: string[] | null;
   /** True when the draw's frame holds every held-out item the judge judged (same input hash). */
   covers: boolean;
   /** Why it does not (first reasons, for people). */
@@ -278,9 +274,6 @@ function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly Jud
     id: d.draw.id,
     file: d.file,
     annotator: d.draw.annotator,
-    seed: d.draw.seed,
-    requested: d.draw.requested,
-    splits: d.draw.scope.splits,
     covers,
     ...(why.length ? { why: why.join("; ") } : {}),
     drawn: drawnItems.length,

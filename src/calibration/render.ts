@@ -98,7 +98,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
   ];
   for (const d of r.draws) {
     const cov = d.coverage === null ? "no drawn held-out item among these verdicts" : `${d.labelled} of ${d.drawn} drawn held-out items labelled (${Math.round(100 * d.coverage)}%)`;
-    sample.push(`draw ${d.id} (for ${d.annotator}): ${cov}; ${d.counts ? "counts" : d.covers ? "does not count until more of it is labelled" : `does not count: ${d.why}`}${d.skipTest ? `; skip test p = ${fixed(d.skipTest.p, 3)}` : ""}`);
+    sample.push(`draw ${d.id} (drawn for ${d.annotator}): ${cov}; ${d.counts ? "counts" : d.covers ? "does not count until more of it is labelled" : `does not count: ${d.why}`}${d.skipTest ? `; skip test p = ${fixed(d.skipTest.p, 3)}` : ""}`);
   }
   for (const e of r.errorAnalysis) {
     const one = e.figures.n === 1;

@@ -131,7 +131,7 @@ export function drawLines(r: RubricJson): string[] {
     const cov = d.coverage === null ? "no drawn held-out item" : `${d.labelled} of ${d.drawn} drawn held-out items labelled (${Math.round(100 * d.coverage)}%)`;
     const state = d.counts ? "counts" : !d.covers ? `does not count: ${d.why ?? "it does not cover the judged items"}` : `does not count yet: its labels count once ${Math.round(100 * (r.trust.thresholds.minCoverage ?? 0.8))}% of it is labelled`;
     const skips = d.skipsLean ? `; skips are not at random (Fisher's exact p = ${d.skipP === null ? "n/a" : d.skipP.toFixed(3)})` : "";
-    return `draw ${d.id} (for ${d.annotator}): ${cov}; ${state}${skips}`;
+    return `draw ${d.id} (drawn for ${d.annotator}): ${cov}; ${state}${skips}`;
   });
 }
 

@@ -1,5 +1,5 @@
 import { userInfo } from "node:os";
-import { isUnfinished } from "../calibration/gate.js";
+import { hasUnlabelled } from "../calibration/gate.js";
 import { labellingExhausted } from "./labelling-limit.js";
 import type { ReportJson, RubricJson } from "./schema.js";
 
@@ -84,22 +84,19 @@ function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: Repo
 }
 
 /**
- * The commands that finish the part-labelled draws of untrusted rubrics
- * (refused as `incomplete-draw`, or with no label counting yet): `sample` with a draw's own seed, size, split and
- * annotator draws it again (the same draw, already recorded) and queues its
- * unlabelled items, then `review` labels them.
+ * The commands that finish the draws of untrusted rubrics that still have
+ * unlabelled drawn items (below `minCoverage` they block trust, above it
+ * they count as disagreements): `sample --draw ID` queues the draw's
+ * unlabelled items again, whatever its design, and `review` labels them.
+ * Drawing more first would only add another draw to finish.
  */
-/** A draw that covers the judged items, can be drawn again (its seed and size are known), and is labelled below minCoverage. */
-function partLabelled(d: RubricJson["trust"]["draws"][number]): boolean {
-  return isUnfinished(d) && d.seed !== undefined && d.requested !== undefined;
-}
-
 function finishDraws(rubrics: readonly RubricJson[], inv: Invocation): string[] {
-  const draws = rubrics.flatMap((r) => r.trust.draws.filter(partLabelled).map((d) => ({ r, d })));
-  const out = [`Next: ${draws.length === 1 ? "a draw is" : `${draws.length} draws are`} part-labelled (${draws.map(({ r, d }) => `${r.rubric}: draw ${d.id} for ${d.annotator}, ${d.labelled} of ${d.drawn} labelled`).join("; ")}); no label counts toward trust until ${draws.length === 1 ? "it is" : "each is"} finished. Queue the unlabelled items again and label them:`];
-  for (const { r, d } of draws) {
-    const splits = d.splits ? d.splits.flatMap((s) => ["--split", s]) : [];
-    out.push(line(["sample", "--random", String(d.requested), "--seed", String(d.seed), ...splits, "--rubrics", r.rubric, "--annotator", d.annotator, ...inv.config]));
+  const draws = rubrics.flatMap((r) => r.trust.draws.filter(hasUnlabelled).map((d) => ({ r, d })));
+  const state = (d: { labelled: number; drawn: number }) => (d.labelled === 0 ? `none of ${d.drawn} labelled yet` : `${d.labelled} of ${d.drawn} labelled`);
+  const blocking = draws.some(({ d }) => !d.counts);
+  const out = [`Next: ${draws.length === 1 ? "a draw is" : `${draws.length} draws are`} not finished (${draws.map(({ r, d }) => `${r.rubric}: draw ${d.id} for ${d.annotator}, ${state(d)}`).join("; ")}); ${blocking ? "a draw below the share that must be labelled blocks trust, and a" : "a"} drawn item left unlabelled counts as a disagreement. Queue the unlabelled items again and label them:`];
+  for (const { d } of draws) {
+    out.push(line(["sample", "--draw", d.id, "--annotator", d.annotator, ...inv.config]));
     out.push(line(["review", "--annotator", d.annotator, ...inv.config]));
   }
   out.push(line(["calibrate", ...inv.config]), line(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
@@ -173,7 +170,7 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
   }
   // A part-labelled draw blocks trust until it is finished: drawing again would only add another draw to finish.
   // (also before any label counts: a part-labelled first draw is finished with its own seed, not drawn anew)
-  const unfinished = untrusted.filter((r) => !short.includes(r) && !full.includes(r) && !authored.includes(r) && (r.trust.draws ?? []).some(partLabelled));
+  const unfinished = untrusted.filter((r) => !short.includes(r) && !full.includes(r) && !authored.includes(r) && (r.trust.draws ?? []).some(hasUnlabelled));
   if (unfinished.length) out.push(...finishDraws(unfinished, inv));
   const reachable = untrusted.filter((r) => !short.includes(r) && !stuck.some((s) => s.r === r) && !unfinished.includes(r) && !authored.includes(r) && !full.includes(r));
   if (reachable.length === 0) return out;

@@ -143,10 +143,6 @@ export const BasisJson = z.object({ human: Count, author: Count, import: Count, 
 export const DrawJson = z.object({
   id: z.string(),
   annotator: z.string(),
-  /** Its seed, size and split scope, for the sample command that queues its unlabelled items again (absent in older reports). */
-  seed: z.number().int().optional(),
-  requested: Count.optional(),
-  splits: z.array(z.string()).nullable().optional(),
   covers: z.boolean(),
   why: z.string().nullable(),
   drawn: Count,

@@ -48,7 +48,7 @@ function stateOf(session: ReviewSession) {
     provenance: session.provenance,
     total: session.total,
     counts: session.counts(),
-    resumeAt: session.resumeIndex(),
+    resumeAt: session.startIndex(),
     ...(firstSkipped !== undefined ? { firstSkipped } : {}),
     hasJudgments: session.hasJudgments,
   };
@@ -109,12 +109,12 @@ export async function startReviewServer(session: ReviewSession, opts: ServeOptio
     if (url.pathname === "/api/label") {
       const b = parseBody(text, LabelBody);
       const saved = session.answer(b.index, b.inputHash, b.label, b.note, b.seen);
-      return sendJson(res, 200, { saved, next: session.nextOpenAfter(b.index), state: stateOf(session) });
+      return sendJson(res, 200, { saved, next: session.nextAfter(b.index), state: stateOf(session) });
     }
     if (url.pathname === "/api/skip") {
       const b = parseBody(text, SkipBody);
       session.skip(b.index, b.inputHash);
-      return sendJson(res, 200, { next: session.nextOpenAfter(b.index), state: stateOf(session) });
+      return sendJson(res, 200, { next: session.nextAfter(b.index), state: stateOf(session) });
     }
     if (url.pathname === "/api/finish") {
       parseBody(text, FinishBody);

@@ -213,13 +213,26 @@ export class ReviewSession {
    * Where `review --tty` starts: the first open item, else the first skipped
    * one (a queue drawn again to label the items skipped before holds only
    * those: starting at "queue done" would leave them out of reach), else
-   * `total`. Moving on from an item still goes to open items only, so
-   * skipping the last one ends the queue.
+   * `total`. Moving on ({@link nextAfter}) walks forward through the
+   * skipped items, so skipping the last one ends the queue.
    */
   startIndex(): number {
     const open = this.resumeIndex();
     if (open < this.total) return open;
     for (let i = 0; i < this.total; i++) if (this.state(i) === "skipped") return i;
+    return this.total;
+  }
+
+  /**
+   * After answering or skipping item `i`: the next open item (after it, else
+   * from the start), else the next skipped item after it, else `total`. So a
+   * queue whose open items are done walks on through the skipped ones once,
+   * forward, and ends after the last.
+   */
+  nextAfter(i: number): number {
+    const open = this.nextOpenAfter(i);
+    if (open < this.total) return open;
+    for (let k = i + 1; k < this.total; k++) if (this.state(k) === "skipped") return k;
     return this.total;
   }
 

@@ -147,7 +147,7 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
           session.answer(index, v.inputHash, answer.label, answer.note);
           out(paint("green", `Saved "${answer.label}" for item ${index + 1}; type v next to see the judge's verdict on it.`));
           justAnswered = index;
-          index = session.nextOpenAfter(index);
+          index = session.nextAfter(index);
         } else if (cmd === "v" && rest === "" && justAnswered !== null && (!atItem || session.state(index) !== "labelled")) {
           const a = session.view(justAnswered).item;
           reveal(justAnswered, `Judge on item ${justAnswered + 1}, the one you just answered (${safeTerminalText(a.question)} / ${safeTerminalText(a.rubric)} / ${safeTerminalText(a.unit)}):`);
@@ -155,7 +155,7 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
           continue;
         } else if (cmd === "s" && rest === "" && atItem) {
           session.skip(index, session.view(index).inputHash);
-          index = session.nextOpenAfter(index);
+          index = session.nextAfter(index);
           justAnswered = null;
         } else if (cmd === "b" && rest === "") [index, justAnswered] = [Math.max(0, index - 1), null];
         else if (cmd === "f" && rest === "") [index, justAnswered] = [Math.min(session.total, index + 1), null];

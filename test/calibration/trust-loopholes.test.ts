@@ -226,21 +226,28 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(c.trust.message).toMatch(/^untrusted: a draw is not finished \(draw [0-9a-f]{16} for mallory: \d+ of 16 drawn held-out items labelled; each must be labelled to 80% before any label counts toward trust/);
     expect((await calibrate(p)).code).toBe(0);
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: a draw is not finished/);
-    // ragjudge run's Next names the draw and the sample command that queues its unlabelled items again, which works as printed.
+    // ragjudge run's Next names the draw and the command that queues its unlabelled items again, which works as printed.
     const run = await runCliCaptured(["run", "--config", p.config]);
-    expect(run.out).toMatch(/^Next: a draw is part-labelled \(correctness: draw [0-9a-f]{16} for mallory, \d+ of 16 labelled\); no label counts toward trust until it is finished/m);
-    const again = /^ {2}ragjudge (sample --random 16 --seed 1 --split heldout --rubrics correctness --annotator mallory --config \S+)$/m.exec(run.out);
+    expect(run.out).toMatch(/^Next: a draw is not finished \(correctness: draw [0-9a-f]{16} for mallory, \d+ of 16 labelled\); a draw below the share that must be labelled blocks trust/m);
+    const again = /^ {2}ragjudge (sample --draw ([0-9a-f]{16}) --annotator mallory --config \S+)$/m.exec(run.out);
     expect(again, run.out).not.toBeNull();
+    expect(again![2]).toBe(drawA![1]);
     const queue = join(p.dir, "finish.jsonl");
     const sampled = await runCliCaptured([...again![1]!.split(" "), "--out", queue]);
     expect(sampled.code, sampled.err).toBe(0);
-    expect(readFileSync(queue, "utf8").trim().split("\n")).toHaveLength(16 - Number(drawA![2]));
-    expect(sampled.out).toMatch(/already recorded|unchanged/);
+    const unlabelled = 16 - Number(drawA![2]);
+    expect(readFileSync(queue, "utf8").trim().split("\n")).toHaveLength(unlabelled);
+    expect(sampled.out).toContain(`Draw ${drawA![1]} (correctness, uniform, drawn for mallory): 16 drawn items, ${unlabelled} of them still unlabelled → ${unlabelled} queued for mallory`);
+    // plan says the same: label what is drawn before drawing more.
+    const plan = await runCliCaptured(["plan", "--config", p.config, "--judgments", p.judgments, "--reps", "0"]);
+    expect(plan.out).toContain(`Next: label what is drawn before drawing more: correctness: draw ${drawA![1]} for mallory, ${drawA![2]} of 16 drawn held-out items labelled:`);
+    expect(plan.out).not.toContain("--budget");
     // Finished honestly (the rest as the judge decided), both draws count and the disagreement with them.
     await labelRandomDraw({ ...loop, seed: 1 });
     const done = await calibration(p, "correctness");
     expect(done.trust.reason).not.toBe("incomplete-draw");
-    expect(done.trust.message).not.toMatch(/kappa 1\.00/);
+    expect(done.gate.n).toBeGreaterThan(16);
+    expect(done.trust.message).toMatch(/kappa 0\.\d\d/);
   });
 
   it("cannot void a finished draw by tying its disagreements with a second annotator", async () => {

@@ -144,12 +144,15 @@ describe("after a run: its judgments where sample, review and calibrate look, an
       'Next: labelling cannot make not-found trusted (not-found: all 24 held-out judged items are labelled (22 yes / 2 no), and the gate needs 15 with 4 of each answer). Put more questions in the held-out split (`"split": "heldout"` in the golden set) and run again; this says what each rubric needs:',
       "  ragjudge plan --config c.json",
     ]);
-    // No label counts yet, and the draw is part-labelled: its own seed and size, not a new draw of another size.
-    const draw = { id: "0123456789abcdef", annotator: "root", seed: 3, requested: 15, splits: ["heldout"], covers: true, why: null, drawn: 15, labelled: 10, coverage: 10 / 15, counts: false, skipP: null, skipsLean: false };
+    // No label counts yet, and the draw is part-labelled: the draw's own rest is queued, not a new draw.
+    const draw = { id: "0123456789abcdef", annotator: "root", covers: true, why: null, drawn: 15, labelled: 10, coverage: 10 / 15, counts: false, skipP: null, skipsLean: false };
     const part = nextCommands(report([{ rubric: "correctness", judge: "baseline", trust: { trusted: false, reason: "labels-not-random", n: 0, kappa: null, thresholds, heldout: "heldout", heldoutItems: 30, draws: [draw] }, calibration: null }]), inv);
-    expect(part[0]).toBe("Next: a draw is part-labelled (correctness: draw 0123456789abcdef for root, 10 of 15 labelled); no label counts toward trust until it is finished. Queue the unlabelled items again and label them:");
-    expect(part[1]).toBe("  ragjudge sample --random 15 --seed 3 --split heldout --rubrics correctness --annotator root --config c.json");
-    expect(part.filter((x) => x.includes("sample --random"))).toHaveLength(1);
+    expect(part[0]).toBe("Next: a draw is not finished (correctness: draw 0123456789abcdef for root, 10 of 15 labelled); a draw below the share that must be labelled blocks trust, and a drawn item left unlabelled counts as a disagreement. Queue the unlabelled items again and label them:");
+    expect(part[1]).toBe("  ragjudge sample --draw 0123456789abcdef --annotator root --config c.json");
+    expect(part.filter((x) => x.includes("sample --random"))).toHaveLength(0);
+    // A counting draw with skipped items: the same, without the blocking clause; an empty draw says none is labelled.
+    const skipped = nextCommands(report([{ rubric: "correctness", judge: "baseline", trust: { trusted: false, reason: "kappa-too-low", n: 14, kappa: 0.5, thresholds, heldout: "heldout", heldoutItems: 30, draws: [{ ...draw, labelled: 14, coverage: 14 / 15, counts: true }, { ...draw, id: "fedcba9876543210", labelled: 0, coverage: 0, counts: false }] }, calibration: null }]), inv);
+    expect(skipped[0]).toBe("Next: 2 draws are not finished (correctness: draw 0123456789abcdef for root, 14 of 15 labelled; correctness: draw fedcba9876543210 for root, none of 15 labelled yet); a draw below the share that must be labelled blocks trust, and a drawn item left unlabelled counts as a disagreement. Queue the unlabelled items again and label them:");
     // 19 held-out items, 17 labels: 37 would draw the same 19 under a new draw id; ask for 19.
     const capped = nextCommands(report([{ rubric: "faithfulness", judge: "baseline", trust: { trusted: false, reason: "kappa-too-low", n: 17, kappa: 0.7, thresholds, heldout: "heldout", heldoutItems: 19, draws: [] }, calibration: null }]), inv);
     expect(capped.find((x) => x.includes("sample --random"))).toBe("  ragjudge sample --random 19 --split heldout --annotator root --config c.json");

@@ -45,7 +45,7 @@ export function renderPlan(plans: readonly GroupPlan[]): string {
   for (const p of plans) {
     lines.push(`${p.rubric} · fingerprint ${p.fingerprint.slice(0, 12)}${p.servedModel ? ` · served ${p.servedModel}` : ""} · ${p.heldoutItems} held-out item${p.heldoutItems === 1 ? "" : "s"} judged`);
     lines.push(`  labels the gate counts: ${p.labels} (${p.labelYes} yes / ${p.labelNo} no; random, held-out, drawn by a recorded draw)${p.otherLabels ? `; ${p.otherLabels} other labels not counted` : ""}${p.weighted ? "; weighted by inverse inclusion probability" : ""}`);
-    if (p.skipped) lines.push(`  first: label the ${p.skipped} drawn held-out item${p.skipped === 1 ? "" : "s"} left without a counting label: until then the gate counts ${p.skipped === 1 ? "it as a disagreement" : "them as disagreements"}, and the figures below include ${p.skipped === 1 ? "it" : "them"} so`);
+    if (p.skipped) lines.push(`  first: label the ${p.skipped} drawn held-out item${p.skipped === 1 ? "" : "s"} left without a counting label: until then the gate counts ${p.skipped === 1 ? "it as a disagreement" : "them as disagreements"}, and the figures below already count ${p.skipped === 1 ? "it" : "them"} that way (ragjudge sample --draw ID queues a draw's unlabelled items)`);
     if (p.weighted && p.designKappa.se !== null) lines.push(`  design-based kappa (linearised, stratified): ${fixed(p.designKappa.kappa!)} ${interval(p.designKappa.ci)}`);
     lines.push(`  ${kappaLine(p)}`);
     lines.push(`  ${widthLine(p)}`);

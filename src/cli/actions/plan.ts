@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { drawIdOf, loadDraws, writeDraw } from "../../calibration/draws.js";
-import { heldoutSplit } from "../../calibration/gate.js";
+import { hasUnlabelled, heldoutSplit } from "../../calibration/gate.js";
 import { evidenceKey } from "../../calibration/keys.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { writeOutputFile } from "../../calibration/output.js";
@@ -99,9 +99,23 @@ function inputFlags(flags: PlanFlags): string[] {
  * needed.
  */
 function budgetCommand(flags: PlanFlags, plans: readonly GroupPlan[], annotator: string): string | null {
-  const n = plans.reduce((sum, p) => sum + (p.need.unknown ? Math.max(0, Math.min(p.minLabels, p.heldoutItems) - p.labels) : p.need.cannot ? 0 : p.need.further ?? 0), 0);
-  if (n <= 0) return null;
-  return `Next: draw the ${n} label${n === 1 ? "" : "s"} these lines ask for (a stratified draw per rubric, each label spent where it is worth most) and label them; it prints the review command:\n  ${["ragjudge", "plan", "--budget", String(n), "--annotator", annotator, ...inputFlags(flags)].map((a, i) => (i < 2 ? a : shellArg(a))).join(" ")}\n`;
+  // Drawn items still unlabelled come first: drawing more would only add another draw to finish (run says so too).
+  const open = plans.flatMap((p) => p.pairing.draws.filter(hasUnlabelled).map((d) => ({ p, d })));
+  if (open.length) {
+    const lines = [`Next: label what is drawn before drawing more: ${open.map(({ p, d }) => `${p.rubric}: draw ${d.id} for ${d.annotator}, ${d.labelled} of ${d.drawn} drawn held-out items labelled`).join("; ")}:`];
+    for (const { d } of open) lines.push(`  ${["ragjudge", "sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)].map((a, i) => (i < 2 ? a : shellArg(a))).join(" ")}`, `  ${["ragjudge", "review", "--annotator", d.annotator, ...inputFlags(flags)].map((a, i) => (i < 2 ? a : shellArg(a))).join(" ")}`);
+    return lines.join("\n") + "\n";
+  }
+  // A rubric whose held-out split is smaller than minLabels cannot be made trusted by labelling (run says so too).
+  const small = plans.filter((p) => p.heldoutItems < p.minLabels);
+  const n = plans.filter((p) => !small.includes(p)).reduce((sum, p) => sum + (p.need.unknown ? Math.max(0, p.minLabels - p.labels) : p.need.cannot ? 0 : p.need.further ?? 0), 0);
+  const out: string[] = [];
+  if (small.length) {
+    const names = [...new Set(small.map((p) => p.rubric))];
+    out.push(`Next: labelling cannot make ${names.join(", ")} trusted: ${small.map((p) => `${p.rubric} has ${p.heldoutItems} held-out judged item${p.heldoutItems === 1 ? "" : "s"} and the gate needs ${p.minLabels} labels`).filter((x, i, a) => a.indexOf(x) === i).join("; ")}. Put more questions in the held-out split, then run and plan again.`);
+  }
+  if (n > 0) out.push(`Next: draw the ${n} label${n === 1 ? "" : "s"} these lines ask for${small.length ? ` for ${[...new Set(plans.filter((p) => !small.includes(p)).map((p) => p.rubric))].join(", ")}` : ""} (a stratified draw per rubric, each label spent where it is worth most) and label them; it prints the review command:\n  ${["ragjudge", "plan", "--budget", String(n), "--annotator", annotator, ...inputFlags(flags)].map((a, i) => (i < 2 ? a : shellArg(a))).join(" ")}`);
+  return out.length ? out.join("\n") + "\n" : null;
 }
 
 /** The `ragjudge review` command that serves the queue just written, as typed from the same folder. */

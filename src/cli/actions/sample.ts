@@ -19,6 +19,8 @@ export interface SampleFlags {
   disagreements?: boolean;
   /** `--panel-splits` (actions/sample-panel.ts). */
   panelSplits?: boolean;
+  /** `--draw ID` (actions/sample-draw.ts). */
+  draw?: string;
   seed: string;
   annotator: string;
   rubrics?: string;
@@ -45,12 +47,12 @@ function list(v: string | undefined): string[] | undefined {
 }
 
 /** The judgments file of an evaluation folder; a folder that is not one is bad input. */
-function evaluationJudgments(dir: string): string {
+export function evaluationJudgments(dir: string): string {
   if (!existsSync(join(dir, REPORT_FILE))) throw new InputError(dir, undefined, undefined, `not an evaluation folder (no ${REPORT_FILE}; ragjudge run writes them under evaluations/)`);
   return join(dir, "judgments.jsonl");
 }
 
-function shortPath(p: string): string {
+export function shortPath(p: string): string {
   const r = relative(process.cwd(), p);
   return r && !r.startsWith("..") ? r : p;
 }

@@ -14,6 +14,7 @@ export function registerSample(program: Command): void {
     .option("--random <n>", "a seeded uniform sample of n items per rubric, recorded as a draw in <labels>/draws/ (the only frame the trust gate counts)")
     .option("--disagreements", "every item where an existing label differs from the judge")
     .option("--panel-splits", "every item where the judges of a panel (config judges) split: a frame of its own, whose labels never count for the trust gate")
+    .option("--draw <id>", "queue again the unlabelled drawn items of a recorded draw (labels/draws/<id>.json), whatever its design: how a part-labelled draw is finished")
     .option("--balanced <n>", "n items per rubric, half the judge said yes to and half no (for a rubric with too few labels of one class)")
     .requiredOption("--annotator <name>", "who will label the queue: items they already labelled are never sampled again")
     .option("--seed <n>", "random seed: the same seed gives the same queue", "1")
@@ -25,5 +26,5 @@ export function registerSample(program: Command): void {
     .option("--evaluation <dir>", "read the judgments of an evaluation folder (evaluations/<time>-<name>/) instead")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
     .option("--config <file>", "config file (default: ./ragjudge.config.json)")
-    .action(async (flags: SampleFlags) => (flags.panelSplits ? (await import("../actions/sample-panel.js")).samplePanelSplitsAction(flags) : (await import("../actions/sample.js")).sampleAction(flags)));
+    .action(async (flags: SampleFlags) => (flags.panelSplits ? (await import("../actions/sample-panel.js")).samplePanelSplitsAction(flags) : flags.draw !== undefined ? (await import("../actions/sample-draw.js")).sampleDrawAction(flags) : (await import("../actions/sample.js")).sampleAction(flags)));
 }

@@ -106,13 +106,14 @@ function answerRate(rows: readonly Judgment[], perQuestion: ReadonlyMap<string, 
   return { ...r, raw: { value: n ? r.pass / n : null, ci: wilsonInterval(r.pass, n) }, roganGladen: none, ppi: { ...none, labelled: 0 } };
 }
 
-/** The item-level rate (answers, questions, or citation pairs) with its two corrections from the gate's labels. */
 /** The gate's items of one judge as the pass-rate corrections take them (skipped: drawn items with no counting label). */
 interface GateRows {
   pairs: readonly GateItem[];
   weighted: boolean;
   skipped: readonly { judged: JudgedItem }[];
 }
+
+/** The item-level rate (answers, questions, or citation pairs) with its two corrections from the gate's labels. */
 
 function itemRate(variant: string, judged: readonly JudgedItem[], ruleRows: readonly Judgment[], gate: GateRows, input: RubricReportInput): RateFigures {
   const mine = judged.filter((i) => i.key.variant === variant);

@@ -16,7 +16,7 @@ const NO_BASIS: LabelBasis = { human: 0, author: 0, import: 0, mixed: 0, sources
 /** A draw's status as report.json carries it. */
 export function drawJson(d: DrawStatus): DrawJson {
   return {
-    id: d.id, annotator: d.annotator, seed: d.seed, requested: d.requested, splits: d.splits, covers: d.covers, why: d.why ?? null, drawn: d.drawn, labelled: d.labelled,
+    id: d.id, annotator: d.annotator, covers: d.covers, why: d.why ?? null, drawn: d.drawn, labelled: d.labelled,
     coverage: d.coverage, counts: d.counts, skipP: d.skipTest?.p ?? null, skipsLean: d.skipTest?.leaning ?? false,
   };
 }

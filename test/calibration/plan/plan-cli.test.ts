@@ -4,7 +4,7 @@
  * labelled, weighted back by its inclusion probabilities.
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDraws } from "../../../src/calibration/draws.js";
 import { designRefusal } from "../../../src/calibration/plan/stratified-draw.js";
@@ -13,6 +13,7 @@ import { appendLabel } from "../../../src/calibration/labels.js";
 import { runCliCaptured } from "../../helpers/cli.js";
 import { ROOT } from "../../helpers/paths.js";
 import { tempDir } from "../../helpers/temp.js";
+import { exampleCopy } from "../../report/helpers.js";
 
 /** The example's baseline verdicts and a copy of its labels in a temporary folder. */
 async function example(prefix: string): Promise<{ dir: string; config: string; judgments: string; labels: string }> {
@@ -148,7 +149,16 @@ describe("ragjudge plan", () => {
     expect(r.out).toMatch(/\(only 1 held-out item exists; the gate needs 50\)/);
     expect(r.out).toMatch(/^ {2}corrected pass rate \(PPI\) n\/a \(target width 0\.100\)$/m);
     expect(r.out).not.toMatch(/n\/a n\/a/);
-    // The plan ends in the command that draws the pilots it asks for, and that command runs as printed.
+    // Labelling cannot reach the gate here: the plan says so, as run does, instead of offering a budget.
+    expect(r.out).toMatch(/^Next: labelling cannot make citation-accuracy, correctness, faithfulness, not-found trusted: citation-accuracy has 1 held-out judged item and the gate needs 50 labels; .*Put more questions in the held-out split, then run and plan again\.$/m);
+    expect(r.out).not.toContain("--budget");
+  });
+
+  it("ends in the command that draws what its next lines ask for, and that command runs as printed", async () => {
+    const { config } = exampleCopy((c) => (c.trust = { minLabels: 20, minPerClass: 3 }));
+    expect((await runCliCaptured(["run", "--config", config, "--quiet"])).code).toBe(0);
+    const r = await runCliCaptured(["plan", "--config", config, "--reps", "0"]);
+    expect(r.code, r.err).toBe(0);
     const next = /^Next: draw the (\d+) labels these lines ask for .*\n {2}(ragjudge plan --budget \d+ --annotator \S+ --config \S+)$/m.exec(r.out);
     expect(next, r.out).not.toBeNull();
     const args = next![2]!.split(" ").slice(1).map((a) => a.replace(/^'|'$/g, ""));
@@ -156,5 +166,21 @@ describe("ragjudge plan", () => {
     expect(budget.code, budget.err).toBe(0);
     expect(budget.out).toContain(`Budget of ${next![1]} labels:`);
     expect(budget.out).toMatch(/Wrote \d+ entries to .*\. Next: ragjudge review --annotator \S+ --config /);
+    // A stratified draw is finished with sample --draw: its own items, its id, no new draw recorded.
+    const labelsDir = join(dirname(config), "labels");
+    const before = loadDraws(labelsDir).draws;
+    const stratified = before.find((d) => d.draw.design === "stratified")!;
+    const queue = join(dirname(config), "rest.jsonl");
+    const rest = await runCliCaptured(["sample", "--draw", stratified.draw.id, "--annotator", "asha", "--config", config, "--out", queue]);
+    expect(rest.code, rest.err).toBe(0);
+    expect(rest.out).toMatch(new RegExp(`^Draw ${stratified.draw.id} \\(\\S+, stratified, drawn for \\S+\\): ${stratified.draw.drawn.length} drawn items`));
+    const entries = loadQueue(queue);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((e) => e.value.draw === stratified.draw.id && e.value.frame === "random" && e.value.stratum !== undefined)).toBe(true);
+    expect(loadDraws(labelsDir).draws.map((d) => d.draw.id)).toEqual(before.map((d) => d.draw.id));
+    const unknown = await runCliCaptured(["sample", "--draw", "0000000000000000", "--annotator", "asha", "--config", config]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/no draw 0000000000000000 is recorded here \(draws: [0-9a-f]{16}/);
+    expect((await runCliCaptured(["sample", "--draw", stratified.draw.id, "--random", "3", "--annotator", "asha", "--config", config])).code).toBe(2);
   });
 });

@@ -48,7 +48,7 @@ function calibrationBlock(r: RubricJson): string {
   const c = r.calibration;
   if (!c) return `<p class="muted">No gate labels pair with this judge's verdicts, so there is no confusion matrix or kappa yet. Label a random sample (<code>ragjudge sample --random</code>, then <code>ragjudge review</code>).</p>`;
   const matrix = figure(confusionMatrix(`Confusion matrix: ${r.rubric}`, c.confusion, `confusion-${slug(r.rubric)}-${r.fingerprint.slice(0, 8)}`), `judge against ${r.trust.basis}${c.skipped ? `; the "label" cells include ${c.skipped} skipped drawn item${c.skipped === 1 ? "" : "s"}, each counted as a disagreement` : ""}`);
-  const kv = `<dl class="kv"><dt>gate labels</dt><dd>${c.n} (${c.labelYes} yes / ${c.labelNo} no)${c.judgeErrors ? `, ${c.judgeErrors} judge errors counted as disagreements` : ""}${c.skipped ? `, ${c.skipped} unlabelled drawn items counted as disagreements` : ""}</dd>`
+  const kv = `<dl class="kv"><dt>gate labels</dt><dd>${c.n} (${c.labelYes} yes / ${c.labelNo} no)${c.judgeErrors ? `, ${c.judgeErrors} judge errors counted as disagreements` : ""}${c.skipped ? `, ${c.skipped} drawn item${c.skipped === 1 ? "" : "s"} with no counting label counted as ${c.skipped === 1 ? "a disagreement" : "disagreements"}` : ""}</dd>`
     + `<dt>based on</dt><dd>${esc(r.trust.basis)}</dd>`
     + `<dt>agreement</dt><dd>${num(c.agreement, 2)}</dd><dt>TPR / TNR</dt><dd>${num(c.tpr, 2)} / ${num(c.tnr, 2)}</dd>`
     + `<dt>kappa</dt><dd>${num(c.kappa, 2)} ${interval(c.kappaCi)} (the gate's interval), ${interval(c.asymptoticCi)} asymptotic, ${interval(c.bootstrapCi)} bootstrap</dd>`

@@ -1,0 +1,48 @@
+import { loadDraws, drawsDir } from "../../calibration/draws.js";
+import { loadLabels } from "../../calibration/labels.js";
+import { writeOutputFile } from "../../calibration/output.js";
+import { loadConfig } from "../../golden/config.js";
+import { InputError } from "../../golden/errors.js";
+import { loadJsonl } from "../../golden/jsonl.js";
+import { Judgment } from "../../golden/schema/items.js";
+import { shellArg } from "../../report/next.js";
+import { planQueue } from "../../review/plan-queue.js";
+import { DEFAULT_QUEUE } from "../commands/review.js";
+import { UsageError } from "../errors.js";
+import { evaluationJudgments, shortPath, type SampleFlags } from "./sample.js";
+
+/**
+ * `ragjudge sample --draw ID`: the review queue of a recorded draw's drawn
+ * items that are still unlabelled, whatever its design (a uniform draw of
+ * `sample --random`, a stratified one of `plan --budget`). The gate refuses
+ * trust while a draw that covers the judged items is part-labelled, and
+ * drawing again would record another draw to finish; this queues the same
+ * draw's rest, with its id, inclusion probabilities and strata, so each
+ * label counts for it.
+ */
+export function sampleDrawAction(flags: SampleFlags): void {
+  if (flags.random !== undefined || flags.balanced !== undefined || flags.disagreements) throw new UsageError("--draw queues a recorded draw again: it does not combine with --random, --balanced or --disagreements");
+  if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
+  if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");
+  const cfg = loadConfig(flags.config);
+  const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
+  const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
+  const book = loadDraws(labelsDir);
+  const found = book.draws.find((d) => d.draw.id === flags.draw);
+  if (!found) {
+    const known = book.draws.map((d) => d.draw.id);
+    throw new InputError(drawsDir(labelsDir), undefined, undefined, `no draw ${flags.draw} is recorded here (${known.length ? `draws: ${known.slice(0, 8).join(", ")}${known.length > 8 ? ", ..." : ""}` : "no draws yet: ragjudge sample --random N records one"})`);
+  }
+  const judgmentsFile = flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl");
+  const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
+  const entries = planQueue(cfg, judgments, loadLabels(labelsDir), [found.draw], Number(flags.seed));
+  const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
+  writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  const d = found.draw;
+  const lines = [`Draw ${d.id} (${d.rubric}, ${d.design}, drawn for ${d.annotator}): ${d.drawn.length} drawn items, ${entries.length} of them still unlabelled → ${entries.length} queued for ${flags.annotator}`];
+  const cfgOpt = (flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "") + (flags.labels ? ` --labels ${shellArg(flags.labels)}` : "");
+  const judgmentsOpt = flags.judgments !== undefined ? ` --judgments ${shellArg(flags.judgments)}` : "";
+  if (entries.length === 0) lines.push(`Nothing to review: every drawn item that is judged today is labelled (wrote an empty queue to ${shortPath(out)}).`);
+  else lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shellArg(shortPath(out)) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}${judgmentsOpt}`);
+  process.stdout.write(lines.join("\n") + "\n");
+}
