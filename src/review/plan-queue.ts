@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from "../golden/config.js";
 import type { Judgment, QueueEntry } from "../golden/schema/items.js";
 import type { Draw } from "../golden/schema/draw.js";
+import { neverGate } from "../calibration/draw-status.js";
 import { drawItemKey } from "../calibration/draws.js";
 import { evidenceKey } from "../calibration/keys.js";
 import type { LabelBook } from "../calibration/labels.js";
@@ -13,7 +14,7 @@ import { toEntry } from "./sample.js";
 /**
  * The review queue of the draws `ragjudge plan --budget` recorded: each
  * drawn item not yet labelled (by anyone: its label already counts for the
- * draw) becomes a random-frame entry carrying its inclusion probability, its
+ * draw; a label only from a panel-split queue does not) becomes a random-frame entry carrying its inclusion probability, its
  * stratum and the draw's id, with the evidence the judge saw (so its label
  * joins on the same input hash). Each rubric's entries are shuffled with the
  * seed, so position tells nothing of stratum or verdict.
@@ -29,7 +30,9 @@ export function planQueue(cfg: ResolvedConfig, judgments: readonly Judgment[], b
     for (const i of d.drawn) {
       const it = d.population.items[i]!;
       const key = drawItemKey(d.rubric, it);
-      if (book.items.get(key)?.label != null) continue;
+      // Labelled already (its label counts for the draw), unless only from a frame the gate never counts.
+      const l = book.items.get(key);
+      if (l && l.label != null && !neverGate(l)) continue;
       const c = byKey.get(key);
       if (c) entries.push(toEntry(c, "random", it.p, it.stratum, d.id));
     }

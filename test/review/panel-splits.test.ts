@@ -53,5 +53,14 @@ describe("the panel-split review frame", () => {
     expect(r.errorAnalysis.map((e) => e.excluded)).toContain("frame panel-split");
     // The draw's coverage ignores them too: labelling the split items does not make the draw count.
     expect(r.draws.every((x) => x.labelled === 0 && !x.counts)).toBe(true);
+    // So the draw is finished by labelling them again from the draw: sample --draw queues them despite their split labels.
+    const drawId = loadDraws(copy.labels).draws[0]!.draw.id;
+    const rest = join(copy.dir, "rest.jsonl");
+    const again = await runCliCaptured(["sample", "--config", copy.config, "--judgments", judgments, "--draw", drawId, "--annotator", "asha", "--out", rest]);
+    expect(again.code, again.err).toBe(0);
+    const restEntries = loadJsonl(rest, QueueEntry).map((x) => x.value);
+    const split = new Set(entries.map((e) => `${e.variant}/${e.question}/${e.inputHash}`));
+    expect(restEntries.every((e) => e.frame === "random" && e.draw === drawId)).toBe(true);
+    expect(restEntries.some((e) => split.has(`${e.variant}/${e.question}/${e.inputHash}`))).toBe(true);
   }, 120_000);
 });

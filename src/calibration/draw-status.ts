@@ -1,0 +1,164 @@
+import { fisherExact, SKIP_TEST_ALPHA } from "./stats/index.js";
+import { drawItemOf, type DrawBook, type LoadedDraw } from "./draws.js";
+import { evidenceKey } from "./keys.js";
+import type { LabelBook, LabelledItem } from "./labels.js";
+import type { JudgeGroup, JudgedItem } from "./verdicts.js";
+import { designRefusal } from "./plan/stratified-draw.js";
+
+/**
+ * How each recorded draw stands for one judge's verdicts (the gate's view
+ * of a draw): whether it covers the judged held-out items, how much of it is
+ * labelled, its skip test, and why it does not count. pairing.ts sorts the
+ * labels with these; reports list them.
+ */
+
+/** What a draw's status depends on besides the verdicts and labels (a part of pairing.ts's GateContext). */
+export interface DrawContext {
+  draws: DrawBook;
+  heldout: string;
+  splits?: ReadonlyMap<string, string | null>;
+}
+
+/** The skip test of one draw: are its unlabelled held-out items like its labelled ones in the judge's verdict? */
+export interface SkipTest {
+  labelled: { yes: number; no: number };
+  unlabelled: { yes: number; no: number };
+  /** Fisher's exact test, two-sided. */
+  p: number;
+  /** True when p < {@link SKIP_TEST_ALPHA}: a warning, the skips lean to one verdict. */
+  leaning: boolean;
+  /** The verdict the unlabelled items lean to (their share of it is higher). */
+  leansTo: "yes" | "no";
+}
+
+/** One recorded draw of this rubric as the gate sees it for one judge's verdicts. */
+export interface DrawStatus {
+  id: string;
+  file: string;
+  annotator: string;
+  /** True when the draw's frame holds every held-out item the judge judged (same input hash). */
+  covers: boolean;
+  /** Why it does not (first reasons, for people). */
+  why?: string;
+  /** Drawn items among the judge's held-out items, and of those the labelled ones. */
+  drawn: number;
+  labelled: number;
+  /** labelled / drawn (null when nothing relevant was drawn). */
+  coverage: number | null;
+  /** True when it covers and its coverage reaches `minCoverage`: its labels count. */
+  counts: boolean;
+  skipTest: SkipTest | null;
+}
+
+/**
+ * Frames whose labels never count for the gate, whatever draw drew the item:
+ * `panel-split` puts in front of people exactly the items a panel's judges
+ * split on, so its labels would choose which drawn items get labelled.
+ */
+export const NEVER_GATE_FRAMES: ReadonlySet<string> = new Set(["panel-split"]);
+
+/** True when every label of the item came from a never-gate frame. */
+export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
+  return l.frames.length > 0 && l.frames.every((f) => NEVER_GATE_FRAMES.has(f));
+}
+
+/**
+ * The draw's items whose held-out membership changed since the draw: the
+ * golden set now gives the question another split than the draw recorded,
+ * and one of the two is the held-out split. Moving a labelled question out of
+ * the held-out split would otherwise drop its label from the gate (a way to
+ * hide disagreements); moving one in would add an item the draw never framed
+ * as held-out.
+ */
+function movedSplits(d: LoadedDraw, ctx: Pick<DrawContext, "splits" | "heldout">): { count: number; example?: string } {
+  let count = 0;
+  let example: string | undefined;
+  for (const it of d.draw.population.items) {
+    if (!ctx.splits?.has(it.question)) continue;
+    const now = ctx.splits.get(it.question) ?? undefined;
+    if (now === it.split || (now !== ctx.heldout && it.split !== ctx.heldout)) continue;
+    count++;
+    example ??= `${it.variant}/${it.question}: ${it.split ?? "no split"} then, ${now ?? "no split"} now`;
+  }
+  return example === undefined ? { count } : { count, example };
+}
+
+/**
+ * The draws this rubric's labels name (their `draw`) that have no manifest in
+ * labels/draws/. Deleting the manifest of a draw whose labels disagreed with
+ * the judge, and drawing again with a seed chosen to land on agreeing items,
+ * would keep only the draw that flatters the judge: while a named draw is
+ * missing, no draw of the rubric counts.
+ */
+export function missingDraws(rubric: string, book: LabelBook, draws: DrawBook): string[] {
+  const known = new Set(draws.draws.map((d) => d.draw.id));
+  const missing = new Set<string>();
+  for (const l of book.history) if (l.value.rubric === rubric && l.value.draw !== undefined && !known.has(l.value.draw)) missing.add(l.value.draw);
+  return [...missing].sort();
+}
+
+/**
+ * How one draw stands for one judge's verdicts. It covers them when every
+ * held-out item they judged is in its frame (in its population with the same
+ * input hash and an inclusion probability above 0); an item whose split is
+ * unknown counts as held-out, so the check errs on the side of refusing.
+ * Coverage and the skip test are over the drawn held-out items the judge
+ * judged.
+ */
+export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: readonly JudgedItem[], book: LabelBook, minCoverage: number, ctx: DrawContext, lost: readonly string[]): DrawStatus {
+  let missing = 0;
+  let outside = 0;
+  let example: JudgedItem | undefined;
+  const drawnItems: JudgedItem[] = [];
+  for (const it of heldoutItems) {
+    const at = drawItemOf(d, it.key, it.inputHash);
+    if (!at && d.draw.scope.variants.includes(it.key.variant)) missing++;
+    else if (!at || !(at.item.p > 0)) outside++;
+    else {
+      if (at.drawn) drawnItems.push(it);
+      continue;
+    }
+    example ??= it;
+  }
+  // A design whose inclusion probabilities are unknown, or do not replay from its seed, never covers (plan/designs.ts).
+  const refused = designRefusal(d.draw);
+  const moved = movedSplits(d, ctx);
+  const covers = missing === 0 && outside === 0 && refused === null && moved.count === 0 && lost.length === 0;
+  const why: string[] = refused ? [`the gate refuses this draw: ${refused}`] : [];
+  if (lost.length) why.push(`labels of ${d.draw.rubric} name ${lost.length === 1 ? "a draw" : `${lost.length} draws`} whose manifest is missing from ${ctx.draws.dir || "labels/draws"} (${lost.slice(0, 3).join(", ")}${lost.length > 3 ? ", ..." : ""}): no draw of the rubric counts until it is back (a deleted draw could leave only one that flatters the judge)`);
+  if (moved.count) why.push(`the split of ${moved.count} of its item${moved.count === 1 ? "" : "s"} changed in the golden set since the draw, in or out of "${ctx.heldout}" (for example ${moved.example}): draw again on today's splits`);
+  if (missing) why.push(`${missing} held-out item${missing === 1 ? "" : "s"} judged now ${missing === 1 ? "is" : "are"} not in its population (new items, or their evidence changed since the draw)`);
+  if (outside) why.push(`${outside} held-out item${outside === 1 ? "" : "s"} judged now ${outside === 1 ? "was" : "were"} outside its frame (it was limited to variants ${d.draw.scope.variants.join(", ")}${d.draw.scope.splits ? ` and splits ${d.draw.scope.splits.join(", ")}` : ""})`);
+  if (example) why.push(`for example ${example.key.variant}/${example.key.question}/${example.key.unit}`);
+  let labelled = 0;
+  const tally = { labelled: { yes: 0, no: 0 }, unlabelled: { yes: 0, no: 0 } };
+  for (const it of drawnItems) {
+    // A tie labels its item for coverage (it is imputed as a disagreement once the draw counts), so a second
+    // annotator cannot void a finished draw by tying; a label from a frame the gate never counts does not.
+    const l = book.items.get(evidenceKey(it.key, it.inputHash));
+    const has = l !== undefined && !neverGate(l);
+    if (has) labelled++;
+    if (it.verdict === "yes" || it.verdict === "no") tally[has ? "labelled" : "unlabelled"][it.verdict]++;
+  }
+  const coverage = drawnItems.length ? labelled / drawnItems.length : null;
+  let skipTest: SkipTest | null = null;
+  const un = tally.unlabelled.yes + tally.unlabelled.no;
+  const lab = tally.labelled.yes + tally.labelled.no;
+  if (un > 0 && lab > 0) {
+    const p = fisherExact([[tally.labelled.yes, tally.labelled.no], [tally.unlabelled.yes, tally.unlabelled.no]]);
+    const leansTo = tally.unlabelled.yes / un >= tally.labelled.yes / lab ? "yes" : "no";
+    skipTest = { ...tally, p, leaning: p < SKIP_TEST_ALPHA, leansTo };
+  }
+  return {
+    id: d.draw.id,
+    file: d.file,
+    annotator: d.draw.annotator,
+    covers,
+    ...(why.length ? { why: why.join("; ") } : {}),
+    drawn: drawnItems.length,
+    labelled,
+    coverage,
+    counts: covers && (coverage ?? 1) >= minCoverage,
+    skipTest,
+  };
+}
