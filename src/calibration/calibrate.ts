@@ -2,18 +2,18 @@ import { InputError, InputErrors } from "../golden/errors.js";
 import type { TrustSettings } from "./gate.js";
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Judgment } from "../golden/schema/items.js";
-import { authorLabels, labelBasis, type LabelBasis } from "./basis.js";
+import { labelBasis, type LabelBasis } from "./basis.js";
 import { correctedPassRates, type PassRates } from "./corrected.js";
 import { confidenceFigures, devItems, type ConfidenceFigures } from "./confidence.js";
 import { NO_DRAWS, type DrawBook } from "./draws.js";
 import { agreementFigures, breakdowns, gateFigureItems, perAnnotator, type AgreementFigures, type AnnotatorFigures, type Breakdown } from "./figures.js";
-import { gateDecision, thresholdsFor, unfinishedDraws } from "./gate.js";
+import { gateDecision, thresholdsFor } from "./gate.js";
 import { humanAgreement, type HumanAgreement } from "./humans.js";
 import { firstLabel, type LabelBook } from "./labels.js";
 import { pairGroup, unpairedLabels, type DrawStatus, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
 import { CalibrationRecord, RECORD_SCHEMA, type RecordFigures } from "./record.js";
 import { DEFAULT_REPS, DEFAULT_SEED, noBootstrap } from "./stats/index.js";
-import { countedDraws, decideTrust, excludedOf, gateContext, labelsHashOf, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
+import { countedDraws, decideTrust, excludedOf, gateContext, gateOptionsOf, labelsHashOf, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
 import { groupJudgments, verdictsHash, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
 
 /** Inputs of one calibration run. */
@@ -201,7 +201,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
   const thresholds = thresholdsFor(input.trust, group.rubric);
   const figures = recordFigures(gate, pairing.weighted, level, seed, reps);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
-  const decision = gateDecision(figures, excluded, thresholds, basis, { heldout: pairing.heldout, declared: pairing.declared, author: authorLabels(pairing.gate.map((p) => p.labelled)), unfinished: unfinishedDraws(pairing.draws) });
+  const decision = gateDecision(figures, excluded, thresholds, basis, gateOptionsOf(pairing));
   const record = CalibrationRecord.parse({
     schema: RECORD_SCHEMA,
     rubric: group.rubric,

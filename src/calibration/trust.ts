@@ -5,7 +5,7 @@ import type { Judgment } from "../golden/schema/items.js";
 import { authorLabels, labelBasis, type LabelBasis } from "./basis.js";
 import { type DrawBook } from "./draws.js";
 import { agreementFigures, gateFigureItems, type AgreementFigures } from "./figures.js";
-import { gateDecision, gateInterval, heldoutSplit, SAMPLE_COMMANDS, thresholdsFor, unfinishedDraws, type GateExcluded, type GateFigures } from "./gate.js";
+import { gateDecision, gateInterval, heldoutSplit, SAMPLE_COMMANDS, thresholdsFor, unfinishedDraws, type GateExcluded, type GateFigures, type GateOptions } from "./gate.js";
 import type { LabelBook } from "./labels.js";
 import { pairGroup, type DrawStatus, type GateContext, type GroupPairing } from "./pairing.js";
 import { RECORD_SCHEMA, type CalibrationRecord, type LoadedRecord } from "./record.js";
@@ -133,6 +133,15 @@ export function gateFiguresOf(f: AgreementFigures): GateFigures {
   return { n: f.n, skipped: f.skipped, labelYes: f.labelYes, labelNo: f.labelNo, kappa: k.kappa, kappaSe: k.se, kappaCi: k.ci, reasons, level: k.level, confusion: f.confusion, kappaGofCi: f.kappaGof.ci };
 }
 
+/**
+ * What the gate reads of a pairing besides its figures: the held-out split,
+ * declared-random labels, author labels and unfinished draws. One place, so
+ * `calibrate` (which writes the record) and every later check decide alike.
+ */
+export function gateOptionsOf(pairing: GroupPairing): Required<Pick<GateOptions, "heldout" | "declared" | "author" | "unfinished">> {
+  return { heldout: pairing.heldout, declared: pairing.declared, author: authorLabels(pairing.gate.map((p) => p.labelled)), unfinished: unfinishedDraws(pairing.draws) };
+}
+
 /** The record of this judge: same rubric, fingerprint and served model (the latest when several). */
 function findRecord(group: JudgeGroup, records: readonly LoadedRecord[]): { mine?: LoadedRecord; otherServed: LoadedRecord[] } {
   const same = records.filter((r) => r.record.rubric === group.rubric && r.record.fingerprint === group.fingerprint)
@@ -182,7 +191,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
   const figures = options.figures ?? agreementFigures(gateFigureItems(pairing));
   const gf = gateFiguresOf(figures);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
-  const author = authorLabels(pairing.gate.map((p) => p.labelled));
+  const gateOptions = gateOptionsOf(pairing);
   const others = (options.fresh !== undefined ? [] : inputs.records)
     .filter((r) => r.record.rubric === group.rubric && r.record.fingerprint !== group.fingerprint)
     .map((r) => ({ fingerprint: r.record.fingerprint, file: r.file, time: r.record.time }));
@@ -191,7 +200,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
   if (pairing.declared) notes.push(`${pairing.declared} counted label${pairing.declared === 1 ? " is" : "s are"} declared random, not drawn by ragjudge (attested: ${pairing.attestations.map((a) => JSON.stringify(a)).join("; ")})`);
   const base = {
     rubric: group.rubric, fingerprint: group.fingerprint, servedModel: group.servedModel, thresholds, heldout, otherFingerprints: others,
-    kappa: gf.kappa, ci: gateInterval(gf), n: gf.n, basis, draws: pairing.draws, authorFiles: author.files, declared: pairing.declared, attestations: pairing.attestations, notes,
+    kappa: gf.kappa, ci: gateInterval(gf), n: gf.n, basis, draws: pairing.draws, authorFiles: [...gateOptions.author.files], declared: pairing.declared, attestations: pairing.attestations, notes,
   };
   const flat = gf.kappa === null ? null : uninformativeInterval(figures.confusion);
   const withFlat = flat ? { kappaCiUninformative: flat } : {};
@@ -222,7 +231,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
       return untrusted("stale", `${trustRule("stale").says} (${stale.join("; ")} since the calibration of ${record.time})`, { record: file, stale });
     }
   }
-  const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, { heldout, declared: pairing.declared, author, unfinished: unfinishedDraws(pairing.draws) });
+  const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, gateOptions);
   return { ...base, ...withFlat, trusted: decision.trusted, ...(decision.reason ? { reason: decision.reason } : {}), message: decision.message, record: file };
 }
 
