@@ -176,6 +176,22 @@ describe("pairGroup", () => {
     expect(agreementFigures(gateFigureItems(whole)).skipped).toBe(0);
   });
 
+  it("weights a skipped item of a stratified draw by its inverse inclusion probability, like a labelled one", () => {
+    // Stratum a: 2 of q1..q4 (p 0.5); stratum b: 2 of q5..q24 (p 0.1). One drawn item of each stratum is left unlabelled.
+    const items = Array.from({ length: 24 }, (_, k) => ({ question: `q${k + 1}`, inputHash: H(k + 1), stratum: k < 4 ? "a" : "b" }));
+    const stratified = stratifiedTestDraw("r", items, { a: 2, b: 2 });
+    const drawnQ = stratified.draw.drawn.map((i) => Number(stratified.draw.population.items[i]!.question.slice(1)));
+    const { groups } = groupJudgments(items.map((_, k) => j(k + 1, "yes")));
+    const firstOf = (lo: number, hi: number) => drawnQ.filter((q) => q >= lo && q <= hi);
+    const labelled = [firstOf(1, 4)[0]!, firstOf(5, 24)[0]!];
+    const p = pairGroup(groups[0]!, book(labelled.map((q) => l(q, "yes"))), withDraws([stratified], { minCoverage: 0.5 }));
+    expect(p.weighted).toBe(true);
+    expect(p.gate.map((x) => x.weight).sort((a, b) => a - b)).toEqual([2, 10]);
+    expect(p.skipped.map((x) => [x.weight, x.label, x.stratum]).sort()).toEqual([[10, "no", "b"], [2, "no", "a"]]);
+    // The two imputed disagreements weigh 2 and 10 in the table: judge yes, label no.
+    expect(agreementFigures(gateFigureItems(p)).confusion).toMatchObject({ tp: 12, fp: 12, fn: 0, tn: 0 });
+  });
+
   it("leaves tied items out until adjudicated, and counts judge errors as disagreements", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "error")]);
     // The tie leaves half the draw unlabelled: counted here with a lower coverage floor.

@@ -155,7 +155,7 @@ describe("the trust gate cannot be talked into trust", () => {
     const c = await calibration(p, "correctness");
     expect(c.gate.n).toBe(answered);
     expect(c.trust).toMatchObject({ trusted: false, reason: "kappa-too-low" });
-    expect(c.trust.message).toContain("6 drawn held-out items with no counting label are counted as disagreements (label them to count their labels instead)");
+    expect(c.trust.message).toContain("6 drawn held-out items with no counting label are counted as disagreements (label them, and adjudicate any tie, to count their labels instead)");
     const cal = await calibrate(p);
     expect(cal.code).toBe(0);
     expect(cal.out).toContain('confusion matrix (its "label" cells include the 6 skipped drawn items, each as a disagreement)');
