@@ -2,7 +2,7 @@ import type { TrustOverride, TrustThresholds } from "../golden/schema/config.js"
 import type { CalibrationRecord } from "./record.js";
 import { displayPath } from "../golden/errors.js";
 import { describeBasis, type LabelBasis } from "./basis.js";
-import { fixed, fixed as f2, interval } from "./format.js";
+import { fixed as f2, interval } from "./format.js";
 import { HELDOUT_SPLIT, type DrawStatus } from "./pairing.js";
 import { zCritical, type Interval } from "./stats/index.js";
 import { labelRule, trustRule, type UntrustedReason } from "./trust-rules.js";
@@ -111,11 +111,6 @@ export interface GateOptions {
   unfinished?: readonly Pick<DrawStatus, "id" | "annotator" | "drawn" | "labelled">[];
 }
 
-/** Whether a draw covers the verdicts but is not labelled enough to count (the gate refuses trust while one is). */
-export function isUnfinished(d: Pick<DrawStatus, "covers" | "counts" | "coverage">): boolean {
-  return d.covers && !d.counts && d.coverage !== null;
-}
-
 /**
  * Whether a draw that covers the verdicts still has drawn items without a
  * label: below `minCoverage` they block trust, above it they count as
@@ -126,9 +121,9 @@ export function hasUnlabelled(d: Pick<DrawStatus, "covers" | "coverage" | "label
   return d.covers && d.coverage !== null && d.labelled < d.drawn;
 }
 
-/** The draws of a pairing that cover its verdicts but are not labelled enough to count. */
+/** The draws of a pairing that cover its verdicts but are not labelled enough to count (the gate refuses trust while one is). */
 export function unfinishedDraws(draws: readonly DrawStatus[]): DrawStatus[] {
-  return draws.filter(isUnfinished);
+  return draws.filter((d) => d.covers && !d.counts && d.coverage !== null);
 }
 
 /** ", 12 declared random, not drawn by ragjudge" when some counted labels were attested. */
@@ -217,7 +212,7 @@ export function gateDecision(
     return {
       trusted: false,
       reason: "kappa-too-low",
-      message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci, digitsApart(ci.lo, t.kappaLower))}; lower bound must be >= ${fixed(t.kappaLower, digitsApart(ci.lo, t.kappaLower))}, ${nText})`,
+      message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci, digitsApart(ci.lo, t.kappaLower))}; lower bound must be >= ${f2(t.kappaLower, digitsApart(ci.lo, t.kappaLower))}, ${nText})`,
     };
   }
   return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}${loweredText(t)}` };

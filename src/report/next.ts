@@ -54,7 +54,9 @@ export function shellArg(a: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 }
 
-const line = (args: string[]) => "  ragjudge " + args.map(shellArg).join(" ");
+/** A command as printed under Next: indented, each argument quoted for a shell when it needs it. */
+export const commandLine = (args: readonly string[]) => "  ragjudge " + args.map(shellArg).join(" ");
+const line = commandLine;
 
 /**
  * The labelling loop for some untrusted rubrics: sample a random draw of
@@ -169,7 +171,7 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     out.push(...labelLoop(authored, inv, report).lines);
   }
   // A part-labelled draw blocks trust until it is finished: drawing again would only add another draw to finish.
-  // (also before any label counts: a part-labelled first draw is finished with its own seed, not drawn anew)
+  // (also before any label counts: a part-labelled first draw is finished with sample --draw, not drawn anew)
   const unfinished = untrusted.filter((r) => !short.includes(r) && !full.includes(r) && !authored.includes(r) && (r.trust.draws ?? []).some(hasUnlabelled));
   if (unfinished.length) out.push(...finishDraws(unfinished, inv));
   const reachable = untrusted.filter((r) => !short.includes(r) && !stuck.some((s) => s.r === r) && !unfinished.includes(r) && !authored.includes(r) && !full.includes(r));

@@ -237,7 +237,7 @@ export class ReviewSession {
   }
 
   /** After answering item `i`: the next open item after it, else the first open one, else `total` (the end). */
-  nextOpenAfter(i: number): number {
+  private nextOpenAfter(i: number): number {
     for (let k = i + 1; k < this.total; k++) if (this.state(k) === "open") return k;
     return this.resumeIndex();
   }

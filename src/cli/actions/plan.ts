@@ -18,7 +18,7 @@ import { Judgment } from "../../golden/schema/items.js";
 import { activeQueue, planQueue } from "../../review/plan-queue.js";
 import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
-import { shellArg, suggestedAnnotator } from "../../report/next.js";
+import { commandLine, shellArg, suggestedAnnotator } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 
 export interface PlanFlags {
@@ -103,7 +103,7 @@ function budgetCommand(flags: PlanFlags, plans: readonly GroupPlan[], annotator:
   const open = plans.flatMap((p) => p.pairing.draws.filter(hasUnlabelled).map((d) => ({ p, d })));
   if (open.length) {
     const lines = [`Next: label what is drawn before drawing more: ${open.map(({ p, d }) => `${p.rubric}: draw ${d.id} for ${d.annotator}, ${d.labelled} of ${d.drawn} drawn held-out items labelled`).join("; ")}:`];
-    for (const { d } of open) lines.push(`  ${["ragjudge", "sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)].map((a, i) => (i < 2 ? a : shellArg(a))).join(" ")}`, `  ${["ragjudge", "review", "--annotator", d.annotator, ...inputFlags(flags)].map((a, i) => (i < 2 ? a : shellArg(a))).join(" ")}`);
+    for (const { d } of open) lines.push(commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]), commandLine(["review", "--annotator", d.annotator, ...inputFlags(flags)]));
     return lines.join("\n") + "\n";
   }
   // A rubric whose held-out split is smaller than minLabels cannot be made trusted by labelling (run says so too).
@@ -114,7 +114,7 @@ function budgetCommand(flags: PlanFlags, plans: readonly GroupPlan[], annotator:
     const names = [...new Set(small.map((p) => p.rubric))];
     out.push(`Next: labelling cannot make ${names.join(", ")} trusted: ${small.map((p) => `${p.rubric} has ${p.heldoutItems} held-out judged item${p.heldoutItems === 1 ? "" : "s"} and the gate needs ${p.minLabels} labels`).filter((x, i, a) => a.indexOf(x) === i).join("; ")}. Put more questions in the held-out split, then run and plan again.`);
   }
-  if (n > 0) out.push(`Next: draw the ${n} label${n === 1 ? "" : "s"} these lines ask for${small.length ? ` for ${[...new Set(plans.filter((p) => !small.includes(p)).map((p) => p.rubric))].join(", ")}` : ""} (a stratified draw per rubric, each label spent where it is worth most) and label them; it prints the review command:\n  ${["ragjudge", "plan", "--budget", String(n), "--annotator", annotator, ...inputFlags(flags)].map((a, i) => (i < 2 ? a : shellArg(a))).join(" ")}`);
+  if (n > 0) out.push(`Next: draw the ${n} label${n === 1 ? "" : "s"} these lines ask for${small.length ? ` for ${[...new Set(plans.filter((p) => !small.includes(p)).map((p) => p.rubric))].join(", ")}` : ""} (a stratified draw per rubric, each label spent where it is worth most) and label them; it prints the review command:\n${commandLine(["plan", "--budget", String(n), "--annotator", annotator, ...inputFlags(flags)])}`);
   return out.length ? out.join("\n") + "\n" : null;
 }
 

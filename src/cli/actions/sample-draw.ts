@@ -9,7 +9,7 @@ import { shellArg } from "../../report/next.js";
 import { planQueue } from "../../review/plan-queue.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
-import { evaluationJudgments, shortPath, type SampleFlags } from "./sample.js";
+import { sampleInputs, shortPath, type SampleFlags } from "./sample.js";
 
 /**
  * `ragjudge sample --draw ID`: the review queue of a recorded draw's drawn
@@ -22,10 +22,9 @@ import { evaluationJudgments, shortPath, type SampleFlags } from "./sample.js";
  */
 export function sampleDrawAction(flags: SampleFlags): void {
   if (flags.random !== undefined || flags.balanced !== undefined || flags.disagreements) throw new UsageError("--draw queues a recorded draw again: it does not combine with --random, --balanced or --disagreements");
-  if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
-  if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");
   const cfg = loadConfig(flags.config);
   const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
+  const { seed, judgmentsFile } = sampleInputs(flags, cacheFile);
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   const book = loadDraws(labelsDir);
   const found = book.draws.find((d) => d.draw.id === flags.draw);
@@ -33,9 +32,8 @@ export function sampleDrawAction(flags: SampleFlags): void {
     const known = book.draws.map((d) => d.draw.id);
     throw new InputError(drawsDir(labelsDir), undefined, undefined, `no draw ${flags.draw} is recorded here (${known.length ? `draws: ${known.slice(0, 8).join(", ")}${known.length > 8 ? ", ..." : ""}` : "no draws yet: ragjudge sample --random N records one"})`);
   }
-  const judgmentsFile = flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl");
   const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
-  const entries = planQueue(cfg, judgments, loadLabels(labelsDir), [found.draw], Number(flags.seed));
+  const entries = planQueue(cfg, judgments, loadLabels(labelsDir), [found.draw], seed);
   const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
   writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   const d = found.draw;

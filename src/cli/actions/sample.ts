@@ -46,8 +46,19 @@ function list(v: string | undefined): string[] | undefined {
   return names.length ? names : undefined;
 }
 
+/**
+ * Checks the flags every sampling command shares (`--seed`, `--evaluation`
+ * against `--judgments`) and names the judgments file they choose: an
+ * evaluation folder's, the given file, or the cache's.
+ */
+export function sampleInputs(flags: SampleFlags, cacheFile: (name: string) => string): { seed: number; judgmentsFile: string } {
+  if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
+  if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");
+  return { seed: Number(flags.seed), judgmentsFile: flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl") };
+}
+
 /** The judgments file of an evaluation folder; a folder that is not one is bad input. */
-export function evaluationJudgments(dir: string): string {
+function evaluationJudgments(dir: string): string {
   if (!existsSync(join(dir, REPORT_FILE))) throw new InputError(dir, undefined, undefined, `not an evaluation folder (no ${REPORT_FILE}; ragjudge run writes them under evaluations/)`);
   return join(dir, "judgments.jsonl");
 }
@@ -88,10 +99,9 @@ export function sampleAction(flags: SampleFlags): void {
   if (random === undefined && balanced === undefined && !flags.disagreements) {
     throw new UsageError("choose what to sample: --random N, --balanced N and/or --disagreements (or --panel-splits)");
   }
-  if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
-  if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");
   const cfg = loadConfig(flags.config);
   const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
+  const { seed, judgmentsFile } = sampleInputs(flags, cacheFile);
   const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
   const rubrics = list(flags.rubrics);
   const variants = list(flags.variant);
@@ -99,11 +109,11 @@ export function sampleAction(flags: SampleFlags): void {
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   const result = sampleFromRun(cfg, {
     annotator: flags.annotator,
-    seed: Number(flags.seed),
+    seed,
     ...(random !== undefined ? { random } : {}),
     ...(balanced !== undefined ? { balanced } : {}),
     ...(flags.disagreements ? { disagreements: true } : {}),
-    judgmentsFile: flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl"),
+    judgmentsFile,
     labelsDir,
     ...(rubrics ? { rubrics } : {}),
     ...(variants ? { variants } : {}),
