@@ -12,7 +12,7 @@ import { writeOutputFile } from "./output.js";
  * Sampling manifests on disk (`<labels>/draws/<id>.json`, schema in
  * src/golden/schema/draw.ts): writing one when `ragjudge sample` draws,
  * reading them all back for the trust gate. A draw's id is a hash of its
- * content, so the same draw (same seed, data and verdicts) is the same file,
+ * content, so the same draw (same data and verdicts) is the same file,
  * and a file whose content does not hash to its name was edited: an error.
  */
 
@@ -35,6 +35,29 @@ export function populationHash(rubric: string, items: readonly Pick<DrawItem, "v
   return hashJson(items.map((i) => [i.variant, i.question, rubric, i.unit, i.inputHash]));
 }
 
+/**
+ * The seed of every uniform or stratified draw of `rubric` over a frame
+ * (its items with a probability above 0, in the listed, canonical order):
+ * 48 bits of a hash of the rubric and the frame's item keys (variant,
+ * question, unit). Never chosen: with a seed of one's choosing, a user
+ * could draw, see which items came up (where the judge is wrong, say),
+ * delete the manifest and draw again until a draw flattered the judge, and
+ * nothing would show it. Fixed by the frame, a draw deleted and made again
+ * is the same draw, and draws of different sizes are nested (a partial
+ * shuffle's first n picks do not depend on how many more are asked for).
+ * The input hashes are left out on purpose: with them, a space added to one
+ * answer would give a new seed, a way to choose one again; without them,
+ * another seed takes another set of questions, variants or units. The gate
+ * refuses a manifest with any other seed.
+ *
+ * @example
+ * frameSeed("faithfulness", draw.population.items.filter((i) => i.p > 0)) // 118249237355093
+ */
+export function frameSeed(rubric: string, frame: readonly Pick<DrawItem, "variant" | "question" | "unit">[]): number {
+  const h = hashJson(["ragjudge.frame-seed/1", rubric, frame.map((i) => [i.variant, i.question, i.unit])]);
+  return Number.parseInt(h.slice(0, 12), 16);
+}
+
 /** A manifest as written: readable JSON with one population item per line, so a diff shows what changed. */
 export function drawText(d: Draw): string {
   const { population, drawn, ...head } = d;
@@ -53,8 +76,9 @@ export interface DrawWrite {
 
 /**
  * Records a draw atomically under `<labels>/draws/<id>.json`, its id the
- * hash of its content. The same draw drawn again (same seed, data and
- * verdicts) is already there and is left untouched.
+ * hash of its content. The same draw drawn again (same data and verdicts:
+ * its seed is its frame's, {@link frameSeed}) is already there and is left
+ * untouched.
  *
  * @example
  * writeDraw("labels", body, new Date().toISOString()) // { id: "3f1c…", file: "labels/draws/3f1c….json", status: "written" }

@@ -61,10 +61,11 @@ const line = commandLine;
 /**
  * The labelling loop for some untrusted rubrics: sample a random draw of
  * the held-out split, review it, calibrate, and run with the gate. A draw's
- * size is its total (with the same seed a larger draw holds the smaller one,
- * so the items already labelled stay drawn and only the new ones are
- * queued): the gate's minimum, or 20 more once it is met, never more than
- * the held-out items there are (a larger number draws them all, as a new draw).
+ * size is its total (its seed is its frame's, so a larger draw holds the
+ * smaller one: the items already labelled stay drawn and only the new ones
+ * are queued): the gate's minimum, or 20 more once it is met, never more
+ * than the held-out items there are (a larger number draws them all, as a
+ * new draw).
  */
 function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: ReportJson): { lines: string[]; annotator: string; split: string; heldout: boolean } {
   const annotator = inv.annotator ?? defaultAnnotator();

@@ -1,6 +1,6 @@
 import type { Evidence, ItemKey, QueueEntry } from "../golden/schema/items.js";
 import type { DrawItem } from "../golden/schema/draw.js";
-import { drawIdOf, populationHash, type DrawBody } from "../calibration/draws.js";
+import { drawIdOf, frameSeed, populationHash, type DrawBody } from "../calibration/draws.js";
 import { byEvidence, evidenceKey } from "../calibration/keys.js";
 import { sampleWithoutReplacement, shuffle, streamFor } from "./rng.js";
 
@@ -33,6 +33,7 @@ export interface ExistingLabels {
 export interface SampleOptions {
   /** Who will label the queue: items they already labelled (same input hash) are never sampled. */
   annotator: string;
+  /** Seeds the balanced batch and the queue's order; a random draw's seed is its frame's ({@link frameSeed}), never this. */
   seed: number;
   /** Uniform sample of this many items per rubric (the trust gate's frame). */
   random?: number;
@@ -161,9 +162,11 @@ export function sampleQueue(
     };
 
     if (opts.random !== undefined && population.length > 0) {
-      const drawn = sampleWithoutReplacement(population, opts.random, streamFor(opts.seed, `${rubric}/random`));
+      // the frame's own seed, not opts.seed: the gate refuses a draw whose seed was chosen (calibration/draws.ts)
+      const seed = frameSeed(rubric, population.map((c) => c.key));
+      const drawn = sampleWithoutReplacement(population, opts.random, streamFor(seed, `${rubric}/random`));
       const p = drawn.length / population.length;
-      const body = drawBody(rubric, population, outside.get(rubric) ?? [], drawn, p, opts);
+      const body = drawBody(rubric, population, outside.get(rubric) ?? [], drawn, p, seed, opts);
       const id = drawIdOf(body);
       draws.push(body);
       const fresh = drawn.filter((c) => !mine(c));
@@ -211,7 +214,7 @@ export function sampleQueue(
  * items with probability p, then the judged items outside the scope with 0),
  * in canonical order, and the drawn items by index in draw order.
  */
-function drawBody(rubric: string, frame: readonly Candidate[], outside: readonly Candidate[], drawn: readonly Candidate[], p: number, opts: SampleOptions): DrawBody {
+function drawBody(rubric: string, frame: readonly Candidate[], outside: readonly Candidate[], drawn: readonly Candidate[], p: number, seed: number, opts: SampleOptions): DrawBody {
   const all = [...frame.map((c) => ({ c, p })), ...outside.slice().sort(byEvidence).map((c) => ({ c, p: 0 }))];
   const items: DrawItem[] = all.map(({ c, p: pi }) => ({
     variant: c.key.variant, question: c.key.question, unit: c.key.unit, inputHash: c.inputHash,
@@ -224,7 +227,7 @@ function drawBody(rubric: string, frame: readonly Candidate[], outside: readonly
     design: "uniform",
     rubric,
     annotator: opts.annotator,
-    seed: opts.seed,
+    seed,
     requested: opts.random ?? drawn.length,
     fingerprint: judge?.fingerprint ?? "unknown",
     servedModels: judge?.servedModels ?? [],

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CalibrationRecord } from "../../src/calibration/record.js";
 import { runCliCaptured } from "../helpers/cli.js";
+import { roleQuestion } from "../helpers/fixture-roles.js";
 import { copyFixture, tempDir } from "../helpers/temp.js";
 
 let dir: string;
@@ -44,10 +45,11 @@ describe("ragjudge calibrate", () => {
 
   it("shortens a long judge's reason in the disagreements table with a visible cut, on one line", async () => {
     const file = join(dir, "judgments.jsonl");
-    writeFileSync(file, readFileSync(file, "utf8").replace(/"reason":"verdict yes for q44"/, '"reason":"the answer says forty-five days\\nbut the context gives thirty for casual leave and forty-five for earned leave"'));
+    const q = roleQuestion(dir, 37); // judge yes, label no (make-fixtures.ts)
+    writeFileSync(file, readFileSync(file, "utf8").replace(`"reason":"verdict yes for ${q}"`, '"reason":"the answer says forty-five days\\nbut the context gives thirty for casual leave and forty-five for earned leave"'));
     const { code, out } = await run("--no-write");
     expect(code).toBe(0);
-    const row = out.split("\n").find((l) => l.includes("bm25/q44/answer"))!;
+    const row = out.split("\n").find((l) => l.includes(`bm25/${q}/answer`))!;
     expect(row).toMatch(/yes\s+no\s+the answer says forty-five days but the context gives thirty for…$/);
   });
 
@@ -74,7 +76,7 @@ describe("ragjudge calibrate", () => {
     expect(out).toMatch(/frame disagreement\s+10\s+0\.40/);
     expect(out).toMatch(/3 rule verdict\(s\) left out/);
     expect(out).toMatch(/1 stale label\(s\)/);
-    expect(out).toMatch(/asha\.jsonl:81: bm25\/q04\/faithfulness\/answer: stale/);
+    expect(out).toContain(`asha.jsonl:81: bm25/${roleQuestion(dir, 1)}/faithfulness/answer: stale`);
     expect(out).toMatch(/1 label\(s\) for items the judgments do not cover/);
     expect(out).not.toMatch(/NaN/);
   });

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { drawIdOf, drawText } from "../../src/calibration/draws.js";
 import type { Draw } from "../../src/golden/schema/draw.js";
 import { runCliCaptured } from "../helpers/cli.js";
+import { roleQuestion } from "../helpers/fixture-roles.js";
 import { copyFixture } from "../helpers/temp.js";
 
 let dir: string;
@@ -23,7 +24,7 @@ const recordFile = (name: string) => join(dir, "labels", "calibration", name);
  * not count).
  */
 function correctnessAllYesWithSplits(): void {
-  const dev = ["q28", "q29", "q30", "q35"]; // the questions of correctness roles 9..12 (make-fixtures.ts)
+  const dev = [9, 10, 11, 12].map((role) => roleQuestion(dir, role)); // correctness roles 9..12 (make-fixtures.ts)
   const golden = join(dir, "golden.jsonl");
   writeFileSync(golden, readFileSync(golden, "utf8").trim().split("\n").map((l) => {
     const q = JSON.parse(l) as { id: string; split?: string };

@@ -3,7 +3,7 @@
  * sample` records one (id from its content, population hash), and the book
  * the gate reads.
  */
-import { drawIdOf, drawItemKey, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
+import { drawIdOf, drawItemKey, frameSeed, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
 import { DEFAULT_GATE, type GateContext } from "../../src/calibration/pairing.js";
 import { Draw, type DrawItem } from "../../src/golden/schema/draw.js";
 import { stratifiedDrawBody, uniformReplay } from "../../src/calibration/plan/stratified-draw.js";
@@ -12,34 +12,33 @@ import { stratifiedDrawBody, uniformReplay } from "../../src/calibration/plan/st
 export type TestItem = Partial<DrawItem> & Pick<DrawItem, "question" | "inputHash">;
 
 /**
- * A recorded uniform draw of `rubric` over `items` that draws exactly the
- * items at `drawn` (indices into `items`), made as `ragjudge sample` makes
- * one: the population in canonical order, the drawn items what the seed
- * draws from it. The gate replays that, so a test cannot choose the drawn
- * items by ordering the population (that was a way to forge a draw); instead
- * the seed is searched, from `over.seed` (default 1) up, for one that draws
- * those items: small draws only (a few items, or all of them). For a draw of
- * many items out of many, see {@link honestDraw}.
+ * A recorded uniform draw of `n` of `items`, as `ragjudge sample --random n`
+ * makes it: the population in canonical order, the seed the frame's own
+ * (a test cannot choose which items a draw draws, any more than a user can:
+ * that was a way to pick a flattering sample), the drawn items what that
+ * seed draws. The caller reads which it drew ({@link drawnItems}) and gives
+ * those items their parts.
  */
-export function testDraw(rubric: string, items: readonly TestItem[], drawn: readonly number[], over: Partial<DrawBody> = {}): LoadedDraw {
-  const full: DrawItem[] = items.map((i) => ({ variant: "v", unit: "answer", split: "heldout", p: drawn.length / items.length, ...i }));
-  const key = (i: DrawItem) => drawItemKey(rubric, i);
-  const wanted = new Set(drawn.map((k) => key(full[k]!)));
-  const population = canonical(rubric, full);
-  for (let seed = over.seed ?? 1; seed < (over.seed ?? 1) + 200_000; seed++) {
-    const slots = uniformReplay(rubric, seed, population, wanted.size);
-    if (slots.every((slot) => wanted.has(key(population[slot]!)))) return loaded(rubric, population, slots, { ...over, seed });
-  }
-  throw new Error(`testDraw: no seed draws those ${drawn.length} of ${items.length} items; use honestDraw`);
-}
-
-/** A recorded uniform draw of `n` of `items` by `seed`, as `ragjudge sample --random n` makes it; the caller reads which it drew (`drawnItems`). */
 export function honestDraw(rubric: string, items: readonly TestItem[], n: number, over: Partial<DrawBody> = {}): LoadedDraw {
   const frameSize = items.filter((i) => i.p === undefined || i.p > 0).length;
   const full: DrawItem[] = items.map((i) => ({ variant: "v", unit: "answer", split: "heldout", p: n / frameSize, ...i }));
   const population = canonical(rubric, full);
-  const seed = over.seed ?? 1;
-  return loaded(rubric, population, uniformReplay(rubric, seed, population, n), { ...over, seed });
+  const seed = frameSeed(rubric, population.filter((i) => i.p > 0));
+  return loaded(rubric, population, uniformReplay(rubric, seed, population, n), { seed, ...over });
+}
+
+/**
+ * {@link honestDraw} of `n` of questions q1..q`size` (variant "v", unit
+ * "answer", held-out, input hash `hash(i)`), with the question numbers in
+ * roles: the drawn ones first, then the rest, each in ascending order. A test
+ * writes its items by role (`const [a, b, c] = roles`: `a` drawn when n is 1).
+ */
+export function drawByRoles(rubric: string, size: number, n: number, hash: (i: number) => string, over: Partial<DrawBody> = {}): { draw: LoadedDraw; roles: number[] } {
+  const draw = honestDraw(rubric, Array.from({ length: size }, (_, k) => ({ question: `q${k + 1}`, inputHash: hash(k + 1) })), n, over);
+  const num = (q: string) => Number(q.slice(1));
+  const drawn = drawnItems(draw).map((it) => num(it.question)).sort((x, y) => x - y);
+  const rest = Array.from({ length: size }, (_, k) => k + 1).filter((i) => !drawn.includes(i));
+  return { draw, roles: [...drawn, ...rest] };
 }
 
 /** The drawn items of a draw, in draw order. */
@@ -70,11 +69,11 @@ export function withDraws(draws: readonly LoadedDraw[], over: Partial<GateContex
   return { ...DEFAULT_GATE, draws: book, ...over };
 }
 
-/** A recorded stratified draw of `rubric` (variant "v", unit "answer", held-out), `allocation` drawn per stratum from the seed as `ragjudge plan --budget` draws. */
-export function stratifiedTestDraw(rubric: string, items: readonly { question: string; inputHash: string; stratum: string; split?: string }[], allocation: Record<string, number>, seed = 1, over: Partial<DrawBody> = {}): LoadedDraw {
+/** A recorded stratified draw of `rubric` (variant "v", unit "answer", held-out), `allocation` drawn per stratum from the frame's seed as `ragjudge plan --budget` draws. */
+export function stratifiedTestDraw(rubric: string, items: readonly { question: string; inputHash: string; stratum: string; split?: string }[], allocation: Record<string, number>, over: Partial<DrawBody> = {}): LoadedDraw {
   const frame = items.map((i) => ({ key: { variant: "v", question: i.question, rubric, unit: "answer" }, inputHash: i.inputHash, split: i.split ?? "heldout", stratum: i.stratum }));
   const body: DrawBody = {
-    ...stratifiedDrawBody({ rubric, annotator: "a", seed, fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: null }, frame, outside: [], allocation: new Map(Object.entries(allocation)) }),
+    ...stratifiedDrawBody({ rubric, annotator: "a", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: null }, frame, outside: [], allocation: new Map(Object.entries(allocation)) }),
     ...over,
   };
   const draw = Draw.parse({ ...body, id: drawIdOf(body), time: "2026-01-01T00:00:00.000Z" });

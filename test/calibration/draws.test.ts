@@ -8,14 +8,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrate } from "../../src/calibration/calibrate.js";
-import { drawIdOf, drawItemKey, drawText, loadDraws, populationHash, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
+import { drawIdOf, drawItemKey, drawText, frameSeed, loadDraws, populationHash, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
 import { designRefusal, uniformReplay } from "../../src/calibration/plan/stratified-draw.js";
 import { Draw, type DrawItem } from "../../src/golden/schema/draw.js";
 import { resolveLabels, type LocatedLabel } from "../../src/calibration/labels.js";
 import type { Judgment, Label } from "../../src/golden/schema/items.js";
 import { inputErrorMessages } from "../helpers/input-errors.js";
 import { tempDir } from "../helpers/temp.js";
-import { drawnItems, honestDraw, testDraw } from "./draw-helpers.js";
+import { drawnItems, honestDraw } from "./draw-helpers.js";
 
 const H = (i: number) => i.toString(16).padStart(64, "0");
 const T = "2026-01-01T00:00:00.000Z";
@@ -31,12 +31,19 @@ function label(question: string, value: "yes" | "no", over: Partial<Label> = {},
 }
 const book = (labels: LocatedLabel[]) => resolveLabels("labels", [], labels);
 const draws = (...ds: LoadedDraw[]): DrawBook => ({ dir: "labels/draws", draws: ds });
-/** A uniform draw over items 1..n, drawing `drawn`. */
-const drawOf = (n: number, drawn: number[], over: Parameters<typeof testDraw>[3] = {}) =>
-  testDraw("r", Array.from({ length: n }, (_, k) => ({ question: q(k + 1), inputHash: H(k + 1) })), drawn.map((i) => i - 1), over);
+/** A uniform draw of m of items 1..n. */
+const drawOf = (n: number, m: number) => honestDraw("r", Array.from({ length: n }, (_, k) => ({ question: q(k + 1), inputHash: H(k + 1) })), m);
+
+/** A manifest rewritten by someone who recomputes every hash and the id, so that it loads as if untouched. */
+function forge(d: LoadedDraw, population: DrawItem[], seed: number, n: number): LoadedDraw {
+  const slots = uniformReplay("r", seed, population, n);
+  const body = { ...d.draw, seed, population: { hash: populationHash("r", population), size: population.length, items: population }, drawn: slots };
+  const forged = Draw.parse({ ...body, id: drawIdOf(body) });
+  return { file: `labels/draws/${forged.id}.json`, draw: forged, index: new Map(population.map((it, i) => [drawItemKey("r", it), i])), drawn: new Set(slots) };
+}
 
 /**
- * 200 judged held-out items; 100 of them drawn by seed 1 and labelled so that
+ * 200 judged held-out items; 100 of them drawn (by the frame's seed) and labelled so that
  * judge x label is [[66, 4], [4, 26]] (kappa 0.81): an honest random sample.
  * `role(i)` is the question of the i-th drawn item (i = 1..100) and of the
  * undrawn ones after (101..200), in the order the cells are filled.
@@ -84,7 +91,7 @@ describe("the gate and recorded draws", () => {
     const r = run(judgments, labels, draws(stale));
     expect(r.gate.n).toBe(0);
     expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
-    expect(r.draws[0]!.why).toMatch(/^5 held-out items judged now are not in its population \(new items, or their evidence changed since the draw\); for example v\/q196\/answer/);
+    expect(r.draws[0]!.why).toMatch(/^5 held-out items judged now are not in its population \(new items, or their evidence changed since the draw\); for example v\/q(19[6-9]|200)\/answer/);
     expect(r.trust.message).toMatch(/^untrusted: no label counts \(not counted: (\d+ random-frame labels outside any recorded draw [^;]*; )?\d+ labels drawn by draws that do not cover the judged items/);
     // A draw limited to another split does not cover the held-out items either.
     const devOnly = honestDraw("r", Array.from({ length: 200 }, (_, k) => ({ question: q(k + 1), inputHash: H(k + 1), p: k < 100 ? 0.5 : 0 })), 50, { scope: { variants: ["v"], splits: ["dev"] } });
@@ -129,7 +136,7 @@ describe("the gate and recorded draws", () => {
     // The forger wants the seed to draw the 100 items the judge and labels agree on most: here, any chosen 100.
     const items = draw.draw.population.items;
     const chosen = items.filter((it) => !draw.drawn.has(items.indexOf(it))).slice(0, 50).concat(items.filter((it) => draw.drawn.has(items.indexOf(it))).slice(0, 50));
-    const slots = uniformReplay("r", 1, items, 100);
+    const slots = uniformReplay("r", draw.draw.seed, items, 100);
     const listed: (DrawItem | undefined)[] = new Array(items.length).fill(undefined);
     slots.forEach((slot, k) => (listed[slot] = chosen[k]));
     const rest = items.filter((it) => !chosen.includes(it));
@@ -138,7 +145,7 @@ describe("the gate and recorded draws", () => {
     const body = { ...draw.draw, population: { hash: populationHash("r", population), size: population.length, items: population }, drawn: slots };
     const forged = Draw.parse({ ...body, id: drawIdOf(body) });
     const loaded: LoadedDraw = { file: `labels/draws/${forged.id}.json`, draw: forged, index: new Map(population.map((it, i) => [drawItemKey("r", it), i])), drawn: new Set(slots) };
-    expect(uniformReplay("r", 1, forged.population.items, 100)).toEqual(forged.drawn); // the replay alone is fooled
+    expect(uniformReplay("r", forged.seed, forged.population.items, 100)).toEqual(forged.drawn); // the replay alone is fooled
     expect(designRefusal(forged)).toMatch(/^its population is not in canonical order at item \d+ \(v\/q\d+\/answer\): a seed draws by position in that order, so the manifest was edited$/);
     const r = run(judgments, labels, draws(loaded));
     expect(r.gate.n).toBe(0);
@@ -146,9 +153,48 @@ describe("the gate and recorded draws", () => {
     expect(r.draws[0]!.why).toMatch(/^the gate refuses this draw: its population is not in canonical order/);
   });
 
+  it("refuses a draw whose seed was chosen: drawing again and again and keeping the flattering draw buys nothing (hashes and id recomputed)", () => {
+    const { judgments, labels, draw, drawnQs } = honest();
+    const items = draw.draw.population.items;
+    // The shopper tries seed after seed and keeps the first whose 100 items hold none of the 8 the judge gets wrong.
+    const wrong = new Set(labels.filter((l) => judgments.find((j) => j.question === l.value.question)!.verdict !== l.value.label).map((l) => l.value.question));
+    expect(wrong.size).toBe(8);
+    let seed = 1;
+    while (uniformReplay("r", seed, items, 100).some((i) => wrong.has(items[i]!.question))) seed++;
+    const shopped = forge(draw, items, seed, 100);
+    expect(designRefusal(shopped.draw)).toBe(`its seed ${seed} is not the one its frame fixes (${draw.draw.seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge sample --random and plan --budget draw with the frame's own`);
+    // labelled truthfully where drawn, the shopped draw would agree perfectly; the gate does not count it
+    const truthful = [...labels, ...judgments.filter((j) => !drawnQs.has(j.question)).map((j, k) => label(j.question, j.verdict as "yes" | "no", {}, 200 + k))];
+    const r = run(judgments, truthful, draws(shopped));
+    expect(r.gate.n).toBe(0);
+    expect(r.trust.trusted).toBe(false);
+    expect(r.draws[0]!.why).toMatch(/^the gate refuses this draw: its seed \d+ is not the one its frame fixes/);
+    // The frame's own seed is what sample and the honest draw use.
+    expect(draw.draw.seed).toBe(frameSeed("r", items));
+  });
+
+  it("refuses a draw whose frame was padded with items nobody judged to move its seed (hashes and id recomputed)", () => {
+    const { judgments, labels, draw } = honest();
+    const wrong = new Set(labels.filter((l) => judgments.find((j) => j.question === l.value.question)!.verdict !== l.value.label).map((l) => l.value.question));
+    // One made-up item per try: each padded frame has a seed of its own, every one consistent with its manifest.
+    let k = 0;
+    let padded: LoadedDraw;
+    do {
+      k++;
+      const fake: DrawItem = { variant: "v", question: `zz${k}`, unit: "answer", inputHash: H(100_000 + k), split: "heldout", p: 100 / 201 };
+      const items = [...draw.draw.population.items.map((it) => ({ ...it, p: 100 / 201 })), fake];
+      padded = forge(draw, items, frameSeed("r", items), 100);
+    } while (drawnItems(padded).some((it) => wrong.has(it.question) || it.question.startsWith("zz")));
+    expect(designRefusal(padded.draw)).toBeNull(); // the manifest is consistent with itself
+    const r = run(judgments, labels, draws(padded));
+    expect(r.gate.n).toBe(0);
+    expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(r.draws[0]!.why).toMatch(new RegExp(`^1 item of its frame is not among the items this judge judged \\(for example v/zz${k}/answer\\): its seed follows its frame`));
+  });
+
   it("refuses a manifest edited after it was drawn, naming the file and field", () => {
     const dir = tempDir("ragjudge-draws-");
-    const d = drawOf(10, [1, 2]);
+    const d = drawOf(10, 2);
     mkdirSync(join(dir, "draws"));
     const file = join(dir, "draws", `${d.draw.id}.json`);
     writeFileSync(file, drawText(d.draw));

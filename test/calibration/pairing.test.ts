@@ -6,7 +6,7 @@ import { pairGroup, unpairedLabels } from "../../src/calibration/pairing.js";
 import { groupJudgments } from "../../src/calibration/verdicts.js";
 import { humanAgreement } from "../../src/calibration/humans.js";
 import type { Judgment, Label } from "../../src/golden/schema/items.js";
-import { stratifiedTestDraw, testDraw, withDraws } from "./draw-helpers.js";
+import { drawByRoles, honestDraw, stratifiedTestDraw, withDraws } from "./draw-helpers.js";
 
 const H = (i: number) => i.toString(16).padStart(64, "0");
 const T = "2026-01-01T00:00:00.000Z";
@@ -51,19 +51,21 @@ describe("groupJudgments", () => {
   });
 });
 
-/** A uniform draw of rubric "r" over q1..qn (input hash H(i), held-out), drawing the listed questions. */
-const drawOver = (n: number, drawn: number[], over: Parameters<typeof testDraw>[3] = {}) =>
-  testDraw("r", Array.from({ length: n }, (_, k) => ({ question: `q${k + 1}`, inputHash: H(k + 1) })), drawn.map((q) => q - 1), over);
+/** A uniform draw of m of rubric "r"'s q1..qn (input hash H(i), held-out), its question numbers in roles: the m drawn first. */
+const drawOver = (n: number, m: number) => drawByRoles("r", n, m, H);
+const q = (i: number) => `q${i}`;
 
 describe("pairGroup", () => {
   it("pairs on item and input hash, and sends non-random frames to error analysis", () => {
-    const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes")]);
-    const ctx = withDraws([drawOver(3, [1])]);
-    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(2, "yes", { frame: "disagreement" }), l(3, "no", { inputHash: H(99) })]), ctx);
-    expect(p.gate.map((x) => [x.judged.key.question, x.source])).toEqual([["q1", "drawn"]]);
-    expect(p.other.map((x) => [x.judged.key.question, x.excluded])).toEqual([["q2", "frame disagreement"]]);
-    expect(unpairedLabels(groups, book([l(3, "no", { inputHash: H(99) }), l(7, "no"), l(1, "no", { rubric: "zz" })]))).toMatchObject({
-      stale: [{ key: { question: "q3" } }], unknownItem: [{ key: { question: "q7" } }], unknownRubric: [{ key: { rubric: "zz" } }],
+    // a is the drawn one of the three
+    const { draw, roles: [a, b, c] } = drawOver(3, 1);
+    const { groups } = groupJudgments([j(a!, "yes"), j(b!, "no"), j(c!, "yes")]);
+    const ctx = withDraws([draw]);
+    const p = pairGroup(groups[0]!, book([l(a!, "yes"), l(b!, "yes", { frame: "disagreement" }), l(c!, "no", { inputHash: H(99) })]), ctx);
+    expect(p.gate.map((x) => [x.judged.key.question, x.source])).toEqual([[q(a!), "drawn"]]);
+    expect(p.other.map((x) => [x.judged.key.question, x.excluded])).toEqual([[q(b!), "frame disagreement"]]);
+    expect(unpairedLabels(groups, book([l(c!, "no", { inputHash: H(99) }), l(7, "no"), l(a!, "no", { rubric: "zz" })]))).toMatchObject({
+      stale: [{ key: { question: q(c!) } }], unknownItem: [{ key: { question: "q7" } }], unknownRubric: [{ key: { rubric: "zz" } }],
     });
   });
 
@@ -72,26 +74,28 @@ describe("pairGroup", () => {
     const labels = book([l(1, "yes"), l(2, "no"), l(3, "yes")]);
     // No draw at all: every "random" label is not drawn.
     expect(pairGroup(groups[0]!, labels).other.map((x) => x.excluded)).toEqual(["not drawn", "not drawn", "not drawn"]);
-    // A draw of q1 and q2: q3 stays out, whatever its label says.
-    const p = pairGroup(groups[0]!, labels, withDraws([drawOver(3, [1, 2])]));
-    expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1", "q2"]);
-    expect(p.other.map((x) => [x.judged.key.question, x.excluded])).toEqual([["q3", "not drawn"]]);
+    // A draw of two of the three: the third stays out, whatever its label says.
+    const { draw, roles: [a, b, c] } = drawOver(3, 2);
+    const p = pairGroup(groups[0]!, labels, withDraws([draw]));
+    expect(p.gate.map((x) => x.judged.key.question)).toEqual([q(a!), q(b!)]);
+    expect(p.other.map((x) => [x.judged.key.question, x.excluded])).toEqual([[q(c!), "not drawn"]]);
     // A drawn item counts whatever frame its label names (it was drawn at random).
-    const manual = pairGroup(groups[0]!, book([l(1, "yes", { frame: "manual" })]), withDraws([drawOver(3, [1])]));
-    expect(manual.gate.map((x) => x.judged.key.question)).toEqual(["q1"]);
+    const one = drawOver(3, 1);
+    const manual = pairGroup(groups[0]!, book([l(one.roles[0]!, "yes", { frame: "manual" })]), withDraws([one.draw]));
+    expect(manual.gate.map((x) => x.judged.key.question)).toEqual([q(one.roles[0]!)]);
   });
 
   it("keeps only the held-out split in the gate, from the golden set when it knows the question; no split is dev", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes")]);
     const labels = book([l(1, "yes", { split: "heldout" }), l(2, "no", { split: "dev" }), l(3, "yes")]);
-    const draw = testDraw("r", [1, 2, 3].map((i) => ({ question: `q${i}`, inputHash: H(i), split: i === 1 ? "heldout" : i === 2 ? "dev" : undefined })), [0, 1, 2]);
+    const draw = honestDraw("r", [1, 2, 3].map((i) => ({ question: `q${i}`, inputHash: H(i), split: i === 1 ? "heldout" : i === 2 ? "dev" : undefined })), 3);
     const p = pairGroup(groups[0]!, labels, withDraws([draw]));
     expect(p.heldoutOnly).toBe(true);
     expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1"]);
     expect(p.other.map((x) => x.excluded).sort()).toEqual(["split (none)", "split dev"]);
     // The golden set's split wins over what the label recorded; the split's name is the config's.
     const golden = new Map<string, string | null>([["q1", "test"], ["q2", "test"], ["q3", null]]);
-    const onTest = testDraw("r", [1, 2, 3].map((i) => ({ question: `q${i}`, inputHash: H(i), split: i === 3 ? undefined : "test" })), [0, 1, 2]);
+    const onTest = honestDraw("r", [1, 2, 3].map((i) => ({ question: `q${i}`, inputHash: H(i), split: i === 3 ? undefined : "test" })), 3);
     const renamed = pairGroup(groups[0]!, labels, withDraws([onTest], { heldout: "test", splits: golden }));
     expect(renamed.gate.map((x) => x.judged.key.question)).toEqual(["q1", "q2"]);
     expect(renamed.other.map((x) => x.excluded)).toEqual(["split (none)"]);
@@ -123,43 +127,47 @@ describe("pairGroup", () => {
     expect(f.labelNo).toBe(3); // counts, not weights, for the per-class minimum
     // A uniform draw gives one probability to all: never weighted, whatever the labels claim.
     const { groups: four } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no")]);
-    const uniform = pairGroup(four[0]!, book([l(1, "yes", { inclusionProbability: 0.9, stratum: "x" }), l(2, "no", { inclusionProbability: 0.05, stratum: "y" })]), withDraws([drawOver(4, [1, 2])]));
+    const half = drawOver(4, 2);
+    const [x, y] = half.roles;
+    const uniform = pairGroup(four[0]!, book([l(x!, "yes", { inclusionProbability: 0.9, stratum: "x" }), l(y!, "no", { inclusionProbability: 0.05, stratum: "y" })]), withDraws([half.draw]));
     expect(uniform.weighted).toBe(false);
-    // Two uniform draws of the same population: every item's probability over both is 1 - (1 - 1/2)(1 - 1/4), still one for all.
-    const two = pairGroup(four[0]!, book([l(1, "yes"), l(2, "no"), l(3, "yes")]), withDraws([drawOver(4, [1, 2]), drawOver(4, [3], { seed: 2 })]));
+    // Two uniform draws of the same population (2 and 3 of 4, nested: the frame fixes the seed): still one probability for all.
+    const three = drawOver(4, 3);
+    expect(three.roles.slice(0, 3)).toEqual(expect.arrayContaining([x, y]));
+    const two = pairGroup(four[0]!, book(three.roles.slice(0, 3).map((i, k) => l(i, k % 2 ? "no" : "yes"))), withDraws([half.draw, three.draw]));
     expect(two.gate).toHaveLength(3);
     expect(two.weighted).toBe(false);
   });
 
   it("counts no draw of a rubric while its labels name a draw whose manifest is missing (a deleted draw could leave only a flattering one)", () => {
-    const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no")]);
-    const kept = drawOver(4, [1, 2]);
-    const labels = [l(1, "yes", { draw: kept.draw.id }), l(2, "no", { draw: kept.draw.id })];
+    const { draw: kept, roles: [a, b, c, d] } = drawOver(4, 2);
+    const { groups } = groupJudgments([j(a!, "yes"), j(b!, "no"), j(c!, "yes"), j(d!, "no")]);
+    const labels = [l(a!, "yes", { draw: kept.draw.id }), l(b!, "no", { draw: kept.draw.id })];
     expect(pairGroup(groups[0]!, book(labels), withDraws([kept])).gate).toHaveLength(2);
-    // Items 3 and 4 were labelled (against the judge) in a draw whose manifest was then deleted.
+    // The other two were labelled (against the judge) in a draw whose manifest was then deleted.
     const deleted = "0123456789abcdef";
-    const p = pairGroup(groups[0]!, book([...labels, l(3, "no", { draw: deleted }), l(4, "yes", { draw: deleted })]), withDraws([kept]));
+    const p = pairGroup(groups[0]!, book([...labels, l(c!, "no", { draw: deleted }), l(d!, "yes", { draw: deleted })]), withDraws([kept]));
     expect(p.gate).toEqual([]);
     expect(p.draws[0]).toMatchObject({ covers: false, counts: false });
     expect(p.draws[0]!.why).toMatch(/^labels of r name a draw whose manifest is missing from labels\/draws \(0123456789abcdef\): no draw of the rubric counts until it is back/);
     // Another rubric's missing draw is no concern of this one.
-    expect(pairGroup(groups[0]!, book([...labels, l(3, "no", { draw: deleted, rubric: "other" })]), withDraws([kept])).gate).toHaveLength(2);
+    expect(pairGroup(groups[0]!, book([...labels, l(c!, "no", { draw: deleted, rubric: "other" })]), withDraws([kept])).gate).toHaveLength(2);
   });
 
   it("counts a counting draw's drawn items without a counting label as disagreements, in kappa but not in the label counts", () => {
-    // q1..q5 drawn of q1..q6. q1, q2 labelled as the judge said; q3 skipped; q4 tied; q5 labelled from a frame the gate
-    // never counts. q6 was not drawn: its absence of a label is nobody's choice.
-    const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes"), j(4, "no"), j(5, "error"), j(6, "yes")]);
-    const draw = drawOver(6, [1, 2, 3, 4, 5]);
-    const labels = [l(1, "yes"), l(2, "no"), l(4, "yes"), l(4, "no", { annotator: "b" }), l(5, "yes", { frame: "panel-split" })];
+    // a..e drawn of six. a, b labelled as the judge said; c skipped; d tied; e labelled from a frame the gate never
+    // counts. f was not drawn: its absence of a label is nobody's choice.
+    const { draw, roles: [a, b, c, d, e, f6] } = drawOver(6, 5);
+    const { groups } = groupJudgments([j(a!, "yes"), j(b!, "no"), j(c!, "yes"), j(d!, "no"), j(e!, "error"), j(f6!, "yes")]);
+    const labels = [l(a!, "yes"), l(b!, "no"), l(d!, "yes"), l(d!, "no", { annotator: "b" }), l(e!, "yes", { frame: "panel-split" })];
     const p = pairGroup(groups[0]!, book(labels), withDraws([draw], { minCoverage: 0.4 }));
     // The tie labels its item for coverage (so a tie cannot void a finished draw); the panel-split label does not.
     expect(p.draws[0]).toMatchObject({ counts: true, drawn: 5, labelled: 3 });
-    expect(p.gate.map((x) => x.judged.key.question)).toEqual(["q1", "q2"]);
-    expect(p.skipped.map((x) => [x.judged.key.question, x.label])).toEqual([["q3", "no"], ["q4", "yes"], ["q5", "no"]]);
+    expect(p.gate.map((x) => x.judged.key.question)).toEqual([q(a!), q(b!)]);
+    expect(p.skipped.map((x) => [x.judged.key.question, x.label])).toEqual([[q(c!), "no"], [q(d!), "yes"], [q(e!), "no"]]);
     const f = agreementFigures(gateFigureItems(p));
     expect({ n: f.n, skipped: f.skipped, labelYes: f.labelYes, labelNo: f.labelNo, judgeErrors: f.judgeErrors }).toEqual({ n: 2, skipped: 3, labelYes: 1, labelNo: 1, judgeErrors: 0 });
-    // q3 (judge yes, imputed no) is a false positive; q4 (judge no, imputed yes) and q5 (error, imputed no: judge taken as yes) too.
+    // c (judge yes, imputed no) is a false positive; d (judge no, imputed yes) and e (error, imputed no: judge taken as yes) too.
     expect(f.confusion).toMatchObject({ tp: 1, tn: 1, fp: 2, fn: 1 });
     // The pass-rate corrections assume a random sample of labels: with skipped items they say so instead of trusting it.
     const rates = correctedPassRates(p, { seed: 1, reps: 50 });
@@ -171,7 +179,7 @@ describe("pairGroup", () => {
     expect(below.gate).toEqual([]);
     expect(below.skipped).toEqual([]);
     // The whole draw labelled: nothing imputed.
-    const whole = pairGroup(groups[0]!, book([1, 2, 3, 4, 5].map((i) => l(i, "yes"))), withDraws([draw]));
+    const whole = pairGroup(groups[0]!, book([a!, b!, c!, d!, e!].map((i) => l(i, "yes"))), withDraws([draw]));
     expect(whole.skipped).toEqual([]);
     expect(agreementFigures(gateFigureItems(whole)).skipped).toBe(0);
   });
@@ -195,7 +203,7 @@ describe("pairGroup", () => {
   it("leaves tied items out until adjudicated, and counts judge errors as disagreements", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "error")]);
     // The tie leaves half the draw unlabelled: counted here with a lower coverage floor.
-    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(1, "no", { annotator: "b" }), l(2, "yes")]), withDraws([drawOver(2, [1, 2])], { minCoverage: 0.5 }));
+    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(1, "no", { annotator: "b" }), l(2, "yes")]), withDraws([drawOver(2, 2).draw], { minCoverage: 0.5 }));
     expect(p.ties).toHaveLength(1);
     const f = agreementFigures(p.gate);
     expect(f.judgeErrors).toBe(1);

@@ -9,7 +9,7 @@
  * held-out split is too small for the defaults, so that the old gate would
  * have trusted each case and the new one has to say why not.
  */
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Judgment, type Label } from "../../src/golden/schema/items.js";
@@ -208,45 +208,63 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(c.trust.message).toBe('untrusted: no label counts (not counted: 60 random labels outside the held-out split "heldout" (labels with no split count as dev; prompts are tuned on dev)); label a random sample of the "heldout" split (ragjudge run prints the sample, review and calibrate commands for this project under Next)');
   });
 
-  it("never trusts while a draw is part-labelled: dropping a draw once it showed a disagreement and drawing again does not buy trust", async () => {
+  it("draws the same items however often a draw is deleted and drawn again with another seed: the seed is the frame's, not the user's", async () => {
+    const p = await judged();
+    const sample = (seed: string, out: string) => runCliCaptured(["sample", "--config", p.config, "--judgments", p.judgments, "--labels", p.labels, "--annotator", "mallory", "--random", "16", "--rubrics", "correctness", "--split", "heldout", "--seed", seed, "--out", join(p.dir, out)]);
+    const first = await sample("1", "q1.jsonl");
+    expect(first.code, first.err).toBe(0);
+    const [id] = readdirSync(join(p.labels, "draws"));
+    const items = (f: string) => readFileSync(join(p.dir, f), "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { question: string }).question).sort();
+    // The adversary looks at the queue, deletes the manifest (no label names it yet) and draws again with seed after seed.
+    for (const seed of ["2", "3", "4"]) {
+      rmSync(join(p.labels, "draws", id!));
+      const again = await sample(seed, `q${seed}.jsonl`);
+      expect(again.code, again.err).toBe(0);
+      expect(readdirSync(join(p.labels, "draws"))).toEqual([id]);
+      expect(items(`q${seed}.jsonl`)).toEqual(items("q1.jsonl"));
+    }
+  });
+
+  it("never trusts while a draw is part-labelled: abandoning a larger draw once it showed a disagreement does not buy trust", async () => {
     const p = await judged({ minLabels: 14, minPerClass: 3, kappaLower: 0.5 });
-    const loop = { config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout", annotator: "mallory", random: 16 };
-    // Draw B (seed 2), labelled whole as the judge decided: the draw the adversary keeps.
-    const b = await labelRandomDraw({ ...loop, seed: 2 });
+    const loop = { config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout", annotator: "mallory" };
+    // Draw B (16 items), labelled whole as the judge decided: the draw the adversary would keep.
+    const b = await labelRandomDraw({ ...loop, random: 16 });
     expect(b.answered).toBe(16);
-    // Draw A (seed 1): its first new item shows a disagreement, two more agree, and the adversary walks away from it.
-    const a = await labelRandomDraw({ ...loop, seed: 1, answer: (_e, verdict, i) => (i === 0 ? (verdict === "yes" ? "no" : "yes") : i < 3 ? (verdict === "no" ? "no" : "yes") : "skip") });
+    // Draw A (24 items, B's 16 among them: a draw's seed is its frame's): the first of its 8 new items shows a
+    // disagreement, two more agree, and the adversary walks away from it.
+    const a = await labelRandomDraw({ ...loop, random: 24, answer: (_e, verdict, i) => (i === 0 ? (verdict === "yes" ? "no" : "yes") : i < 3 ? (verdict === "no" ? "no" : "yes") : "skip") });
     expect(a.answered).toBe(3);
     const c = await calibration(p, "correctness");
     // Before, A simply did not count, B did, and the rubric was TRUSTED at kappa 1.00.
     expect(c.trust).toMatchObject({ trusted: false, reason: "incomplete-draw" });
-    const drawA = c.trust.message.match(/draw ([0-9a-f]{16}) for mallory: (\d+) of 16 drawn held-out items labelled/);
+    const drawA = c.trust.message.match(/draw ([0-9a-f]{16}) for mallory: (\d+) of 24 drawn held-out items labelled/);
     expect(drawA, c.trust.message).not.toBeNull();
-    expect(Number(drawA![2])).toBeLessThan(16 * 0.8);
-    expect(c.trust.message).toMatch(/^untrusted: a draw is not finished \(draw [0-9a-f]{16} for mallory: \d+ of 16 drawn held-out items labelled; each must be labelled to 80% before any label counts toward trust/);
+    expect(Number(drawA![2])).toBe(19);
+    expect(c.trust.message).toMatch(/^untrusted: a draw is not finished \(draw [0-9a-f]{16} for mallory: 19 of 24 drawn held-out items labelled; each must be labelled to 80% before any label counts toward trust/);
     expect((await calibrate(p)).code).toBe(0);
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: a draw is not finished/);
     // ragjudge run's Next names the draw and the command that queues its unlabelled items again, which works as printed.
     const run = await runCliCaptured(["run", "--config", p.config]);
-    expect(run.out).toMatch(/^Next: a draw is not finished \(correctness: draw [0-9a-f]{16} for mallory, \d+ of 16 labelled\); a draw below the share that must be labelled blocks trust/m);
+    expect(run.out).toMatch(/^Next: a draw is not finished \(correctness: draw [0-9a-f]{16} for mallory, 19 of 24 labelled\); a draw below the share that must be labelled blocks trust/m);
     const again = /^ {2}ragjudge (sample --draw ([0-9a-f]{16}) --annotator mallory --config \S+)$/m.exec(run.out);
     expect(again, run.out).not.toBeNull();
     expect(again![2]).toBe(drawA![1]);
     const queue = join(p.dir, "finish.jsonl");
     const sampled = await runCliCaptured([...again![1]!.split(" "), "--out", queue]);
     expect(sampled.code, sampled.err).toBe(0);
-    const unlabelled = 16 - Number(drawA![2]);
+    const unlabelled = 24 - Number(drawA![2]);
     expect(readFileSync(queue, "utf8").trim().split("\n")).toHaveLength(unlabelled);
-    expect(sampled.out).toContain(`Draw ${drawA![1]} (correctness, uniform, drawn for mallory): 16 drawn items, ${unlabelled} of them still unlabelled → ${unlabelled} queued for mallory`);
+    expect(sampled.out).toContain(`Draw ${drawA![1]} (correctness, uniform, drawn for mallory): 24 drawn items, ${unlabelled} of them still unlabelled → ${unlabelled} queued for mallory`);
     // plan says the same: label what is drawn before drawing more.
     const plan = await runCliCaptured(["plan", "--config", p.config, "--judgments", p.judgments, "--reps", "0"]);
-    expect(plan.out).toContain(`Next: label what is drawn before drawing more: correctness: draw ${drawA![1]} for mallory, ${drawA![2]} of 16 drawn held-out items labelled:`);
+    expect(plan.out).toContain(`Next: label what is drawn before drawing more: correctness: draw ${drawA![1]} for mallory, ${drawA![2]} of 24 drawn held-out items labelled:`);
     expect(plan.out).not.toContain("--budget");
     // Finished honestly (the rest as the judge decided), both draws count and the disagreement with them.
-    await labelRandomDraw({ ...loop, seed: 1 });
+    await labelRandomDraw({ ...loop, random: 24 });
     const done = await calibration(p, "correctness");
     expect(done.trust.reason).not.toBe("incomplete-draw");
-    expect(done.gate.n).toBeGreaterThan(16);
+    expect(done.gate.n).toBe(24);
     expect(done.trust.message).toMatch(/kappa 0\.\d\d/);
   });
 

@@ -1,8 +1,8 @@
 /**
  * The example's labels and the draws they label (golden/LABELS.md): the
- * committed manifests are exactly what `ragjudge sample` draws again with the
- * recorded seed, and every author label is on a drawn item, so the trust gate
- * counts them as drawn by ragjudge.
+ * committed manifests are exactly what `ragjudge sample` draws again (a
+ * draw's seed is its frame's, whatever --seed says), and every author label
+ * is on a drawn item, so the trust gate counts them as drawn by ragjudge.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +15,7 @@ import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 
 describe("the example's labels", () => {
-  it("are the drawn items of the committed draws, which sample draws again byte for byte from the recorded seed", async () => {
+  it("are the drawn items of the committed draws, which sample draws again byte for byte from the frame's own seed", async () => {
     const labels = join(ROOT, "labels");
     const draws = loadDraws(labels).draws;
     expect(draws.map((d) => d.draw.rubric).sort()).toEqual(["citation-accuracy", "correctness", "faithfulness", "not-found"]);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
-import { loadDraws } from "../../src/calibration/draws.js";
+import { frameSeed, loadDraws } from "../../src/calibration/draws.js";
 import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
 import { loadConfig } from "../../src/golden/config.js";
 import { candidatesFromRun } from "../../src/review/candidates.js";
@@ -55,7 +55,7 @@ describe("ragjudge sample", () => {
     const drawId = /draw ([0-9a-f]{16}):/.exec(r.out)![1]!;
     expect(r.out).toMatch(new RegExp(`draw ${drawId}: recorded in .*draws/${drawId}\\.json`));
     const manifest = loadDraws(p.labels).draws;
-    expect(manifest.map((d) => [d.draw.id, d.draw.rubric, d.draw.seed, d.draw.population.size, d.draw.drawn.length])).toEqual([[drawId, "faithfulness", 11, 11, 4]]);
+    expect(manifest.map((d) => [d.draw.id, d.draw.rubric, d.draw.seed, d.draw.population.size, d.draw.drawn.length])).toEqual([[drawId, "faithfulness", frameSeed("faithfulness", manifest[0]!.draw.population.items.filter((i) => i.p > 0)), 11, 4]]);
     const first = readFileSync(out, "utf8");
     const queue = loadQueue(out).map((l) => l.value);
     expect(queue).toHaveLength(4);

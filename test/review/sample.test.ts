@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { hashJson } from "../../src/golden/hash.js";
 import type { ItemKey } from "../../src/golden/schema/items.js";
 import { sampleQueue, type Candidate, type ExistingLabels } from "../../src/review/sample.js";
-import { drawIdOf } from "../../src/calibration/draws.js";
+import { drawIdOf, frameSeed } from "../../src/calibration/draws.js";
 
 function cand(rubric: string, q: number, verdict: Candidate["verdict"], answer = `answer ${q}`): Candidate {
   const evidence = { question: `question ${q}`, answer };
@@ -33,7 +33,7 @@ describe("sampleQueue --random", () => {
     expect(ids(c)).not.toEqual(ids(a));
   });
 
-  it("keeps giving the same queue for a seed across versions (canonical order and streams are pinned)", () => {
+  it("keeps giving the same queue for a seed and frame across versions (canonical order, frame seed and streams are pinned)", () => {
     // Names chosen so that another key encoding (a separator other than \u0000) would reorder them.
     const pinned: Candidate[] = Array.from({ length: 30 }, (_, q) => {
       const evidence = { question: `question ${q}`, answer: `answer ${q}` };
@@ -41,8 +41,8 @@ describe("sampleQueue --random", () => {
     });
     const got = sampleQueue(pinned, [], { annotator: "asha", seed: 42, random: 5, balanced: 4 }).entries.map((e) => `${e.frame}:${e.variant}/${e.question}`);
     expect(got).toEqual([
-      "balanced:bm25 small/q-25", "balanced:bm25 small/q-15", "random:bm25/q-8", "random:bm25 small/q-3", "balanced:bm25/q-0",
-      "random:bm25/q-12", "balanced:bm25 small/q-17", "random:bm25/q-22", "random:bm25 small/q-13",
+      "random:bm25/q-16", "random:bm25/q-12", "balanced:bm25 small/q-15", "balanced:bm25 small/q-25", "random:bm25/q-8",
+      "random:bm25 small/q-17", "balanced:bm25/q-0", "random:bm25/q-4",
     ]);
   });
 
@@ -52,16 +52,29 @@ describe("sampleQueue --random", () => {
     expect(ids(both)).toEqual(ids(only));
   });
 
-  it("is uniform: over many seeds every item is drawn about n/N of the time", () => {
+  it("draws with the frame's own seed: the same items whatever the seed given, other items for another frame", () => {
     const ten = pop("faithfulness", 10);
+    const drawnBy = (c: Candidate[], seed: number) => sampleQueue(c, [], { annotator: "asha", seed, random: 3 }).draws[0]!;
+    const a = drawnBy(ten, 1);
+    expect(a.seed).toBe(frameSeed("faithfulness", a.population.items));
+    expect(drawnBy(ten, 2).drawn).toEqual(a.drawn);
+    expect(drawnBy(ten, 77).seed).toBe(a.seed);
+    // an answer changed (a space added, say): the same seed, for the input hashes are not in it; another question: another
+    const changed = ten.map((c, i) => (i === 4 ? cand("faithfulness", 4, c.verdict, "answer 4 ") : c));
+    expect(drawnBy(changed, 1).seed).toBe(a.seed);
+    expect(drawnBy([...ten, cand("faithfulness", 10, "yes")], 1).seed).not.toBe(a.seed);
+  });
+
+  it("is uniform: over many frames every item is drawn about n/N of the time", () => {
     const hits = new Map<string, number>();
     const runs = 3000;
-    for (let seed = 0; seed < runs; seed++) {
-      for (const e of sampleQueue(ten, [], { annotator: "asha", seed, random: 3 }).entries) hits.set(e.question, (hits.get(e.question) ?? 0) + 1);
+    for (let run = 0; run < runs; run++) {
+      // ten questions and one more that changes with the run: a frame, and so a seed, of its own
+      const ten = [...Array.from({ length: 10 }, (_, i) => cand("faithfulness", i, "yes")), { ...cand("faithfulness", 1000 + run, "yes") }];
+      for (const e of sampleQueue(ten, [], { annotator: "asha", seed: 1, random: 3 }).entries) hits.set(e.question, (hits.get(e.question) ?? 0) + 1);
     }
-    expect(hits.size).toBe(10);
-    // Binomial(3000, 0.3): sd ≈ 25; allow ±4.5 sd.
-    for (const n of hits.values()) expect(Math.abs(n - 900)).toBeLessThan(115);
+    // Binomial(3000, 3/11) for each of the ten in every frame (the eleventh is another question each run): sd ≈ 24; allow ±4.5 sd.
+    for (let i = 0; i < 10; i++) expect(Math.abs(hits.get(`q${String(i).padStart(3, "0")}`)! - (3000 * 3) / 11)).toBeLessThan(110);
   });
 
   it("never resamples an item the annotator labelled with the same input hash; π over what is left", () => {
@@ -84,22 +97,26 @@ describe("sampleQueue --random", () => {
     expect(entries).toHaveLength(9);
   });
 
-  it("draws every round from the whole population: labelled items drawn again count, and rounds together are an equal-probability sample", () => {
-    const ten = pop("faithfulness", 10);
+  it("draws every round from the whole population: a larger round holds the smaller one, its labelled items counted, and is an equal-probability sample", () => {
     const hits = new Map<string, number>();
     const runs = 2000;
-    for (let seed = 0; seed < runs; seed++) {
-      const r1 = sampleQueue(ten, [], { annotator: "asha", seed, random: 3 });
+    for (let run = 0; run < runs; run++) {
+      // the same ten questions in another variant each run: a frame, and so a seed, of its own
+      const ten = Array.from({ length: 10 }, (_, i) => { const c = cand("faithfulness", i, i % 4 ? "yes" : "no"); return { ...c, key: { ...c.key, variant: `v${run}` } }; });
+      const r1 = sampleQueue(ten, [], { annotator: "asha", seed: 1, random: 3 });
       const done = r1.entries.map((e) => ({ key: { variant: e.variant, question: e.question, rubric: e.rubric, unit: e.unit }, inputHash: e.inputHash }));
-      const r2 = sampleQueue(ten, [], { annotator: "asha", seed: seed + 100_000, random: 3 }, done);
-      // The second round drew 3 of all 10; the ones already labelled are counted, not queued again.
-      expect(r2.rubrics[0]!.random).toMatchObject({ drawn: 3, inclusionProbability: 0.3 });
-      expect(r2.entries).toHaveLength(3 - r2.rubrics[0]!.random!.alreadyLabelled);
+      // The same round again draws the same three, all labelled now: nothing to queue.
+      expect(sampleQueue(ten, [], { annotator: "asha", seed: 2, random: 3 }, done).entries).toEqual([]);
+      const r2 = sampleQueue(ten, [], { annotator: "asha", seed: 2, random: 5 }, done);
+      // The second round drew 5 of all 10, the first round's 3 among them: counted, not queued again.
+      expect(r2.rubrics[0]!.random).toMatchObject({ drawn: 5, inclusionProbability: 0.5, alreadyLabelled: 3 });
+      expect(r2.entries).toHaveLength(2);
       expect(r2.entries.some((e) => done.some((d) => d.key.question === e.question))).toBe(false);
-      for (const q of new Set([...r1.entries, ...r2.entries].map((e) => e.question).concat(r2.draws[0]!.drawn.map((i) => r2.draws[0]!.population.items[i]!.question)))) hits.set(q, (hits.get(q) ?? 0) + 1);
+      for (const i of r2.draws[0]!.drawn) hits.set(r2.draws[0]!.population.items[i]!.question, (hits.get(r2.draws[0]!.population.items[i]!.question) ?? 0) + 1);
     }
-    // Each item is in the union with probability 1 - 0.7² = 0.51: Binomial(2000, 0.51), sd ≈ 22; allow ±4.5 sd.
-    for (const n of hits.values()) expect(Math.abs(n - 1020)).toBeLessThan(100);
+    // Each item is in the larger round with probability 0.5: Binomial(2000, 0.5), sd ≈ 22; allow ±4.5 sd.
+    expect(hits.size).toBe(10);
+    for (const n of hits.values()) expect(Math.abs(n - 1000)).toBeLessThan(100);
   });
 
   it("records each random draw: the population with its input hashes and probabilities, items outside the scope at 0, the drawn ones by index", () => {
@@ -108,15 +125,16 @@ describe("sampleQueue --random", () => {
     const { entries, draws } = sampleQueue(f, [], { annotator: "asha", seed: 9, random: 4, scope: { variants: ["v"], splits: ["heldout"] }, outOfScope: outside, judges: new Map([["faithfulness", { fingerprint: "fp1", servedModels: ["m-2026"] }]]) });
     expect(draws).toHaveLength(1);
     const d = draws[0]!;
-    expect(d).toMatchObject({ rubric: "faithfulness", annotator: "asha", seed: 9, requested: 4, design: "uniform", fingerprint: "fp1", servedModels: ["m-2026"], scope: { variants: ["v"], splits: ["heldout"] } });
+    expect(d).toMatchObject({ rubric: "faithfulness", annotator: "asha", seed: frameSeed("faithfulness", d.population.items.filter((i) => i.p > 0)), requested: 4, design: "uniform", fingerprint: "fp1", servedModels: ["m-2026"], scope: { variants: ["v"], splits: ["heldout"] } });
     expect(d.population.size).toBe(12);
     expect(d.population.items.filter((i) => i.p === 0.4)).toHaveLength(10);
     expect(d.population.items.filter((i) => i.p === 0).map((i) => i.question)).toEqual(["q010", "q011"]);
     expect(d.drawn.map((i) => d.population.items[i]!.question).sort()).toEqual(entries.map((e) => e.question).sort());
     expect(new Set(entries.map((e) => e.draw))).toEqual(new Set([drawIdOf(d)]));
-    // The id is the content's hash: the same draw again is the same id; another seed another.
-    expect(drawIdOf(sampleQueue(f, [], { annotator: "asha", seed: 9, random: 4, scope: { variants: ["v"], splits: ["heldout"] }, outOfScope: outside, judges: new Map([["faithfulness", { fingerprint: "fp1", servedModels: ["m-2026"] }]]) }).draws[0]!)).toBe(drawIdOf(d));
-    expect(drawIdOf(sampleQueue(f, [], { annotator: "asha", seed: 10, random: 4 }).draws[0]!)).not.toBe(drawIdOf(d));
+    // The id is the content's hash: the same draw again is the same id, whatever seed is given; another frame another.
+    const again = (c: Candidate[], seed: number) => sampleQueue(c, [], { annotator: "asha", seed, random: 4, scope: { variants: ["v"], splits: ["heldout"] }, outOfScope: outside, judges: new Map([["faithfulness", { fingerprint: "fp1", servedModels: ["m-2026"] }]]) }).draws[0]!;
+    expect(drawIdOf(again(f, 10))).toBe(drawIdOf(d));
+    expect(drawIdOf(again(f.slice(1), 9))).not.toBe(drawIdOf(d));
   });
 
   it("copies the evidence and display fields into each entry", () => {

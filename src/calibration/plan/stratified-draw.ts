@@ -1,5 +1,5 @@
 import type { Draw, DrawItem } from "../../golden/schema/draw.js";
-import { populationHash, type DrawBody } from "../draws.js";
+import { frameSeed, populationHash, type DrawBody } from "../draws.js";
 import { byEvidence, evidenceKey } from "../keys.js";
 import { sampleWithoutReplacement, streamFor } from "../random.js";
 import type { ItemKey } from "../../golden/schema/items.js";
@@ -8,10 +8,11 @@ import type { ItemKey } from "../../golden/schema/items.js";
  * Stratified draws: building one (`ragjudge plan --budget`) and replaying
  * one (the gate). Within each stratum n_h of its N_h frame items are drawn
  * without replacement from the stream `<rubric>/stratified/<stratum>` of the
- * seed, in the population's listed (canonical) order, so the manifest is a
- * pure function of its seed, population, strata and allocation: the gate
- * draws it again and refuses a manifest whose drawn items, probabilities or
- * strata were edited, even with its id and hashes recomputed.
+ * frame's seed ({@link frameSeed}), in the population's listed (canonical)
+ * order, so the manifest is a pure function of its population, strata and
+ * allocation: the gate draws it again and refuses a manifest whose seed,
+ * drawn items, probabilities or strata were edited, even with its id and
+ * hashes recomputed.
  */
 
 /** One item of a stratified frame or of the judged items outside it. */
@@ -27,7 +28,6 @@ export interface StratifiedItem {
 export interface StratifiedSpec {
   rubric: string;
   annotator: string;
-  seed: number;
   fingerprint: string;
   servedModels: string[];
   scope: Draw["scope"];
@@ -71,13 +71,14 @@ export function stratifiedDrawBody(spec: StratifiedSpec): DrawBody {
     ...spec.outside.slice().sort(byEvidence).map((it) => ({ ...base(it), p: 0 })),
   ];
   const allocation = new Map([...sizes.keys()].map((h) => [h, Math.min(sizes.get(h)!, spec.allocation.get(h) ?? 0)]));
-  const drawn = replayDrawn(spec.rubric, spec.seed, items, allocation);
+  const seed = frameSeed(spec.rubric, items.filter((it) => it.p > 0));
+  const drawn = replayDrawn(spec.rubric, seed, items, allocation);
   return {
     schema: "ragjudge.draw/1",
     design: "stratified",
     rubric: spec.rubric,
     annotator: spec.annotator,
-    seed: spec.seed,
+    seed,
     requested: drawn.length,
     fingerprint: spec.fingerprint,
     servedModels: spec.servedModels,
@@ -142,13 +143,13 @@ function scopeProblem(d: Draw): string | null {
 /**
  * Why the gate refuses a draw's design, or null when it accepts it: the
  * design must know every item's inclusion probability (an active frame does
- * not); a uniform draw gives every frame item the same probability n/N and
- * its drawn items are what its seed draws again; a
- * stratified one gives stratum h exactly n_h/N_h with n_h >= 1 (a stratum
- * with probability 0 is not represented), items outside every stratum 0,
- * its strata table says the same, and its drawn items are what its seed
- * draws again. Either way its frame (probability above 0) is exactly its
- * scope.
+ * not); its seed is its frame's ({@link frameSeed}); a uniform draw gives
+ * every frame item the same probability n/N and its drawn items are what
+ * the seed draws again; a stratified one gives stratum h exactly n_h/N_h
+ * with n_h >= 1 (a stratum with probability 0 is not represented), items
+ * outside every stratum 0, its strata table says the same, and its drawn
+ * items are what the seed draws again. Either way its frame (probability
+ * above 0) is exactly its scope.
  *
  * @example
  * designRefusal(draw) // null, or "its design is active: ..."
@@ -158,6 +159,8 @@ export function designRefusal(d: Draw): string | null {
   if (d.design === "active") return "its design is active (uncertain items first): no item has a known inclusion probability, so its labels never feed the gate (error analysis only)";
   const disorder = orderProblem(d);
   if (disorder) return disorder;
+  const seed = frameSeed(d.rubric, items.filter((it) => it.p > 0));
+  if (d.seed !== seed) return `its seed ${d.seed} is not the one its frame fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge sample --random and plan --budget draw with the frame's own`;
   const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
   if (d.design === "uniform") {
     const frame = items.filter((i) => i.p > 0);

@@ -171,7 +171,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   }
   const shares = budgetShares(plans.filter((p) => newest.get(p.rubric)?.fp === p.fingerprint), budget, inputs, pYesOf(judgments));
   const bodies = shares.map((s) => stratifiedDrawBody({
-    rubric: s.plan.rubric, annotator: flags.annotator!, seed, fingerprint: s.plan.fingerprint, servedModels: s.plan.group.servedModels,
+    rubric: s.plan.rubric, annotator: flags.annotator!, fingerprint: s.plan.fingerprint, servedModels: s.plan.group.servedModels,
     scope: { variants: [...new Set(s.plan.group.items.map((i) => i.key.variant))].sort(), splits: [heldoutSplit(config.trust)] },
     frame: s.frame, outside: s.outside, allocation: s.allocation,
   }));

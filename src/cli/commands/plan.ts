@@ -16,7 +16,7 @@ export function registerPlan(program: Command): void {
     .option("--budget <n>", "split n new labels over the rubrics and write stratified draws (labels/draws/) and a review queue")
     .option("--active <n>", "error analysis only: queue the n unlabelled items per rubric the judge is least sure of (P(yes) nearest 0.5); the trust gate never counts these labels")
     .option("--annotator <name>", "who will label the budget's queue (needed with --budget)")
-    .option("--seed <n>", "seed of the budget's draws", "1")
+    .option("--seed <n>", "seed of the simulation check and of the queue's order (a draw's own seed is fixed by its items: the trust gate refuses a chosen one)", "1")
     .option("--reps <n>", "replicates of the simulation check (0: skip it)", "400")
     .option("--out <file>", `where --budget writes the review queue (default: <cacheDir>/${DEFAULT_QUEUE})`)
     .option("--judgments <file>", "judgments JSONL (default: <cacheDir>/judgments.jsonl)")

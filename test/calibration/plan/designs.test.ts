@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../helpers/paths.js";
 import { calibrate } from "../../../src/calibration/calibrate.js";
-import { drawIdOf, drawItemKey, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../../src/calibration/draws.js";
+import { drawIdOf, drawItemKey, frameSeed, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../../src/calibration/draws.js";
 import { resolveLabels, type LocatedLabel } from "../../../src/calibration/labels.js";
 import { accepts, DESIGNS, renderDesignsMarkdown } from "../../../src/calibration/plan/designs.js";
 import { designRefusal, stratifiedDrawBody, uniformReplay } from "../../../src/calibration/plan/stratified-draw.js";
@@ -35,7 +35,7 @@ function loaded(body: DrawBody): LoadedDraw {
 
 function honestBody(allocation = { "verdict no": 40, "verdict yes": 60 }): DrawBody {
   return stratifiedDrawBody({
-    rubric: "r", annotator: "asha", seed: 5, fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: null },
+    rubric: "r", annotator: "asha", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: null },
     frame: Array.from({ length: 400 }, (_, k) => ({ ...key(k + 1), stratum: `verdict ${verdictOf(k + 1)}` })), outside: [], allocation: new Map(Object.entries(allocation)),
   });
 }
@@ -86,7 +86,7 @@ describe("the gate and sampling designs", () => {
     const undrawn = body.population.items.findIndex((it, i) => it.stratum === "verdict no" && !drawnSet.has(i));
     const swapAt = body.drawn.findIndex((i) => body.population.items[i]!.stratum === "verdict no");
     const edited = { ...body, drawn: body.drawn.map((x, k) => (k === swapAt ? undrawn : x)) };
-    expect(designRefusal(loaded(edited).draw)).toBe("its drawn items are not what seed 5 draws from its strata: the manifest was edited");
+    expect(designRefusal(loaded(edited).draw)).toBe(`its drawn items are not what seed ${body.seed} draws from its strata: the manifest was edited`);
     expect(run(labelsFor(edited), loaded(edited)).trust.trusted).toBe(false);
   });
 
@@ -101,13 +101,14 @@ describe("the gate and sampling designs", () => {
   it("refuses a uniform draw whose frame is not its scope: in-scope items moved out of the frame shift where a seed lands", () => {
     // `sample` without --split: every judged item is in the frame, dev (q001..q100) and held-out alike. The attacker moves
     // fifty dev items out of the frame (probability 0, listed last, in canonical order), so the same seed draws from other
-    // positions, recomputes every probability, the drawn items from the seed, and every hash.
+    // positions, recomputes every probability, the frame's seed, the drawn items from it, and every hash.
     const split = (i: number) => (i <= 100 ? "dev" : "heldout");
     const item = (i: number, p: number) => ({ variant: "v", question: q(i), unit: "answer", inputHash: H(i), split: split(i), p });
     const order = (a: { question: string }, b: { question: string }) => (drawItemKey("r", a as never) < drawItemKey("r", b as never) ? -1 : 1);
+    const seedOf = (items: ReturnType<typeof item>[]) => frameSeed("r", items.filter((i) => i.p > 0));
     const body = (items: ReturnType<typeof item>[]): DrawBody => ({
-      schema: "ragjudge.draw/1", design: "uniform", rubric: "r", annotator: "asha", seed: 3, requested: 60, fingerprint: "fp", servedModels: [],
-      scope: { variants: ["v"], splits: null }, population: { hash: "", size: items.length, items }, drawn: uniformReplay("r", 3, items, 60),
+      schema: "ragjudge.draw/1", design: "uniform", rubric: "r", annotator: "asha", seed: seedOf(items), requested: 60, fingerprint: "fp", servedModels: [],
+      scope: { variants: ["v"], splits: null }, population: { hash: "", size: items.length, items }, drawn: uniformReplay("r", seedOf(items), items, 60),
     });
     const honest = body(Array.from({ length: 400 }, (_, k) => item(k + 1, 60 / 400)).sort(order));
     expect(designRefusal(loaded(honest).draw)).toBeNull();
@@ -119,10 +120,10 @@ describe("the gate and sampling designs", () => {
     const scoped = { ...edited, scope: { variants: ["v"], splits: ["heldout"] } };
     const heldoutFrame = Array.from({ length: 300 }, (_, k) => item(k + 101, 60 / 300)).sort(order);
     const dev = Array.from({ length: 100 }, (_, k) => item(k + 1, 0)).sort(order);
-    const fair = { ...scoped, population: { hash: "", size: 400, items: [...heldoutFrame, ...dev] }, drawn: uniformReplay("r", 3, [...heldoutFrame, ...dev], 60) };
+    const fair = { ...scoped, seed: seedOf(heldoutFrame), population: { hash: "", size: 400, items: [...heldoutFrame, ...dev] }, drawn: uniformReplay("r", seedOf(heldoutFrame), [...heldoutFrame, ...dev], 60) };
     expect(designRefusal(loaded(fair).draw)).toBeNull();
     const hidden = [...heldoutFrame.slice(1).map((i) => ({ ...i, p: 60 / 299 })), ...[heldoutFrame[0]!, ...dev].map((i) => ({ ...i, p: 0 })).sort(order)];
-    expect(designRefusal(loaded({ ...fair, population: { hash: "", size: 400, items: hidden }, drawn: uniformReplay("r", 3, hidden, 60) }).draw)).toMatch(/^its population gives item 399 \(v\/q101\/answer, split heldout\) probability 0 though it is inside the draw's scope \(variants v, splits heldout\)/);
+    expect(designRefusal(loaded({ ...fair, seed: seedOf(hidden), population: { hash: "", size: 400, items: hidden }, drawn: uniformReplay("r", seedOf(hidden), hidden, 60) }).draw)).toMatch(/^its population gives item 399 \(v\/q101\/answer, split heldout\) probability 0 though it is inside the draw's scope \(variants v, splits heldout\)/);
   });
 
   it("never lets an active frame feed the gate, relabelled random or recorded as uniform", () => {
@@ -140,10 +141,13 @@ describe("the gate and sampling designs", () => {
     expect(a.gate.n).toBe(0);
     expect(a.trust.trusted).toBe(false);
     expect(run(labels).gate.n).toBe(0);
-    // Recorded as uniform: with probability 0 the schema refuses it; with n/N everywhere the seed does not draw those items.
+    // Recorded as uniform: with probability 0 the schema refuses it; with n/N everywhere a chosen seed is refused, and
+    // the frame's own seed does not draw those items.
     expect(() => loaded({ ...active, design: "uniform" })).toThrow(/inclusion probability 0/);
-    const uniform = { ...active, design: "uniform" as const, population: { ...active.population, items: items.map((it) => ({ ...it, p: 0.1 })) } };
-    expect(designRefusal(loaded(uniform).draw)).toBe("its drawn items are not what seed 1 draws from its frame: the manifest was edited");
+    const asUniform = { ...active, design: "uniform" as const, population: { ...active.population, items: items.map((it) => ({ ...it, p: 0.1 })) } };
+    expect(designRefusal(loaded(asUniform).draw)).toMatch(/^its seed 1 is not the one its frame fixes \(\d+\)/);
+    const uniform = { ...asUniform, seed: frameSeed("r", asUniform.population.items) };
+    expect(designRefusal(loaded(uniform).draw)).toBe(`its drawn items are not what seed ${uniform.seed} draws from its frame: the manifest was edited`);
     expect(run(labels, loaded(uniform)).trust.trusted).toBe(false);
   });
 

@@ -33,6 +33,7 @@ describe("labels needed for the gate", () => {
     expect(perfect).toMatchObject({ bound: "minLabels", total: 50, further: 40 });
     const skewed = kappaLabelsNeeded({ cells: { tp: 0.95, fp: 0, fn: 0, tn: 0.05 }, n: 10, ...gate, population: 1000 });
     expect(skewed).toMatchObject({ bound: "minPerClass", total: 200 });
+    expect(kappaLabelsNeeded({ cells: { tp: 0.95, fp: 0, fn: 0, tn: 0.05 }, n: 10, ...gate, population: 120 }).cannot!.reason).toBe("cannot: the gate needs 200 labels (10 of each answer at a yes share of 0.95) but only 120 held-out items exist");
     const small = kappaLabelsNeeded({ cells, n: 30, ...gate, population: 40 });
     expect(small.cannot!.reason).toMatch(/only 40 held-out items exist/);
     expect(kappaLabelsNeeded({ cells, n: 0, ...gate, population: 40 }).unknown).toMatch(/no gate labels yet/);
