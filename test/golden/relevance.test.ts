@@ -70,3 +70,20 @@ describe("anchor memos keep apart what only a separator would join", () => {
     expect(questions.map((q) => [...relevantSet(q, chunks)])).toEqual([["c1"], ["c2"]]);
   });
 });
+
+describe("checkAnchors", () => {
+  it("gives the same findings when asked again for the same golden set and chunk indexes, and checks afresh for another index", () => {
+    const words = "one two three four five six";
+    const golden = { file: "g.jsonl", questions: [GoldenQuestion.parse({ id: "q", question: "?", anchor: { doc: "d", text: words } })], lineOf: new Map([["q", 1]]) };
+    const good = indexChunks([{ id: "c1", doc: "d", text: `alpha ${words} omega` }]);
+    const first = checkAnchors(golden, [{ chunks: good, chunksFile: "c.jsonl" }]);
+    expect(first.problems).toEqual([]);
+    const again = checkAnchors(golden, [{ chunks: good, chunksFile: "c.jsonl" }]);
+    expect(again).toEqual(first);
+    again.problems.push({} as (typeof again.problems)[number]); // the caller's arrays are its own
+    expect(checkAnchors(golden, [{ chunks: good, chunksFile: "c.jsonl" }]).problems).toEqual([]);
+    // the same file name, another index (a copy with passages, or a file read again): checked again
+    const other = indexChunks([{ id: "c1", doc: "d", text: "alpha omega" }]);
+    expect(checkAnchors(golden, [{ chunks: other, chunksFile: "c.jsonl" }]).problems.map((p) => p.message)).toEqual([expect.stringMatching(/is not in document "d"/)]);
+  });
+});
