@@ -7,7 +7,7 @@ import { pairGroup } from "./pairing.js";
 import { loadRecords } from "./record.js";
 import type { BootstrapOptions } from "./stats/index.js";
 import { decideTrust, gateContext, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
-import { groupJudgments, judgedKeys } from "./verdicts.js";
+import { groupJudgments } from "./verdicts.js";
 
 /** Trust state and pass rates of one rubric under one judge (fingerprint and served model). */
 export interface RubricAssessment {
@@ -49,9 +49,8 @@ export function assessJudgments(input: {
     ...(input.questions ? { splits: splitsOf(input.questions) } : {}),
   };
   const { groups, counts } = groupJudgments(input.judgments);
-  const withJudged = { ...inputs, judged: judgedKeys(groups) };
   const rubrics = groups.map((g) => {
-    const pairing = pairGroup(g, inputs.book, gateContext(withJudged, g.rubric));
+    const pairing = pairGroup(g, inputs.book, gateContext(inputs, g.rubric));
     return { rubric: g.rubric, fingerprint: g.fingerprint, servedModel: g.servedModel, judge: g.judge, trust: decideTrust(pairing, inputs), passRates: correctedPassRates(pairing, input.bootstrap) };
   });
   return { rubrics, ruleVerdicts: counts.ruleVerdicts };

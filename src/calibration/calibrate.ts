@@ -14,7 +14,7 @@ import { pairGroup, unpairedLabels, type DrawStatus, type GroupPairing, type Pai
 import { CalibrationRecord, RECORD_SCHEMA, type RecordFigures } from "./record.js";
 import { DEFAULT_REPS, DEFAULT_SEED, noBootstrap } from "./stats/index.js";
 import { countedDraws, decideTrust, excludedOf, gateContext, gateOptionsOf, labelsHashOf, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
-import { groupJudgments, judgedKeys, verdictsHash, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
+import { groupJudgments, verdictsHash, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
 
 /** Inputs of one calibration run. */
 export interface CalibrateInput {
@@ -285,7 +285,6 @@ export function calibrate(input: CalibrateInput): CalibrationReport {
     book: input.book, draws: input.draws ?? NO_DRAWS, records: [],
     ...(input.trust ? { trust: input.trust } : {}),
     ...(input.questions ? { splits: splitsOf(input.questions.values()) } : {}),
-    judged: judgedKeys(groups),
   };
   const rubrics = groups.map((g) => calibrateGroup(pairGroup(g, input.book, gateContext(inputs, g.rubric)), input, inputs, time));
   const warnings: string[] = [];

@@ -17,8 +17,6 @@ export interface DrawContext {
   draws: DrawBook;
   heldout: string;
   splits?: ReadonlyMap<string, string | null>;
-  /** Evidence keys of every item some judge judged (verdicts.ts, judgedKeys); absent: the group's own items. */
-  judged?: ReadonlySet<string>;
 }
 
 /** The skip test of one draw: are its unlabelled held-out items like its labelled ones in the judge's verdict? */
@@ -65,15 +63,14 @@ export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
 }
 
 /**
- * The draw's frame items (probability above 0) that no judge of these
- * verdicts judged, with the same input hash. A draw's seed is its frame's
+ * The draw's frame items (probability above 0) that this judge did not
+ * judge, with the same input hash. A draw's seed is its frame's
  * (draws.ts, frameSeed), so a frame padded with items nobody judged, a new
  * one per try, would choose the seed again; a frame of questions removed
- * since is not today's evaluation either. Another judge's items count: a
- * draw made from one judge's verdicts is a random sample of what another
- * judged of it.
+ * since is not today's evaluation either.
  */
-function unjudgedFrame(d: LoadedDraw, judged: ReadonlySet<string>): { count: number; example?: string } {
+function unjudgedFrame(d: LoadedDraw, group: JudgeGroup): { count: number; example?: string } {
+  const judged = new Set(group.items.map((it) => evidenceKey(it.key, it.inputHash)));
   let count = 0;
   let example: string | undefined;
   for (const it of d.draw.population.items) {
@@ -145,12 +142,12 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
   // A design whose inclusion probabilities are unknown, or do not replay from its frame's seed, never covers (plan/designs.ts).
   const refused = designRefusal(d.draw);
   const moved = movedSplits(d, ctx);
-  const unjudged = unjudgedFrame(d, ctx.judged ?? new Set(group.items.map((it) => evidenceKey(it.key, it.inputHash))));
+  const unjudged = unjudgedFrame(d, group);
   const covers = missing === 0 && outside === 0 && refused === null && moved.count === 0 && lost.length === 0 && unjudged.count === 0;
   const why: string[] = refused ? [`the gate refuses this draw: ${refused}`] : [];
   if (lost.length) why.push(`labels of ${d.draw.rubric} name ${lost.length === 1 ? "a draw" : `${lost.length} draws`} whose manifest is missing from ${ctx.draws.dir || "labels/draws"} (${lost.slice(0, 3).join(", ")}${lost.length > 3 ? ", ..." : ""}): no draw of the rubric counts until it is back (a deleted draw could leave only one that flatters the judge)`);
   if (moved.count) why.push(`the split of ${moved.count} of its item${moved.count === 1 ? "" : "s"} changed in the golden set since the draw, in or out of "${ctx.heldout}" (for example ${moved.example}): draw again on today's splits`);
-  if (unjudged.count) why.push(`${unjudged.count} item${unjudged.count === 1 ? "" : "s"} of its frame ${unjudged.count === 1 ? "is" : "are"} not among the judged items (for example ${unjudged.example}): its seed follows its frame, so a frame that is not today's judged items draws what it likes; draw again`);
+  if (unjudged.count) why.push(`${unjudged.count} item${unjudged.count === 1 ? "" : "s"} of its frame ${unjudged.count === 1 ? "is" : "are"} not among the items this judge judged (for example ${unjudged.example}): its seed follows its frame, so a frame that is not today's judged items draws what it likes; draw again`);
   if (missing) why.push(`${missing} held-out item${missing === 1 ? "" : "s"} judged now ${missing === 1 ? "is" : "are"} not in its population (new items, or their evidence changed since the draw)`);
   if (outside) why.push(`${outside} held-out item${outside === 1 ? "" : "s"} judged now ${outside === 1 ? "was" : "were"} outside its frame (it was limited to variants ${d.draw.scope.variants.join(", ")}${d.draw.scope.splits ? ` and splits ${d.draw.scope.splits.join(", ")}` : ""})`);
   if (example) why.push(`for example ${example.key.variant}/${example.key.question}/${example.key.unit}`);

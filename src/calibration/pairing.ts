@@ -23,8 +23,6 @@ export interface GateContext {
   splits?: ReadonlyMap<string, string | null>;
   /** `trust.minCoverage` of this rubric (default 0.8). */
   minCoverage: number;
-  /** Evidence keys of every item some judge judged (verdicts.ts, judgedKeys); absent: the group's own items. */
-  judged?: ReadonlySet<string>;
 }
 
 /** No draws, default split and coverage: every random label is "not drawn" unless attested. */

@@ -12,7 +12,7 @@ import { RECORD_SCHEMA, type CalibrationRecord, type LoadedRecord } from "./reco
 import type { Interval } from "./stats/index.js";
 import { trustRule, type UntrustedReason } from "./trust-rules.js";
 import { uninformativeInterval, type UninformativeInterval } from "./uninformative.js";
-import { groupJudgments, judgedKeys, verdictsHash, type JudgeGroup } from "./verdicts.js";
+import { groupJudgments, verdictsHash, type JudgeGroup } from "./verdicts.js";
 
 /**
  * Trust is computed, not remembered. This module holds the one function
@@ -73,16 +73,11 @@ export interface TrustInputs {
   trust?: TrustSettings;
   /** The golden set's split of each question (null: none), so the draw check and the split rule read the data, not what a label says. */
   splits?: ReadonlyMap<string, string | null>;
-  /** Every item some judge of these verdicts judged ({@link judgedKeys}): a draw's frame may hold no other (without it, the group's own). */
-  judged?: ReadonlySet<string>;
 }
 
 /** The pairing context of one rubric. */
-export function gateContext(inputs: Pick<TrustInputs, "draws" | "trust" | "splits" | "judged">, rubric: string): GateContext {
-  return {
-    draws: inputs.draws, heldout: heldoutSplit(inputs.trust), minCoverage: thresholdsFor(inputs.trust, rubric).minCoverage,
-    ...(inputs.splits ? { splits: inputs.splits } : {}), ...(inputs.judged ? { judged: inputs.judged } : {}),
-  };
+export function gateContext(inputs: Pick<TrustInputs, "draws" | "trust" | "splits">, rubric: string): GateContext {
+  return { draws: inputs.draws, heldout: heldoutSplit(inputs.trust), minCoverage: thresholdsFor(inputs.trust, rubric).minCoverage, ...(inputs.splits ? { splits: inputs.splits } : {}) };
 }
 
 /** Every golden question's split, for {@link TrustInputs.splits}. */
@@ -249,7 +244,5 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
  * for (const s of trustStates(judgments, { book, draws, records, trust: config.trust })) console.log(s.rubric, s.message);
  */
 export function trustStates(judgments: readonly Judgment[], inputs: TrustInputs): TrustState[] {
-  const { groups } = groupJudgments(judgments);
-  const withJudged = { ...inputs, judged: judgedKeys(groups) };
-  return groups.map((g) => decideTrust(pairGroup(g, inputs.book, gateContext(withJudged, g.rubric)), inputs));
+  return groupJudgments(judgments).groups.map((g) => decideTrust(pairGroup(g, inputs.book, gateContext(inputs, g.rubric)), inputs));
 }

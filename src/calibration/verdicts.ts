@@ -44,17 +44,6 @@ export interface JudgeGroup {
   items: JudgedItem[];
 }
 
-/**
- * The evidence keys of every item some judge judged, across the groups: what
- * a draw's frame may hold (draw-status.ts). A frame item nobody judged is a
- * made-up one, and a draw's seed follows its frame.
- */
-export function judgedKeys(groups: readonly JudgeGroup[]): Set<string> {
-  const out = new Set<string>();
-  for (const g of groups) for (const it of g.items) out.add(evidenceKey(it.key, it.inputHash));
-  return out;
-}
-
 /** What grouping left out, for reporting. */
 export interface GroupingCounts {
   /** `judge: "rule"` verdicts: reported apart, never calibrated. */

@@ -6,7 +6,7 @@ import { evidenceKey } from "../keys.js";
 import { pairGroup, type GroupPairing } from "../pairing.js";
 import { ppiMean, type Interval } from "../stats/index.js";
 import { gateContext, gateFiguresOf, type TrustInputs } from "../trust.js";
-import { groupJudgments, judgedKeys, type JudgeGroup, type JudgedItem } from "../verdicts.js";
+import { groupJudgments, type JudgeGroup, type JudgedItem } from "../verdicts.js";
 import { designKappa, type CellShares, type DesignKappa } from "./kappa-linear.js";
 import { kappaLabelsNeeded, ppiLabelsNeeded, type KappaNeed, type WidthNeed } from "./sample-size.js";
 import { simulatedLabelsNeeded, simulateGate } from "./simulate.js";
@@ -156,7 +156,5 @@ export function planGroup(group: JudgeGroup, inputs: TrustInputs, options: PlanO
  * planGroups(judgments, { book, draws, records: [], splits }).map((p) => p.need.further)
  */
 export function planGroups(judgments: readonly Judgment[], inputs: TrustInputs, options: PlanOptions = {}): GroupPlan[] {
-  const { groups } = groupJudgments(judgments);
-  const withJudged = { ...inputs, judged: judgedKeys(groups) };
-  return groups.map((g) => planGroup(g, withJudged, options));
+  return groupJudgments(judgments).groups.map((g) => planGroup(g, inputs, options));
 }

@@ -6,7 +6,7 @@ import { heldoutSplit, type TrustSettings } from "../../calibration/gate.js";
 import { pairGroup, type GateItem } from "../../calibration/pairing.js";
 import { ppiMean, roganGladenBootstrap, wilsonInterval, type Interval } from "../../calibration/stats/index.js";
 import { gateContext, splitsOf } from "../../calibration/trust.js";
-import { groupJudgments, judgedKeys, type JudgeGroup, type JudgedItem } from "../../calibration/verdicts.js";
+import { groupJudgments, type JudgeGroup, type JudgedItem } from "../../calibration/verdicts.js";
 import type { GoldenSet } from "../../golden/dataset.js";
 import type { Judgment } from "../../golden/schema/items.js";
 import { RULE_FINGERPRINT } from "../../judge/items/items.js";
@@ -210,7 +210,7 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
   const { groups } = groupJudgments(input.judgments);
   const served = servedKeys(input.judgments.filter((j) => j.judge !== "rule"));
   const heldout = heldoutSplit(input.trust);
-  const gateInputs = { draws: input.draws, ...(input.trust ? { trust: input.trust } : {}), splits: splitsOf(input.golden.questions), judged: judgedKeys(groups) };
+  const gateInputs = { draws: input.draws, ...(input.trust ? { trust: input.trust } : {}), splits: splitsOf(input.golden.questions) };
   const out: RubricJson[] = [];
   for (const rubric of input.rubrics) {
     const rows = input.judgments.filter((j) => j.rubric === rubric.name);
