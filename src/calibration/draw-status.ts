@@ -3,7 +3,7 @@ import { drawItemKey, drawItemOf, type DrawBook, type LoadedDraw } from "./draws
 import { evidenceKey } from "./keys.js";
 import type { LabelBook, LabelledItem } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
-import { designRefusal } from "./plan/stratified-draw.js";
+import { designRefusal, strataMismatch } from "./plan/stratified-draw.js";
 
 /**
  * How each recorded draw stands for one judge's verdicts (the gate's view
@@ -69,14 +69,38 @@ export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
  * one per try, would choose the seed again; a frame of questions removed
  * since is not today's evaluation either.
  */
-function unjudgedFrame(d: LoadedDraw, group: JudgeGroup): { count: number; example?: string } {
-  const judged = new Set(group.items.map((it) => evidenceKey(it.key, it.inputHash)));
+function unjudgedFrame(d: LoadedDraw, judged: ReadonlyMap<string, unknown>): { count: number; example?: string } {
   let count = 0;
   let example: string | undefined;
   for (const it of d.draw.population.items) {
     if (!(it.p > 0) || judged.has(drawItemKey(d.draw.rubric, it))) continue;
     count++;
     example ??= `${it.variant}/${it.question}/${it.unit}`;
+  }
+  return example === undefined ? { count } : { count, example };
+}
+
+/**
+ * The judged items of the draw's scope (its variants, and its splits when it
+ * names any) outside the held-out split that its frame lacks, with the same
+ * input hash; the held-out ones are the coverage check's. A draw's seed is
+ * its whole frame's (draws.ts, frameSeed), so judgments of some dev items
+ * dropped before sampling, and put back after, would choose the seed again
+ * while the held-out part of the frame looked complete.
+ */
+function frameGaps(d: LoadedDraw, group: JudgeGroup, heldout: ReadonlySet<JudgedItem>, ctx: Pick<DrawContext, "splits">): { count: number; example?: string } {
+  const { variants, splits } = d.draw.scope;
+  let count = 0;
+  let example: string | undefined;
+  for (const it of group.items) {
+    if (heldout.has(it) || !variants.includes(it.key.variant)) continue;
+    const at = drawItemOf(d, it.key, it.inputHash);
+    if (at && at.item.p > 0) continue;
+    // the golden set's split, else the one the draw recorded; an item of unknown split is in a scope of every split only
+    const split = ctx.splits?.has(it.key.question) ? ctx.splits.get(it.key.question) ?? undefined : at?.item.split;
+    if (splits !== null && (split === undefined || !splits.includes(split))) continue;
+    count++;
+    example ??= `${it.key.variant}/${it.key.question}/${it.key.unit}`;
   }
   return example === undefined ? { count } : { count, example };
 }
@@ -140,14 +164,20 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
     example ??= it;
   }
   // A design whose inclusion probabilities are unknown, or do not replay from its frame's seed, never covers (plan/designs.ts).
-  const refused = designRefusal(d.draw);
+  const verdicts = new Map(group.items.map((it) => [evidenceKey(it.key, it.inputHash), it]));
+  const refused = designRefusal(d.draw) ?? strataMismatch(d.draw, (it) => {
+    const j = verdicts.get(drawItemKey(d.draw.rubric, it));
+    return j && { variant: it.variant, verdict: j.verdict, ...(j.pYes !== undefined ? { pYes: j.pYes } : {}) };
+  });
   const moved = movedSplits(d, ctx);
-  const unjudged = unjudgedFrame(d, group);
-  const covers = missing === 0 && outside === 0 && refused === null && moved.count === 0 && lost.length === 0 && unjudged.count === 0;
+  const unjudged = unjudgedFrame(d, verdicts);
+  const short = frameGaps(d, group, new Set(heldoutItems), ctx);
+  const covers = missing === 0 && outside === 0 && refused === null && moved.count === 0 && lost.length === 0 && unjudged.count === 0 && short.count === 0;
   const why: string[] = refused ? [`the gate refuses this draw: ${refused}`] : [];
   if (lost.length) why.push(`labels of ${d.draw.rubric} name ${lost.length === 1 ? "a draw" : `${lost.length} draws`} whose manifest is missing from ${ctx.draws.dir || "labels/draws"} (${lost.slice(0, 3).join(", ")}${lost.length > 3 ? ", ..." : ""}): no draw of the rubric counts until it is back (a deleted draw could leave only one that flatters the judge)`);
   if (moved.count) why.push(`the split of ${moved.count} of its item${moved.count === 1 ? "" : "s"} changed in the golden set since the draw, in or out of "${ctx.heldout}" (for example ${moved.example}): draw again on today's splits`);
   if (unjudged.count) why.push(`${unjudged.count} item${unjudged.count === 1 ? "" : "s"} of its frame ${unjudged.count === 1 ? "is" : "are"} not among the items this judge judged (for example ${unjudged.example}): its seed follows its frame, so a frame that is not today's judged items draws what it likes; draw again`);
+  if (short.count) why.push(`${short.count} judged item${short.count === 1 ? "" : "s"} of its scope outside the held-out split ${short.count === 1 ? "is" : "are"} not in its frame (for example ${short.example}): its seed follows its whole frame, dev items too, so a frame short of judged items draws what it likes; draw again`);
   if (missing) why.push(`${missing} held-out item${missing === 1 ? "" : "s"} judged now ${missing === 1 ? "is" : "are"} not in its population (new items, or their evidence changed since the draw)`);
   if (outside) why.push(`${outside} held-out item${outside === 1 ? "" : "s"} judged now ${outside === 1 ? "was" : "were"} outside its frame (it was limited to variants ${d.draw.scope.variants.join(", ")}${d.draw.scope.splits ? ` and splits ${d.draw.scope.splits.join(", ")}` : ""})`);
   if (example) why.push(`for example ${example.key.variant}/${example.key.question}/${example.key.unit}`);

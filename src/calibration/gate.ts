@@ -58,7 +58,7 @@ function notCounted(excluded: GateExcluded, heldout: string, minCoverage: number
   const out: string[] = [];
   if (excluded.nonRandom > 0) out.push(`${counted(excluded.nonRandom, labelRule("frame").says)} (selection distorts kappa)`);
   if (excluded.notDrawn) out.push(`${counted(excluded.notDrawn, labelRule("not-drawn").says)} (random means drawn by ragjudge sample, or imported with --attest)`);
-  if (excluded.drawNotCovering) out.push(`${counted(excluded.drawNotCovering, labelRule("draw-not-covering").says)} (the data changed since, or the draw left out a variant or split: draw again)`);
+  if (excluded.drawNotCovering) out.push(`${counted(excluded.drawNotCovering, labelRule("draw-not-covering").says)} (the data changed since, the draw left out a variant or split, or the gate refuses its manifest (each draw's line says why): draw again)`);
   if (excluded.drawIncomplete) out.push(`${counted(excluded.drawIncomplete, labelRule("draw-incomplete").says)} ${Math.round(minCoverage * 100)}% (label the rest of the draw)`);
   if (excluded.notHeldout > 0) out.push(`${counted(excluded.notHeldout, labelRule("split").says)} "${heldout}" (labels with no split count as dev; prompts are tuned on dev)`);
   return out;

@@ -144,6 +144,18 @@ function heldoutForCheck(ctx: GateContext, judged: JudgedItem, draws: readonly L
 }
 
 /**
+ * Draws of one family hold one another: the same design and seed (so the
+ * same frame: a seed is its frame's) and, for a stratified design, the same
+ * strata, so each stratum draws from the same stream and a larger draw's
+ * first picks are a smaller one's (a partial shuffle). Their union is the
+ * largest of them, so an item's probability over them is the largest, not
+ * 1 - Π(1 - p) as for draws made independently.
+ */
+function nestedFamily(d: LoadedDraw): string {
+  return JSON.stringify([d.draw.design, d.draw.seed, d.draw.design === "stratified" ? (d.draw.strata ?? []).map((s) => [s.name, s.size]) : null]);
+}
+
+/**
  * Joins one judge group with the labels on item AND input hash, and sorts
  * the pairs. "Random" means drawn by ragjudge: an item is in the gate when
  *
@@ -158,7 +170,8 @@ function heldoutForCheck(ctx: GateContext, judged: JudgedItem, draws: readonly L
  *    the label's; no split is dev).
  *
  * Everything else goes to `other` with why. Weights: drawn items carry their
- * inclusion probability over the counting draws (1 - Π(1 - p)); when those
+ * inclusion probability over the counting draws (1 - Π(1 - p) over
+ * independent draws, the largest p over nested ones); when those
  * differ among gate items (a stratified design), each is weighted by its
  * inverse; uniform draws give one probability to all, so no weighting.
  *
@@ -177,9 +190,16 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
   const other: GroupPairing["other"] = [];
   const ties: LabelledItem[] = [];
   const attestations = new Set<string>();
-  // An item's inclusion probability over every counting draw of the rubric (any of them could have drawn it).
+  // An item's inclusion probability over every counting draw of the rubric (any of them could have drawn it): draws of
+  // one family (nestedFamily) hold one another, so the largest probability is theirs; families draw independently.
+  const families = countingDraws.map(nestedFamily);
   const inclusion = (judged: JudgedItem): number => {
-    const ps = countingDraws.map((d) => drawItemOf(d, judged.key, judged.inputHash)?.item.p ?? 0).filter((x) => x > 0);
+    const byFamily = new Map<string, number>();
+    countingDraws.forEach((d, i) => {
+      const p = drawItemOf(d, judged.key, judged.inputHash)?.item.p ?? 0;
+      if (p > 0) byFamily.set(families[i]!, Math.max(p, byFamily.get(families[i]!) ?? 0));
+    });
+    const ps = [...byFamily.values()];
     return ps.length === 1 ? ps[0]! : 1 - ps.reduce((acc, x) => acc * (1 - x), 1);
   };
   for (const judged of group.items) {

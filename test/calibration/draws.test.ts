@@ -11,6 +11,7 @@ import { calibrate } from "../../src/calibration/calibrate.js";
 import { drawIdOf, drawItemKey, drawText, frameSeed, loadDraws, populationHash, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
 import { designRefusal, uniformReplay } from "../../src/calibration/plan/stratified-draw.js";
 import { Draw, type DrawItem } from "../../src/golden/schema/draw.js";
+import { GoldenQuestion } from "../../src/golden/schema/golden.js";
 import { resolveLabels, type LocatedLabel } from "../../src/calibration/labels.js";
 import type { Judgment, Label } from "../../src/golden/schema/items.js";
 import { inputErrorMessages } from "../helpers/input-errors.js";
@@ -162,7 +163,7 @@ describe("the gate and recorded draws", () => {
     let seed = 1;
     while (uniformReplay("r", seed, items, 100).some((i) => wrong.has(items[i]!.question))) seed++;
     const shopped = forge(draw, items, seed, 100);
-    expect(designRefusal(shopped.draw)).toBe(`its seed ${seed} is not the one its frame fixes (${draw.draw.seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge sample --random and plan --budget draw with the frame's own`);
+    expect(designRefusal(shopped.draw)).toBe(`its seed ${seed} is not the one its frame fixes (${draw.draw.seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again with ragjudge sample --random 100: labels of the items it draws again still count`);
     // labelled truthfully where drawn, the shopped draw would agree perfectly; the gate does not count it
     const truthful = [...labels, ...judgments.filter((j) => !drawnQs.has(j.question)).map((j, k) => label(j.question, j.verdict as "yes" | "no", {}, 200 + k))];
     const r = run(judgments, truthful, draws(shopped));
@@ -190,6 +191,25 @@ describe("the gate and recorded draws", () => {
     expect(r.gate.n).toBe(0);
     expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
     expect(r.draws[0]!.why).toMatch(new RegExp(`^1 item of its frame is not among the items this judge judged \\(for example v/zz${k}/answer\\): its seed follows its frame`));
+  });
+
+  it("refuses a draw whose frame left out judged dev items: dropping dev judgments before sampling would choose the seed again", () => {
+    const { judgments, labels } = honest();
+    // 60 dev items besides the 200 held-out ones, judged; the golden set says which is which.
+    const dev = Array.from({ length: 60 }, (_, k) => q(201 + k));
+    const all = [...judgments, ...dev.map((x) => judgment(x, "yes"))];
+    const questions = new Map([...all.map((j) => j.question)].map((id) => [id, GoldenQuestion.parse({ id, question: "?", relevant: ["d#1"], split: dev.includes(id) ? "dev" : "heldout" })]));
+    const item = (question: string) => ({ question, inputHash: hashOf(question), split: dev.includes(question) ? "dev" : "heldout" });
+    const heldoutQs = judgments.map((j) => j.question);
+    const gate = (d: LoadedDraw) => calibrate({ judgments: all, judgmentsFile: { file: "j.jsonl" }, book: book(labels), draws: draws(d), reps: 200, time: T, questions }).rubrics[0]!;
+    // The shopper samples from judgments with 20 dev items dropped (a frame, and a seed, of their choosing), then puts them back.
+    const shopped = honestDraw("r", [...heldoutQs, ...dev.slice(20)].map(item), 100);
+    const r = gate(shopped);
+    expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(r.draws[0]!.why).toMatch(/^20 judged items of its scope outside the held-out split are not in its frame \(for example v\/q2\d\d\/answer\): its seed follows its whole frame/);
+    expect(r.gate.n).toBe(0);
+    // The whole frame is an honest draw: it covers, whatever it drew.
+    expect(gate(honestDraw("r", [...heldoutQs, ...dev].map(item), 100)).draws[0]).toMatchObject({ covers: true });
   });
 
   it("refuses a manifest edited after it was drawn, naming the file and field", () => {

@@ -54,6 +54,13 @@ describe("groupJudgments", () => {
 /** A uniform draw of m of rubric "r"'s q1..qn (input hash H(i), held-out), its question numbers in roles: the m drawn first. */
 const drawOver = (n: number, m: number) => drawByRoles("r", n, m, H);
 const q = (i: number) => `q${i}`;
+const SURE = "verdict yes · sure";
+const UNSURE = "verdict yes · unsure";
+/** q1..q24, all judged yes, the judge sure of q1..q4 (P(yes) 0.9) and unsure of the rest (0.5): its strata, as plan --budget cuts them. */
+const bands = () => ({
+  items: Array.from({ length: 24 }, (_, k) => ({ question: `q${k + 1}`, inputHash: H(k + 1), stratum: k < 4 ? SURE : UNSURE })),
+  judgments: Array.from({ length: 24 }, (_, k) => j(k + 1, "yes", { pYes: k < 4 ? 0.9 : 0.5 })),
+});
 
 describe("pairGroup", () => {
   it("pairs on item and input hash, and sends non-random frames to error analysis", () => {
@@ -111,18 +118,18 @@ describe("pairGroup", () => {
   });
 
   it("weights by inverse inclusion probability only when the draws give items different probabilities, with Kish's effective n", () => {
-    // Stratum a: 2 of q1..q4 (p 0.5); stratum b: 2 of q5..q24 (p 0.1), drawn from the seed.
-    const items = Array.from({ length: 24 }, (_, k) => ({ question: `q${k + 1}`, inputHash: H(k + 1), stratum: k < 4 ? "a" : "b" }));
-    const stratified = stratifiedTestDraw("r", items, { a: 2, b: 2 });
+    // The judge said no to q1..q4 and yes to q5..q24, its strata: 2 of the noes (p 0.5), 2 of the yeses (p 0.1), drawn from the frame's seed.
+    const items = Array.from({ length: 24 }, (_, k) => ({ question: `q${k + 1}`, inputHash: H(k + 1), stratum: k < 4 ? "verdict no" : "verdict yes" }));
+    const stratified = stratifiedTestDraw("r", items, { "verdict no": 2, "verdict yes": 2 });
+    // strata in name order: the two noes are drawn first
     const drawnQ = stratified.draw.drawn.map((i) => Number(stratified.draw.population.items[i]!.question.slice(1)));
-    const verdicts = new Map(drawnQ.map((q, k) => [q, k % 2 === 0 ? "yes" : "no"] as const));
-    const { groups } = groupJudgments(items.map((_, k) => j(k + 1, verdicts.get(k + 1) ?? "yes")));
-    const labelsOf = ["yes", "no", "no", "no"] as const;
+    const { groups } = groupJudgments(items.map((_, k) => j(k + 1, k < 4 ? "no" : "yes")));
+    const labelsOf = ["no", "no", "yes", "no"] as const;
     const p = pairGroup(groups[0]!, book(drawnQ.map((q, k) => l(q, labelsOf[k]!))), withDraws([stratified]));
     expect(p.weighted).toBe(true);
     expect(p.gate.map((x) => x.weight).sort((a, b) => a - b)).toEqual([2, 2, 10, 10]);
     const f = agreementFigures(p.gate);
-    expect(f.confusion).toMatchObject({ tp: 2, tn: 12, fp: 10, fn: 0, count: 4 });
+    expect(f.confusion).toMatchObject({ tp: 10, tn: 4, fp: 10, fn: 0, count: 4 });
     expect(f.nEffective).toBeCloseTo(24 ** 2 / 208, 12);
     expect(f.labelNo).toBe(3); // counts, not weights, for the per-class minimum
     // A uniform draw gives one probability to all: never weighted, whatever the labels claim.
@@ -137,6 +144,19 @@ describe("pairGroup", () => {
     const two = pairGroup(four[0]!, book(three.roles.slice(0, 3).map((i, k) => l(i, k % 2 ? "no" : "yes"))), withDraws([half.draw, three.draw]));
     expect(two.gate).toHaveLength(3);
     expect(two.weighted).toBe(false);
+  });
+
+  it("takes the largest probability over nested draws of one frame (a larger draw holds a smaller one), not 1 - Π(1 - p)", () => {
+    // The judge is sure of q1..q4 and unsure of q5..q24 (its strata). Budgets of 1+1 and then 2+2 from one frame: the second holds the first.
+    const { items, judgments } = bands();
+    const small = stratifiedTestDraw("r", items, { [SURE]: 1, [UNSURE]: 1 });
+    const large = stratifiedTestDraw("r", items, { [SURE]: 2, [UNSURE]: 2 });
+    const drawnQ = (d: typeof small) => d.draw.drawn.map((i) => Number(d.draw.population.items[i]!.question.slice(1)));
+    expect(drawnQ(large)).toEqual(expect.arrayContaining(drawnQ(small)));
+    const { groups } = groupJudgments(judgments);
+    const p = pairGroup(groups[0]!, book(drawnQ(large).map((q) => l(q, "yes"))), withDraws([small, large]));
+    // a: 2 of 4 (p 0.5, weight 2), b: 2 of 20 (p 0.1, weight 10), whichever draw also drew the item
+    expect(p.gate.map((x) => [x.judged.key.question, x.weight]).sort()).toEqual(drawnQ(large).map((q) => [`q${q}`, q <= 4 ? 2 : 10]).sort());
   });
 
   it("counts no draw of a rubric while its labels name a draw whose manifest is missing (a deleted draw could leave only a flattering one)", () => {
@@ -185,17 +205,17 @@ describe("pairGroup", () => {
   });
 
   it("weights a skipped item of a stratified draw by its inverse inclusion probability, like a labelled one", () => {
-    // Stratum a: 2 of q1..q4 (p 0.5); stratum b: 2 of q5..q24 (p 0.1). One drawn item of each stratum is left unlabelled.
-    const items = Array.from({ length: 24 }, (_, k) => ({ question: `q${k + 1}`, inputHash: H(k + 1), stratum: k < 4 ? "a" : "b" }));
-    const stratified = stratifiedTestDraw("r", items, { a: 2, b: 2 });
+    // 2 of the judge's sure q1..q4 (p 0.5); 2 of its unsure q5..q24 (p 0.1). One drawn item of each stratum is left unlabelled.
+    const { items, judgments } = bands();
+    const stratified = stratifiedTestDraw("r", items, { [SURE]: 2, [UNSURE]: 2 });
     const drawnQ = stratified.draw.drawn.map((i) => Number(stratified.draw.population.items[i]!.question.slice(1)));
-    const { groups } = groupJudgments(items.map((_, k) => j(k + 1, "yes")));
+    const { groups } = groupJudgments(judgments);
     const firstOf = (lo: number, hi: number) => drawnQ.filter((q) => q >= lo && q <= hi);
     const labelled = [firstOf(1, 4)[0]!, firstOf(5, 24)[0]!];
     const p = pairGroup(groups[0]!, book(labelled.map((q) => l(q, "yes"))), withDraws([stratified], { minCoverage: 0.5 }));
     expect(p.weighted).toBe(true);
     expect(p.gate.map((x) => x.weight).sort((a, b) => a - b)).toEqual([2, 10]);
-    expect(p.skipped.map((x) => [x.weight, x.label, x.stratum]).sort()).toEqual([[10, "no", "b"], [2, "no", "a"]]);
+    expect(p.skipped.map((x) => [x.weight, x.label, x.stratum]).sort()).toEqual([[10, "no", UNSURE], [2, "no", SURE]]);
     // The two imputed disagreements weigh 2 and 10 in the table: judge yes, label no.
     expect(agreementFigures(gateFigureItems(p)).confusion).toMatchObject({ tp: 12, fp: 12, fn: 0, tn: 0 });
   });

@@ -2,6 +2,7 @@ import type { Draw, DrawItem } from "../../golden/schema/draw.js";
 import { frameSeed, populationHash, type DrawBody } from "../draws.js";
 import { byEvidence, evidenceKey } from "../keys.js";
 import { sampleWithoutReplacement, streamFor } from "../random.js";
+import { stratumOf, type StratifiableItem, type StrataLevel } from "./strata.js";
 import type { ItemKey } from "../../golden/schema/items.js";
 
 /**
@@ -93,6 +94,42 @@ function base(it: StratifiedItem): Omit<DrawItem, "p" | "stratum"> {
   return { variant: it.key.variant, question: it.key.question, unit: it.key.unit, inputHash: it.inputHash, ...(it.split !== undefined ? { split: it.split } : {}) };
 }
 
+/** The ways `plan --budget` cuts a frame into strata (strata.ts, chooseStrata), coarsest last. */
+const LEVELS: readonly StrataLevel[] = [
+  { variant: true, band: true }, { variant: false, band: true }, { variant: true, band: false }, { variant: false, band: false },
+  { variant: false, band: false, single: true },
+];
+
+/**
+ * Why a stratified draw's strata are not a judge's, or null: `plan --budget`
+ * names each frame item's stratum from the judge's verdict, its confidence
+ * band and the variant (strata.ts, at one of a few levels of detail), and
+ * each stratum draws from a stream of its own name. Strata of the manifest's
+ * own choosing (renamed, or items moved between them) would pick which
+ * stream draws which items, so the gate takes the strata as `judged` gives
+ * them (the verdicts of the judge being checked) and refuses any other cut.
+ *
+ * @example
+ * strataMismatch(draw, (it) => verdicts.get(drawItemKey(draw.rubric, it))) // null, or "its strata are not ..."
+ */
+export function strataMismatch(d: Draw, judged: (it: DrawItem) => StratifiableItem | undefined): string | null {
+  if (d.design !== "stratified") return null;
+  const frame = d.population.items.filter((it) => it.p > 0);
+  const as = frame.map(judged);
+  const off = (level: StrataLevel) => frame.flatMap((it, i) => (as[i] !== undefined && stratumOf(as[i]!, level) === it.stratum ? [] : [i]));
+  // the cut nearest the manifest's names its first misfiled item
+  let nearest: number[] | undefined;
+  for (const level of LEVELS) {
+    const bad = off(level);
+    if (bad.length === 0) return null;
+    if (!nearest || bad.length < nearest.length) nearest = bad;
+  }
+  const k = nearest![0]!;
+  const it = frame[k]!;
+  const said = as[k];
+  return `its strata are not this judge's verdicts (item ${it.variant}/${it.question}/${it.unit} is in stratum "${it.stratum}", ${said ? `which this judge's verdict ${said.verdict} does not give it` : "which this judge did not judge"}): a stratified draw counts for the judge whose verdicts cut it, and strata of one's choosing would choose the sample`;
+}
+
 /**
  * Why a manifest's population is not in the order `ragjudge sample` and
  * `plan --budget` write it (frame items, then those outside it, each in
@@ -160,7 +197,10 @@ export function designRefusal(d: Draw): string | null {
   const disorder = orderProblem(d);
   if (disorder) return disorder;
   const seed = frameSeed(d.rubric, items.filter((it) => it.p > 0));
-  if (d.seed !== seed) return `its seed ${d.seed} is not the one its frame fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge sample --random and plan --budget draw with the frame's own`;
+  if (d.seed !== seed) {
+    const again = d.design === "uniform" ? `ragjudge sample --random ${d.drawn.length}${d.scope.splits ? ` --split ${d.scope.splits.join(",")}` : ""}` : `ragjudge plan --budget ${d.drawn.length}`;
+    return `its seed ${d.seed} is not the one its frame fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again with ${again}: labels of the items it draws again still count`;
+  }
   const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
   if (d.design === "uniform") {
     const frame = items.filter((i) => i.p > 0);

@@ -100,9 +100,9 @@ function inputFlags(flags: PlanFlags): string[] {
  */
 function budgetCommand(flags: PlanFlags, plans: readonly GroupPlan[], annotator: string): string | null {
   // Drawn items still unlabelled come first: drawing more would only add another draw to finish (run says so too).
-  const open = plans.flatMap((p) => p.pairing.draws.filter(hasUnlabelled).map((d) => ({ p, d })));
+  const open = openDraws(plans);
   if (open.length) {
-    const lines = [`Next: label what is drawn before drawing more: ${open.map(({ p, d }) => `${p.rubric}: draw ${d.id} for ${d.annotator}, ${d.labelled} of ${d.drawn} drawn held-out items labelled`).join("; ")}:`];
+    const lines = [`Next: label what is drawn before drawing more: ${describeOpen(open)}:`];
     for (const { d } of open) lines.push(commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]), commandLine(["review", "--annotator", d.annotator, ...inputFlags(flags)]));
     return lines.join("\n") + "\n";
   }
@@ -116,6 +116,15 @@ function budgetCommand(flags: PlanFlags, plans: readonly GroupPlan[], annotator:
   }
   if (n > 0) out.push(`Next: draw the ${n} label${n === 1 ? "" : "s"} these lines ask for${small.length ? ` for ${[...new Set(plans.filter((p) => !small.includes(p)).map((p) => p.rubric))].join(", ")}` : ""} (a stratified draw per rubric, each label spent where it is worth most) and label them; it prints the review command:\n${commandLine(["plan", "--budget", String(n), "--annotator", annotator, ...inputFlags(flags)])}`);
   return out.length ? out.join("\n") + "\n" : null;
+}
+
+/** The draws of the plans' judges with drawn held-out items still unlabelled. */
+function openDraws(plans: readonly GroupPlan[]) {
+  return plans.flatMap((p) => p.pairing.draws.filter(hasUnlabelled).map((d) => ({ p, d })));
+}
+
+function describeOpen(open: ReturnType<typeof openDraws>): string {
+  return open.map(({ p, d }) => `${p.rubric}: draw ${d.id} for ${d.annotator}, ${d.labelled} of ${d.drawn} drawn held-out items labelled`).join("; ");
 }
 
 /** The `ragjudge review` command that serves the queue just written, as typed from the same folder. */
@@ -160,6 +169,13 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     if (flags.format === "json") process.stdout.write(JSON.stringify(plans.map(({ group: _g, pairing: _p, ...rest }) => rest), null, 2) + "\n");
     else process.stdout.write(renderPlan(plans) + (budgetCommand(flags, plans, flags.annotator ?? suggestedAnnotator(book.history)) ?? ""));
     return;
+  }
+  // A new budget over a frame with a draw still open would record another draw to finish beside it (and, nested in the
+  // open one, buy fewer new labels than asked): the open one first.
+  const open = openDraws(plans);
+  if (open.length) {
+    const commands = open.map(({ d }) => commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]).trim()).join(", then ");
+    throw new UsageError(`--budget: label what is drawn before drawing more (${describeOpen(open)}); queue their unlabelled items with ${commands}, and review them`);
   }
   // One draw per rubric, for the judge whose verdicts are newest (as sample does): a label counts for every judge of its item.
   const newest = new Map<string, { fp: string; t: number }>();

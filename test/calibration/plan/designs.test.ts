@@ -90,6 +90,26 @@ describe("the gate and sampling designs", () => {
     expect(run(labelsFor(edited), loaded(edited)).trust.trusted).toBe(false);
   });
 
+  it("refuses strata of the manifest's own choosing: renamed, or items moved between them, each stratum's stream draws what the shopper likes (hashes and id recomputed)", () => {
+    const frame = (stratum: (i: number) => string) => Array.from({ length: 400 }, (_, k) => ({ ...key(k + 1), stratum: stratum(k + 1) }));
+    const drawWith = (stratum: (i: number) => string, allocation: Record<string, number>) => stratifiedDrawBody({
+      rubric: "r", annotator: "asha", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: null }, frame: frame(stratum), outside: [], allocation: new Map(Object.entries(allocation)),
+    });
+    // Renamed: the judge's own cut, under names chosen until each stratum's stream draws the flattering items.
+    const renamed = drawWith((i) => `verdict ${verdictOf(i)} (try 7)`, { "verdict no (try 7)": 40, "verdict yes (try 7)": 60 });
+    expect(designRefusal(loaded(renamed).draw)).toBeNull(); // consistent with itself
+    const r = run(labelsFor(renamed), loaded(renamed));
+    expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(r.draws[0]!.why).toMatch(/^the gate refuses this draw: its strata are not this judge's verdicts \(item v\/q\d+\/answer is in stratum "verdict (yes|no) \(try 7\)", which this judge's verdict (yes|no) does not give it\)/);
+    expect(r.gate.n).toBe(0);
+    // Items moved between the judge's strata: a no-verdict item filed with the yeses.
+    const moved = drawWith((i) => `verdict ${i === 400 ? "yes" : verdictOf(i)}`, { "verdict no": 40, "verdict yes": 60 });
+    expect(run(labelsFor(moved), loaded(moved)).draws[0]!.why).toMatch(/its strata are not this judge's verdicts \(item v\/q400\/answer is in stratum "verdict yes", which this judge's verdict no does not give it\)/);
+    // The judge's cut at a coarser level (one stratum for all) is one plan --budget makes for a small budget: counted.
+    const single = drawWith(() => "all", { all: 100 });
+    expect(run(labelsFor(single), loaded(single)).draws[0]).toMatchObject({ covers: true });
+  });
+
   it("refuses a zero-probability stratum: the draw does not represent it", () => {
     const body = honestBody({ "verdict no": 0, "verdict yes": 100 });
     expect(designRefusal(loaded(body).draw)).toBe('stratum "verdict no" has inclusion probability 0 (none of its 60 items drawn): the draw does not represent it');

@@ -62,6 +62,15 @@ describe("ragjudge plan", () => {
     // When the draws queue other than the budget, the output says so and why.
     if (entries.length !== 40) expect(budget.out).toContain(`  ${entries.length} queued in all, not 40: each draw is sized so its expected new labels equal the share`);
     expect(entries.every((e) => e.frame === "random" && e.draw !== undefined && e.stratum !== undefined && e.inclusionProbability! > 0)).toBe(true);
+    // Another budget before these are labelled would record a second draw to finish: refused, naming the command that finishes the first.
+    const again = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", "--budget", "10", "--annotator", "asha", "--out", join(dir, "q2.jsonl")]);
+    expect(again.code).toBe(2);
+    expect(again.err).toMatch(/--budget: label what is drawn before drawing more \(\S+: draw [0-9a-f]{16} for asha, \d+ of \d+ drawn held-out items labelled/);
+    const finish = /queue their unlabelled items with (ragjudge sample --draw [0-9a-f]{16} --annotator asha --config \S+ --labels \S+ --judgments [^\s,]+)/.exec(again.err);
+    expect(finish, again.err).not.toBeNull();
+    const finished = await runCliCaptured([...finish![1]!.split(" ").slice(1), "--out", join(dir, "q3.jsonl")]);
+    expect(finished.code, finished.err).toBe(0);
+    expect(loadDraws(labels).draws.filter((d) => d.draw.design === "stratified")).toHaveLength(draws.length);
 
     // Label the queue as review would (agreeing with the judge), then the gate counts the draws, weighted.
     const verdicts = new Map(readFileSync(judgments, "utf8").trim().split("\n").map((l) => JSON.parse(l)).map((j) => [`${j.variant}/${j.question}/${j.rubric}/${j.unit}`, j.verdict]));
@@ -120,6 +129,9 @@ describe("ragjudge plan", () => {
     expect((await runCliCaptured(["judge", "--config", claimConfig, "--out", claimJudgments, "--no-progress"])).code).toBe(0);
 
     const queue = join(dir, "q.jsonl");
+    // the claim config's own budget below draws into a labels folder of its own: this one's draws stay open
+    const claimLabels = join(dir, "claim-labels");
+    cpSync(labels, claimLabels, { recursive: true });
     const r = await runCliCaptured(["plan", "--config", config, "--judgments", claimJudgments, "--labels", labels, "--reps", "0", "--budget", "30", "--annotator", "asha", "--out", queue]);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/^plan: left out \d+ verdicts of .*claim-judgments\.jsonl that match no item the config builds today/m);
@@ -127,7 +139,7 @@ describe("ragjudge plan", () => {
     expect(r.out).not.toMatch(/; 0 queued$/m);
 
     // Under the claim config itself nothing is left out, and the faithfulness draw queues claims.
-    const ok = await runCliCaptured(["plan", "--config", claimConfig, "--judgments", claimJudgments, "--labels", labels, "--reps", "0", "--budget", "30", "--annotator", "ravi", "--out", queue]);
+    const ok = await runCliCaptured(["plan", "--config", claimConfig, "--judgments", claimJudgments, "--labels", claimLabels, "--reps", "0", "--budget", "30", "--annotator", "ravi", "--out", queue]);
     expect(ok.code, ok.err).toBe(0);
     expect(ok.err).not.toMatch(/left out/);
 
