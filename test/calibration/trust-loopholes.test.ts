@@ -13,6 +13,9 @@ import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Judgment, type Label } from "../../src/golden/schema/items.js";
+import type { Draw } from "../../src/golden/schema/draw.js";
+import { drawIdOf, drawText } from "../../src/calibration/draws.js";
+import { uniformReplay } from "../../src/calibration/plan/stratified-draw.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { labelRandomDraw } from "../helpers/labelling.js";
 import { exampleCopy, type ExampleCopy } from "../report/helpers.js";
@@ -223,6 +226,23 @@ describe("the trust gate cannot be talked into trust", () => {
       expect(readdirSync(join(p.labels, "draws"))).toEqual([id]);
       expect(items(`q${seed}.jsonl`)).toEqual(items("q1.jsonl"));
     }
+  });
+
+  it("will not queue a draw the gate refuses: its labels would be spent for nothing (a draw from before seeds were fixed)", async () => {
+    const p = await judged();
+    const first = await runCliCaptured(["sample", "--config", p.config, "--judgments", p.judgments, "--labels", p.labels, "--annotator", "ivy", "--random", "16", "--rubrics", "correctness", "--split", "heldout", "--out", join(p.dir, "q.jsonl")]);
+    expect(first.code, first.err).toBe(0);
+    // The same draw as an older ragjudge recorded it: seed 1, chosen (its id recomputed, as it was then).
+    const [name] = readdirSync(join(p.labels, "draws"));
+    const old = JSON.parse(readFileSync(join(p.labels, "draws", name!), "utf8")) as Draw;
+    const drawn = uniformReplay(old.rubric, 1, old.population.items, old.drawn.length);
+    const body = { ...old, seed: 1, drawn };
+    const id = drawIdOf(body);
+    rmSync(join(p.labels, "draws", name!));
+    writeFileSync(join(p.labels, "draws", `${id}.json`), drawText({ ...body, id }));
+    const again = await runCliCaptured(["sample", "--config", p.config, "--judgments", p.judgments, "--labels", p.labels, "--draw", id, "--annotator", "ivy", "--out", join(p.dir, "q2.jsonl")]);
+    expect(again.code).toBe(2);
+    expect(again.err).toMatch(new RegExp(`${id}\\.json: the trust gate does not count draw ${id}: its seed 1 is not the one its frame fixes \\(\\d+\\): .*; draw again with ragjudge sample --random, 16 items of split heldout: labels of the items it draws again still count`));
   });
 
   it("never trusts while a draw is part-labelled: abandoning a larger draw once it showed a disagreement does not buy trust", async () => {

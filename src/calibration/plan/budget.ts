@@ -1,6 +1,6 @@
 import { evidenceKey } from "../keys.js";
 import { kappaMeans } from "./kappa-linear.js";
-import { isHeldout, pYesFor, type GroupPlan } from "./plan.js";
+import { isHeldout, type GroupPlan } from "./plan.js";
 import { chooseStrata, kappaStratumSd, neymanAllocation, stratumOf, type StrataLevel } from "./strata.js";
 import type { StratifiedItem } from "./stratified-draw.js";
 import type { TrustInputs } from "../trust.js";
@@ -79,10 +79,12 @@ export function splitBudget(plans: readonly GroupPlan[], budget: number): Map<Gr
 }
 
 /** The stratified draw of one rubric's share: strata, allocation and frame. */
-export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInputs, "splits" | "book">, pYes: ReadonlyMap<string, number>): Omit<BudgetShare, "plan" | "labels" | "why"> {
+export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInputs, "splits" | "book">): Omit<BudgetShare, "plan" | "labels" | "why"> {
   const heldout = plan.pairing.heldout;
   const frameItems = plan.group.items.filter((it) => isHeldout(inputs, heldout, it));
-  const strat = frameItems.map((it) => ({ it, s: { variant: it.key.variant, verdict: it.verdict, ...(pYesFor(pYes, it) !== undefined ? { pYes: pYesFor(pYes, it)! } : {}) } }));
+  // the judged item's own P(yes), the mean over its repeats in repeat order: the figure the gate cuts strata with (a
+  // mean in file order can land on the other side of a band's edge by a rounding)
+  const strat = frameItems.map((it) => ({ it, s: { variant: it.key.variant, verdict: it.verdict, ...(it.pYes !== undefined ? { pYes: it.pYes } : {}) } }));
   const unlabelledShare = frameItems.length ? 1 - plan.labelledHeldout / frameItems.length : 1;
   const drawSize = Math.min(frameItems.length, Math.ceil(labels / Math.max(1e-9, unlabelledShare)));
   const maxStrata = Math.max(1, Math.floor(drawSize / 2));
@@ -117,13 +119,13 @@ export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInp
 }
 
 /** The budget's shares with their draws (rubrics given no labels are left out). */
-export function budgetShares(plans: readonly GroupPlan[], budget: number, inputs: Pick<TrustInputs, "splits" | "book">, pYes: ReadonlyMap<string, number>): BudgetShare[] {
+export function budgetShares(plans: readonly GroupPlan[], budget: number, inputs: Pick<TrustInputs, "splits" | "book">): BudgetShare[] {
   const split = splitBudget(plans, budget);
   const out: BudgetShare[] = [];
   for (const p of plans) {
     const s = split.get(p)!;
     if (s.labels <= 0) continue;
-    out.push({ plan: p, labels: s.labels, why: [...s.why], ...shareDraw(p, s.labels, inputs, pYes) });
+    out.push({ plan: p, labels: s.labels, why: [...s.why], ...shareDraw(p, s.labels, inputs) });
   }
   return out;
 }

@@ -73,25 +73,6 @@ export interface PlanOptions {
   seed?: number;
 }
 
-/** The mean P(yes) of each judged item over its repeats, when the judge gave one (evidence key -> pYes). */
-export function pYesOf(judgments: readonly Judgment[]): Map<string, number> {
-  const sums = new Map<string, { s: number; n: number }>();
-  for (const j of judgments) {
-    if (j.pYes === undefined || j.judge === "rule") continue;
-    const k = `${j.fingerprint}\u0000${evidenceKey(j, j.inputHash)}`;
-    const e = sums.get(k) ?? { s: 0, n: 0 };
-    e.s += j.pYes;
-    e.n++;
-    sums.set(k, e);
-  }
-  return new Map([...sums].map(([k, e]) => [k, e.s / e.n]));
-}
-
-/** The pYes of a judged item from {@link pYesOf}'s map. */
-export function pYesFor(map: ReadonlyMap<string, number>, it: JudgedItem): number | undefined {
-  return map.get(`${it.fingerprint}\u0000${evidenceKey(it.key, it.inputHash)}`);
-}
-
 /** Whether an item is held out as the gate reads it (the golden set's split). */
 export function isHeldout(inputs: Pick<TrustInputs, "splits">, heldout: string, it: JudgedItem): boolean {
   return (inputs.splits?.get(it.key.question) ?? null) === heldout;

@@ -116,7 +116,10 @@ export function strataMismatch(d: Draw, judged: (it: DrawItem) => StratifiableIt
   if (d.design !== "stratified") return null;
   const frame = d.population.items.filter((it) => it.p > 0);
   const as = frame.map(judged);
-  const off = (level: StrataLevel) => frame.flatMap((it, i) => (as[i] !== undefined && stratumOf(as[i]!, level) === it.stratum ? [] : [i]));
+  // An item whose verdict is an error today (a transient failure since the draw) is counted as a disagreement
+  // whatever its stratum: it neither proves nor disproves the cut.
+  const fits = (i: number, level: StrataLevel) => as[i] !== undefined && (as[i]!.verdict === "error" || stratumOf(as[i]!, level) === frame[i]!.stratum);
+  const off = (level: StrataLevel) => frame.flatMap((_, i) => (fits(i, level) ? [] : [i]));
   // the cut nearest the manifest's names its first misfiled item
   let nearest: number[] | undefined;
   for (const level of LEVELS) {
@@ -198,8 +201,8 @@ export function designRefusal(d: Draw): string | null {
   if (disorder) return disorder;
   const seed = frameSeed(d.rubric, items.filter((it) => it.p > 0));
   if (d.seed !== seed) {
-    const again = d.design === "uniform" ? `ragjudge sample --random ${d.drawn.length}${d.scope.splits ? ` --split ${d.scope.splits.join(",")}` : ""}` : `ragjudge plan --budget ${d.drawn.length}`;
-    return `its seed ${d.seed} is not the one its frame fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again with ${again}: labels of the items it draws again still count`;
+    const again = d.design === "uniform" ? `with ragjudge sample --random, ${d.drawn.length} items${d.scope.splits ? ` of split ${d.scope.splits.join(", ")}` : ""}` : "with ragjudge plan --budget";
+    return `its seed ${d.seed} is not the one its frame fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again ${again}: labels of the items it draws again still count`;
   }
   const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
   if (d.design === "uniform") {

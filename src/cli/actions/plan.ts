@@ -6,7 +6,7 @@ import { evidenceKey } from "../../calibration/keys.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { budgetShares } from "../../calibration/plan/budget.js";
-import { planGroups, pYesOf, type GroupPlan } from "../../calibration/plan/plan.js";
+import { planGroups, type GroupPlan } from "../../calibration/plan/plan.js";
 import { renderBudget, renderPlan } from "../../calibration/plan/render.js";
 import { stratifiedDrawBody } from "../../calibration/plan/stratified-draw.js";
 import { splitsOf, type TrustInputs } from "../../calibration/trust.js";
@@ -185,7 +185,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     const cur = newest.get(j.rubric);
     if (!cur || t > cur.t || (t === cur.t && j.fingerprint < cur.fp)) newest.set(j.rubric, { fp: j.fingerprint, t });
   }
-  const shares = budgetShares(plans.filter((p) => newest.get(p.rubric)?.fp === p.fingerprint), budget, inputs, pYesOf(judgments));
+  const shares = budgetShares(plans.filter((p) => newest.get(p.rubric)?.fp === p.fingerprint), budget, inputs);
   const bodies = shares.map((s) => stratifiedDrawBody({
     rubric: s.plan.rubric, annotator: flags.annotator!, fingerprint: s.plan.fingerprint, servedModels: s.plan.group.servedModels,
     scope: { variants: [...new Set(s.plan.group.items.map((i) => i.key.variant))].sort(), splits: [heldoutSplit(config.trust)] },

@@ -1,4 +1,5 @@
 import { loadDraws, drawsDir } from "../../calibration/draws.js";
+import { designRefusal } from "../../calibration/plan/stratified-draw.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { loadConfig } from "../../golden/config.js";
@@ -32,6 +33,9 @@ export function sampleDrawAction(flags: SampleFlags): void {
     const known = book.draws.map((d) => d.draw.id);
     throw new InputError(drawsDir(labelsDir), undefined, undefined, `no draw ${flags.draw} is recorded here (${known.length ? `draws: ${known.slice(0, 8).join(", ")}${known.length > 8 ? ", ..." : ""}` : "no draws yet: ragjudge sample --random N records one"})`);
   }
+  // Labels of a draw the gate refuses whatever they say would be spent for nothing.
+  const refused = designRefusal(found.draw);
+  if (refused) throw new InputError(found.file, undefined, undefined, `the trust gate does not count draw ${found.draw.id}: ${refused}`);
   const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
   const entries = planQueue(cfg, judgments, loadLabels(labelsDir), [found.draw], seed);
   const out = flags.out ?? cacheFile(DEFAULT_QUEUE);

@@ -105,6 +105,11 @@ describe("the gate and sampling designs", () => {
     // Items moved between the judge's strata: a no-verdict item filed with the yeses.
     const moved = drawWith((i) => `verdict ${i === 400 ? "yes" : verdictOf(i)}`, { "verdict no": 40, "verdict yes": 60 });
     expect(run(labelsFor(moved), loaded(moved)).draws[0]!.why).toMatch(/its strata are not this judge's verdicts \(item v\/q400\/answer is in stratum "verdict yes", which this judge's verdict no does not give it\)/);
+    // A verdict that is an error today (a transient failure since the draw) fits any stratum: counted as a disagreement, not a forgery.
+    const honest = honestBody();
+    const erred = judgments.map((j) => (j.question === q(1) ? { ...j, verdict: "error" as const, error: "http-503" } : j));
+    const withError = calibrate({ judgments: erred, judgmentsFile: { file: "j.jsonl" }, book: resolveLabels("labels", [], labelsFor(honest)), draws: { dir: "labels/draws", draws: [loaded(honest)] }, reps: 200, time: T }).rubrics[0]!;
+    expect(withError.draws[0]).toMatchObject({ covers: true, counts: true });
     // The judge's cut at a coarser level (one stratum for all) is one plan --budget makes for a small budget: counted.
     const single = drawWith(() => "all", { all: 100 });
     expect(run(labelsFor(single), loaded(single)).draws[0]).toMatchObject({ covers: true });

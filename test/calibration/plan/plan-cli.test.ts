@@ -151,6 +151,30 @@ describe("ragjudge plan", () => {
     expect(none.err.trim().split("\n")).toHaveLength(1);
     expect(none.err).toMatch(/changed\.jsonl: none of its \d+ verdicts is of an item the config builds today/);
   });
+  it("cuts a budget's strata with the P(yes) the gate reads: repeats filed out of order, their mean a rounding either side of a band's edge", async () => {
+    const { dir, config, judgments, labels } = await example("ragjudge-plan-pyes-");
+    // Three repeats per correctness item with P(yes) 0.5, 0.91 and 0.99, filed as repeats 1, 2, 0: their mean in file order
+    // is 0.7999999999999999 (unsure), in repeat order 0.8000000000000002 (sure).
+    const lines = readFileSync(judgments, "utf8").trim().split("\n").flatMap((l) => {
+      const j = JSON.parse(l) as { rubric: string; judge: string };
+      if (j.rubric !== "correctness" || j.judge === "rule") return [l];
+      return [[1, 0.91], [2, 0.99], [0, 0.5]].map(([repeat, pYes]) => JSON.stringify({ ...j, repeat, pYes }));
+    });
+    const repeated = join(dir, "repeated.jsonl");
+    writeFileSync(repeated, lines.join("\n") + "\n");
+    const queue = join(dir, "q.jsonl");
+    const budget = await runCliCaptured(["plan", "--config", config, "--judgments", repeated, "--labels", labels, "--reps", "0", "--budget", "20", "--annotator", "asha", "--out", queue]);
+    expect(budget.code, budget.err).toBe(0);
+    const draw = loadDraws(labels).draws.find((d) => d.draw.rubric === "correctness" && d.draw.design === "stratified")!;
+    expect(draw.draw.strata!.map((x) => x.name).join()).toMatch(/sure/);
+    const cal = await runCliCaptured(["calibrate", "--config", config, "--judgments", repeated, "--labels", labels, "--no-write", "--format", "json", "--reps", "100"]);
+    expect(cal.code, cal.err).toBe(0);
+    const c = JSON.parse(cal.out).rubrics.find((x: { group: { rubric: string } }) => x.group.rubric === "correctness");
+    const status = c.draws.find((x: { id: string }) => x.id === draw.draw.id);
+    expect(status.why ?? "").not.toMatch(/strata are not this judge's/);
+    expect(status.covers).toBe(true);
+  });
+
   it("reads right on a fresh init project (one held-out item per rubric, no labels)", async () => {
     const dir = join(tempDir("ragjudge-plan-init-"), "my-eval");
     expect((await runCliCaptured(["init", dir])).code).toBe(0);
