@@ -42,11 +42,13 @@ export function stratumOf(item: StratifiableItem, level: StrataLevel): string {
   return parts.join(" · ");
 }
 
+/** The levels of detail a frame is cut at, finest first; `plan --budget` falls back to one stratum (`single`) below them all. */
+export const STRATA_LEVELS: readonly StrataLevel[] = [{ variant: true, band: true }, { variant: false, band: true }, { variant: true, band: false }, { variant: false, band: false }];
+
 /** The finest stratification with at most `maxStrata` strata: variant and band, then band only, then verdict only. */
 export function chooseStrata(items: readonly StratifiableItem[], maxStrata: number): { level: StrataLevel; names: string[] } {
-  const levels: StrataLevel[] = [{ variant: true, band: true }, { variant: false, band: true }, { variant: true, band: false }, { variant: false, band: false }];
   let last: { level: StrataLevel; names: string[] } | undefined;
-  for (const level of levels) {
+  for (const level of STRATA_LEVELS) {
     const names = [...new Set(items.map((i) => stratumOf(i, level)))].sort();
     last = { level, names };
     if (names.length <= maxStrata) return last;

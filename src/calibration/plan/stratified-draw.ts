@@ -2,7 +2,7 @@ import type { Draw, DrawItem } from "../../golden/schema/draw.js";
 import { frameSeed, populationHash, type DrawBody } from "../draws.js";
 import { byEvidence, evidenceKey } from "../keys.js";
 import { sampleWithoutReplacement, streamFor } from "../random.js";
-import { stratumOf, type StratifiableItem, type StrataLevel } from "./strata.js";
+import { STRATA_LEVELS, stratumOf, type StratifiableItem, type StrataLevel } from "./strata.js";
 import type { ItemKey } from "../../golden/schema/items.js";
 
 /**
@@ -94,11 +94,8 @@ function base(it: StratifiedItem): Omit<DrawItem, "p" | "stratum"> {
   return { variant: it.key.variant, question: it.key.question, unit: it.key.unit, inputHash: it.inputHash, ...(it.split !== undefined ? { split: it.split } : {}) };
 }
 
-/** The ways `plan --budget` cuts a frame into strata (strata.ts, chooseStrata), coarsest last. */
-const LEVELS: readonly StrataLevel[] = [
-  { variant: true, band: true }, { variant: false, band: true }, { variant: true, band: false }, { variant: false, band: false },
-  { variant: false, band: false, single: true },
-];
+/** The ways `plan --budget` cuts a frame into strata (strata.ts, chooseStrata, and one stratum for a small budget). */
+const LEVELS: readonly StrataLevel[] = [...STRATA_LEVELS, { variant: false, band: false, single: true }];
 
 /**
  * Why a stratified draw's strata are not a judge's, or null: `plan --budget`

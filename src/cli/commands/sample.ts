@@ -10,7 +10,7 @@ import type { SampleFlags } from "../actions/sample.js";
 export function registerSample(program: Command): void {
   program
     .command("sample")
-    .description("Build a review queue from the judge's verdicts and the existing labels: a seeded random sample (the trust gate's frame), disagreements with existing labels, or a batch balanced between the judge's yes and no.")
+    .description("Build a review queue from the judge's verdicts and the existing labels: a random sample (the trust gate's frame), disagreements with existing labels, or a batch balanced between the judge's yes and no.")
     .option("--random <n>", "a uniform random sample of n items per rubric, recorded as a draw in <labels>/draws/ (the only frame the trust gate counts); its seed is fixed by the items it draws from, so drawing again gives the same items, and a larger n the same ones plus more")
     .option("--disagreements", "every item where an existing label differs from the judge")
     .option("--panel-splits", "every item where the judges of a panel (config judges) split: a frame of its own, whose labels never count for the trust gate")
