@@ -62,6 +62,15 @@ export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
   return l.frames.length > 0 && l.frames.every((f) => NEVER_GATE_FRAMES.has(f));
 }
 
+const VERDICTS = new WeakMap<JudgeGroup, Map<string, JudgedItem>>();
+
+/** A group's judged items by evidence key, made once per group (every draw of its rubric reads them). */
+function verdictsOf(group: JudgeGroup): Map<string, JudgedItem> {
+  let m = VERDICTS.get(group);
+  if (!m) VERDICTS.set(group, (m = new Map(group.items.map((it) => [evidenceKey(it.key, it.inputHash), it]))));
+  return m;
+}
+
 /**
  * The draw's frame items (probability above 0) that this judge did not
  * judge, with the same input hash. A draw's seed is its frame's
@@ -164,7 +173,7 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
     example ??= it;
   }
   // A design whose inclusion probabilities are unknown, or do not replay from its frame's seed, never covers (plan/designs.ts).
-  const verdicts = new Map(group.items.map((it) => [evidenceKey(it.key, it.inputHash), it]));
+  const verdicts = verdictsOf(group);
   const refused = designRefusal(d.draw) ?? strataMismatch(d.draw, (it) => {
     const j = verdicts.get(drawItemKey(d.draw.rubric, it));
     return j && { variant: it.variant, verdict: j.verdict, ...(j.pYes !== undefined ? { pYes: j.pYes } : {}) };
