@@ -62,6 +62,18 @@ export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
   return l.frames.length > 0 && l.frames.every((f) => NEVER_GATE_FRAMES.has(f));
 }
 
+/**
+ * Why a stratified draw's scope is not one `plan --budget` writes, or null:
+ * it draws over the held-out split only. Each scope is a frame, and so a
+ * seed, of its own: a stratified draw over every split (or another set of
+ * splits) was one more draw of the held-out items to choose from.
+ */
+function stratifiedScope(d: LoadedDraw, heldout: string): string | null {
+  const { splits } = d.draw.scope;
+  if (d.draw.design !== "stratified" || (splits !== null && splits.length === 1 && splits[0] === heldout)) return null;
+  return `it is a stratified draw over ${splits === null ? "every split" : `splits ${splits.join(", ")}`}, and plan --budget draws over the held-out split "${heldout}" only: each scope is a seed of its own, so another would be one more draw to choose from`;
+}
+
 const VERDICTS = new WeakMap<JudgeGroup, Map<string, JudgedItem>>();
 
 /** A group's judged items by evidence key, made once per group (every draw of its rubric reads them). */
@@ -174,7 +186,7 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
   }
   // A design whose inclusion probabilities are unknown, or do not replay from its frame's seed, never covers (plan/designs.ts).
   const verdicts = verdictsOf(group);
-  const refused = designRefusal(d.draw) ?? strataMismatch(d.draw, (it) => {
+  const refused = designRefusal(d.draw) ?? stratifiedScope(d, ctx.heldout) ?? strataMismatch(d.draw, (it) => {
     const j = verdicts.get(drawItemKey(d.draw.rubric, it));
     return j && { variant: it.variant, verdict: j.verdict, ...(j.pYes !== undefined ? { pYes: j.pYes } : {}) };
   });

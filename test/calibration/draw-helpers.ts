@@ -73,7 +73,7 @@ export function withDraws(draws: readonly LoadedDraw[], over: Partial<GateContex
 export function stratifiedTestDraw(rubric: string, items: readonly { question: string; inputHash: string; stratum: string; split?: string }[], allocation: Record<string, number>, over: Partial<DrawBody> = {}): LoadedDraw {
   const frame = items.map((i) => ({ key: { variant: "v", question: i.question, rubric, unit: "answer" }, inputHash: i.inputHash, split: i.split ?? "heldout", stratum: i.stratum }));
   const body: DrawBody = {
-    ...stratifiedDrawBody({ rubric, annotator: "a", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: null }, frame, outside: [], allocation: new Map(Object.entries(allocation)) }),
+    ...stratifiedDrawBody({ rubric, annotator: "a", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: ["heldout"] }, frame, outside: [], allocation: new Map(Object.entries(allocation)) }),
     ...over,
   };
   const draw = Draw.parse({ ...body, id: drawIdOf(body), time: "2026-01-01T00:00:00.000Z" });

@@ -159,6 +159,20 @@ describe("pairGroup", () => {
     expect(p.gate.map((x) => [x.judged.key.question, x.weight]).sort()).toEqual(drawnQ(large).map((q) => [`q${q}`, q <= 4 ? 2 : 10]).sort());
   });
 
+  it("counts a stratified draw only over the held-out split, the scope plan --budget writes: each other scope is one more seed to choose from", () => {
+    const { items, judgments } = bands();
+    const { groups } = groupJudgments(judgments);
+    const budget = stratifiedTestDraw("r", items, { [SURE]: 2, [UNSURE]: 2 });
+    const labelsOf = (d: typeof budget) => book(d.draw.drawn.map((i) => l(Number(d.draw.population.items[i]!.question.slice(1)), "yes")));
+    expect(pairGroup(groups[0]!, labelsOf(budget), withDraws([budget])).draws[0]).toMatchObject({ covers: true });
+    // The same strata over every split: consistent with itself (the same items here, where every item is held out;
+    // with dev items in its frame, another seed and other held-out items).
+    const everySplit = stratifiedTestDraw("r", items, { [SURE]: 2, [UNSURE]: 2 }, { scope: { variants: ["v"], splits: null } });
+    const p = pairGroup(groups[0]!, labelsOf(everySplit), withDraws([everySplit]));
+    expect(p.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(p.draws[0]!.why).toBe('the gate refuses this draw: it is a stratified draw over every split, and plan --budget draws over the held-out split "heldout" only: each scope is a seed of its own, so another would be one more draw to choose from');
+  });
+
   it("counts no draw of a rubric while its labels name a draw whose manifest is missing (a deleted draw could leave only a flattering one)", () => {
     const { draw: kept, roles: [a, b, c, d] } = drawOver(4, 2);
     const { groups } = groupJudgments([j(a!, "yes"), j(b!, "no"), j(c!, "yes"), j(d!, "no")]);

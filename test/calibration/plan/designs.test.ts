@@ -35,7 +35,7 @@ function loaded(body: DrawBody): LoadedDraw {
 
 function honestBody(allocation = { "verdict no": 40, "verdict yes": 60 }): DrawBody {
   return stratifiedDrawBody({
-    rubric: "r", annotator: "asha", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: null },
+    rubric: "r", annotator: "asha", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: ["heldout"] },
     frame: Array.from({ length: 400 }, (_, k) => ({ ...key(k + 1), stratum: `verdict ${verdictOf(k + 1)}` })), outside: [], allocation: new Map(Object.entries(allocation)),
   });
 }
@@ -93,7 +93,7 @@ describe("the gate and sampling designs", () => {
   it("refuses strata of the manifest's own choosing: renamed, or items moved between them, each stratum's stream draws what the shopper likes (hashes and id recomputed)", () => {
     const frame = (stratum: (i: number) => string) => Array.from({ length: 400 }, (_, k) => ({ ...key(k + 1), stratum: stratum(k + 1) }));
     const drawWith = (stratum: (i: number) => string, allocation: Record<string, number>) => stratifiedDrawBody({
-      rubric: "r", annotator: "asha", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: null }, frame: frame(stratum), outside: [], allocation: new Map(Object.entries(allocation)),
+      rubric: "r", annotator: "asha", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: ["heldout"] }, frame: frame(stratum), outside: [], allocation: new Map(Object.entries(allocation)),
     });
     // Renamed: the judge's own cut, under names chosen until each stratum's stream draws the flattering items.
     const renamed = drawWith((i) => `verdict ${verdictOf(i)} (try 7)`, { "verdict no (try 7)": 40, "verdict yes (try 7)": 60 });
