@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { gzipBase64, type Compress } from "./html/sections/explorer.js";
+import { GZIP_LEVEL, gzipBase64, type Compress } from "./html/sections/explorer.js";
 
 /**
  * A second thread for the run's bulk work that needs none of its state: the
@@ -8,7 +8,7 @@ import { gzipBase64, type Compress } from "./html/sections/explorer.js";
  * and the input files hashed for report.json while the judge runs. zlib's own
  * asynchronous calls would not help: they need this thread's event loop
  * between steps, and the folder is written synchronously. The worker runs
- * gzipSync with zlib's defaults, so the bytes are those of
+ * gzipSync at the same level, so the bytes are those of
  * {@link gzipBase64}. Without worker threads (or when one fails) the work is
  * done here, as before.
  */
@@ -29,7 +29,8 @@ export interface Background {
 /** Plain CommonJS, run with `eval`: no module file to resolve from the source tree or the build. */
 const WORKER_CODE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const done = new Int32Array(workerData);
+const done = new Int32Array(workerData.done);
+const level = workerData.level;
 const { gzipSync } = require("node:zlib");
 const { createHash } = require("node:crypto");
 const fs = require("node:fs");
@@ -48,7 +49,7 @@ function hashFile(file) {
 parentPort.on("message", (m) => {
   let out;
   try {
-    out = m.bytes !== undefined ? { id: m.id, text: gzipSync(m.bytes).toString("base64") } : { id: m.id, text: hashFile(m.file) };
+    out = m.bytes !== undefined ? { id: m.id, text: gzipSync(m.bytes, { level }).toString("base64") } : { id: m.id, text: hashFile(m.file) };
   } catch (e) {
     out = { id: m.id, error: String(e) };
   }
@@ -70,7 +71,7 @@ export function startBackground(): Background {
   let worker: Worker;
   const done = new Int32Array(new SharedArrayBuffer(4));
   try {
-    worker = new Worker(WORKER_CODE, { eval: true, workerData: done.buffer });
+    worker = new Worker(WORKER_CODE, { eval: true, workerData: { done: done.buffer, level: GZIP_LEVEL } });
   } catch {
     return inline;
   }

@@ -45,12 +45,20 @@ export function jsonBlock(id: string, value: unknown): string {
 /**
  * Turns a block's JSON text into its gzip-compressed base64 text: at once
  * ({@link gzipBase64}), or later, off the main thread (report/html/gzip-worker.ts).
- * Both give the same bytes (zlib's defaults).
+ * Both give the same bytes (level {@link GZIP_LEVEL}).
  */
 export type Compress = (json: string) => string | Promise<string>;
 
-/** gzip (zlib's default level) and base64, on this thread. */
-export const gzipBase64 = (json: string): string => gzipSync(json).toString("base64");
+/**
+ * The evidence's gzip level. zlib's default (6) took 2.1 s for the 81 MB of
+ * a 20,000-item page's blocks, level 4 0.80 s, for 5.8% more compressed
+ * bytes (17.6 MB against 16.6; the page 3% larger); below 4 the size grows
+ * faster than the time falls (level 2: 0.51 s, 15.6% more).
+ */
+export const GZIP_LEVEL = 4;
+
+/** gzip (level {@link GZIP_LEVEL}) and base64, on this thread. */
+export const gzipBase64 = (json: string): string => gzipSync(json, { level: GZIP_LEVEL }).toString("base64");
 
 /**
  * JSON, gzip-compressed and base64-encoded, in a data block the browser
