@@ -3,8 +3,10 @@
  * evaluation with the offline baseline judge (data: golden-data.ts, 100,000
  * chunks, 100 retrieved per question), stage by stage. Each run is a fresh
  * child process calling runEvaluation (the library behind `ragjudge run`)
- * with its onStage hook; per stage it reports the wall time, the process's
- * peak RSS so far and the heap in use when the stage ends. Medians of
+ * with its onStage hook; per stage it reports the wall time, the CPU time
+ * (user + system, every thread of the process: on a machine shared with other
+ * jobs, a steadier figure than the wall time), the process's peak RSS so far
+ * and the heap in use when the stage ends. Medians of
  * BENCH_RUNS runs (default 3); nothing is asserted.
  *
  * With BENCH_OLD (another build's cli/main.js) each run also runs that
@@ -31,6 +33,8 @@ const STAGES = ["validate", "load", "judge", "score", "diagnose", "calibrate", "
 interface StageFigure {
   stage: string;
   ms: number;
+  /** User + system CPU of the whole process (all threads) during the stage. */
+  cpuMs: number;
   peakMiB: number;
   heapMiB: number;
 }
@@ -67,13 +71,23 @@ async function child(config: string, evaluations: string, build?: string): Promi
   const { runEvaluation } = (build ? await import(pathToFileURL(build).href) : await import("../src/report/evaluation.js")) as typeof import("../src/report/evaluation.js");
   const figures: StageFigure[] = [];
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let cpu = cpu0;
+  const cpuMs = (from: NodeJS.CpuUsage) => {
+    const d = process.cpuUsage(from);
+    return (d.user + d.system) / 1000;
+  };
   const r = await runEvaluation({
     config,
     evaluationsDir: evaluations,
-    onStage: (stage, ms) => figures.push({ stage, ms, peakMiB: process.resourceUsage().maxRSS / 1024, heapMiB: process.memoryUsage().heapUsed / 2 ** 20 }),
+    onStage: (stage, ms) => {
+      figures.push({ stage, ms, cpuMs: cpuMs(cpu), peakMiB: process.resourceUsage().maxRSS / 1024, heapMiB: process.memoryUsage().heapUsed / 2 ** 20 });
+      cpu = process.cpuUsage();
+    },
   });
+  const totalCpuMs = cpuMs(cpu0);
   rmSync(r.folder, { recursive: true, force: true });
-  process.stdout.write(JSON.stringify({ figures, totalMs: performance.now() - t0, peakMiB: process.resourceUsage().maxRSS / 1024 }) + "\n");
+  process.stdout.write(JSON.stringify({ figures, totalMs: performance.now() - t0, totalCpuMs, peakMiB: process.resourceUsage().maxRSS / 1024 }) + "\n");
 }
 
 async function main(): Promise<number> {
@@ -89,7 +103,7 @@ async function main(): Promise<number> {
   console.log(`ragjudge run benchmark: ${questions.toLocaleString("en")} questions x 2 variants, baseline judge, ${runs} run(s); ${cpus().length} x ${cpus()[0]?.model.trim() ?? "CPU"}, load average before ${load()}`);
   const config = prepare(dir, questions);
   const evaluations = join(dir, "evaluations");
-  type Result = { figures: StageFigure[]; totalMs: number; peakMiB: number };
+  type Result = { figures: StageFigure[]; totalMs: number; totalCpuMs: number; peakMiB: number };
   const oldEvaluation = process.env.BENCH_OLD ? resolve(process.env.BENCH_OLD, "..", "..", "report", "evaluation.js") : undefined;
   if (oldEvaluation && !existsSync(oldEvaluation)) throw new Error(`BENCH_OLD: no ${oldEvaluation} beside that build's cli/main.js`);
   // Alone, tsx runs the TypeScript sources, as bench:judge does in-process. Beside another build, this build's
@@ -107,23 +121,25 @@ async function main(): Promise<number> {
       if (r.status !== 0) throw new Error(`${b.name}, run ${i + 1} failed (exit ${r.status}):\n${r.stderr}`);
       const res = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Result;
       b.results.push(res);
-      console.log(`  ${b.name}, run ${i + 1}: ${(res.totalMs / 1000).toFixed(2)} s, peak ${res.peakMiB.toFixed(0)} MiB; ${res.figures.map((f) => `${f.stage} ${(f.ms / 1000).toFixed(2)}`).join(", ")}`);
+      console.log(`  ${b.name}, run ${i + 1}: ${(res.totalMs / 1000).toFixed(2)} s (${(res.totalCpuMs / 1000).toFixed(2)} s CPU), peak ${res.peakMiB.toFixed(0)} MiB; wall/CPU ${res.figures.map((f) => `${f.stage} ${(f.ms / 1000).toFixed(2)}/${(f.cpuMs / 1000).toFixed(2)}`).join(", ")}`);
     }
   }
-  const stageMs = (results: Result[], s: string) => median(results.map((r) => r.figures.find((f) => f.stage === s)!.ms))!;
+  const stageMs = (results: Result[], s: string, cpu = false) => median(results.map((r) => { const f = r.figures.find((x) => x.stage === s)!; return cpu ? f.cpuMs : f.ms; }))!;
   for (const b of builds) {
-    console.log(`\n${b.name}: stage       median wall   share   peak RSS so far   heap after`);
+    console.log(`\n${b.name}: stage       median wall   share   median CPU   peak RSS so far   heap after`);
     const total = median(b.results.map((r) => r.totalMs))!;
     for (const s of STAGES) {
       const of = b.results.map((r) => r.figures.find((f) => f.stage === s)!);
       const ms = stageMs(b.results, s);
-      console.log(`${s.padEnd(11)} ${(ms / 1000).toFixed(2).padStart(8)} s   ${((100 * ms) / total).toFixed(0).padStart(4)}%   ${median(of.map((f) => f.peakMiB))!.toFixed(0).padStart(9)} MiB   ${median(of.map((f) => f.heapMiB))!.toFixed(0).padStart(7)} MiB`);
+      console.log(`${s.padEnd(11)} ${(ms / 1000).toFixed(2).padStart(8)} s   ${((100 * ms) / total).toFixed(0).padStart(4)}%   ${(stageMs(b.results, s, true) / 1000).toFixed(2).padStart(8)} s   ${median(of.map((f) => f.peakMiB))!.toFixed(0).padStart(9)} MiB   ${median(of.map((f) => f.heapMiB))!.toFixed(0).padStart(7)} MiB`);
     }
-    console.log(`${"total".padEnd(11)} ${(total / 1000).toFixed(2).padStart(8)} s          ${median(b.results.map((r) => r.peakMiB))!.toFixed(0).padStart(9)} MiB peak`);
+    console.log(`${"total".padEnd(11)} ${(total / 1000).toFixed(2).padStart(8)} s          ${(median(b.results.map((r) => r.totalCpuMs))! / 1000).toFixed(2).padStart(8)} s   ${median(b.results.map((r) => r.peakMiB))!.toFixed(0).padStart(9)} MiB peak`);
   }
   if (builds.length === 2) {
     const [ours, old] = builds as [(typeof builds)[number], (typeof builds)[number]];
-    console.log(`\nthis build / BENCH_OLD, stage medians: ${STAGES.map((s) => `${s} ${(stageMs(ours.results, s) / stageMs(old.results, s)).toFixed(2)}`).join(", ")}`);
+    const ratios = (cpu: boolean) => STAGES.map((s) => `${s} ${(stageMs(ours.results, s, cpu) / stageMs(old.results, s, cpu)).toFixed(2)}`).join(", ");
+    console.log(`\nthis build / BENCH_OLD, stage medians, wall: ${ratios(false)}`);
+    console.log(`this build / BENCH_OLD, stage medians, CPU:  ${ratios(true)}`);
   }
   if (process.env.BENCH_OLD) {
     const cli = (path: string) => ({ path, walls: [] as number[] });
