@@ -78,19 +78,11 @@ const json = (v: unknown): FileContent => (write) => {
   write("\n");
 };
 
-/**
- * Lines, each followed by a line break; `emptyText` when there are none. The
- * line and its break are two pieces: joined, each line would be a second
- * string the sink flattens into a third (items.jsonl: 400 MB of garbage for
- * 122 MB of text at 20,000 items, sampled).
- */
+/** Lines, each followed by a line break; `emptyText` when there are none. */
 function lines<T>(xs: readonly T[], line: (x: T) => string, emptyText = ""): FileContent {
   return (write) => {
     if (xs.length === 0) write(emptyText);
-    for (const x of xs) {
-      write(line(x));
-      write("\n");
-    }
+    for (const x of xs) write(line(x) + "\n");
   };
 }
 
