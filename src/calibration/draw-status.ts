@@ -83,6 +83,15 @@ function verdictsOf(group: JudgeGroup): Map<string, JudgedItem> {
   return m;
 }
 
+const SETS = new WeakMap<readonly JudgedItem[], ReadonlySet<JudgedItem>>();
+
+/** A group's held-out items as a set, made once per group (pairing.ts filters them once; every draw of the rubric reads them). */
+function setOf(items: readonly JudgedItem[]): ReadonlySet<JudgedItem> {
+  let s = SETS.get(items);
+  if (!s) SETS.set(items, (s = new Set(items)));
+  return s;
+}
+
 /**
  * The draw's frame items (probability above 0) that this judge did not
  * judge, with the same input hash. A draw's seed is its frame's
@@ -192,7 +201,7 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
   });
   const moved = movedSplits(d, ctx);
   const unjudged = unjudgedFrame(d, verdicts);
-  const short = frameGaps(d, group, new Set(heldoutItems), ctx);
+  const short = frameGaps(d, group, setOf(heldoutItems), ctx);
   const covers = missing === 0 && outside === 0 && refused === null && moved.count === 0 && lost.length === 0 && unjudged.count === 0 && short.count === 0;
   const why: string[] = refused ? [`the gate refuses this draw: ${refused}`] : [];
   if (lost.length) why.push(`labels of ${d.draw.rubric} name ${lost.length === 1 ? "a draw" : `${lost.length} draws`} whose manifest is missing from ${ctx.draws.dir || "labels/draws"} (${lost.slice(0, 3).join(", ")}${lost.length > 3 ? ", ..." : ""}): no draw of the rubric counts until it is back (a deleted draw could leave only one that flatters the judge)`);

@@ -105,10 +105,6 @@ export function checkAnchors(golden: Pick<GoldenSet, "file" | "questions" | "lin
   const files = new Map<string, ChunkIndex>();
   // Passages given as text have no chunks file, so no corpus to place an anchor in: only the word rule applies.
   for (const v of variants) if (v.chunksFile !== undefined && !files.has(v.chunksFile)) files.set(v.chunksFile, v.chunks);
-  const last = LAST_CHECK.get(golden);
-  if (last && last.files.length === files.size && [...files].every(([f, index], i) => last.files[i]![0] === f && last.files[i]![1] === index)) {
-    return { problems: [...last.check.problems], warnings: [...last.check.warnings] };
-  }
   const layouts = new Map([...files.keys()].map((f): [string, LayoutCache] => [f, new Map()]));
   for (const question of golden.questions) {
     const a = question.anchor;
@@ -118,14 +114,5 @@ export function checkAnchors(golden: Pick<GoldenSet, "file" | "questions" | "lin
     if (words) add(words, line);
     for (const [file, index] of files) for (const f of anchorChunkFindings(a, index, file, layouts.get(file))) add(f, line);
   }
-  LAST_CHECK.set(golden, { files: [...files], check: { problems: [...problems], warnings: [...warnings] } });
   return { problems, warnings };
 }
-
-/**
- * The last check of each golden set and the chunk indexes it read:
- * `retrieval` checks the anchors while the pipeline output loads, then again
- * with the loaded variants, the same golden set and indexes (at 50,000
- * questions, 0.2 s for findings it had).
- */
-const LAST_CHECK = new WeakMap<object, { files: [string, ChunkIndex][]; check: AnchorCheck }>();

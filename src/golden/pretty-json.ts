@@ -62,12 +62,12 @@ function walk(v: unknown, depth: number, write: (piece: string) => void): string
 const HEADS: string[] = [""];
 const TAILS: string[] = [""];
 
-function headAt(depth: number): string {
+function wrapperAt(depth: number): { head: string; tail: string } {
   for (let d = HEADS.length; d <= depth; d++) {
     HEADS[d] = `${HEADS[d - 1]}{\n${PAD.repeat(d)}"": `;
     TAILS[d] = `\n${PAD.repeat(d - 1)}}${TAILS[d - 1]}`;
   }
-  return HEADS[depth]!;
+  return { head: HEADS[depth]!, tail: TAILS[depth]! };
 }
 
 /**
@@ -77,14 +77,13 @@ function headAt(depth: number): string {
  * callers pass no value with toJSON) and cut out of their text.
  */
 function atDepth(v: unknown, depth: number): string | undefined {
-  if (depth === 0) return JSON.stringify(v, null, 2) as string | undefined;
+  // a value that is not an object or array has no line break to indent
+  if (depth === 0 || v === null || typeof v !== "object") return JSON.stringify(v, null, 2) as string | undefined;
   let wrapped: unknown = v;
   for (let d = 0; d < depth; d++) wrapped = { "": wrapped };
   const text = JSON.stringify(wrapped, null, 2);
-  const head = headAt(depth);
-  // an omitted value (undefined, a function) leaves the innermost wrapper empty: `{\n  "": {}\n}`
-  if (!text.startsWith(head)) return undefined;
-  return text.slice(head.length, text.length - TAILS[depth]!.length);
+  const { head, tail } = wrapperAt(depth);
+  return text.slice(head.length, text.length - tail.length);
 }
 
 /**
@@ -96,10 +95,11 @@ function viaWrapper(key: string, v: unknown, depth: number): string | undefined 
   let wrapped: unknown = { [key]: v };
   for (let d = 1; d < depth; d++) wrapped = { "": wrapped };
   const whole = JSON.stringify(wrapped, null, 2);
-  headAt(depth); // TAILS[depth]
+  const { tail } = wrapperAt(depth);
   const head = `${HEADS[depth - 1]}{\n${PAD.repeat(depth)}${JSON.stringify(key)}: `;
+  // a member its toJSON leaves out empties its wrapper: `{}` at depth 1, `{\n  "": {}\n}` below
   if (!whole.startsWith(head)) return undefined;
-  return whole.slice(head.length, whole.length - TAILS[depth]!.length);
+  return whole.slice(head.length, whole.length - tail.length);
 }
 
 /** Elements a long array's run of leaves is stringified in at once (see {@link writeArray}). */
@@ -115,9 +115,9 @@ function isLeaf(v: unknown, depth: number): boolean {
 /**
  * An array, element by element; a run of elements that would each be one
  * native JSON.stringify call is one call for up to {@link RUN} of them, cut
- * out of its brackets and re-indented: the same text (JSON.stringify writes
+ * out of its brackets at its depth: the same text (JSON.stringify writes
  * an array's elements exactly as it writes each alone, undefined as null),
- * for a thirtieth of the calls, regexes and pieces. An element with toJSON is
+ * for a thirtieth of the calls, wrappers and pieces. An element with toJSON is
  * never in a run (its key, the index, would differ).
  */
 function writeArray(xs: readonly unknown[], depth: number, write: (piece: string) => void): void {

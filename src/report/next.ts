@@ -56,7 +56,6 @@ export function shellArg(a: string): string {
 
 /** A command as printed under Next: indented, each argument quoted for a shell when it needs it. */
 export const commandLine = (args: readonly string[]) => "  ragjudge " + args.map(shellArg).join(" ");
-const line = commandLine;
 
 /**
  * The labelling loop for some untrusted rubrics: sample a random draw of
@@ -78,10 +77,10 @@ function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: Repo
   const split = rubrics[0]!.trust.heldout;
   const heldout = report.questions.some((q) => q.split === split);
   const lines = [
-    line(["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator, ...inv.config]),
-    line(["review", "--annotator", annotator, ...inv.config]),
-    line(["calibrate", ...inv.config]),
-    line(["run", ...inv.config, ...inv.judge, "--require-trusted"]),
+    commandLine(["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator, ...inv.config]),
+    commandLine(["review", "--annotator", annotator, ...inv.config]),
+    commandLine(["calibrate", ...inv.config]),
+    commandLine(["run", ...inv.config, ...inv.judge, "--require-trusted"]),
   ];
   return { lines, annotator, split, heldout };
 }
@@ -99,10 +98,10 @@ function finishDraws(rubrics: readonly RubricJson[], inv: Invocation): string[] 
   const blocking = draws.some(({ d }) => !d.counts);
   const out = [`Next: ${draws.length === 1 ? "a draw is" : `${draws.length} draws are`} not finished (${draws.map(({ r, d }) => `${r.rubric}: draw ${d.id} for ${d.annotator}, ${state(d)}`).join("; ")}); ${blocking ? "a draw below the share that must be labelled blocks trust, and a" : "a"} drawn item left unlabelled counts as a disagreement. Queue the unlabelled items again and label them:`];
   for (const { d } of draws) {
-    out.push(line(["sample", "--draw", d.id, "--annotator", d.annotator, ...inv.config]));
-    out.push(line(["review", "--annotator", d.annotator, ...inv.config]));
+    out.push(commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inv.config]));
+    out.push(commandLine(["review", "--annotator", d.annotator, ...inv.config]));
   }
-  out.push(line(["calibrate", ...inv.config]), line(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
+  out.push(commandLine(["calibrate", ...inv.config]), commandLine(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
   return out;
 }
 
@@ -123,12 +122,12 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
   }
   const out: string[] = [];
   if (report.judgeTotals.errors > 0) {
-    out.push(`Next: ${report.judgeTotals.errors} error verdict${report.judgeTotals.errors === 1 ? "" : "s"} left (not yes or no); run again to retry them (committed verdicts come from the cache):`, line(["run", ...inv.config, ...inv.judge]));
+    out.push(`Next: ${report.judgeTotals.errors} error verdict${report.judgeTotals.errors === 1 ? "" : "s"} left (not yes or no); run again to retry them (committed verdicts come from the cache):`, commandLine(["run", ...inv.config, ...inv.judge]));
     return out;
   }
   const untrusted = report.rubrics.filter((r) => r.judge !== "rule" && !r.trust.trusted);
   if (untrusted.length === 0) {
-    if (report.rubrics.length) out.push("Next: every rubric is trusted; gate CI on it:", line(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
+    if (report.rubrics.length) out.push("Next: every rubric is trusted; gate CI on it:", commandLine(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
     return out;
   }
   // A rubric whose held-out split holds fewer judged items than the gate's minimum cannot be made trusted by
@@ -140,7 +139,7 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     const need = needs.length === 1 ? `${needs[0]} random labels of each` : `random labels (${short.map((r) => `${r.rubric} ${r.trust.thresholds.minLabels}`).join(", ")})`;
     out.push(
       `Next: labelling cannot make ${short.map((r) => r.rubric).join(", ")} trusted: the gate needs ${need} in the held-out split "${split}", which holds only ${short.map((r) => `${r.trust.heldoutItems} judged item${r.trust.heldoutItems === 1 ? "" : "s"} of ${r.rubric}`).join(", ")}. Put more questions in that split (\`"split": "${split}"\` in the golden set) and run again; this says what each rubric needs:`,
-      line(["plan", ...inv.config]),
+      commandLine(["plan", ...inv.config]),
     );
   }
   // Every held-out item labelled, yet short of the gate's count or of one answer: more questions, not more labels.
@@ -149,7 +148,7 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     const what = (r: RubricJson) => `${r.rubric}: all ${r.trust.heldoutItems} held-out judged items are labelled${r.calibration ? ` (${r.calibration.labelYes} yes / ${r.calibration.labelNo} no)` : ""}, and the gate needs ${r.trust.thresholds.minLabels} with ${r.trust.thresholds.minPerClass} of each answer`;
     out.push(
       `Next: labelling cannot make ${full.map((r) => r.rubric).join(", ")} trusted (${full.map(what).join("; ")}). Put more questions in the held-out split (\`"split": "${full[0]!.trust.heldout}"\` in the golden set) and run again; this says what each rubric needs:`,
-      line(["plan", ...inv.config]),
+      commandLine(["plan", ...inv.config]),
     );
   }
   // Labelling that can no longer help (every held-out item labelled, or plan's "cannot at kappa"): sampling again
@@ -160,8 +159,8 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
   });
   if (stuck.length) {
     out.push(
-      `Next: more labels cannot make ${stuck.map((s) => s.r.rubric).join(", ")} trusted at this kappa (${stuck.map((s) => `${s.r.rubric}: ${s.why}`).join("; ")}). Improve the judge instead: the rubric's prompt, or the judge's model; then run again (\`${line(["plan", ...inv.config]).trim()}\` says what each rubric needs):`,
-      line(["run", ...inv.config, ...inv.judge]),
+      `Next: more labels cannot make ${stuck.map((s) => s.r.rubric).join(", ")} trusted at this kappa (${stuck.map((s) => `${s.r.rubric}: ${s.why}`).join("; ")}). Improve the judge instead: the rubric's prompt, or the judge's model; then run again (\`${commandLine(["plan", ...inv.config]).trim()}\` says what each rubric needs):`,
+      commandLine(["run", ...inv.config, ...inv.judge]),
     );
   }
   // Author labels are never evidence: sampling again would queue nothing for items people already labelled.

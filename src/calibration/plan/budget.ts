@@ -1,7 +1,7 @@
 import { evidenceKey } from "../keys.js";
 import { kappaMeans } from "./kappa-linear.js";
 import { isHeldout, type GroupPlan } from "./plan.js";
-import { chooseStrata, kappaStratumSd, neymanAllocation, stratumOf, type StrataLevel } from "./strata.js";
+import { chooseStrata, kappaStratumSd, neymanAllocation, SINGLE_STRATUM, stratumOf, type StrataLevel } from "./strata.js";
 import type { StratifiedItem } from "./stratified-draw.js";
 import type { TrustInputs } from "../trust.js";
 
@@ -90,7 +90,7 @@ export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInp
   const maxStrata = Math.max(1, Math.floor(drawSize / 2));
   const chosen = chooseStrata(strat.map((x) => x.s), maxStrata);
   // Too small a draw for even one stratum per verdict: one stratum, so no item is left with probability 0.
-  const level: StrataLevel = chosen.names.length > maxStrata ? { variant: false, band: false, single: true } : chosen.level;
+  const level: StrataLevel = chosen.names.length > maxStrata ? SINGLE_STRATUM : chosen.level;
   const names = chosen.names.length > maxStrata ? [stratumOf(strat[0]?.s ?? { variant: "", verdict: "yes" }, level)] : chosen.names;
   const at = kappaMeans([...plan.pairing.gate, ...plan.pairing.skipped].map((g) => ({ judge: g.judged.verdict === "yes" ? 1 : 0, label: g.label === "yes" ? 1 : 0, weight: g.weight })));
   const usable = at && at.pe < 1 - 1e-9 && at.r > 0 && at.r < 1 && at.c > 0 && at.c < 1 ? at : null;

@@ -45,6 +45,9 @@ export function stratumOf(item: StratifiableItem, level: StrataLevel): string {
 /** The levels of detail a frame is cut at, finest first; `plan --budget` falls back to one stratum (`single`) below them all. */
 export const STRATA_LEVELS: readonly StrataLevel[] = [{ variant: true, band: true }, { variant: false, band: true }, { variant: true, band: false }, { variant: false, band: false }];
 
+/** One stratum for every item: the level plan --budget takes when its budget is too small for more strata. */
+export const SINGLE_STRATUM: StrataLevel = { variant: false, band: false, single: true };
+
 /** The finest stratification with at most `maxStrata` strata: variant and band, then band only, then verdict only. */
 export function chooseStrata(items: readonly StratifiableItem[], maxStrata: number): { level: StrataLevel; names: string[] } {
   let last: { level: StrataLevel; names: string[] } | undefined;

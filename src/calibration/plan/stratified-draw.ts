@@ -2,7 +2,7 @@ import type { Draw, DrawItem } from "../../golden/schema/draw.js";
 import { frameSeed, populationHash, type DrawBody } from "../draws.js";
 import { byEvidence, evidenceKey } from "../keys.js";
 import { sampleWithoutReplacement, streamFor } from "../random.js";
-import { STRATA_LEVELS, stratumOf, type StratifiableItem, type StrataLevel } from "./strata.js";
+import { SINGLE_STRATUM, STRATA_LEVELS, stratumOf, type StratifiableItem, type StrataLevel } from "./strata.js";
 import type { ItemKey } from "../../golden/schema/items.js";
 
 /**
@@ -95,7 +95,7 @@ function base(it: StratifiedItem): Omit<DrawItem, "p" | "stratum"> {
 }
 
 /** The ways `plan --budget` cuts a frame into strata (strata.ts, chooseStrata, and one stratum for a small budget). */
-const LEVELS: readonly StrataLevel[] = [...STRATA_LEVELS, { variant: false, band: false, single: true }];
+const LEVELS: readonly StrataLevel[] = [...STRATA_LEVELS, SINGLE_STRATUM];
 
 /**
  * Why a stratified draw's strata are not a judge's, or null: `plan --budget`
@@ -114,8 +114,9 @@ export function strataMismatch(d: Draw, judged: (it: DrawItem) => StratifiableIt
   const frame = d.population.items.filter((it) => it.p > 0);
   const as = frame.map(judged);
   // An item whose verdict is an error today (a transient failure since the draw) is counted as a disagreement
-  // whatever its stratum: it neither proves nor disproves the cut.
-  const fits = (i: number, level: StrataLevel) => as[i] !== undefined && (as[i]!.verdict === "error" || stratumOf(as[i]!, level) === frame[i]!.stratum);
+  // whatever its stratum: it neither proves nor disproves the cut. One this judge did not judge (an answer changed
+  // since the draw) says nothing of the cut either: the draw fails on it already, with its own reason (draw-status.ts).
+  const fits = (i: number, level: StrataLevel) => as[i] === undefined || as[i]!.verdict === "error" || stratumOf(as[i]!, level) === frame[i]!.stratum;
   const off = (level: StrataLevel) => frame.flatMap((_, i) => (fits(i, level) ? [] : [i]));
   // the cut nearest the manifest's names its first misfiled item
   let nearest: number[] | undefined;
@@ -126,8 +127,7 @@ export function strataMismatch(d: Draw, judged: (it: DrawItem) => StratifiableIt
   }
   const k = nearest![0]!;
   const it = frame[k]!;
-  const said = as[k];
-  return `its strata are not this judge's verdicts (item ${it.variant}/${it.question}/${it.unit} is in stratum "${it.stratum}", ${said ? `which this judge's verdict ${said.verdict} does not give it` : "which this judge did not judge"}): a stratified draw counts for the judge whose verdicts cut it, and strata of one's choosing would choose the sample`;
+  return `its strata are not this judge's verdicts (item ${it.variant}/${it.question}/${it.unit} is in stratum "${it.stratum}", which this judge's verdict ${as[k]!.verdict} does not give it): a stratified draw counts for the judge whose verdicts cut it, and strata of one's choosing would choose the sample`;
 }
 
 /**

@@ -18,7 +18,7 @@ import { Judgment } from "../../golden/schema/items.js";
 import { activeQueue, planQueue } from "../../review/plan-queue.js";
 import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
-import { commandLine, shellArg, suggestedAnnotator } from "../../report/next.js";
+import { commandLine, suggestedAnnotator } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 
 export interface PlanFlags {
@@ -129,8 +129,7 @@ function describeOpen(open: ReturnType<typeof openDraws>): string {
 
 /** The `ragjudge review` command that serves the queue just written, as typed from the same folder. */
 function reviewCommand(flags: PlanFlags, out: string): string {
-  const args = ["review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator!, ...inputFlags(flags)];
-  return "ragjudge " + args.map(shellArg).join(" ");
+  return commandLine(["review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator!, ...inputFlags(flags)]).trim();
 }
 
 /** `ragjudge plan`'s action (see commands/plan.ts). */
@@ -177,7 +176,8 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     const commands = open.map(({ d }) => commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]).trim()).join(", then ");
     throw new UsageError(`--budget: label what is drawn before drawing more (${describeOpen(open)}); queue their unlabelled items with ${commands}, and review them`);
   }
-  // One draw per rubric, for the judge whose verdicts are newest (as sample does): a label counts for every judge of its item.
+  // One draw per rubric, for the judge whose verdicts are newest (as sample does). Its strata are that judge's verdicts,
+  // so the draw counts for that judge only (strataMismatch); a label still counts for every judge of its item.
   const newest = new Map<string, { fp: string; t: number }>();
   for (const j of judgments) {
     if (j.judge === "rule") continue;

@@ -14,7 +14,7 @@ export function registerSample(program: Command): void {
     .option("--random <n>", "a uniform random sample of n items per rubric, recorded as a draw in <labels>/draws/ (the only frame the trust gate counts); its seed is fixed by the items it draws from, so drawing again gives the same items, and a larger n the same ones plus more")
     .option("--disagreements", "every item where an existing label differs from the judge")
     .option("--panel-splits", "every item where the judges of a panel (config judges) split: a frame of its own, whose labels never count for the trust gate")
-    .option("--draw <id>", "queue again the unlabelled drawn items of a recorded draw (labels/draws/<id>.json), whatever its design: how a part-labelled draw is finished")
+    .option("--draw <id>", "queue again the unlabelled drawn items of a recorded draw (labels/draws/<id>.json) the trust gate accepts, uniform or stratified: how a part-labelled draw is finished")
     .option("--balanced <n>", "n items per rubric, half the judge said yes to and half no (for a rubric with too few labels of one class)")
     .requiredOption("--annotator <name>", "who will label the queue: items they already labelled are never sampled again")
     .option("--seed <n>", "seed of --balanced and of the queue's order (a --random draw's seed is fixed by its items: the trust gate refuses a chosen one)", "1")

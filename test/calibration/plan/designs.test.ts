@@ -110,6 +110,12 @@ describe("the gate and sampling designs", () => {
     const erred = judgments.map((j) => (j.question === q(1) ? { ...j, verdict: "error" as const, error: "http-503" } : j));
     const withError = calibrate({ judgments: erred, judgmentsFile: { file: "j.jsonl" }, book: resolveLabels("labels", [], labelsFor(honest)), draws: { dir: "labels/draws", draws: [loaded(honest)] }, reps: 200, time: T }).rubrics[0]!;
     expect(withError.draws[0]).toMatchObject({ covers: true, counts: true });
+    // An answer changed since the draw (another input hash): the draw no longer covers, for that reason alone, not as a forged cut.
+    const changed = judgments.map((j) => (j.question === q(1) ? { ...j, inputHash: "f".repeat(64) } : j));
+    const withChange = calibrate({ judgments: changed, judgmentsFile: { file: "j.jsonl" }, book: resolveLabels("labels", [], labelsFor(honest)), draws: { dir: "labels/draws", draws: [loaded(honest)] }, reps: 200, time: T }).rubrics[0]!;
+    expect(withChange.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(withChange.draws[0]!.why).toMatch(/is not among the items this judge judged/);
+    expect(withChange.draws[0]!.why).not.toMatch(/strata are not this judge's/);
     // The judge's cut at a coarser level (one stratum for all) is one plan --budget makes for a small budget: counted.
     const single = drawWith(() => "all", { all: 100 });
     expect(run(labelsFor(single), loaded(single)).draws[0]).toMatchObject({ covers: true });
