@@ -6,11 +6,10 @@ import { loadConfig } from "../../golden/config.js";
 import { InputError } from "../../golden/errors.js";
 import { loadJsonl } from "../../golden/jsonl.js";
 import { Judgment } from "../../golden/schema/items.js";
-import { shellArg } from "../../report/next.js";
 import { planQueue } from "../../review/plan-queue.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
-import { sampleInputs, shortPath, type SampleFlags } from "./sample.js";
+import { reviewNext, sampleInputs, shortPath, type SampleFlags } from "./sample.js";
 
 /**
  * `ragjudge sample --draw ID`: the review queue of a recorded draw's drawn
@@ -42,9 +41,7 @@ export function sampleDrawAction(flags: SampleFlags): void {
   writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   const d = found.draw;
   const lines = [`Draw ${d.id} (${d.rubric}, ${d.design}, drawn for ${d.annotator}): ${d.drawn.length} drawn items, ${entries.length} of them still unlabelled → ${entries.length} queued for ${flags.annotator}`];
-  const cfgOpt = (flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "") + (flags.labels ? ` --labels ${shellArg(flags.labels)}` : "");
-  const judgmentsOpt = flags.judgments !== undefined ? ` --judgments ${shellArg(flags.judgments)}` : "";
   if (entries.length === 0) lines.push(`Nothing to review: every drawn item that is judged today is labelled (wrote an empty queue to ${shortPath(out)}).`);
-  else lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shellArg(shortPath(out)) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}${judgmentsOpt}`);
+  else lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewNext(flags, out, flags.judgments)}`);
   process.stdout.write(lines.join("\n") + "\n");
 }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { InputError } from "../../golden/errors.js";
 import { REPORT_FILE } from "../../report/folder.js";
-import { shellArg } from "../../report/next.js";
+import { commandLine } from "../../report/next.js";
 import { loadConfig } from "../../golden/config.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { writeDraw } from "../../calibration/draws.js";
@@ -135,10 +135,18 @@ export function sampleAction(flags: SampleFlags): void {
   const heldout = heldoutSplit(cfg.config.trust);
   const notHeldout = result.entries.filter((e) => e.frame === "random" && e.split !== heldout).length;
   if (notHeldout) lines.push(`  note: ${notHeldout} drawn item(s) are not in the held-out split "${heldout}" (or have no split, which counts as dev): the trust gate does not count their labels; use --split ${heldout} to draw only what it counts`);
-  const labelsOpt = (flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "") + (flags.labels ? ` --labels ${shellArg(flags.labels)}` : "");
   // The judgments that reveal the judge's verdict after each answer: the ones sampled from.
-  const judgmentsOpt = flags.evaluation !== undefined ? ` --judgments ${shellArg(join(flags.evaluation, "judgments.jsonl"))}` : flags.judgments !== undefined ? ` --judgments ${shellArg(flags.judgments)}` : "";
+  const judgments = flags.evaluation !== undefined ? join(flags.evaluation, "judgments.jsonl") : flags.judgments;
   if (result.entries.length === 0) lines.push(`Nothing to review: wrote an empty queue to ${shortPath(out)}.`);
-  else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ragjudge review ${flags.out ? shellArg(shortPath(out)) + " " : ""}--annotator ${shellArg(flags.annotator)}${labelsOpt}${judgmentsOpt}`);
+  else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ${reviewNext(flags, out, judgments)}`);
   process.stdout.write(lines.join("\n") + "\n");
+}
+
+/** The `ragjudge review` command that serves a queue `sample` just wrote, with the inputs it was sampled from. */
+export function reviewNext(flags: Pick<SampleFlags, "out" | "annotator" | "example" | "config" | "labels">, out: string, judgments: string | undefined): string {
+  return commandLine([
+    "review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator,
+    ...(flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : []), ...(flags.labels ? ["--labels", flags.labels] : []),
+    ...(judgments !== undefined ? ["--judgments", judgments] : []),
+  ]).trim();
 }
