@@ -4,6 +4,7 @@ import type { Judgment } from "../golden/schema/items.js";
 import { majorityVerdict } from "../calibration/verdicts.js";
 import type { Item } from "../judge/items/items.js";
 import { evidenceKey } from "../calibration/keys.js";
+import { servedKeys } from "../judge/summary/served.js";
 import type { Candidate } from "./sample.js";
 
 /** Why judged items of a rubric were left out of sampling, with counts. */
@@ -13,6 +14,13 @@ export interface RubricRunNotes {
   fingerprint?: string;
   /** Other fingerprints found and ignored. */
   otherFingerprints: string[];
+  /**
+   * With {@link CandidateOptions.servedModel}: the served model whose
+   * verdicts were used ("" when the server named none), and the items only
+   * other served models judged under the same fingerprint (left out).
+   */
+  servedModel?: string;
+  otherServedModels?: { model: string; items: number }[];
   /** Items judged by the judge (not a rule), errors included: the random frame's population. */
   judged: number;
   /**
@@ -28,6 +36,20 @@ export interface RubricRunNotes {
   stale: number;
   /** Items of the data that have no judgment under the chosen fingerprint. */
   unjudged: number;
+}
+
+/** How {@link candidatesFromRun} picks verdicts beyond the latest fingerprint. */
+export interface CandidateOptions {
+  /**
+   * One served model per rubric: `"latest"` (the one with the most recent
+   * verdict) or a name. The trust gate calibrates each served model apart
+   * (judge/summary/served.ts), so a draw over the verdicts of two (an alias
+   * that moved during the run) would be a frame no judge of the gate
+   * judged, refused every time and drawn the same way again. Default: the
+   * verdicts of every served model, pooled per item (queues that carry no
+   * draw's frame).
+   */
+  servedModel?: string;
 }
 
 /** Keeps the latest line per (item, input hash, fingerprint, repeat): a judgments file may have been appended to. */
@@ -59,6 +81,7 @@ export function candidatesFromRun(
   judgments: readonly Judgment[],
   golden: GoldenSet,
   variants: readonly VariantData[],
+  options: CandidateOptions = {},
 ): { candidates: Candidate[]; notes: RubricRunNotes[] } {
   const itemsById = new Map(items.map((i) => [evidenceKey(i.key, i.inputHash), i]));
   const variantByName = new Map(variants.map((v) => [v.name, v]));
@@ -91,10 +114,12 @@ export function candidatesFromRun(
     n.otherFingerprints = sorted.slice(1).map(([fp]) => fp);
   }
 
+  const current = model.filter((j) => j.fingerprint === notes.get(j.rubric)!.fingerprint);
+  const others = options.servedModel === undefined ? undefined : pickServed(current, notes, options.servedModel);
   const repeats = new Map<string, Judgment[]>();
   const stale = new Set<string>();
-  for (const j of model) {
-    if (j.fingerprint !== notes.get(j.rubric)!.fingerprint) continue;
+  for (const j of current) {
+    if (others?.has(j)) continue;
     const id = evidenceKey(j, j.inputHash);
     if (!itemsById.has(id)) {
       if (!stale.has(id)) note(j.rubric).stale++;
@@ -113,7 +138,9 @@ export function candidatesFromRun(
     const n = note(item.key.rubric);
     const js = repeats.get(id);
     if (!js || js.length === 0) {
-      n.unjudged++;
+      const by = others?.servedBy(id);
+      if (by === undefined) n.unjudged++;
+      else countOther(n, by);
       continue;
     }
     const verdict = majorityVerdict(js.map((j) => j.verdict));
@@ -134,6 +161,48 @@ export function candidatesFromRun(
     });
   }
   return { candidates, notes: [...notes.values()].sort((a, b) => (a.rubric < b.rubric ? -1 : 1)) };
+}
+
+/**
+ * Chooses each rubric's served model among its current fingerprint's
+ * verdicts (recorded in its note) and returns the verdicts of the others,
+ * with the served model of the items they alone judged. Each verdict's
+ * served model is the gate's ({@link servedKeys}: a failed call joins the
+ * most frequent one). `latest` takes the served model of the most recent
+ * verdict (ties: more verdicts, then by name); a name the rubric's verdicts
+ * do not have leaves every item to the others (the caller words that).
+ */
+function pickServed(current: readonly Judgment[], notes: ReadonlyMap<string, RubricRunNotes>, wanted: string): { has: (j: Judgment) => boolean; servedBy: (id: string) => string | undefined } {
+  const served = servedKeys(current);
+  const seen = new Map<string, Map<string, { time: number; count: number }>>();
+  for (const j of current) {
+    const byModel = seen.get(j.rubric) ?? seen.set(j.rubric, new Map()).get(j.rubric)!;
+    const s = byModel.get(served(j)) ?? byModel.set(served(j), { time: -Infinity, count: 0 }).get(served(j))!;
+    s.time = Math.max(s.time, Date.parse(j.time));
+    s.count++;
+  }
+  for (const [rubric, byModel] of seen) {
+    const ranked = [...byModel].sort((a, b) => b[1].time - a[1].time || b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
+    notes.get(rubric)!.servedModel = wanted === "latest" ? ranked[0]![0] : wanted;
+    notes.get(rubric)!.otherServedModels = [];
+  }
+  const left = new Set<Judgment>();
+  const servedBy = new Map<string, string>();
+  for (const j of current) {
+    const m = served(j);
+    if (m === notes.get(j.rubric)!.servedModel) continue;
+    left.add(j);
+    servedBy.set(evidenceKey(j, j.inputHash), m);
+  }
+  return { has: (j) => left.has(j), servedBy: (id) => servedBy.get(id) };
+}
+
+/** Counts an item that only another served model judged in its rubric's note. */
+function countOther(n: RubricRunNotes, model: string): void {
+  const list = (n.otherServedModels ??= []);
+  const at = list.find((o) => o.model === model);
+  if (at) at.items++;
+  else list.push({ model, items: 1 });
 }
 
 /** The chunk ids an answer cites (markers or explicit citations), for highlighting on the page. */

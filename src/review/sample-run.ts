@@ -21,6 +21,13 @@ export interface SampleRunOptions extends SampleOptions {
   variants?: string[];
   /** Golden-set splits to sample from (e.g. `heldout`, the split the trust gate counts); default: all. */
   splits?: string[];
+  /**
+   * The served model whose verdicts to sample when a rubric's current
+   * fingerprint was served by several (an alias that moved during the run);
+   * default: the one of the most recent verdict. The trust gate calibrates
+   * each served model apart, so a frame pools never one.
+   */
+  servedModel?: string;
 }
 
 /**
@@ -45,7 +52,14 @@ export function sampleFromRun(
   const judgments = loadJsonl(opts.judgmentsFile, Judgment)
     .map((r) => r.value)
     .filter((j) => rubricNames.has(j.rubric) && variantNames.has(j.variant));
-  const { candidates: all, notes } = candidatesFromRun(items, judgments, golden, variants);
+  const { candidates: all, notes } = candidatesFromRun(items, judgments, golden, variants, { servedModel: opts.servedModel ?? "latest" });
+  if (opts.servedModel !== undefined) {
+    for (const n of notes) {
+      if (n.judged > 0 || !n.otherServedModels?.length) continue;
+      const had = n.otherServedModels.slice().sort((a, b) => (a.model < b.model ? -1 : 1)).map((o) => (o.model ? JSON.stringify(o.model) : "a server that named no model")).join(", ");
+      throw new InputError(opts.judgmentsFile, undefined, "servedModel", `no verdict of rubric ${n.rubric} was served by ${JSON.stringify(opts.servedModel)}; its verdicts were served by ${had} (sample --served-model takes one of those)`);
+    }
+  }
   if (opts.splits) {
     const known = new Set(golden.questions.map((q) => q.split).filter((x) => x !== undefined));
     for (const sp of opts.splits) {
@@ -65,11 +79,7 @@ export function sampleFromRun(
   const earlier = own.map((l) => ({ key: l.value, inputHash: l.value.inputHash }));
   // Each draw's manifest names the judge whose verdicts it read and what the frame was limited to.
   const judges = new Map<string, { fingerprint: string; servedModels: string[] }>();
-  for (const n of notes) {
-    if (!n.fingerprint) continue;
-    const served = [...new Set(judgments.filter((j) => j.rubric === n.rubric && j.fingerprint === n.fingerprint && j.servedModel).map((j) => j.servedModel!))].sort();
-    judges.set(n.rubric, { fingerprint: n.fingerprint, servedModels: served });
-  }
+  for (const n of notes) if (n.fingerprint) judges.set(n.rubric, { fingerprint: n.fingerprint, servedModels: n.servedModel ? [n.servedModel] : [] });
   const scope = { variants: variants.map((v) => v.name).sort(), splits: opts.splits ? [...opts.splits].sort() : null };
   const inScope = new Set(candidates);
   const outOfScope = opts.splits ? all.filter((c) => !inScope.has(c)) : [];

@@ -64,6 +64,37 @@ describe("the served model", () => {
     const groups = (JSON.parse(cal.out) as { rubrics: { group: { servedModel: string; items: number }; gate: { n: number } }[] }).rubrics;
     expect(groups.map((g) => g.group.servedModel).sort()).toEqual(["judge-2026-01-15", "judge-2026-06-01"]);
     expect(groups.reduce((a, g) => a + g.group.items, 0)).toBe(96);
+
+    // An honest user samples that file: the draw frames one served model's items (the latest's), so it counts for that judge.
+    const fresh = exampleCopy((c) => {
+      c.judge = { kind: "openai", model: "judge-alias", baseUrl: server.baseURL, concurrency: 4 };
+      c.trust = { minLabels: 10, minPerClass: 2 };
+      c.rubrics = ["correctness"];
+    });
+    const later = mixed.map((l) => {
+      const j = JSON.parse(l) as { servedModel?: string; time: string };
+      if (j.servedModel === "judge-2026-06-01") j.time = new Date(Date.parse(j.time) + 60_000).toISOString();
+      return JSON.stringify(j);
+    });
+    const laterFile = join(fresh.dir, "mixed.jsonl");
+    writeFileSync(laterFile, later.join("\n") + "\n");
+    const drawn = await labelRandomDraw({ config: fresh.config, dir: fresh.dir, judgments: laterFile, labels: fresh.labels, rubrics: "correctness", split: "heldout" });
+    expect(drawn.sampleOut).toMatch(/note: the endpoint served correctness's verdicts under 2 model names .*: sampled the \d+ items served by "judge-2026-06-01" \(the latest\); left out \d+ by "judge-2026-01-15"\./);
+    const draw = JSON.parse(readFileSync(join(fresh.labels, "draws", readdirSync(join(fresh.labels, "draws"))[0]!), "utf8")) as { servedModels: string[] };
+    expect(draw.servedModels).toEqual(["judge-2026-06-01"]);
+    const gate = await runCliCaptured(["calibrate", "--config", fresh.config, "--judgments", laterFile, "--format", "json", "--no-write"]);
+    const trust = (JSON.parse(gate.out) as { rubrics: { group: { servedModel: string }; trust: { trusted: boolean; reasons?: unknown } }[] }).rubrics;
+    const byServed = new Map(trust.map((g) => [g.group.servedModel, g.trust]));
+    expect(byServed.get("judge-2026-06-01")?.trusted, JSON.stringify(byServed.get("judge-2026-06-01"))).toBe(true);
+    expect(byServed.get("judge-2026-01-15")?.trusted).toBe(false);
+
+    // The other served model gets a draw of its own on request, and a name the verdicts lack is refused, naming those they have.
+    const other = await runCliCaptured(["sample", "--config", fresh.config, "--judgments", laterFile, "--labels", fresh.labels, "--annotator", "test-author", "--random", "5", "--split", "heldout", "--rubrics", "correctness", "--served-model", "judge-2026-01-15", "--out", join(fresh.dir, "q2.jsonl")]);
+    expect(other.code, other.err).toBe(0);
+    expect(other.out).toMatch(/sampled the \d+ items served by "judge-2026-01-15" \(--served-model\)/);
+    const unknown = await runCliCaptured(["sample", "--config", fresh.config, "--judgments", laterFile, "--labels", fresh.labels, "--annotator", "test-author", "--random", "5", "--rubrics", "correctness", "--served-model", "judge-2027", "--out", join(fresh.dir, "q3.jsonl")]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/mixed\.jsonl: servedModel: no verdict of rubric correctness was served by "judge-2027"; its verdicts were served by "judge-2026-01-15", "judge-2026-06-01" \(sample --served-model takes one of those\)/);
   });
 
   it("is redacted like every other field the server echoes: a key put into `model` reaches no cache, judgment or record", async () => {

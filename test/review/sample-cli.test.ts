@@ -41,6 +41,40 @@ describe("candidatesFromRun", () => {
     expect(candidates.some((x) => p.items.find((i) => i.inputHash === x.inputHash)?.rule)).toBe(false);
     expect(notes.find((n) => n.rubric === "citation-accuracy")!.judged).toBeGreaterThan(0);
   });
+
+  it("with servedModel, keeps one served model's verdicts per rubric (the latest, or the one named), as the trust gate groups them", () => {
+    const p = project();
+    const faith = p.items.filter((i) => !i.rule && i.key.rubric === "faithfulness");
+    const late = "2026-02-01T00:00:00.000Z";
+    const b = (i: (typeof p.items)[number]) => faith.indexOf(i) % 3 === 1; // a third of faithfulness served by snap-b, later
+    const js = p.items.map((i) => ({ ...judge(i, "yes"), servedModel: b(i) ? "snap-b" : "snap-a", ...(b(i) ? { time: late } : {}) }));
+    // an item both served: snap-b's repeat decides it for snap-b
+    const both = js.find((j) => j.rubric === "faithfulness" && j.servedModel === "snap-a")!;
+    js.push({ ...both, repeat: 1, verdict: "no", servedModel: "snap-b", time: late });
+    const cfg = loadConfig(p.config);
+    const golden = loadGolden(cfg.path("questions.jsonl"));
+    const variants = cfg.config.variants.map((v) => loadVariant(v, golden, cfg.path));
+    const pooled = candidatesFromRun(p.items, js, golden, variants);
+    expect(pooled.candidates.filter((c) => c.key.rubric === "faithfulness")).toHaveLength(faith.length);
+    expect(pooled.notes.find((n) => n.rubric === "faithfulness")!.servedModel).toBeUndefined();
+
+    const latest = candidatesFromRun(p.items, js, golden, variants, { servedModel: "latest" });
+    const f = latest.notes.find((n) => n.rubric === "faithfulness")!;
+    const bOnly = faith.filter(b).length;
+    expect(bOnly).toBeGreaterThan(1);
+    expect(f.servedModel).toBe("snap-b");
+    expect(f.judged).toBe(bOnly + 1);
+    expect(f.otherServedModels).toEqual([{ model: "snap-a", items: faith.length - bOnly - 1 }]);
+    expect(f.unjudged).toBe(0);
+    const c = latest.candidates.find((x) => x.inputHash === both.inputHash && x.key.rubric === "faithfulness")!;
+    expect(c.verdict).toBe("no");
+
+    const named = candidatesFromRun(p.items, js, golden, variants, { servedModel: "snap-a" });
+    const a = named.notes.find((n) => n.rubric === "faithfulness")!;
+    expect([a.servedModel, a.judged, a.otherServedModels]).toEqual(["snap-a", faith.length - bOnly, [{ model: "snap-b", items: bOnly }]]);
+    const none = candidatesFromRun(p.items, js, golden, variants, { servedModel: "snap-c" }).notes.find((n) => n.rubric === "faithfulness")!;
+    expect([none.judged, none.otherServedModels!.reduce((s, o) => s + o.items, 0)]).toEqual([0, faith.length]);
+  });
 });
 
 describe("ragjudge sample", () => {

@@ -26,6 +26,7 @@ export interface SampleFlags {
   rubrics?: string;
   variant?: string;
   split?: string;
+  servedModel?: string;
   out?: string;
   judgments?: string;
   labels?: string;
@@ -92,6 +93,14 @@ function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, ru
   return `  ${rubric}: ${parts.join("; ")} → ${s?.queued ?? 0} queued`;
 }
 
+/** Which served model a rubric's frame holds, the items left to the others, and how to get one judge for every item. */
+function servedNote(n: RubricRunNotes, flags: SampleFlags): string {
+  const name = (m: string) => (m ? JSON.stringify(m) : "no model name");
+  const others = n.otherServedModels!.map((o) => `${o.items} by ${name(o.model)}`).join(", ");
+  const how = flags.servedModel === undefined ? "the latest" : "--served-model";
+  return `  note: the endpoint served ${n.rubric}'s verdicts under ${n.otherServedModels!.length + 1} model names (an alias that moved during the run?): sampled the ${n.judged} items served by ${name(n.servedModel!)} (${how}); left out ${others}. The trust gate calibrates each served model apart; to have one judge for every item, set judge.model to a dated snapshot and run the judge again.`;
+}
+
 /** `ragjudge sample`'s action (see commands/sample.ts). */
 export function sampleAction(flags: SampleFlags): void {
   const random = count("--random", flags.random);
@@ -118,6 +127,7 @@ export function sampleAction(flags: SampleFlags): void {
     ...(rubrics ? { rubrics } : {}),
     ...(variants ? { variants } : {}),
     ...(splits ? { splits } : {}),
+    ...(flags.servedModel !== undefined ? { servedModel: flags.servedModel } : {}),
   });
   // Manifests first: a queue entry never names a draw that is not recorded.
   const time = new Date().toISOString();
@@ -129,6 +139,7 @@ export function sampleAction(flags: SampleFlags): void {
   for (const name of names) lines.push(describe(result.notes.find((n) => n.rubric === name), result.rubrics.find((r) => r.rubric === name), name));
   for (const n of result.notes) {
     if (n.otherFingerprints.length) lines.push(`  note: ${n.rubric} has verdicts of ${n.otherFingerprints.length + 1} judge fingerprints; sampled the latest (${n.fingerprint!.slice(0, 12)}…)`);
+    if (n.otherServedModels?.length) lines.push(servedNote(n, flags));
   }
   if (result.notes.some((n) => n.errors)) lines.push("  note: items with an error verdict stay in the random frame (the trust gate counts a judge error as a disagreement); re-run `ragjudge judge` to retry them, and their labels pair with the new verdict.");
   for (const w of written) lines.push(`  draw ${w.id}: ${w.status === "written" ? "recorded" : "already recorded (the same draw)"} in ${shortPath(w.file)}`);

@@ -21,6 +21,7 @@ export function registerSample(program: Command): void {
     .option("--rubrics <names>", "comma-separated rubric names (default: the config's rubrics)")
     .option("--variant <names>", "comma-separated variant names (default: every variant)")
     .option("--split <names>", "comma-separated golden-set splits to sample from, e.g. heldout (the trust gate counts the held-out split only, config trust.heldout; no split is dev)")
+    .option("--served-model <name>", "when the endpoint served a rubric's verdicts under two model names (an alias that moved during the run), sample the verdicts of this one (default: the one that served the latest verdict); the trust gate calibrates each served model apart")
     .option("--out <file>", `where to write the queue (default: <cacheDir>/${DEFAULT_QUEUE})`)
     .option("--judgments <file>", "judgments JSONL of the run (default: <cacheDir>/judgments.jsonl, which ragjudge run and ragjudge judge write)")
     .option("--evaluation <dir>", "read the judgments of an evaluation folder (evaluations/<time>-<name>/) instead")
