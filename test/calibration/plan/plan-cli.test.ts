@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { loadDraws } from "../../../src/calibration/draws.js";
 import { designRefusal } from "../../../src/calibration/plan/stratified-draw.js";
 import { loadQueue } from "../../../src/review/queue.js";
+import { ReviewSession } from "../../../src/review/session.js";
 import { appendLabel } from "../../../src/calibration/labels.js";
 import { runCliCaptured } from "../../helpers/cli.js";
 import { ROOT } from "../../helpers/paths.js";
@@ -87,6 +88,38 @@ describe("ragjudge plan", () => {
       // Weighted unless the draw took every held-out item (probability 1 for all).
       expect(r.weighted).toBe(d.draw.population.items.some((it) => it.p > 0 && it.p < 1));
     }
+  });
+
+  it("draws another budget beside a counting draw whose rest its annotator skipped in review, never beside one with an item nobody looked at", async () => {
+    const { dir, config, judgments, labels } = await example("ragjudge-plan-skipped-");
+    const queue = join(dir, "q.jsonl");
+    const first = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", "--budget", "40", "--annotator", "asha", "--out", queue]);
+    expect(first.code, first.err).toBe(0);
+    const entries = loadQueue(queue).map((r) => r.value);
+    const byDraw = new Map<string, number[]>();
+    entries.forEach((e, i) => byDraw.set(e.draw!, [...(byDraw.get(e.draw!) ?? []), i]));
+    // the largest draw: one item skipped, one left open, the rest labelled (coverage above 0.8)
+    const [drawId, mine] = [...byDraw].sort((a, b) => b[1].length - a[1].length)[0]!;
+    expect(mine.length).toBeGreaterThanOrEqual(10);
+    const [skipped, open] = [mine[0]!, mine[1]!];
+    const session = new ReviewSession({ queueFile: queue, rubricsDir: join(ROOT, "rubrics"), judgmentsFile: judgments, labelsDir: labels, annotator: "asha", provenance: "human" });
+    entries.forEach((e, i) => {
+      if (i === skipped) session.skip(i, e.inputHash);
+      else if (i !== open) session.answer(i, e.inputHash, "yes");
+    });
+    const budget = (out: string) => runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", "--budget", "10", "--annotator", "asha", "--out", join(dir, out)]);
+    const refused = await budget("q2.jsonl");
+    expect(refused.code).toBe(2);
+    const state = new RegExp(`draw ${drawId} for asha, (\\d+) of (\\d+) drawn held-out items labelled`).exec(refused.err);
+    expect(state, refused.err).not.toBeNull();
+    expect(Number(state![2]) - Number(state![1])).toBe(2);
+
+    // Skipped too: the draw counts, its rest counts against the judge, and more can be drawn.
+    session.skip(open, entries[open]!.inputHash);
+    const drawn = await budget("q3.jsonl");
+    expect(drawn.code, drawn.err).toBe(0);
+    expect(drawn.out).toContain(`note: ${entries[skipped]!.rubric}: draw ${drawId} counts with 2 drawn items asha skipped; until labelled they count as disagreements with the judge (ragjudge sample --draw ${drawId} queues them again)`);
+    expect(drawn.out).toMatch(/^Budget of 10 labels:$/m);
   });
 
   it("offers an active frame for error analysis whose labels never feed the gate, even relabelled random", async () => {
