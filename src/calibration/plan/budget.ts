@@ -2,7 +2,9 @@ import { evidenceKey } from "../keys.js";
 import { kappaMeans } from "./kappa-linear.js";
 import { isHeldout, type GroupPlan } from "./plan.js";
 import { chooseStrata, kappaStratumSd, neymanAllocation, SINGLE_STRATUM, stratumOf, type StrataLevel } from "./strata.js";
-import type { StratifiedItem } from "./stratified-draw.js";
+import { stratifiedDrawBody, type StratifiedItem } from "./stratified-draw.js";
+import { neverGate } from "../draw-status.js";
+import { drawItemKey } from "../draws.js";
 import type { TrustInputs } from "../trust.js";
 
 /**
@@ -22,7 +24,8 @@ import type { TrustInputs } from "../trust.js";
  * held-out item keeps a known, positive inclusion probability and the gate
  * weights the labels back. A draw covers the whole frame, so some drawn items
  * may already be labelled (their labels count, no new work): each draw is
- * sized up so its expected new labels equal the rubric's share.
+ * sized up until the items it queues (drawn, not yet labelled) reach the
+ * rubric's share, which the draw's fixed seed makes known in advance.
  */
 
 /** One rubric's share of the budget and its draw. */
@@ -82,11 +85,28 @@ export function splitBudget(plans: readonly GroupPlan[], budget: number): Map<Gr
 export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInputs, "splits" | "book">): Omit<BudgetShare, "plan" | "labels" | "why"> {
   const heldout = plan.pairing.heldout;
   const frameItems = plan.group.items.filter((it) => isHeldout(inputs, heldout, it));
+  const outside: StratifiedItem[] = plan.group.items.filter((it) => !isHeldout(inputs, heldout, it)).map((it) => {
+    const split = inputs.splits?.get(it.key.question);
+    return { key: it.key, inputHash: it.inputHash, ...(split ? { split } : {}) };
+  });
+  const unlabelledShare = frameItems.length ? 1 - plan.labelledHeldout / frameItems.length : 1;
+  let drawSize = Math.min(frameItems.length, Math.ceil(labels / Math.max(1e-9, unlabelledShare)));
+  let cut = cutFrame(plan, frameItems, drawSize);
+  // The draw is fixed by its frame's seed, so how many new labels it queues is known before it is recorded. An earlier
+  // draw of this frame nests in it (the same seed), so its labelled items are drawn first rather than spread at random
+  // as the first guess assumes: grow the draw by what it falls short until it queues the share (or takes the frame).
+  for (let fresh = newLabels(plan.rubric, cut, inputs.book); fresh < labels && drawSize < frameItems.length; fresh = newLabels(plan.rubric, cut, inputs.book)) {
+    drawSize = Math.min(frameItems.length, drawSize + (labels - fresh));
+    cut = cutFrame(plan, frameItems, drawSize);
+  }
+  return { drawSize, ...cut, outside };
+}
+
+/** A held-out frame cut into strata for a draw of `drawSize`, with its Neyman allocation. */
+function cutFrame(plan: GroupPlan, frameItems: readonly GroupPlan["group"]["items"][number][], drawSize: number): Pick<BudgetShare, "allocation" | "level" | "frame"> {
   // the judged item's own P(yes), the mean over its repeats in repeat order: the figure the gate cuts strata with (a
   // mean in file order can land on the other side of a band's edge by a rounding)
   const strat = frameItems.map((it) => ({ it, s: { variant: it.key.variant, verdict: it.verdict, ...(it.pYes !== undefined ? { pYes: it.pYes } : {}) } }));
-  const unlabelledShare = frameItems.length ? 1 - plan.labelledHeldout / frameItems.length : 1;
-  const drawSize = Math.min(frameItems.length, Math.ceil(labels / Math.max(1e-9, unlabelledShare)));
   const maxStrata = Math.max(1, Math.floor(drawSize / 2));
   const chosen = chooseStrata(strat.map((x) => x.s), maxStrata);
   // Too small a draw for even one stratum per verdict: one stratum, so no item is left with probability 0.
@@ -110,12 +130,24 @@ export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInp
     return { name, size: members.length, sd };
   });
   const allocation = neymanAllocation(specs, drawSize);
-  const frame: StratifiedItem[] = strat.map(({ it, s }) => ({ key: it.key, inputHash: it.inputHash, split: heldout, stratum: stratumOf(s, level) }));
-  const outside: StratifiedItem[] = plan.group.items.filter((it) => !isHeldout(inputs, heldout, it)).map((it) => {
-    const split = inputs.splits?.get(it.key.question);
-    return { key: it.key, inputHash: it.inputHash, ...(split ? { split } : {}) };
-  });
-  return { drawSize, allocation, level, frame, outside };
+  const frame: StratifiedItem[] = strat.map(({ it, s }) => ({ key: it.key, inputHash: it.inputHash, split: plan.pairing.heldout, stratum: stratumOf(s, level) }));
+  return { allocation, level, frame };
+}
+
+/**
+ * The items a draw of this cut would queue: those drawn with no label that
+ * counts (as the budget's queue, review/plan-queue.ts, leaves out labelled
+ * items). The draw is replayed as it would be recorded: its drawn items
+ * depend only on the rubric, the frame and the allocation.
+ */
+function newLabels(rubric: string, cut: Pick<BudgetShare, "allocation" | "frame">, book: TrustInputs["book"]): number {
+  const body = stratifiedDrawBody({ rubric, annotator: "", fingerprint: "", servedModels: [], scope: { variants: [], splits: null }, frame: cut.frame, outside: [], allocation: cut.allocation });
+  let fresh = 0;
+  for (const i of body.drawn) {
+    const l = book.items.get(drawItemKey(rubric, body.population.items[i]!));
+    if (!(l && l.label != null && !neverGate(l))) fresh++;
+  }
+  return fresh;
 }
 
 /** The budget's shares with their draws (rubrics given no labels are left out). */

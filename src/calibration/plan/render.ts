@@ -67,7 +67,8 @@ export function renderBudget(shares: readonly BudgetShare[], budget: number, wri
   });
   if (total < budget) lines.push(`  ${budget - total} labels left unspent: every rubric's held-out items are labelled or allotted`);
   const queued = written.reduce((n, w) => n + w.queued, 0);
-  // A draw is sized so its expected new labels equal the share; the items it actually draws may hold more or fewer labelled ones.
-  if (written.length && queued !== total) lines.push(`  ${queued} queued in all, not ${total}: each draw is sized so its expected new labels equal the share; how many of the items it drew are already labelled varies around that`);
+  // A draw grows until it queues its share (budget.ts): more when a stratum's floor or the last step overshoots, fewer only
+  // when an item is drawn that no verdict of today's judgments backs, or a label lands between the plan and the queue.
+  if (written.length && queued !== total) lines.push(`  ${queued} queued in all, not ${total}: each draw is grown until the items it draws that are not yet labelled reach its share, and a draw's strata each take at least 2 items, so it can queue a few more`);
   return lines.join("\n") + "\n";
 }

@@ -61,7 +61,7 @@ describe("ragjudge plan", () => {
     const entries = loadQueue(queue).map((r) => r.value);
     expect(entries.length).toBeGreaterThanOrEqual(40);
     // When the draws queue other than the budget, the output says so and why.
-    if (entries.length !== 40) expect(budget.out).toContain(`  ${entries.length} queued in all, not 40: each draw is sized so its expected new labels equal the share`);
+    if (entries.length !== 40) expect(budget.out).toContain(`  ${entries.length} queued in all, not 40: each draw is grown until the items it draws that are not yet labelled reach its share`);
     expect(entries.every((e) => e.frame === "random" && e.draw !== undefined && e.stratum !== undefined && e.inclusionProbability! > 0)).toBe(true);
     // Another budget before these are labelled would record a second draw to finish: refused, naming the command that finishes the first.
     const again = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", "--budget", "10", "--annotator", "asha", "--out", join(dir, "q2.jsonl")]);
@@ -120,6 +120,23 @@ describe("ragjudge plan", () => {
     expect(drawn.code, drawn.err).toBe(0);
     expect(drawn.out).toContain(`note: ${entries[skipped]!.rubric}: draw ${drawId} counts with 2 drawn items asha skipped; until labelled they count as disagreements with the judge (ragjudge sample --draw ${drawId} queues them again)`);
     expect(drawn.out).toMatch(/^Budget of 10 labels:$/m);
+  });
+
+  it("sizes each draw by the new labels it queues: a budget over a frame whose earlier draw is labelled (nested in the new one) queues the whole share", async () => {
+    const { dir, config, judgments, labels } = await example("ragjudge-plan-nested-");
+    const budget = async (n: number, out: string) => {
+      const r = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", "--budget", String(n), "--annotator", "asha", "--out", join(dir, out), "--format", "json"]);
+      expect(r.code, r.err).toBe(0);
+      return { shares: JSON.parse(r.out).shares as { rubric: string; labels: number; draw: { id: string; queued: number } }[], entries: loadQueue(join(dir, out)).map((x) => x.value) };
+    };
+    for (const [round, n] of [[1, 24], [2, 16], [3, 12]] as const) {
+      const { shares, entries } = await budget(n, `q${round}.jsonl`);
+      expect(shares.length).toBeGreaterThan(0);
+      // every share is queued in full: no draw delivers fewer new labels than its rubric was given
+      for (const s of shares) expect(s.draw.queued, `round ${round}, ${s.rubric}`).toBeGreaterThanOrEqual(s.labels);
+      const session = new ReviewSession({ queueFile: join(dir, `q${round}.jsonl`), rubricsDir: join(ROOT, "rubrics"), judgmentsFile: judgments, labelsDir: labels, annotator: "asha", provenance: "human" });
+      entries.forEach((e, i) => session.answer(i, e.inputHash, "yes"));
+    }
   });
 
   it("offers an active frame for error analysis whose labels never feed the gate, even relabelled random", async () => {
