@@ -1,6 +1,7 @@
 import { hasUnlabelled } from "../calibration/gate.js";
 import { evidenceKey } from "../calibration/keys.js";
-import type { DrawStatus } from "../calibration/draw-status.js";
+import { neverGate, type DrawStatus } from "../calibration/draw-status.js";
+import type { LabelBook } from "../calibration/labels.js";
 import type { GroupPlan } from "../calibration/plan/plan.js";
 import { readSkips } from "./store.js";
 
@@ -21,10 +22,10 @@ export interface OpenDraw {
  * `minCoverage`, or with an item nobody has looked at, stays open.
  *
  * @example
- * const { open } = openDraws(plans, "labels");
+ * const { open } = openDraws(plans, "labels", loadLabels("labels"));
  * if (open.length) console.log(`label draw ${open[0].d.id} first`);
  */
-export function openDraws(plans: readonly GroupPlan[], labelsDir: string): { open: OpenDraw[]; settled: OpenDraw[] } {
+export function openDraws(plans: readonly GroupPlan[], labelsDir: string, book: LabelBook): { open: OpenDraw[]; settled: OpenDraw[] } {
   const open: OpenDraw[] = [];
   const settled: OpenDraw[] = [];
   const skipsOf = new Map<string, ReadonlySet<string>>();
@@ -32,8 +33,12 @@ export function openDraws(plans: readonly GroupPlan[], labelsDir: string): { ope
     for (const d of p.pairing.draws) {
       if (!hasUnlabelled(d)) continue;
       const skips = skipsOf.get(d.annotator) ?? skipsOf.set(d.annotator, readSkips(labelsDir, d.annotator)).get(d.annotator)!;
-      const rest = p.pairing.skipped.filter((s) => s.draws.includes(d.id));
-      const allSkipped = d.counts && rest.length === d.drawn - d.labelled && rest.every((s) => skips.has(evidenceKey(s.judged.key, s.judged.inputHash)));
+      // The draw's items with no label (a tie labels its item for the draw's coverage, as draw-status.ts counts it).
+      const rest = p.pairing.skipped.filter((s) => s.draws.includes(d.id)).map((s) => evidenceKey(s.judged.key, s.judged.inputHash)).filter((k) => {
+        const l = book.items.get(k);
+        return l === undefined || neverGate(l);
+      });
+      const allSkipped = d.counts && rest.length === d.drawn - d.labelled && rest.every((k) => skips.has(k));
       (allSkipped ? settled : open).push({ p, d });
     }
   }

@@ -6,6 +6,7 @@ import { stratifiedDrawBody, type StratifiedItem } from "./stratified-draw.js";
 import { neverGate } from "../draw-status.js";
 import { drawItemKey } from "../draws.js";
 import type { TrustInputs } from "../trust.js";
+import type { JudgedItem } from "../verdicts.js";
 
 /**
  * `ragjudge plan --budget N`: where N new labels buy the most certainty.
@@ -90,28 +91,47 @@ export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInp
     return { key: it.key, inputHash: it.inputHash, ...(split ? { split } : {}) };
   });
   const unlabelledShare = frameItems.length ? 1 - plan.labelledHeldout / frameItems.length : 1;
-  let drawSize = Math.min(frameItems.length, Math.ceil(labels / Math.max(1e-9, unlabelledShare)));
-  let cut = cutFrame(plan, frameItems, drawSize);
+  const guess = Math.min(frameItems.length, Math.ceil(labels / Math.max(1e-9, unlabelledShare)));
+  // The strata are chosen once, for the first guess: a finer cut renames them, and each stratum draws from a stream of
+  // its own name, so crossing to it while growing would draw anew instead of adding to the draw.
+  const level = levelFor(frameItems, guess);
   // The draw is fixed by its frame's seed, so how many new labels it queues is known before it is recorded. An earlier
-  // draw of this frame nests in it (the same seed), so its labelled items are drawn first rather than spread at random
-  // as the first guess assumes: grow the draw by what it falls short until it queues the share (or takes the frame).
-  for (let fresh = newLabels(plan.rubric, cut, inputs.book); fresh < labels && drawSize < frameItems.length; fresh = newLabels(plan.rubric, cut, inputs.book)) {
-    drawSize = Math.min(frameItems.length, drawSize + (labels - fresh));
-    cut = cutFrame(plan, frameItems, drawSize);
+  // draw of this frame nests in it (the same seed and strata), so its labelled items are drawn first rather than spread
+  // at random as the guess assumes: take the smallest draw that queues the share (or the whole frame).
+  const queues = (n: number) => newLabels(plan.rubric, cutFrame(plan, frameItems, n, level), inputs.book);
+  let drawSize = guess;
+  if (queues(guess) < labels) {
+    let lo = guess;
+    let hi = frameItems.length;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (queues(mid) >= labels) hi = mid;
+      else lo = mid;
+    }
+    drawSize = hi;
   }
-  return { drawSize, ...cut, outside };
+  return { drawSize, ...cutFrame(plan, frameItems, drawSize, level), outside };
 }
 
-/** A held-out frame cut into strata for a draw of `drawSize`, with its Neyman allocation. */
-function cutFrame(plan: GroupPlan, frameItems: readonly GroupPlan["group"]["items"][number][], drawSize: number): Pick<BudgetShare, "allocation" | "level" | "frame"> {
+/** The items of a held-out frame as the strata see them: variant, verdict and the judged item's own P(yes). */
+function stratifiable(frameItems: readonly JudgedItem[]) {
   // the judged item's own P(yes), the mean over its repeats in repeat order: the figure the gate cuts strata with (a
   // mean in file order can land on the other side of a band's edge by a rounding)
-  const strat = frameItems.map((it) => ({ it, s: { variant: it.key.variant, verdict: it.verdict, ...(it.pYes !== undefined ? { pYes: it.pYes } : {}) } }));
+  return frameItems.map((it) => ({ it, s: { variant: it.key.variant, verdict: it.verdict, ...(it.pYes !== undefined ? { pYes: it.pYes } : {}) } }));
+}
+
+/** The finest strata a draw of `drawSize` affords (at least two items each), or one stratum when it affords none. */
+function levelFor(frameItems: readonly JudgedItem[], drawSize: number): StrataLevel {
   const maxStrata = Math.max(1, Math.floor(drawSize / 2));
-  const chosen = chooseStrata(strat.map((x) => x.s), maxStrata);
+  const chosen = chooseStrata(stratifiable(frameItems).map((x) => x.s), maxStrata);
   // Too small a draw for even one stratum per verdict: one stratum, so no item is left with probability 0.
-  const level: StrataLevel = chosen.names.length > maxStrata ? SINGLE_STRATUM : chosen.level;
-  const names = chosen.names.length > maxStrata ? [stratumOf(strat[0]?.s ?? { variant: "", verdict: "yes" }, level)] : chosen.names;
+  return chosen.names.length > maxStrata ? SINGLE_STRATUM : chosen.level;
+}
+
+/** A held-out frame cut into strata at `level` for a draw of `drawSize`, with its Neyman allocation. */
+function cutFrame(plan: GroupPlan, frameItems: readonly JudgedItem[], drawSize: number, level: StrataLevel): Pick<BudgetShare, "allocation" | "level" | "frame"> {
+  const strat = stratifiable(frameItems);
+  const names = [...new Set(strat.map((x) => stratumOf(x.s, level)))].sort();
   const at = kappaMeans([...plan.pairing.gate, ...plan.pairing.skipped].map((g) => ({ judge: g.judged.verdict === "yes" ? 1 : 0, label: g.label === "yes" ? 1 : 0, weight: g.weight })));
   const usable = at && at.pe < 1 - 1e-9 && at.r > 0 && at.r < 1 && at.c > 0 && at.c < 1 ? at : null;
   const gateByKey = new Map(plan.pairing.gate.map((g) => [evidenceKey(g.judged.key, g.judged.inputHash), g]));

@@ -3,7 +3,7 @@ import { relative } from "node:path";
 import { drawIdOf, loadDraws, writeDraw } from "../../calibration/draws.js";
 import { heldoutSplit } from "../../calibration/gate.js";
 import { evidenceKey } from "../../calibration/keys.js";
-import { loadLabels } from "../../calibration/labels.js";
+import { loadLabels, type LabelBook } from "../../calibration/labels.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { budgetShares } from "../../calibration/plan/budget.js";
 import { planGroups, type GroupPlan } from "../../calibration/plan/plan.js";
@@ -99,9 +99,9 @@ function inputFlags(flags: PlanFlags): string[] {
  * "next" lines end in something that runs as printed. Null when no label is
  * needed.
  */
-function budgetCommand(flags: PlanFlags, plans: readonly GroupPlan[], annotator: string, labelsDir: string): string | null {
+function budgetCommand(flags: PlanFlags, plans: readonly GroupPlan[], annotator: string, labelsDir: string, book: LabelBook): string | null {
   // Drawn items still unlabelled come first: drawing more would only add another draw to finish (run says so too).
-  const { open } = openDraws(plans, labelsDir);
+  const { open } = openDraws(plans, labelsDir, book);
   if (open.length) {
     const lines = [`Next: label what is drawn before drawing more: ${describeOpen(open)}:`];
     for (const { d } of open) lines.push(commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]), commandLine(["review", "--annotator", d.annotator, ...inputFlags(flags)]));
@@ -124,8 +124,8 @@ function describeOpen(open: readonly OpenDraw[]): string {
 }
 
 /** What a budget drawn beside draws whose rest was skipped should know: those items still count against the judge. */
-function settledNote(settled: readonly OpenDraw[]): string {
-  return settled.map(({ p, d }) => `note: ${p.rubric}: draw ${d.id} counts with ${d.drawn - d.labelled} drawn item${d.drawn - d.labelled === 1 ? "" : "s"} ${d.annotator} skipped; until labelled they count as disagreements with the judge (ragjudge sample --draw ${d.id} queues them again)\n`).join("");
+function settledNote(settled: readonly OpenDraw[], flags: PlanFlags): string {
+  return settled.map(({ p, d }) => `note: ${p.rubric}: draw ${d.id} counts with ${d.drawn - d.labelled} drawn item${d.drawn - d.labelled === 1 ? "" : "s"} ${d.annotator} skipped; until labelled they count as disagreements with the judge. To queue them again: ${commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]).trim()}\n`).join("");
 }
 
 /** The `ragjudge review` command that serves the queue just written, as typed from the same folder. */
@@ -167,12 +167,12 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const plans = planGroups(judgments, inputs, { width, reps, seed });
   if (budget === undefined) {
     if (flags.format === "json") process.stdout.write(JSON.stringify(plans.map(({ group: _g, pairing: _p, ...rest }) => rest), null, 2) + "\n");
-    else process.stdout.write(renderPlan(plans) + (budgetCommand(flags, plans, flags.annotator ?? suggestedAnnotator(book.history), labelsDir) ?? ""));
+    else process.stdout.write(renderPlan(plans) + (budgetCommand(flags, plans, flags.annotator ?? suggestedAnnotator(book.history), labelsDir, book) ?? ""));
     return;
   }
   // A new budget over a frame with a draw still open would record another draw to finish beside it (and, nested in the
   // open one, buy fewer new labels than asked): the open one first.
-  const { open, settled } = openDraws(plans, labelsDir);
+  const { open, settled } = openDraws(plans, labelsDir, book);
   if (open.length) {
     const commands = open.map(({ d }) => commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]).trim()).join(", then ");
     throw new UsageError(`--budget: label what is drawn before drawing more (${describeOpen(open)}); queue their unlabelled items with ${commands}, and review them`);
@@ -204,6 +204,6 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     process.stdout.write(JSON.stringify({ budget, shares: shares.map((s, k) => ({ rubric: s.plan.rubric, fingerprint: s.plan.fingerprint, labels: s.labels, why: s.why, drawSize: s.drawSize, allocation: Object.fromEntries(s.allocation), draw: written[k] })), queue: shortPath(out) }, null, 2) + "\n");
     return;
   }
-  process.stdout.write(renderPlan(plans) + "\n" + renderBudget(shares, budget, written) + settledNote(settled));
+  process.stdout.write(renderPlan(plans) + "\n" + renderBudget(shares, budget, written) + settledNote(settled, flags));
   process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}\n` : `Nothing new to label: wrote an empty queue to ${shortPath(out)}.\n`);
 }
