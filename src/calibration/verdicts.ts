@@ -168,3 +168,33 @@ function finalVerdict(reps: Judgment[]): JudgedItem {
   };
   return scored ? { pYes: sum / scored, ...item } : item;
 }
+
+/**
+ * Each rubric's newest judge: the fingerprint of its most recent verdict not
+ * decided by rule, and under it the served model (as {@link groupJudgments}
+ * assigns them) of the most recent verdict whose reply named one ("" when
+ * none did). The judge `sample --random` and `plan --budget` draw for: a
+ * draw frames one judge's items, since the gate calibrates each apart.
+ *
+ * @example
+ * newestJudges(judgments).get("faithfulness") // { fingerprint: "3f2a…", servedModel: "gpt-4o-mini-2024-07-18" }
+ */
+export function newestJudges(judgments: readonly Judgment[]): Map<string, { fingerprint: string; servedModel: string }> {
+  const model = judgments.filter((j) => j.judge !== "rule");
+  const served = servedKeys(model);
+  const newest = new Map<string, { fp: string; t: number }>();
+  for (const j of model) {
+    const t = Date.parse(j.time);
+    const cur = newest.get(j.rubric);
+    if (!cur || t > cur.t || (t === cur.t && j.fingerprint < cur.fp)) newest.set(j.rubric, { fp: j.fingerprint, t });
+  }
+  const pick = new Map<string, { s: string; t: number }>();
+  for (const j of model) {
+    if (j.fingerprint !== newest.get(j.rubric)!.fp) continue;
+    const s = served(j);
+    const t = j.servedModel ? Date.parse(j.time) : -Infinity;
+    const cur = pick.get(j.rubric);
+    if (!cur || t > cur.t || (t === cur.t && s < cur.s)) pick.set(j.rubric, { s, t });
+  }
+  return new Map([...newest].map(([rubric, { fp }]) => [rubric, { fingerprint: fp, servedModel: pick.get(rubric)!.s }]));
+}

@@ -52,11 +52,16 @@ export interface CandidateOptions {
   servedModel?: string;
 }
 
-/** Keeps the latest line per (item, input hash, fingerprint, repeat): a judgments file may have been appended to. */
-function latestPerRepeat(judgments: readonly Judgment[]): Judgment[] {
+/**
+ * Keeps the latest line per (item, input hash, fingerprint, repeat), and per
+ * served model when `served` is given (the gate keeps a repeat re-judged
+ * under another served model in each model's group): a judgments file may
+ * have been appended to.
+ */
+function latestPerRepeat(judgments: readonly Judgment[], served?: (j: Judgment) => string): Judgment[] {
   const m = new Map<string, Judgment>();
   for (const j of judgments) {
-    const k = `${evidenceKey(j, j.inputHash)}\u0000${j.fingerprint}\u0000${j.repeat}`;
+    const k = `${evidenceKey(j, j.inputHash)}\u0000${j.fingerprint}\u0000${j.repeat}${served ? `\u0000${served(j)}` : ""}`;
     const prev = m.get(k);
     if (!prev || Date.parse(j.time) >= Date.parse(prev.time)) m.set(k, j);
   }
@@ -96,7 +101,9 @@ export function candidatesFromRun(
   // Fingerprint per rubric: the one with the most recent verdict.
   const latestTime = new Map<string, Map<string, number>>();
   const model: Judgment[] = [];
-  for (const j of latestPerRepeat(judgments)) {
+  // Each verdict's served model as the gate assigns it (calibration/verdicts.ts: over every verdict not decided by rule).
+  const served = options.servedModel === undefined ? undefined : servedKeys(judgments.filter((j) => j.judge !== "rule"));
+  for (const j of latestPerRepeat(judgments, served)) {
     if (j.derived) continue; // derived from its claims, which are the items sampled
     if (j.judge === "rule") {
       note(j.rubric).rules++;
@@ -115,7 +122,7 @@ export function candidatesFromRun(
   }
 
   const current = model.filter((j) => j.fingerprint === notes.get(j.rubric)!.fingerprint);
-  const others = options.servedModel === undefined ? undefined : pickServed(current, notes, options.servedModel);
+  const others = served === undefined ? undefined : pickServed(current, served, notes, options.servedModel!);
   const repeats = new Map<string, Judgment[]>();
   const stale = new Set<string>();
   for (const j of current) {
@@ -167,18 +174,18 @@ export function candidatesFromRun(
  * Chooses each rubric's served model among its current fingerprint's
  * verdicts (recorded in its note) and returns the verdicts of the others,
  * with the served model of the items they alone judged. Each verdict's
- * served model is the gate's ({@link servedKeys}: a failed call joins the
- * most frequent one). `latest` takes the served model of the most recent
- * verdict (ties: more verdicts, then by name); a name the rubric's verdicts
- * do not have leaves every item to the others (the caller words that).
+ * served model is the gate's (`served`, {@link servedKeys}: a failed call
+ * joins the most frequent one). `latest` takes the served model of the most
+ * recent verdict whose reply named one (a failed retry at the end names
+ * none; ties: more verdicts, then by name); a name the rubric's verdicts do
+ * not have leaves every item to the others (the caller words that).
  */
-function pickServed(current: readonly Judgment[], notes: ReadonlyMap<string, RubricRunNotes>, wanted: string): { has: (j: Judgment) => boolean; servedBy: (id: string) => string | undefined } {
-  const served = servedKeys(current);
+function pickServed(current: readonly Judgment[], served: (j: Judgment) => string, notes: ReadonlyMap<string, RubricRunNotes>, wanted: string): { has: (j: Judgment) => boolean; servedBy: (id: string) => string | undefined } {
   const seen = new Map<string, Map<string, { time: number; count: number }>>();
   for (const j of current) {
     const byModel = seen.get(j.rubric) ?? seen.set(j.rubric, new Map()).get(j.rubric)!;
     const s = byModel.get(served(j)) ?? byModel.set(served(j), { time: -Infinity, count: 0 }).get(served(j))!;
-    s.time = Math.max(s.time, Date.parse(j.time));
+    if (j.servedModel) s.time = Math.max(s.time, Date.parse(j.time));
     s.count++;
   }
   for (const [rubric, byModel] of seen) {

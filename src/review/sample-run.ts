@@ -57,7 +57,7 @@ export function sampleFromRun(
     for (const n of notes) {
       if (n.judged > 0 || !n.otherServedModels?.length) continue;
       const had = n.otherServedModels.slice().sort((a, b) => (a.model < b.model ? -1 : 1)).map((o) => (o.model ? JSON.stringify(o.model) : "a server that named no model")).join(", ");
-      throw new InputError(opts.judgmentsFile, undefined, "servedModel", `no verdict of rubric ${n.rubric} was served by ${JSON.stringify(opts.servedModel)}; its verdicts were served by ${had} (sample --served-model takes one of those)`);
+      throw new InputError(opts.judgmentsFile, undefined, "servedModel", `no verdict of rubric ${n.rubric} was served by ${JSON.stringify(opts.servedModel)}; its verdicts were served by ${had} (sample --served-model takes one of those; --rubrics limits the rubrics sampled)`);
     }
   }
   if (opts.splits) {

@@ -88,13 +88,20 @@ describe("the served model", () => {
     expect(byServed.get("judge-2026-06-01")?.trusted, JSON.stringify(byServed.get("judge-2026-06-01"))).toBe(true);
     expect(byServed.get("judge-2026-01-15")?.trusted).toBe(false);
 
+    // plan --budget draws for the newest judge too, never one draw per served model of a rubric: that judge's held-out
+    // items are all labelled, so nothing is drawn (before, the older snapshot's items were drawn beside it)
+    const planned = await runCliCaptured(["plan", "--config", fresh.config, "--judgments", laterFile, "--labels", fresh.labels, "--reps", "0", "--budget", "6", "--annotator", "test-author", "--out", join(fresh.dir, "q-plan.jsonl"), "--format", "json"]);
+    expect(planned.code, planned.err).toBe(0);
+    expect((JSON.parse(planned.out) as { shares: unknown[] }).shares).toEqual([]);
+    expect(readdirSync(join(fresh.labels, "draws"))).toHaveLength(1);
+
     // The other served model gets a draw of its own on request, and a name the verdicts lack is refused, naming those they have.
     const other = await runCliCaptured(["sample", "--config", fresh.config, "--judgments", laterFile, "--labels", fresh.labels, "--annotator", "test-author", "--random", "5", "--split", "heldout", "--rubrics", "correctness", "--served-model", "judge-2026-01-15", "--out", join(fresh.dir, "q2.jsonl")]);
     expect(other.code, other.err).toBe(0);
     expect(other.out).toMatch(/sampled the \d+ items served by "judge-2026-01-15" \(--served-model\)/);
     const unknown = await runCliCaptured(["sample", "--config", fresh.config, "--judgments", laterFile, "--labels", fresh.labels, "--annotator", "test-author", "--random", "5", "--rubrics", "correctness", "--served-model", "judge-2027", "--out", join(fresh.dir, "q3.jsonl")]);
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toMatch(/mixed\.jsonl: servedModel: no verdict of rubric correctness was served by "judge-2027"; its verdicts were served by "judge-2026-01-15", "judge-2026-06-01" \(sample --served-model takes one of those\)/);
+    expect(unknown.err).toMatch(/mixed\.jsonl: servedModel: no verdict of rubric correctness was served by "judge-2027"; its verdicts were served by "judge-2026-01-15", "judge-2026-06-01" \(sample --served-model takes one of those; --rubrics limits the rubrics sampled\)/);
   });
 
   it("is redacted like every other field the server echoes: a key put into `model` reaches no cache, judgment or record", async () => {

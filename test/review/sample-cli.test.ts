@@ -5,6 +5,7 @@ import { loadLabels } from "../../src/calibration/labels.js";
 import { frameSeed, loadDraws } from "../../src/calibration/draws.js";
 import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
 import { loadConfig } from "../../src/golden/config.js";
+import type { Judgment } from "../../src/golden/schema/items.js";
 import { candidatesFromRun } from "../../src/review/candidates.js";
 import { loadQueue } from "../../src/review/queue.js";
 import { ReviewSession } from "../../src/review/session.js";
@@ -47,10 +48,14 @@ describe("candidatesFromRun", () => {
     const faith = p.items.filter((i) => !i.rule && i.key.rubric === "faithfulness");
     const late = "2026-02-01T00:00:00.000Z";
     const b = (i: (typeof p.items)[number]) => faith.indexOf(i) % 3 === 1; // a third of faithfulness served by snap-b, later
-    const js = p.items.map((i) => ({ ...judge(i, "yes"), servedModel: b(i) ? "snap-b" : "snap-a", ...(b(i) ? { time: late } : {}) }));
+    const js: Judgment[] = p.items.map((i) => ({ ...judge(i, "yes"), servedModel: b(i) ? "snap-b" : "snap-a", ...(b(i) ? { time: late } : {}) }));
     // an item both served: snap-b's repeat decides it for snap-b
     const both = js.find((j) => j.rubric === "faithfulness" && j.servedModel === "snap-a")!;
     js.push({ ...both, repeat: 1, verdict: "no", servedModel: "snap-b", time: late });
+    // a failed retry after both, whose reply named no model: it joins the most frequent served model (snap-a), as the gate
+    // assigns it, and does not make snap-a "the latest"
+    const { servedModel: _none, ...failed } = { ...judge(faith.find(b)!, "error"), repeat: 1, time: "2026-03-01T00:00:00.000Z" };
+    js.push(failed);
     const cfg = loadConfig(p.config);
     const golden = loadGolden(cfg.path("questions.jsonl"));
     const variants = cfg.config.variants.map((v) => loadVariant(v, golden, cfg.path));
@@ -71,7 +76,9 @@ describe("candidatesFromRun", () => {
 
     const named = candidatesFromRun(p.items, js, golden, variants, { servedModel: "snap-a" });
     const a = named.notes.find((n) => n.rubric === "faithfulness")!;
-    expect([a.servedModel, a.judged, a.otherServedModels]).toEqual(["snap-a", faith.length - bOnly, [{ model: "snap-b", items: bOnly }]]);
+    // the failed retry is snap-a's (as in the gate's groups): its item is in snap-a's frame, with an error verdict
+    expect([a.servedModel, a.judged, a.otherServedModels]).toEqual(["snap-a", faith.length - bOnly + 1, [{ model: "snap-b", items: bOnly - 1 }]]);
+    expect(named.candidates.find((x) => x.inputHash === failed.inputHash && x.key.rubric === "faithfulness")!.verdict).toBe("error");
     const none = candidatesFromRun(p.items, js, golden, variants, { servedModel: "snap-c" }).notes.find((n) => n.rubric === "faithfulness")!;
     expect([none.judged, none.otherServedModels!.reduce((s, o) => s + o.items, 0)]).toEqual([0, faith.length]);
   });

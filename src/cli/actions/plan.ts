@@ -10,6 +10,7 @@ import { planGroups, type GroupPlan } from "../../calibration/plan/plan.js";
 import { renderBudget, renderPlan } from "../../calibration/plan/render.js";
 import { stratifiedDrawBody } from "../../calibration/plan/stratified-draw.js";
 import { splitsOf, type TrustInputs } from "../../calibration/trust.js";
+import { newestJudges } from "../../calibration/verdicts.js";
 import { loadConfig } from "../../golden/config.js";
 import { loadGolden } from "../../golden/dataset.js";
 import { InputError } from "../../golden/errors.js";
@@ -177,16 +178,11 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     const commands = open.map(({ d }) => commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]).trim()).join(", then ");
     throw new UsageError(`--budget: label what is drawn before drawing more (${describeOpen(open)}); queue their unlabelled items with ${commands}, and review them`);
   }
-  // One draw per rubric, for the judge whose verdicts are newest (as sample does). Its strata are that judge's verdicts,
-  // so the draw counts for that judge only (strataMismatch); a label still counts for every judge of its item.
-  const newest = new Map<string, { fp: string; t: number }>();
-  for (const j of judgments) {
-    if (j.judge === "rule") continue;
-    const t = Date.parse(j.time);
-    const cur = newest.get(j.rubric);
-    if (!cur || t > cur.t || (t === cur.t && j.fingerprint < cur.fp)) newest.set(j.rubric, { fp: j.fingerprint, t });
-  }
-  const shares = budgetShares(plans.filter((p) => newest.get(p.rubric)?.fp === p.fingerprint), budget, inputs);
+  // One draw per rubric, for the judge whose verdicts are newest (as sample does): its fingerprint and served model. Its
+  // strata are that judge's verdicts, so the draw counts for that judge only (strataMismatch); a label still counts for
+  // every judge of its item.
+  const newest = newestJudges(judgments);
+  const shares = budgetShares(plans.filter((p) => newest.get(p.rubric)?.fingerprint === p.fingerprint && newest.get(p.rubric)?.servedModel === (p.servedModel ?? "")), budget, inputs);
   const bodies = shares.map((s) => stratifiedDrawBody({
     rubric: s.plan.rubric, annotator: flags.annotator!, fingerprint: s.plan.fingerprint, servedModels: s.plan.group.servedModels,
     scope: { variants: [...new Set(s.plan.group.items.map((i) => i.key.variant))].sort(), splits: [heldoutSplit(config.trust)] },
