@@ -80,7 +80,7 @@ export function exclusionWhy(excluded: string, heldout = "heldout"): { kind: "fr
     const what = excluded === "split (none)" ? "random labels with no split (dev)" : `random labels in ${excluded}`;
     return { kind: "split", what, why: `the gate uses the held-out split "${heldout}" only (labels with no split are dev; prompts are tuned on dev)` };
   }
-  if (excluded === "not drawn") return { kind: "draw", what: "random-frame labels outside any recorded draw", why: "random means drawn by ragjudge sample (or imported with --attest): a label's frame alone is not enough" };
+  if (excluded === "not drawn") return { kind: "draw", what: "random-frame labels outside any recorded draw", why: "random means drawn by ragjudge sample (or imported with --attest, where the config's trust.attested is on): a label's frame alone is not enough" };
   if (excluded === "draw not covering") return { kind: "draw", what: "labels drawn by draws that do not cover today's items", why: "the draw's frame is not today's judged items (new or changed evidence, a variant or split left out) or the gate refuses its manifest (a chosen seed, strata not the judge's): draw again" };
   if (excluded === "draw incomplete") return { kind: "draw", what: "labels of draws not labelled far enough", why: "too little of the draw is labelled (trust.minCoverage), so skipping could choose the sample: label the rest" };
   return { kind: "frame", what: `labels from ${excluded}`, why: "a non-random frame, whose selection distorts kappa, TPR/TNR and the corrections" };

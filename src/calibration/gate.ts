@@ -11,7 +11,7 @@ import { uninformativeInterval, type ConfusionCells } from "./uninformative.js";
 export type { UntrustedReason } from "./trust-rules.js";
 
 /** The config's `trust` as the gate reads it: every field optional (defaults below). */
-export type TrustSettings = Partial<TrustThresholds> & { heldout?: string; perRubric?: Record<string, TrustOverride> };
+export type TrustSettings = Partial<TrustThresholds> & { heldout?: string; perRubric?: Record<string, TrustOverride>; attested?: boolean };
 
 /** The gate's thresholds when the config sets none (the README's table states them). */
 export const DEFAULT_TRUST_THRESHOLDS: Readonly<TrustThresholds> = { minLabels: 50, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8 };
@@ -57,7 +57,7 @@ function counted(n: number, phrase: string): string {
 function notCounted(excluded: GateExcluded, heldout: string, minCoverage: number): string[] {
   const out: string[] = [];
   if (excluded.nonRandom > 0) out.push(`${counted(excluded.nonRandom, labelRule("frame").says)} (selection distorts kappa)`);
-  if (excluded.notDrawn) out.push(`${counted(excluded.notDrawn, labelRule("not-drawn").says)} (random means drawn by ragjudge sample, or imported with --attest)`);
+  if (excluded.notDrawn) out.push(`${counted(excluded.notDrawn, labelRule("not-drawn").says)} (random means drawn by ragjudge sample, or imported with --attest where the config's trust.attested is on)`);
   if (excluded.drawNotCovering) out.push(`${counted(excluded.drawNotCovering, labelRule("draw-not-covering").says)} (the data changed since, the draw left out a variant or split, or the gate refuses its manifest (each draw's line says why): draw again)`);
   if (excluded.drawIncomplete) out.push(`${counted(excluded.drawIncomplete, labelRule("draw-incomplete").says)} ${Math.round(minCoverage * 100)}% (label the rest of the draw)`);
   if (excluded.notHeldout > 0) out.push(`${counted(excluded.notHeldout, labelRule("split").says)} "${heldout}" (labels with no split count as dev; prompts are tuned on dev)`);

@@ -23,9 +23,11 @@ export interface GateContext {
   splits?: ReadonlyMap<string, string | null>;
   /** `trust.minCoverage` of this rubric (default 0.8). */
   minCoverage: number;
+  /** `trust.attested`: labels imported with an attestation count as random (declared, not drawn); default false. */
+  attested?: boolean;
 }
 
-/** No draws, default split and coverage: every random label is "not drawn" unless attested. */
+/** No draws, default split and coverage, attestations not counted: every random label is "not drawn". */
 export const DEFAULT_GATE: GateContext = { draws: NO_DRAWS, heldout: HELDOUT_SPLIT, minCoverage: 0.8 };
 
 /** A judged item with the label that counts for it. */
@@ -55,7 +57,7 @@ export interface GateItem extends PairedItem {
 /**
  * Why a paired item is not in the gate:
  * - `frame …`: put in front of the labeller by a non-random frame (disagreement, balanced, manual);
- * - `not drawn`: a random-frame label on an item no recorded draw drew, and not attested;
+ * - `not drawn`: a random-frame label on an item no recorded draw drew, and not attested (or attested while `trust.attested` is off);
  * - `draw not covering`: drawn only by draws whose frame lacks items the judge judged (the data changed, or the draw left out a variant or split);
  * - `draw incomplete`: drawn only by draws labelled below `trust.minCoverage`;
  * - `split …`: random, but outside the held-out split (`split (none)`: no split, which counts as dev).
@@ -108,6 +110,8 @@ export interface GroupPairing {
   declared: number;
   /** The attestations of the declared items, deduplicated. */
   attestations: string[];
+  /** Attested labels left out (as `not drawn`) because `trust.attested` is off. */
+  attestedOff: number;
   warnings: string[];
 }
 
@@ -190,6 +194,7 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
   const other: GroupPairing["other"] = [];
   const ties: LabelledItem[] = [];
   const attestations = new Set<string>();
+  let attestedOff = 0;
   // An item's inclusion probability over every counting draw of the rubric (any of them could have drawn it): draws of
   // one family (nestedFamily) hold one another, so the largest probability is theirs; families draw independently.
   const families = countingDraws.map(nestedFamily);
@@ -223,10 +228,13 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
       item = { ...pair, source: "drawn", draws: counting.map((x) => x.d.draw.id), inclusionProbability: p, ...(stratum !== undefined ? { stratum } : {}) };
     } else if (drawnBy.some((x) => byId.get(x.d.draw.id)!.s.covers)) excluded = "draw incomplete";
     else if (drawnBy.length) excluded = "draw not covering";
-    else if (attested !== undefined) {
+    else if (attested !== undefined && ctx.attested === true) {
       const r = labelled.random!.value;
       item = { ...pair, source: "declared", draws: [], ...(r.stratum !== undefined && r.inclusionProbability !== undefined ? { inclusionProbability: r.inclusionProbability, stratum: r.stratum } : {}) };
-    } else if (labelled.random) excluded = "not drawn";
+    } else if (labelled.random) {
+      excluded = "not drawn";
+      if (attested !== undefined) attestedOff++;
+    }
     else excluded = labelled.frames.length === 1 ? `frame ${labelled.frames[0]!}` : `frames ${labelled.frames.join("+")}`;
     if (excluded) {
       other.push({ ...pair, excluded });
@@ -258,7 +266,7 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
   }
   return {
     group, gate, other, ties, heldout: ctx.heldout, heldoutOnly: true, weighted, draws: statuses, skipped,
-    declared: gate.filter((g) => g.source === "declared").length, attestations: [...attestations].sort(), warnings,
+    declared: gate.filter((g) => g.source === "declared").length, attestations: [...attestations].sort(), attestedOff, warnings,
   };
 }
 

@@ -77,7 +77,7 @@ export interface TrustInputs {
 
 /** The pairing context of one rubric. */
 export function gateContext(inputs: Pick<TrustInputs, "draws" | "trust" | "splits">, rubric: string): GateContext {
-  return { draws: inputs.draws, heldout: heldoutSplit(inputs.trust), minCoverage: thresholdsFor(inputs.trust, rubric).minCoverage, ...(inputs.splits ? { splits: inputs.splits } : {}) };
+  return { draws: inputs.draws, heldout: heldoutSplit(inputs.trust), minCoverage: thresholdsFor(inputs.trust, rubric).minCoverage, attested: inputs.trust?.attested === true, ...(inputs.splits ? { splits: inputs.splits } : {}) };
 }
 
 /** Every golden question's split, for {@link TrustInputs.splits}. */
@@ -197,6 +197,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
     .map((r) => ({ fingerprint: r.record.fingerprint, file: r.file, time: r.record.time }));
   const notes = [...pairing.warnings];
   // A part-labelled draw is not a note here: every report lists each draw with its coverage (a note repeated it).
+  if (pairing.attestedOff) notes.push(`${pairing.attestedOff} random label${pairing.attestedOff === 1 ? "" : "s"} imported with an attestation (declared random, not drawn by ragjudge) ${pairing.attestedOff === 1 ? "does" : "do"} not count: the config's trust.attested is off; set it to true to count declared random labels`);
   if (pairing.declared) notes.push(`${pairing.declared} counted label${pairing.declared === 1 ? " is" : "s are"} declared random, not drawn by ragjudge (attested: ${pairing.attestations.map((a) => JSON.stringify(a)).join("; ")})`);
   const base = {
     rubric: group.rubric, fingerprint: group.fingerprint, servedModel: group.servedModel, thresholds, heldout, otherFingerprints: others,

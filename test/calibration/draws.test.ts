@@ -123,10 +123,15 @@ describe("the gate and recorded draws", () => {
     expect(run(judgments, labels.filter((l) => !even.has(l.value.question)), draws(draw)).trust.notes.some((n) => n.includes("skips"))).toBe(false);
   });
 
-  it("counts attested imports as random, and says they are declared random, not drawn by ragjudge", () => {
+  it("counts attested imports as random only where the config says so (trust.attested), and then says they are declared random, not drawn by ragjudge", () => {
     const { judgments, labels } = honest();
     const attested = labels.map((l) => ({ ...l, value: { ...l.value, provenance: "import" as const, source: "vendor-2026", attestation: "vendor drew 100 of 200 uniformly, seed 7" } }));
-    const r = run(judgments, attested, draws());
+    // By default a declaration is not a draw: the same labels count for nothing, and the gate says why.
+    const off = run(judgments, attested, draws());
+    expect(off.trust).toMatchObject({ trusted: false, declared: 0 });
+    expect(off.gate.n).toBe(0);
+    expect(off.trust.notes).toContain("100 random labels imported with an attestation (declared random, not drawn by ragjudge) do not count: the config's trust.attested is off; set it to true to count declared random labels");
+    const r = run(judgments, attested, draws(), { attested: true });
     expect(r.trust).toMatchObject({ trusted: true, declared: 100 });
     expect(r.trust.message).toMatch(/n = 100 imported labels \(source vendor-2026\); 100 of them declared random, not drawn by ragjudge$/);
     expect(r.trust.notes).toContain('100 counted labels are declared random, not drawn by ragjudge (attested: "vendor drew 100 of 200 uniformly, seed 7")');

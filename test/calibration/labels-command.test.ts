@@ -72,7 +72,7 @@ describe("ragjudge labels import", () => {
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
     const ok = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", "--attest", "drawn uniformly by the QA team's script, seed 7", ...cfg()]);
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/1 label\(s\) are declared random \(attested\), not drawn by ragjudge/);
+    expect(ok.out).toMatch(/1 label\(s\) are declared random \(attested\), not drawn by ragjudge: the trust gate counts them only when the config's trust.attested is true/);
     expect(JSON.parse(readFileSync(join(dir, "labels", "chen.jsonl"), "utf8"))).toMatchObject({ frame: "random", attestation: "drawn uniformly by the QA team's script, seed 7" });
     // A row naming a draw must be one of its drawn items.
     const g = csv(`variant,question,rubric,unit,inputHash,label,draw\nbm25,q01,faithfulness,answer,${H},yes,0123456789abcdef\n`);

@@ -42,7 +42,8 @@ describe("panelFigures", () => {
   const yes = judge("yes", truth.map(() => "yes"), 0.01);
   const noisy = judge("noisy", truth.map((v, i) => (i % 5 === 0 ? (v === "yes" ? "no" : "yes") : v)), 0.05);
   const vote = judge("vote", truth, 0.46, { members: ["good", "yes", "noisy"], kind: "majority" });
-  const [p] = panelFigures({ judges: [good, yes, noisy, vote], book, trust: { minLabels: 20, minPerClass: 5, kappaLower: 0.5, minCoverage: 0.8, heldout: "heldout", perRubric: {} } });
+  // the labels above are attested imports (a shortcut for drawn ones): this config counts them (trust.attested)
+  const [p] = panelFigures({ judges: [good, yes, noisy, vote], book, trust: { minLabels: 20, minPerClass: 5, kappaLower: 0.5, minCoverage: 0.8, heldout: "heldout", perRubric: {}, attested: true } });
 
   it("calibrates every judge on the same labels, with cost per 1,000 and median latency", () => {
     const by = new Map(p!.rows.map((r) => [r.judge, r]));

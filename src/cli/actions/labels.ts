@@ -68,7 +68,7 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
   const nonGate = fresh.filter((l) => l.frame !== "random").length;
   if (nonGate) process.stdout.write(`note: ${nonGate} label(s) are not from a random frame: they appear in error analysis, never in the trust gate\n`);
   const declared = fresh.filter((l) => l.attestation !== undefined).length;
-  if (declared) process.stdout.write(`note: ${declared} label(s) are declared random (attested), not drawn by ragjudge: every report says so\n`);
+  if (declared) process.stdout.write(`note: ${declared} label(s) are declared random (attested), not drawn by ragjudge: the trust gate counts them only when the config's trust.attested is true, and every report then says so\n`);
 }
 
 /** `ragjudge labels export`'s action (see commands/labels.ts). */

@@ -15,7 +15,7 @@ export function registerLabels(program: Command): void {
     .addOption(new Option("--frame <frame>", "sampling frame that put the items in front of the labeller").choices([...FRAMES_SHOWN]))
     .option("--inclusion-probability <p>", "inclusion probability of the frame's sample, for rows without the column")
     .option("--split <name>", "split for rows without a split column (the gate counts the held-out split only, config trust.heldout, default heldout; no split is dev)")
-    .option("--attest <text>", "for --frame random (or random rows) drawn outside ragjudge: who drew the sample and how; the labels then count as random, and every report says \"declared random, not drawn by ragjudge\"")
+    .option("--attest <text>", "for --frame random (or random rows) drawn outside ragjudge: who drew the sample and how; the labels then count as random where the config's trust.attested is true, and every report says \"declared random, not drawn by ragjudge\"")
     .option("--labels <dir>", "labels folder (default: the config's labels)")
     .option("--config <file>", "config file")
     .action(async (file: string, opts: Common & { annotator?: string; provenance?: string; source?: string; frame?: string; inclusionProbability?: string; split?: string; attest?: string }) => (await import("../actions/labels.js")).labelsImport(file, opts));

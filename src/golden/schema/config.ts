@@ -103,13 +103,18 @@ export const RagjudgeConfig = z.strictObject({
   /** Retrieval floors, `{"R@10": 0.7, "RR": 0.5}`: a missed floor fails `run` and `retrieval`. */
   floors: z.record(z.string(), z.number()).default({}),
   /**
-   * The trust gate: its thresholds (overridable per rubric) and the name of
-   * the held-out split whose labels it uses (labels with no split are dev).
+   * The trust gate: its thresholds (overridable per rubric), the name of
+   * the held-out split whose labels it uses (labels with no split are dev),
+   * and whether labels imported with an attestation (`labels import
+   * --attest`: drawn at random outside ragjudge, by someone's word) count as
+   * random. Off by default: a declaration is not a draw the gate can replay,
+   * so counting one is the config owner's decision, made in the config.
    */
   trust: TrustThresholds.extend({
     heldout: z.string().min(1).default("heldout"),
     perRubric: z.record(z.string(), TrustOverride).default({}),
-  }).default({ minLabels: 50, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8, heldout: "heldout", perRubric: {} }),
+    attested: z.boolean().default(false),
+  }).default({ minLabels: 50, minPerClass: 10, kappaLower: 0.6, minCoverage: 0.8, heldout: "heldout", perRubric: {}, attested: false }),
   /** USD per million tokens, by model name, for `--dry-run` and cost lines. */
   prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })).default({}),
   cacheDir: z.string().min(1).default(".ragjudge"),
