@@ -93,17 +93,17 @@ function setOf(items: readonly JudgedItem[]): ReadonlySet<JudgedItem> {
 }
 
 /**
- * The draw's frame items (probability above 0) that this judge did not
- * judge, with the same input hash. A draw's seed is its frame's
- * (draws.ts, frameSeed), so a frame padded with items nobody judged, a new
- * one per try, would choose the seed again; a frame of questions removed
- * since is not today's evaluation either.
+ * The draw's population items (in its frame or not) that this judge did not
+ * judge, with the same input hash. A draw's seed is its population's
+ * (plan/stratified-draw.ts, populationSeed), so a population padded with
+ * items nobody judged, a new one per try, would choose the seed again; one
+ * of questions removed since is not today's evaluation either.
  */
 function unjudgedFrame(d: LoadedDraw, judged: ReadonlyMap<string, unknown>): { count: number; example?: string } {
   let count = 0;
   let example: string | undefined;
   for (const it of d.draw.population.items) {
-    if (!(it.p > 0) || judged.has(drawItemKey(d.draw.rubric, it))) continue;
+    if (judged.has(drawItemKey(d.draw.rubric, it))) continue;
     count++;
     example ??= `${it.variant}/${it.question}/${it.unit}`;
   }
@@ -111,10 +111,11 @@ function unjudgedFrame(d: LoadedDraw, judged: ReadonlyMap<string, unknown>): { c
 }
 
 /**
- * The judged items of the draw's scope (its variants, and its splits when it
- * names any) outside the held-out split that its frame lacks, with the same
- * input hash; the held-out ones are the coverage check's. A draw's seed is
- * its whole frame's (draws.ts, frameSeed), so judgments of some dev items
+ * The judged items of the draw's variants outside the held-out split that
+ * its population lacks, or that its frame lacks though they are in its scope
+ * (its splits, when it names any), with the same input hash; the held-out
+ * ones are the coverage check's. A draw's seed is its whole population's
+ * (plan/stratified-draw.ts, populationSeed), so judgments of some dev items
  * dropped before sampling, and put back after, would choose the seed again
  * while the held-out part of the frame looked complete.
  */
@@ -128,7 +129,7 @@ function frameGaps(d: LoadedDraw, group: JudgeGroup, heldout: ReadonlySet<Judged
     if (at && at.item.p > 0) continue;
     // the golden set's split, else the one the draw recorded; an item of unknown split is in a scope of every split only
     const split = ctx.splits?.has(it.key.question) ? ctx.splits.get(it.key.question) ?? undefined : at?.item.split;
-    if (splits !== null && (split === undefined || !splits.includes(split))) continue;
+    if (at && splits !== null && (split === undefined || !splits.includes(split))) continue;
     count++;
     example ??= `${it.key.variant}/${it.key.question}/${it.key.unit}`;
   }
@@ -193,7 +194,7 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
     }
     example ??= it;
   }
-  // A design whose inclusion probabilities are unknown, or do not replay from its frame's seed, never covers (plan/designs.ts).
+  // A design whose inclusion probabilities are unknown, or do not replay from its population's seed, never covers (plan/designs.ts).
   const verdicts = verdictsOf(group);
   const refused = designRefusal(d.draw) ?? stratifiedScope(d, ctx.heldout) ?? strataMismatch(d.draw, (it) => {
     const j = verdicts.get(drawItemKey(d.draw.rubric, it));
@@ -206,8 +207,8 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
   const why: string[] = refused ? [`the gate refuses this draw: ${refused}`] : [];
   if (lost.length) why.push(`labels of ${d.draw.rubric} name ${lost.length === 1 ? "a draw" : `${lost.length} draws`} whose manifest is missing from ${ctx.draws.dir || "labels/draws"} (${lost.slice(0, 3).join(", ")}${lost.length > 3 ? ", ..." : ""}): no draw of the rubric counts until it is back (a deleted draw could leave only one that flatters the judge)`);
   if (moved.count) why.push(`the split of ${moved.count} of its item${moved.count === 1 ? "" : "s"} changed in the golden set since the draw, in or out of "${ctx.heldout}" (for example ${moved.example}): draw again on today's splits`);
-  if (unjudged.count) why.push(`${unjudged.count} item${unjudged.count === 1 ? "" : "s"} of its frame ${unjudged.count === 1 ? "is" : "are"} not among the items this judge judged (for example ${unjudged.example}): its seed follows its frame, so a frame that is not today's judged items draws what it likes; draw again`);
-  if (short.count) why.push(`${short.count} judged item${short.count === 1 ? "" : "s"} of its scope outside the held-out split ${short.count === 1 ? "is" : "are"} not in its frame (for example ${short.example}): its seed follows its whole frame, dev items too, so a frame short of judged items draws what it likes; draw again`);
+  if (unjudged.count) why.push(`${unjudged.count} item${unjudged.count === 1 ? "" : "s"} of its population ${unjudged.count === 1 ? "is" : "are"} not among the items this judge judged (for example ${unjudged.example}): its seed follows its population, so a population that is not today's judged items draws what it likes; draw again`);
+  if (short.count) why.push(`${short.count} judged item${short.count === 1 ? "" : "s"} outside the held-out split ${short.count === 1 ? "is" : "are"} not in its population, or in its scope but not its frame (for example ${short.example}): its seed follows its whole population, dev items too, so a population short of judged items draws what it likes; draw again`);
   if (missing) why.push(`${missing} held-out item${missing === 1 ? "" : "s"} judged now ${missing === 1 ? "is" : "are"} not in its population (new items, or their evidence changed since the draw)`);
   if (outside) why.push(`${outside} held-out item${outside === 1 ? "" : "s"} judged now ${outside === 1 ? "was" : "were"} outside its frame (it was limited to variants ${d.draw.scope.variants.join(", ")}${d.draw.scope.splits ? ` and splits ${d.draw.scope.splits.join(", ")}` : ""})`);
   if (example) why.push(`for example ${example.key.variant}/${example.key.question}/${example.key.unit}`);

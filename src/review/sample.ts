@@ -162,9 +162,13 @@ export function sampleQueue(
     };
 
     if (opts.random !== undefined && population.length > 0) {
-      // the frame's own seed, not opts.seed: the gate refuses a draw whose seed was chosen (calibration/draws.ts)
-      const seed = frameSeed(rubric, population.map((c) => c.key));
-      const drawn = sampleWithoutReplacement(population, opts.random, streamFor(seed, `${rubric}/random`));
+      // The population's own seed, not opts.seed: the gate refuses a draw whose seed was chosen (calibration/draws.ts).
+      // Every judged item of the rubric, in scope or not, fixes it and is shuffled once (drawOrder): the draw takes the
+      // first N of its frame, so another scope (splits) is a draw of another size, never another order of the items.
+      const everyone = [...population, ...(outside.get(rubric) ?? [])].sort(byEvidence);
+      const seed = frameSeed(rubric, everyone.map((c) => c.key));
+      const inFrame = new Set(population);
+      const drawn = shuffle(everyone, streamFor(seed, `${rubric}/random`)).filter((c) => inFrame.has(c)).slice(0, opts.random);
       const p = drawn.length / population.length;
       const body = drawBody(rubric, population, outside.get(rubric) ?? [], drawn, p, seed, opts);
       const id = drawIdOf(body);

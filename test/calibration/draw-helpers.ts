@@ -3,10 +3,10 @@
  * sample` records one (id from its content, population hash), and the book
  * the gate reads.
  */
-import { drawIdOf, drawItemKey, frameSeed, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
+import { drawIdOf, drawItemKey, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../src/calibration/draws.js";
 import { DEFAULT_GATE, type GateContext } from "../../src/calibration/pairing.js";
 import { Draw, type DrawItem } from "../../src/golden/schema/draw.js";
-import { stratifiedDrawBody, uniformReplay } from "../../src/calibration/plan/stratified-draw.js";
+import { populationSeed, stratifiedDrawBody, uniformReplay } from "../../src/calibration/plan/stratified-draw.js";
 
 /** One population item: at least its question and input hash (variant "v", unit "answer" by default). */
 export type TestItem = Partial<DrawItem> & Pick<DrawItem, "question" | "inputHash">;
@@ -23,7 +23,7 @@ export function honestDraw(rubric: string, items: readonly TestItem[], n: number
   const frameSize = items.filter((i) => i.p === undefined || i.p > 0).length;
   const full: DrawItem[] = items.map((i) => ({ variant: "v", unit: "answer", split: "heldout", p: n / frameSize, ...i }));
   const population = canonical(rubric, full);
-  const seed = frameSeed(rubric, population.filter((i) => i.p > 0));
+  const seed = populationSeed(rubric, population);
   return loaded(rubric, population, uniformReplay(rubric, seed, population, n), { seed, ...over });
 }
 

@@ -151,7 +151,8 @@ describe("the gate and recorded draws", () => {
     const body = { ...draw.draw, population: { hash: populationHash("r", population), size: population.length, items: population }, drawn: slots };
     const forged = Draw.parse({ ...body, id: drawIdOf(body) });
     const loaded: LoadedDraw = { file: `labels/draws/${forged.id}.json`, draw: forged, index: new Map(population.map((it, i) => [drawItemKey("r", it), i])), drawn: new Set(slots) };
-    expect(uniformReplay("r", forged.seed, forged.population.items, 100)).toEqual(forged.drawn); // the replay alone is fooled
+    // the replay orders the population itself (drawOrder), so the listed order cannot steer it: it draws the honest items
+    expect(uniformReplay("r", forged.seed, forged.population.items, 100)).not.toEqual(forged.drawn);
     expect(designRefusal(forged)).toMatch(/^its population is not in canonical order at item \d+ \(v\/q\d+\/answer\): a seed draws by position in that order, so the manifest was edited$/);
     const r = run(judgments, labels, draws(loaded));
     expect(r.gate.n).toBe(0);
@@ -168,13 +169,13 @@ describe("the gate and recorded draws", () => {
     let seed = 1;
     while (uniformReplay("r", seed, items, 100).some((i) => wrong.has(items[i]!.question))) seed++;
     const shopped = forge(draw, items, seed, 100);
-    expect(designRefusal(shopped.draw)).toBe(`its seed ${seed} is not the one its frame fixes (${draw.draw.seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again with ragjudge sample --random, 100 items: labels of the items it draws again still count`);
+    expect(designRefusal(shopped.draw)).toBe(`its seed ${seed} is not the one its population fixes (${draw.draw.seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again with ragjudge sample --random, 100 items: labels of the items it draws again still count`);
     // labelled truthfully where drawn, the shopped draw would agree perfectly; the gate does not count it
     const truthful = [...labels, ...judgments.filter((j) => !drawnQs.has(j.question)).map((j, k) => label(j.question, j.verdict as "yes" | "no", {}, 200 + k))];
     const r = run(judgments, truthful, draws(shopped));
     expect(r.gate.n).toBe(0);
     expect(r.trust.trusted).toBe(false);
-    expect(r.draws[0]!.why).toMatch(/^the gate refuses this draw: its seed \d+ is not the one its frame fixes/);
+    expect(r.draws[0]!.why).toMatch(/^the gate refuses this draw: its seed \d+ is not the one its population fixes/);
     // The frame's own seed is what sample and the honest draw use.
     expect(draw.draw.seed).toBe(frameSeed("r", items));
   });
@@ -195,7 +196,7 @@ describe("the gate and recorded draws", () => {
     const r = run(judgments, labels, draws(padded));
     expect(r.gate.n).toBe(0);
     expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
-    expect(r.draws[0]!.why).toMatch(new RegExp(`^1 item of its frame is not among the items this judge judged \\(for example v/zz${k}/answer\\): its seed follows its frame`));
+    expect(r.draws[0]!.why).toMatch(new RegExp(`^1 item of its population is not among the items this judge judged \\(for example v/zz${k}/answer\\): its seed follows its population`));
   });
 
   it("refuses a draw whose frame left out judged dev items: dropping dev judgments before sampling would choose the seed again", () => {
@@ -211,10 +212,17 @@ describe("the gate and recorded draws", () => {
     const shopped = honestDraw("r", [...heldoutQs, ...dev.slice(20)].map(item), 100);
     const r = gate(shopped);
     expect(r.draws[0]).toMatchObject({ covers: false, counts: false });
-    expect(r.draws[0]!.why).toMatch(/^20 judged items of its scope outside the held-out split are not in its frame \(for example v\/q2\d\d\/answer\): its seed follows its whole frame/);
+    expect(r.draws[0]!.why).toMatch(/^20 judged items outside the held-out split are not in its population, or in its scope but not its frame \(for example v\/q2\d\d\/answer\): its seed follows its whole population/);
     expect(r.gate.n).toBe(0);
     // The whole frame is an honest draw: it covers, whatever it drew.
     expect(gate(honestDraw("r", [...heldoutQs, ...dev].map(item), 100)).draws[0]).toMatchObject({ covers: true });
+    // Scoped to the held-out split, the dev items lie outside its frame, but its seed is still its whole population's:
+    // a population short of them is refused the same way, and the whole one covers.
+    const scoped = (devQs: string[]) => honestDraw("r", [...heldoutQs.map(item), ...devQs.map((x) => ({ ...item(x), p: 0 }))], 100, { scope: { variants: ["v"], splits: ["heldout"] } });
+    const short = gate(scoped(dev.slice(20)));
+    expect(short.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(short.draws[0]!.why).toMatch(/^20 judged items outside the held-out split are not in its population/);
+    expect(gate(scoped(dev)).draws[0]).toMatchObject({ covers: true });
   });
 
   it("refuses a manifest edited after it was drawn, naming the file and field", () => {

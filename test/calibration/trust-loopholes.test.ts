@@ -228,6 +228,24 @@ describe("the trust gate cannot be talked into trust", () => {
     }
   });
 
+  it("draws the held-out items in one order whatever the scope: another split filter or size only stops elsewhere, never puts other items first", async () => {
+    const p = await judged();
+    const sample = async (out: string, ...extra: string[]): Promise<Draw> => {
+      const r = await runCliCaptured(["sample", "--config", p.config, "--judgments", p.judgments, "--labels", p.labels, "--annotator", "mallory", "--rubrics", "correctness", ...extra, "--out", join(p.dir, out)]);
+      expect(r.code, r.err).toBe(0);
+      return JSON.parse(readFileSync(join(p.labels, "draws", `${/draw ([0-9a-f]{16}):/.exec(r.out)![1]}.json`), "utf8")) as Draw;
+    };
+    const heldout = (d: Draw) => d.drawn.map((i) => d.population.items[i]!).filter((it) => it.split === "heldout").map((it) => `${it.variant}/${it.question}`);
+    // The shopper records every kind of draw before labelling any, to keep the one whose first items flatter the judge.
+    const order = heldout(await sample("all.jsonl", "--random", "1000"));
+    expect(order.length).toBeGreaterThan(20);
+    for (const [out, extra] of [["h12.jsonl", ["--random", "12", "--split", "heldout"]], ["h5.jsonl", ["--random", "5", "--split", "heldout,dev"]], ["u30.jsonl", ["--random", "30"]]] as const) {
+      const got = heldout(await sample(out, ...extra));
+      expect(got.length).toBeGreaterThan(0);
+      expect(got, out).toEqual(order.slice(0, got.length));
+    }
+  });
+
   it("will not queue a draw the gate refuses: its labels would be spent for nothing (a draw from before seeds were fixed)", async () => {
     const p = await judged();
     const first = await runCliCaptured(["sample", "--config", p.config, "--judgments", p.judgments, "--labels", p.labels, "--annotator", "ivy", "--random", "16", "--rubrics", "correctness", "--split", "heldout", "--out", join(p.dir, "q.jsonl")]);
@@ -242,7 +260,7 @@ describe("the trust gate cannot be talked into trust", () => {
     writeFileSync(join(p.labels, "draws", `${id}.json`), drawText({ ...body, id }));
     const again = await runCliCaptured(["sample", "--config", p.config, "--judgments", p.judgments, "--labels", p.labels, "--draw", id, "--annotator", "ivy", "--out", join(p.dir, "q2.jsonl")]);
     expect(again.code).toBe(2);
-    expect(again.err).toMatch(new RegExp(`${id}\\.json: the trust gate does not count draw ${id}: its seed 1 is not the one its frame fixes \\(\\d+\\): .*; draw again with ragjudge sample --random, 16 items of split heldout: labels of the items it draws again still count`));
+    expect(again.err).toMatch(new RegExp(`${id}\\.json: the trust gate does not count draw ${id}: its seed 1 is not the one its population fixes \\(\\d+\\): .*; draw again with ragjudge sample --random, 16 items of split heldout: labels of the items it draws again still count`));
   });
 
   it("never trusts while a draw is part-labelled: abandoning a larger draw once it showed a disagreement does not buy trust", async () => {

@@ -3,6 +3,8 @@ import { hashJson } from "../../src/golden/hash.js";
 import type { ItemKey } from "../../src/golden/schema/items.js";
 import { sampleQueue, type Candidate, type ExistingLabels } from "../../src/review/sample.js";
 import { drawIdOf, frameSeed } from "../../src/calibration/draws.js";
+import { designRefusal, populationSeed, stratifiedDrawBody } from "../../src/calibration/plan/stratified-draw.js";
+import { Draw } from "../../src/golden/schema/draw.js";
 
 function cand(rubric: string, q: number, verdict: Candidate["verdict"], answer = `answer ${q}`): Candidate {
   const evidence = { question: `question ${q}`, answer };
@@ -125,7 +127,7 @@ describe("sampleQueue --random", () => {
     const { entries, draws } = sampleQueue(f, [], { annotator: "asha", seed: 9, random: 4, scope: { variants: ["v"], splits: ["heldout"] }, outOfScope: outside, judges: new Map([["faithfulness", { fingerprint: "fp1", servedModels: ["m-2026"] }]]) });
     expect(draws).toHaveLength(1);
     const d = draws[0]!;
-    expect(d).toMatchObject({ rubric: "faithfulness", annotator: "asha", seed: frameSeed("faithfulness", d.population.items.filter((i) => i.p > 0)), requested: 4, design: "uniform", fingerprint: "fp1", servedModels: ["m-2026"], scope: { variants: ["v"], splits: ["heldout"] } });
+    expect(d).toMatchObject({ rubric: "faithfulness", annotator: "asha", seed: populationSeed("faithfulness", d.population.items), requested: 4, design: "uniform", fingerprint: "fp1", servedModels: ["m-2026"], scope: { variants: ["v"], splits: ["heldout"] } });
     expect(d.population.size).toBe(12);
     expect(d.population.items.filter((i) => i.p === 0.4)).toHaveLength(10);
     expect(d.population.items.filter((i) => i.p === 0).map((i) => i.question)).toEqual(["q010", "q011"]);
@@ -135,6 +137,35 @@ describe("sampleQueue --random", () => {
     const again = (c: Candidate[], seed: number) => sampleQueue(c, [], { annotator: "asha", seed, random: 4, scope: { variants: ["v"], splits: ["heldout"] }, outOfScope: outside, judges: new Map([["faithfulness", { fingerprint: "fp1", servedModels: ["m-2026"] }]]) }).draws[0]!;
     expect(drawIdOf(again(f, 10))).toBe(drawIdOf(d));
     expect(drawIdOf(again(f.slice(1), 9))).not.toBe(drawIdOf(d));
+  });
+
+  it("draws the held-out items of every scope in the population's one order: another scope or size stops elsewhere, never reorders", () => {
+    const heldout = pop("faithfulness", 10).map((c) => ({ ...c, split: "heldout" }));
+    const dev = pop("faithfulness", 30).slice(10).map((c) => ({ ...c, split: "dev" }));
+    const all = sampleQueue([...heldout, ...dev], [], { annotator: "asha", seed: 1, random: 30 }).draws[0]!;
+    const order = all.drawn.map((i) => all.population.items[i]!).filter((it) => it.split === "heldout").map((it) => it.question);
+    expect(order).toHaveLength(10);
+    for (const n of [1, 4, 10]) {
+      // scoped to the held-out split (the dev items recorded outside the frame): the same seed, the first n of that order
+      const scoped = sampleQueue(heldout, [], { annotator: "asha", seed: 7, random: n, scope: { variants: ["v"], splits: ["heldout"] }, outOfScope: dev }).draws[0]!;
+      expect(scoped.seed).toBe(all.seed);
+      expect(scoped.drawn.map((i) => scoped.population.items[i]!.question)).toEqual(order.slice(0, n));
+      // the gate draws it again from its population alone, and gets the same items
+      expect(designRefusal(Draw.parse({ ...scoped, id: drawIdOf(scoped), time: "2026-12-01T00:00:00.000Z" }))).toBeNull();
+      // unscoped, a draw of any size holds a prefix of it too
+      const some = sampleQueue([...heldout, ...dev], [], { annotator: "asha", seed: 3, random: 3 * n }).draws[0]!;
+      const held = some.drawn.map((i) => some.population.items[i]!).filter((it) => it.split === "heldout").map((it) => it.question);
+      expect(held).toEqual(order.slice(0, held.length));
+    }
+    // a stratified draw (plan --budget) takes the first n_h of each stratum in the same order
+    const stratum = (question: string) => (Number(question.slice(1)) % 2 ? "odd" : "even");
+    const strat = stratifiedDrawBody({
+      rubric: "faithfulness", annotator: "asha", fingerprint: "fp", servedModels: [], scope: { variants: ["v"], splits: ["heldout"] },
+      frame: heldout.map((c) => ({ key: c.key, inputHash: c.inputHash, split: "heldout", stratum: stratum(c.key.question) })),
+      outside: dev.map((c) => ({ key: c.key, inputHash: c.inputHash, split: "dev" })), allocation: new Map([["even", 2], ["odd", 3]]),
+    });
+    expect(strat.seed).toBe(all.seed);
+    expect(strat.drawn.map((i) => strat.population.items[i]!.question)).toEqual([...order.filter((x) => stratum(x) === "even").slice(0, 2), ...order.filter((x) => stratum(x) === "odd").slice(0, 3)]);
   });
 
   it("copies the evidence and display fields into each entry", () => {

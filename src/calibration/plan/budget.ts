@@ -95,10 +95,10 @@ export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInp
   // The strata are chosen once, for the first guess: a finer cut renames them, and each stratum draws from a stream of
   // its own name, so crossing to it while growing would draw anew instead of adding to the draw.
   const level = levelFor(frameItems, guess);
-  // The draw is fixed by its frame's seed, so how many new labels it queues is known before it is recorded. An earlier
+  // The draw is fixed by its population's seed, so how many new labels it queues is known before it is recorded. An earlier
   // draw of this frame nests in it (the same seed and strata), so its labelled items are drawn first rather than spread
   // at random as the guess assumes: take the smallest draw that queues the share (or the whole frame).
-  const queues = (n: number) => newLabels(plan.rubric, cutFrame(plan, frameItems, n, level), inputs.book);
+  const queues = (n: number) => newLabels(plan.rubric, cutFrame(plan, frameItems, n, level), outside, inputs.book);
   let drawSize = guess;
   if (queues(guess) < labels) {
     let lo = guess;
@@ -158,10 +158,11 @@ function cutFrame(plan: GroupPlan, frameItems: readonly JudgedItem[], drawSize: 
  * The items a draw of this cut would queue: those drawn with no label that
  * counts (as the budget's queue, review/plan-queue.ts, leaves out labelled
  * items). The draw is replayed as it would be recorded: its drawn items
- * depend only on the rubric, the frame and the allocation.
+ * depend only on the rubric, the population (frame and outside) and the
+ * allocation.
  */
-function newLabels(rubric: string, cut: Pick<BudgetShare, "allocation" | "frame">, book: TrustInputs["book"]): number {
-  const body = stratifiedDrawBody({ rubric, annotator: "", fingerprint: "", servedModels: [], scope: { variants: [], splits: null }, frame: cut.frame, outside: [], allocation: cut.allocation });
+function newLabels(rubric: string, cut: Pick<BudgetShare, "allocation" | "frame">, outside: readonly StratifiedItem[], book: TrustInputs["book"]): number {
+  const body = stratifiedDrawBody({ rubric, annotator: "", fingerprint: "", servedModels: [], scope: { variants: [], splits: null }, frame: cut.frame, outside, allocation: cut.allocation });
   let fresh = 0;
   for (const i of body.drawn) {
     const l = book.items.get(drawItemKey(rubric, body.population.items[i]!));

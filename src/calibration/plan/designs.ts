@@ -28,7 +28,7 @@ export const DESIGNS: readonly DesignRecord[] = [
   {
     id: "uniform",
     name: "simple random sample",
-    method: "n of the frame's N items without replacement, from the frame's own seed (ragjudge sample --random): every frame item has probability n/N",
+    method: "the first n of the frame's N items in the population's one order, shuffled by the seed its population fixes (ragjudge sample --random): every frame item has probability n/N",
     probabilitiesKnown: true,
     accepts: {
       gate: "yes: equal weights",
@@ -45,10 +45,10 @@ export const DESIGNS: readonly DesignRecord[] = [
   {
     id: "stratified",
     name: "stratified random sample (Neyman allocation)",
-    method: "strata from the judge alone (its verdict, its confidence band from P(yes) when given, the variant); n_h of stratum h drawn at random, n_h ∝ N_h·S_h with at least 2 per stratum (ragjudge plan --budget); probability n_h/N_h; replayable from the frame's own seed",
+    method: "strata from the judge alone (its verdict, its confidence band from P(yes) when given, the variant); the first n_h of stratum h in the population's one order, n_h ∝ N_h·S_h with at least 2 per stratum (ragjudge plan --budget); probability n_h/N_h; replayable from the seed its population fixes",
     probabilitiesKnown: true,
     accepts: {
-      gate: "yes, when every frame item's probability is positive and the manifest replays from its frame's seed",
+      gate: "yes, when every frame item's probability is positive and the manifest replays from its population's seed",
       kappa: "weighted by 1/p, standard error by Taylor linearisation with the stratified variance, interval on the log(1 - kappa) scale; the goodness-of-fit half on the table scaled to Kish's effective n",
       "tpr-tnr": "weighted shares",
       "rogan-gladen": "weighted TPR and TNR, bootstrap resampling within strata",

@@ -1,19 +1,18 @@
 import type { Draw, DrawItem } from "../../golden/schema/draw.js";
-import { frameSeed, populationHash, type DrawBody } from "../draws.js";
+import { drawItemKey, frameSeed, populationHash, type DrawBody } from "../draws.js";
 import { byEvidence, evidenceKey } from "../keys.js";
-import { sampleWithoutReplacement, streamFor } from "../random.js";
+import { shuffle, streamFor } from "../random.js";
 import { SINGLE_STRATUM, STRATA_LEVELS, stratumOf, type StratifiableItem, type StrataLevel } from "./strata.js";
 import type { ItemKey } from "../../golden/schema/items.js";
 
 /**
  * Stratified draws: building one (`ragjudge plan --budget`) and replaying
- * one (the gate). Within each stratum n_h of its N_h frame items are drawn
- * without replacement from the stream `<rubric>/stratified/<stratum>` of the
- * frame's seed ({@link frameSeed}), in the population's listed (canonical)
- * order, so the manifest is a pure function of its population, strata and
- * allocation: the gate draws it again and refuses a manifest whose seed,
- * drawn items, probabilities or strata were edited, even with its id and
- * hashes recomputed.
+ * one, or a uniform one (the gate). Within each stratum the first n_h of its
+ * N_h frame items in the population's one order ({@link drawOrder}, from the
+ * seed its population fixes) are drawn, so the manifest is a pure function
+ * of its population, strata and allocation: the gate draws it again and
+ * refuses a manifest whose seed, drawn items, probabilities or strata were
+ * edited, even with its id and hashes recomputed.
  */
 
 /** One item of a stratified frame or of the judged items outside it. */
@@ -40,25 +39,45 @@ export interface StratifiedSpec {
 }
 
 
-/** The drawn indices of each stratum, replayed from the seed (strata in name order). */
-function replayDrawn(rubric: string, seed: number, items: readonly Pick<DrawItem, "stratum">[], allocation: ReadonlyMap<string, number>): number[] {
+/**
+ * The one order every draw of a population takes its items in: the whole
+ * population (every judged item of the rubric, in the frame or not) in
+ * canonical order, shuffled by the stream `<rubric>/random` of its seed.
+ * A uniform draw takes the first n of its frame in this order, a stratified
+ * one the first n_h of each stratum, so whatever the design or scope, the
+ * held-out items a draw holds are the first ones of this order (per stratum
+ * for a stratified draw): choosing among designs or scopes chooses only
+ * where a draw stops, as choosing its size does, never which items come first.
+ */
+export function drawOrder(rubric: string, seed: number, items: readonly DrawItem[]): number[] {
+  const keys = items.map((it) => drawItemKey(rubric, it));
+  const canonical = items.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+  return shuffle(canonical, streamFor(seed, `${rubric}/random`));
+}
+
+/** The seed a population fixes: a hash of the rubric and its items' keys in canonical order, frame and outside alike. */
+export function populationSeed(rubric: string, items: readonly DrawItem[]): number {
+  return frameSeed(rubric, items.slice().sort((a, b) => (drawItemKey(rubric, a) < drawItemKey(rubric, b) ? -1 : 1)));
+}
+
+/** The drawn indices of each stratum, replayed from the seed (strata in name order): the first n_h of each in {@link drawOrder}. */
+function replayDrawn(rubric: string, seed: number, items: readonly DrawItem[], allocation: ReadonlyMap<string, number>): number[] {
+  const order = drawOrder(rubric, seed, items);
   const drawn: number[] = [];
-  for (const h of [...allocation.keys()].sort()) {
-    const members = items.flatMap((it, i) => (it.stratum === h ? [i] : []));
-    drawn.push(...sampleWithoutReplacement(members, allocation.get(h)!, streamFor(seed, `${rubric}/stratified/${h}`)));
-  }
+  for (const h of [...allocation.keys()].sort()) drawn.push(...order.filter((i) => items[i]!.stratum === h).slice(0, allocation.get(h)!));
   return drawn;
 }
 
 /**
  * The drawn indices of a uniform draw of n, replayed as `ragjudge sample`
- * draws it: the frame (items with p > 0, in listed order) sampled without
- * replacement from the stream `<rubric>/random` of the seed. A partial
- * shuffle's first n picks do not depend on how many more were asked for.
+ * draws it: the first n frame items (probability above 0) in
+ * {@link drawOrder}. With no item outside the frame this is the frame, in
+ * canonical order, sampled without replacement from the stream
+ * `<rubric>/random` of the seed (a shuffle's first n picks do not depend on
+ * how many more were asked for).
  */
-export function uniformReplay(rubric: string, seed: number, items: readonly Pick<DrawItem, "p">[], n: number): number[] {
-  const frame = items.flatMap((it, i) => (it.p > 0 ? [i] : []));
-  return sampleWithoutReplacement(frame, n, streamFor(seed, `${rubric}/random`));
+export function uniformReplay(rubric: string, seed: number, items: readonly DrawItem[], n: number): number[] {
+  return drawOrder(rubric, seed, items).filter((i) => items[i]!.p > 0).slice(0, Math.max(0, n));
 }
 
 /** The manifest body of a stratified draw (see the module comment). */
@@ -72,7 +91,7 @@ export function stratifiedDrawBody(spec: StratifiedSpec): DrawBody {
     ...spec.outside.slice().sort(byEvidence).map((it) => ({ ...base(it), p: 0 })),
   ];
   const allocation = new Map([...sizes.keys()].map((h) => [h, Math.min(sizes.get(h)!, spec.allocation.get(h) ?? 0)]));
-  const seed = frameSeed(spec.rubric, items.filter((it) => it.p > 0));
+  const seed = populationSeed(spec.rubric, items);
   const drawn = replayDrawn(spec.rubric, seed, items, allocation);
   return {
     schema: "ragjudge.draw/1",
@@ -196,10 +215,10 @@ export function designRefusal(d: Draw): string | null {
   if (d.design === "active") return "its design is active (uncertain items first): no item has a known inclusion probability, so its labels never feed the gate (error analysis only)";
   const disorder = orderProblem(d);
   if (disorder) return disorder;
-  const seed = frameSeed(d.rubric, items.filter((it) => it.p > 0));
+  const seed = populationSeed(d.rubric, items);
   if (d.seed !== seed) {
     const again = d.design === "uniform" ? `with ragjudge sample --random, ${d.drawn.length} items${d.scope.splits ? ` of split ${d.scope.splits.join(", ")}` : ""}` : "with ragjudge plan --budget";
-    return `its seed ${d.seed} is not the one its frame fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again ${again}: labels of the items it draws again still count`;
+    return `its seed ${d.seed} is not the one its population fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again ${again}: labels of the items it draws again still count`;
   }
   const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
   if (d.design === "uniform") {

@@ -11,7 +11,7 @@ export function registerSample(program: Command): void {
   program
     .command("sample")
     .description("Build a review queue from the judge's verdicts and the existing labels: a random sample (the trust gate's frame), disagreements with existing labels, or a batch balanced between the judge's yes and no.")
-    .option("--random <n>", "a uniform random sample of n items per rubric, recorded as a draw in <labels>/draws/ (the only frame the trust gate counts); its seed is fixed by the items it draws from, so drawing again gives the same items, and a larger n the same ones plus more")
+    .option("--random <n>", "a uniform random sample of n items per rubric, recorded as a draw in <labels>/draws/ (the only frame the trust gate counts); its seed is fixed by the rubric's judged items, so drawing again gives the same items, a larger n the same ones plus more, and another --split the same order of items")
     .option("--disagreements", "every item where an existing label differs from the judge")
     .option("--panel-splits", "every item where the judges of a panel (config judges) split: a frame of its own, whose labels never count for the trust gate")
     .option("--draw <id>", "queue again the unlabelled drawn items of a recorded draw (labels/draws/<id>.json) the trust gate accepts, uniform or stratified: how a part-labelled draw is finished")

@@ -12,7 +12,7 @@ import { calibrate } from "../../../src/calibration/calibrate.js";
 import { drawIdOf, drawItemKey, frameSeed, populationHash, type DrawBody, type DrawBook, type LoadedDraw } from "../../../src/calibration/draws.js";
 import { resolveLabels, type LocatedLabel } from "../../../src/calibration/labels.js";
 import { accepts, DESIGNS, renderDesignsMarkdown } from "../../../src/calibration/plan/designs.js";
-import { designRefusal, stratifiedDrawBody, uniformReplay } from "../../../src/calibration/plan/stratified-draw.js";
+import { designRefusal, populationSeed, stratifiedDrawBody, uniformReplay } from "../../../src/calibration/plan/stratified-draw.js";
 import { Draw } from "../../../src/golden/schema/draw.js";
 import type { Judgment, Label } from "../../../src/golden/schema/items.js";
 
@@ -131,12 +131,13 @@ describe("the gate and sampling designs", () => {
 
   it("refuses a uniform draw whose frame is not its scope: in-scope items moved out of the frame shift where a seed lands", () => {
     // `sample` without --split: every judged item is in the frame, dev (q001..q100) and held-out alike. The attacker moves
-    // fifty dev items out of the frame (probability 0, listed last, in canonical order), so the same seed draws from other
-    // positions, recomputes every probability, the frame's seed, the drawn items from it, and every hash.
+    // fifty dev items out of the frame (probability 0, listed last, in canonical order), so the draw takes the first 60 of
+    // a smaller frame (positions further along the population's order), recomputes every probability, the drawn items
+    // and every hash.
     const split = (i: number) => (i <= 100 ? "dev" : "heldout");
     const item = (i: number, p: number) => ({ variant: "v", question: q(i), unit: "answer", inputHash: H(i), split: split(i), p });
     const order = (a: { question: string }, b: { question: string }) => (drawItemKey("r", a as never) < drawItemKey("r", b as never) ? -1 : 1);
-    const seedOf = (items: ReturnType<typeof item>[]) => frameSeed("r", items.filter((i) => i.p > 0));
+    const seedOf = (items: ReturnType<typeof item>[]) => populationSeed("r", items);
     const body = (items: ReturnType<typeof item>[]): DrawBody => ({
       schema: "ragjudge.draw/1", design: "uniform", rubric: "r", annotator: "asha", seed: seedOf(items), requested: 60, fingerprint: "fp", servedModels: [],
       scope: { variants: ["v"], splits: null }, population: { hash: "", size: items.length, items }, drawn: uniformReplay("r", seedOf(items), items, 60),
@@ -151,7 +152,7 @@ describe("the gate and sampling designs", () => {
     const scoped = { ...edited, scope: { variants: ["v"], splits: ["heldout"] } };
     const heldoutFrame = Array.from({ length: 300 }, (_, k) => item(k + 101, 60 / 300)).sort(order);
     const dev = Array.from({ length: 100 }, (_, k) => item(k + 1, 0)).sort(order);
-    const fair = { ...scoped, seed: seedOf(heldoutFrame), population: { hash: "", size: 400, items: [...heldoutFrame, ...dev] }, drawn: uniformReplay("r", seedOf(heldoutFrame), [...heldoutFrame, ...dev], 60) };
+    const fair = { ...scoped, seed: seedOf([...heldoutFrame, ...dev]), population: { hash: "", size: 400, items: [...heldoutFrame, ...dev] }, drawn: uniformReplay("r", seedOf([...heldoutFrame, ...dev]), [...heldoutFrame, ...dev], 60) };
     expect(designRefusal(loaded(fair).draw)).toBeNull();
     const hidden = [...heldoutFrame.slice(1).map((i) => ({ ...i, p: 60 / 299 })), ...[heldoutFrame[0]!, ...dev].map((i) => ({ ...i, p: 0 })).sort(order)];
     expect(designRefusal(loaded({ ...fair, seed: seedOf(hidden), population: { hash: "", size: 400, items: hidden }, drawn: uniformReplay("r", seedOf(hidden), hidden, 60) }).draw)).toMatch(/^its population gives item 399 \(v\/q101\/answer, split heldout\) probability 0 though it is inside the draw's scope \(variants v, splits heldout\)/);
@@ -176,7 +177,7 @@ describe("the gate and sampling designs", () => {
     // the frame's own seed does not draw those items.
     expect(() => loaded({ ...active, design: "uniform" })).toThrow(/inclusion probability 0/);
     const asUniform = { ...active, design: "uniform" as const, population: { ...active.population, items: items.map((it) => ({ ...it, p: 0.1 })) } };
-    expect(designRefusal(loaded(asUniform).draw)).toMatch(/^its seed 1 is not the one its frame fixes \(\d+\)/);
+    expect(designRefusal(loaded(asUniform).draw)).toMatch(/^its seed 1 is not the one its population fixes \(\d+\)/);
     const uniform = { ...asUniform, seed: frameSeed("r", asUniform.population.items) };
     expect(designRefusal(loaded(uniform).draw)).toBe(`its drawn items are not what seed ${uniform.seed} draws from its frame: the manifest was edited`);
     expect(run(labels, loaded(uniform)).trust.trusted).toBe(false);
