@@ -64,9 +64,9 @@ export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
 
 /**
  * Why a stratified draw's scope is not one `plan --budget` writes, or null:
- * it draws over the held-out split only. Each scope is a frame, and so a
- * seed, of its own: a stratified draw over every split (or another set of
- * splits) was one more draw of the held-out items to choose from.
+ * it draws over the held-out split only, the one frame whose strata the
+ * gate knows how to check (a stratum holding dev items would set how many
+ * held-out items come first in it).
  */
 function stratifiedScope(d: LoadedDraw, heldout: string): string | null {
   const { splits } = d.draw.scope;
@@ -111,9 +111,10 @@ function unjudgedFrame(d: LoadedDraw, judged: ReadonlyMap<string, unknown>): { c
 }
 
 /**
- * The judged items of the draw's variants outside the held-out split that
- * its population lacks, or that its frame lacks though they are in its scope
- * (its splits, when it names any), with the same input hash; the held-out
+ * The judged items outside the held-out split that the draw's population
+ * lacks (of any variant), or that its frame lacks though they are in its
+ * scope (its variants and, when it names any, its splits), with the same
+ * input hash; the held-out
  * ones are the coverage check's. A draw's seed is its whole population's
  * (plan/stratified-draw.ts, populationSeed), so judgments of some dev items
  * dropped before sampling, and put back after, would choose the seed again
@@ -124,8 +125,16 @@ function frameGaps(d: LoadedDraw, group: JudgeGroup, heldout: ReadonlySet<Judged
   let count = 0;
   let example: string | undefined;
   for (const it of group.items) {
-    if (heldout.has(it) || !variants.includes(it.key.variant)) continue;
+    if (heldout.has(it)) continue;
     const at = drawItemOf(d, it.key, it.inputHash);
+    // another variant's item is outside the frame by right, but not outside the population its seed follows
+    if (!variants.includes(it.key.variant)) {
+      if (!at) {
+        count++;
+        example ??= `${it.key.variant}/${it.key.question}/${it.key.unit}`;
+      }
+      continue;
+    }
     if (at && at.item.p > 0) continue;
     // the golden set's split, else the one the draw recorded; an item of unknown split is in a scope of every split only
     const split = ctx.splits?.has(it.key.question) ? ctx.splits.get(it.key.question) ?? undefined : at?.item.split;

@@ -51,7 +51,7 @@ export function populationHash(rubric: string, items: readonly Pick<DrawItem, "v
  * refuses a manifest with any other seed.
  *
  * @example
- * frameSeed("faithfulness", draw.population.items.filter((i) => i.p > 0)) // 118249237355093
+ * frameSeed("faithfulness", canonicalItems) // 118249237355093 (plan/stratified-draw.ts, populationSeed, passes the whole population)
  */
 export function frameSeed(rubric: string, frame: readonly Pick<DrawItem, "variant" | "question" | "unit">[]): number {
   const h = hashJson(["ragjudge.frame-seed/1", rubric, frame.map((i) => [i.variant, i.question, i.unit])]);

@@ -1,6 +1,7 @@
 import type { Frame } from "../golden/schema/items.js";
 import { drawItemOf, NO_DRAWS, type DrawBook, type LoadedDraw } from "./draws.js";
 import { drawStatus, missingDraws, neverGate, type DrawStatus } from "./draw-status.js";
+import { inclusionOver } from "./inclusion.js";
 import { evidenceKey, itemKey } from "./keys.js";
 import type { LabelBook, LabelledItem, LocatedLabel } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
@@ -148,18 +149,6 @@ function heldoutForCheck(ctx: GateContext, judged: JudgedItem, draws: readonly L
 }
 
 /**
- * Draws of one family hold one another: the same design and seed (so the
- * same frame: a seed is its frame's) and, for a stratified design, the same
- * strata, so each stratum draws from the same stream and a larger draw's
- * first picks are a smaller one's (a partial shuffle). Their union is the
- * largest of them, so an item's probability over them is the largest, not
- * 1 - Π(1 - p) as for draws made independently.
- */
-function nestedFamily(d: LoadedDraw): string {
-  return JSON.stringify([d.draw.design, d.draw.seed, d.draw.design === "stratified" ? (d.draw.strata ?? []).map((s) => [s.name, s.size]) : null]);
-}
-
-/**
  * Joins one judge group with the labels on item AND input hash, and sorts
  * the pairs. "Random" means drawn by ragjudge: an item is in the gate when
  *
@@ -174,8 +163,9 @@ function nestedFamily(d: LoadedDraw): string {
  *    the label's; no split is dev).
  *
  * Everything else goes to `other` with why. Weights: drawn items carry their
- * inclusion probability over the counting draws (1 - Π(1 - p) over
- * independent draws, the largest p over nested ones); when those
+ * inclusion probability over the counting draws (inclusion.ts: the largest
+ * p over nested ones, the union's over draws sharing one order, 1 - Π(1 -
+ * p) over independent ones); when those
  * differ among gate items (a stratified design), each is weighted by its
  * inverse; uniform draws give one probability to all, so no weighting.
  *
@@ -195,18 +185,10 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
   const ties: LabelledItem[] = [];
   const attestations = new Set<string>();
   let attestedOff = 0;
-  // An item's inclusion probability over every counting draw of the rubric (any of them could have drawn it): draws of
-  // one family (nestedFamily) hold one another, so the largest probability is theirs; families draw independently.
-  const families = countingDraws.map(nestedFamily);
-  const inclusion = (judged: JudgedItem): number => {
-    const byFamily = new Map<string, number>();
-    countingDraws.forEach((d, i) => {
-      const p = drawItemOf(d, judged.key, judged.inputHash)?.item.p ?? 0;
-      if (p > 0) byFamily.set(families[i]!, Math.max(p, byFamily.get(families[i]!) ?? 0));
-    });
-    const ps = [...byFamily.values()];
-    return ps.length === 1 ? ps[0]! : 1 - ps.reduce((acc, x) => acc * (1 - x), 1);
-  };
+  // An item's inclusion probability over every counting draw of the rubric (any of them could have drawn it): see
+  // inclusion.ts (nested draws, draws sharing one order, independent ones).
+  const union = inclusionOver(countingDraws);
+  const inclusion = (judged: JudgedItem): number => union(evidenceKey(judged.key, judged.inputHash));
   for (const judged of group.items) {
     const labelled = book.items.get(evidenceKey(judged.key, judged.inputHash));
     if (!labelled) continue;
@@ -233,7 +215,8 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
       item = { ...pair, source: "declared", draws: [], ...(r.stratum !== undefined && r.inclusionProbability !== undefined ? { inclusionProbability: r.inclusionProbability, stratum: r.stratum } : {}) };
     } else if (labelled.random) {
       excluded = "not drawn";
-      if (attested !== undefined) attestedOff++;
+      // only held-out ones: the note says setting trust.attested would count them
+      if (attested !== undefined && split === ctx.heldout) attestedOff++;
     }
     else excluded = labelled.frames.length === 1 ? `frame ${labelled.frames[0]!}` : `frames ${labelled.frames.join("+")}`;
     if (excluded) {

@@ -103,7 +103,7 @@ function finishDraws(rubrics: readonly RubricJson[], inv: Invocation): string[] 
   }
   out.push(commandLine(["calibrate", ...inv.config]), commandLine(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
   // Every such draw counts: its rest may have been skipped on purpose, and plan --budget then draws more beside it.
-  if (!blocking) out.push("Items skipped on purpose can stay skipped (they count as disagreements until labelled): plan says how many more labels the gate needs, and prints the command that draws them:", commandLine(["plan", ...inv.config]));
+  if (!blocking) out.push("Items skipped in review on purpose can stay skipped (they count as disagreements until labelled): once its annotator has skipped every unlabelled item of a draw, plan says how many more labels the gate needs and prints the command that draws them:", commandLine(["plan", ...inv.config]));
   return out;
 }
 

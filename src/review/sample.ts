@@ -33,7 +33,7 @@ export interface ExistingLabels {
 export interface SampleOptions {
   /** Who will label the queue: items they already labelled (same input hash) are never sampled. */
   annotator: string;
-  /** Seeds the balanced batch and the queue's order; a random draw's seed is its frame's ({@link frameSeed}), never this. */
+  /** Seeds the balanced batch and the queue's order; a random draw's seed is its population's ({@link frameSeed} over every judged item), never this. */
   seed: number;
   /** Uniform sample of this many items per rubric (the trust gate's frame). */
   random?: number;
@@ -107,8 +107,9 @@ export function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProba
  *   labelled on the same evidence are drawn like any other but not queued:
  *   their existing label counts for the draw. So the draw stays a uniform
  *   sample of the whole population, which is what lets the trust gate count
- *   it; another round is another draw (a new seed), and draws of one
- *   population together are an equal-probability sample.
+ *   it; a larger N draws the same items and more, and every scope of one
+ *   population takes its items in one order (calibration/plan/stratified-draw.ts,
+ *   drawOrder).
  * - `balanced N`: ceil(N/2) from the judge's yes verdicts and floor(N/2) from
  *   its no verdicts (all that is left of a stratum when it is smaller; tied
  *   and error items belong to neither); stratum = the verdict, inclusion probability

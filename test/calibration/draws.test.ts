@@ -152,6 +152,8 @@ describe("the gate and recorded draws", () => {
     const forged = Draw.parse({ ...body, id: drawIdOf(body) });
     const loaded: LoadedDraw = { file: `labels/draws/${forged.id}.json`, draw: forged, index: new Map(population.map((it, i) => [drawItemKey("r", it), i])), drawn: new Set(slots) };
     // the replay orders the population itself (drawOrder), so the listed order cannot steer it: it draws the honest items
+    const questions = (items: readonly DrawItem[], at: readonly number[]) => at.map((i) => items[i]!.question).sort();
+    expect(questions(forged.population.items, uniformReplay("r", forged.seed, forged.population.items, 100))).toEqual(questions(draw.draw.population.items, draw.draw.drawn));
     expect(uniformReplay("r", forged.seed, forged.population.items, 100)).not.toEqual(forged.drawn);
     expect(designRefusal(forged)).toMatch(/^its population is not in canonical order at item \d+ \(v\/q\d+\/answer\): a seed draws by position in that order, so the manifest was edited$/);
     const r = run(judgments, labels, draws(loaded));
@@ -223,6 +225,23 @@ describe("the gate and recorded draws", () => {
     expect(short.draws[0]).toMatchObject({ covers: false, counts: false });
     expect(short.draws[0]!.why).toMatch(/^20 judged items outside the held-out split are not in its population/);
     expect(gate(scoped(dev)).draws[0]).toMatchObject({ covers: true });
+  });
+
+  it("refuses a draw whose population left out another variant's dev items: the seed follows every judged item, whatever its variant", () => {
+    const { judgments, labels } = honest();
+    // Variant w answered only dev questions: no held-out item of w voids a draw limited to variant v.
+    const dev = Array.from({ length: 30 }, (_, k) => q(201 + k));
+    const wDev = dev.map((x) => ({ ...judgment(x, "yes"), variant: "w" }));
+    const all = [...judgments, ...wDev];
+    const questions = new Map([...all.map((j) => j.question)].map((id) => [id, GoldenQuestion.parse({ id, question: "?", relevant: ["d#1"], split: dev.includes(id) ? "dev" : "heldout" })]));
+    const gate = (d: LoadedDraw) => calibrate({ judgments: all, judgmentsFile: { file: "j.jsonl" }, book: book(labels), draws: draws(d), reps: 200, time: T, questions }).rubrics.find((r) => r.group.rubric === "r")!;
+    const heldoutItems = judgments.map((j) => ({ question: j.question, inputHash: hashOf(j.question) }));
+    const wItems = dev.map((x) => ({ question: x, inputHash: hashOf(x), variant: "w", split: "dev", p: 0 }));
+    const vOnly = gate(honestDraw("r", heldoutItems, 100, { scope: { variants: ["v"], splits: ["heldout"] } }));
+    expect(vOnly.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(vOnly.draws[0]!.why).toMatch(/^30 judged items outside the held-out split are not in its population, .*\(for example w\/q2\d\d\/answer\)/);
+    // With w's items in its population (outside its frame), the same draw of v covers.
+    expect(gate(honestDraw("r", [...heldoutItems, ...wItems], 100, { scope: { variants: ["v"], splits: ["heldout"] } })).draws[0]).toMatchObject({ covers: true });
   });
 
   it("refuses a manifest edited after it was drawn, naming the file and field", () => {

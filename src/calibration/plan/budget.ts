@@ -92,8 +92,8 @@ export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInp
   });
   const unlabelledShare = frameItems.length ? 1 - plan.labelledHeldout / frameItems.length : 1;
   const guess = Math.min(frameItems.length, Math.ceil(labels / Math.max(1e-9, unlabelledShare)));
-  // The strata are chosen once, for the first guess: a finer cut renames them, and each stratum draws from a stream of
-  // its own name, so crossing to it while growing would draw anew instead of adding to the draw.
+  // The strata are chosen once, for the first guess: a finer cut regroups the items, so crossing to it while growing
+  // would take other items first in some strata instead of adding to the draw.
   const level = levelFor(frameItems, guess);
   // The draw is fixed by its population's seed, so how many new labels it queues is known before it is recorded. An earlier
   // draw of this frame nests in it (the same seed and strata), so its labelled items are drawn first rather than spread

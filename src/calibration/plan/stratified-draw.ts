@@ -120,10 +120,11 @@ const LEVELS: readonly StrataLevel[] = [...STRATA_LEVELS, SINGLE_STRATUM];
  * Why a stratified draw's strata are not a judge's, or null: `plan --budget`
  * names each frame item's stratum from the judge's verdict, its confidence
  * band and the variant (strata.ts, at one of a few levels of detail), and
- * each stratum draws from a stream of its own name. Strata of the manifest's
- * own choosing (renamed, or items moved between them) would pick which
- * stream draws which items, so the gate takes the strata as `judged` gives
- * them (the verdicts of the judge being checked) and refuses any other cut.
+ * each stratum takes its first n_h items in the population's one order.
+ * Strata of the manifest's own choosing (items moved between them) would
+ * pick which items come first in each, so the gate takes the strata as
+ * `judged` gives them (the verdicts of the judge being checked) and refuses
+ * any other cut.
  *
  * @example
  * strataMismatch(draw, (it) => verdicts.get(drawItemKey(draw.rubric, it))) // null, or "its strata are not ..."

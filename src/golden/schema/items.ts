@@ -144,8 +144,8 @@ export const Label = ItemKey.extend({
   /**
    * For random labels drawn outside ragjudge: who drew them and how, in the
    * importer's words (`labels import --frame random --attest "..."`). Such
-   * labels count as random, and every report says "declared random, not
-   * drawn by ragjudge".
+   * labels count as random where the config sets `trust.attested: true`, and
+   * every report then says "declared random, not drawn by ragjudge".
    */
   attestation: z.string().min(1).optional(),
   adjudication: z.boolean().optional(),
