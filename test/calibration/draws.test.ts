@@ -126,8 +126,11 @@ describe("the gate and recorded draws", () => {
   it("counts attested imports as random only where the config says so (trust.attested), and then says they are declared random, not drawn by ragjudge", () => {
     const { judgments, labels } = honest();
     const attested = labels.map((l) => ({ ...l, value: { ...l.value, provenance: "import" as const, source: "vendor-2026", attestation: "vendor drew 100 of 200 uniformly, seed 7" } }));
+    // one more attested label, of a dev item: never counted, so not in the note's count either
+    const devJudged = [...judgments, judgment(q(300), "yes")];
+    const withDev = [...attested, { ...attested[0]!, value: { ...attested[0]!.value, question: q(300), inputHash: hashOf(q(300)), split: "dev" } }];
     // By default a declaration is not a draw: the same labels count for nothing, and the gate says why.
-    const off = run(judgments, attested, draws());
+    const off = run(devJudged, withDev, draws());
     expect(off.trust).toMatchObject({ trusted: false, declared: 0 });
     expect(off.gate.n).toBe(0);
     expect(off.trust.notes).toContain("100 random labels imported with an attestation (declared random, not drawn by ragjudge) do not count: the config's trust.attested is off; set it to true to count declared random labels");

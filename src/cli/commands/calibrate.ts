@@ -15,6 +15,6 @@ export function registerCalibrate(program: Command): void {
     .option("--reps <n>", "bootstrap replicates", String(BOOTSTRAP_SHOWN.reps))
     .option("--no-write", "print only; do not write calibration records")
     .option("--strict", "stale labels and labels for unjudged items are errors (exit 2)")
-    .option("--require-trusted", "exit 1 unless every rubric is trusted")
+    .option("--require-trusted", "exit 1 unless every rubric is trusted, on the verdicts of the judgments file as given (a CI gate should run ragjudge run --require-trusted, which judges them itself)")
     .action(async (opts: CalibrateOptions) => (await import("../actions/calibrate.js")).calibrateAction(opts));
 }
