@@ -36,10 +36,10 @@ export function populationHash(rubric: string, items: readonly Pick<DrawItem, "v
 }
 
 /**
- * The seed of every uniform or stratified draw of `rubric` over a frame
- * (its items with a probability above 0, in the listed, canonical order):
- * 48 bits of a hash of the rubric and the frame's item keys (variant,
- * question, unit). Never chosen: with a seed of one's choosing, a user
+ * The seed of every uniform or stratified draw of `rubric` over a
+ * population (every item the judge judged, in the frame or not, in
+ * canonical order: plan/stratified-draw.ts, populationSeed): 48 bits of a
+ * hash of the rubric and the items' keys (variant, question, unit). Never chosen: with a seed of one's choosing, a user
  * could draw, see which items came up (where the judge is wrong, say),
  * delete the manifest and draw again until a draw flattered the judge, and
  * nothing would show it. Fixed by the frame, a draw deleted and made again

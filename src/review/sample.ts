@@ -1,6 +1,7 @@
 import type { Evidence, ItemKey, QueueEntry } from "../golden/schema/items.js";
 import type { DrawItem } from "../golden/schema/draw.js";
-import { drawIdOf, frameSeed, populationHash, type DrawBody } from "../calibration/draws.js";
+import { drawIdOf, populationHash, type DrawBody } from "../calibration/draws.js";
+import { populationSeed, uniformReplay } from "../calibration/plan/stratified-draw.js";
 import { byEvidence, evidenceKey } from "../calibration/keys.js";
 import { sampleWithoutReplacement, shuffle, streamFor } from "./rng.js";
 
@@ -33,7 +34,7 @@ export interface ExistingLabels {
 export interface SampleOptions {
   /** Who will label the queue: items they already labelled (same input hash) are never sampled. */
   annotator: string;
-  /** Seeds the balanced batch and the queue's order; a random draw's seed is its population's ({@link frameSeed} over every judged item), never this. */
+  /** Seeds the balanced batch and the queue's order; a random draw's seed is its population's ({@link populationSeed}), never this. */
   seed: number;
   /** Uniform sample of this many items per rubric (the trust gate's frame). */
   random?: number;
@@ -163,15 +164,8 @@ export function sampleQueue(
     };
 
     if (opts.random !== undefined && population.length > 0) {
-      // The population's own seed, not opts.seed: the gate refuses a draw whose seed was chosen (calibration/draws.ts).
-      // Every judged item of the rubric, in scope or not, fixes it and is shuffled once (drawOrder): the draw takes the
-      // first N of its frame, so another scope (splits) is a draw of another size, never another order of the items.
-      const everyone = [...population, ...(outside.get(rubric) ?? [])].sort(byEvidence);
-      const seed = frameSeed(rubric, everyone.map((c) => c.key));
-      const inFrame = new Set(population);
-      const drawn = shuffle(everyone, streamFor(seed, `${rubric}/random`)).filter((c) => inFrame.has(c)).slice(0, opts.random);
+      const { body, drawn } = uniformDraw(rubric, population, outside.get(rubric) ?? [], opts.random, opts);
       const p = drawn.length / population.length;
-      const body = drawBody(rubric, population, outside.get(rubric) ?? [], drawn, p, seed, opts);
       const id = drawIdOf(body);
       draws.push(body);
       const fresh = drawn.filter((c) => !mine(c));
@@ -215,29 +209,36 @@ export function sampleQueue(
 }
 
 /**
- * The sampling manifest of one uniform draw: the population (the frame's
- * items with probability p, then the judged items outside the scope with 0),
- * in canonical order, and the drawn items by index in draw order.
+ * One uniform draw of `n` and its sampling manifest: the population (the
+ * frame's items with probability p, then the judged items outside the scope
+ * with 0), in canonical order, and the drawn items by index in draw order.
+ * Its seed is the one the whole population fixes, never opts.seed (the gate
+ * refuses a chosen one), and the draw is the gate's own replay of it
+ * ({@link uniformReplay}: the first n of its frame in the population's one
+ * order), so another scope is a draw of another size, never another order.
  */
-function drawBody(rubric: string, frame: readonly Candidate[], outside: readonly Candidate[], drawn: readonly Candidate[], p: number, seed: number, opts: SampleOptions): DrawBody {
+function uniformDraw(rubric: string, frame: readonly Candidate[], outside: readonly Candidate[], n: number, opts: SampleOptions): { body: DrawBody; drawn: Candidate[] } {
+  const p = Math.min(n, frame.length) / frame.length;
   const all = [...frame.map((c) => ({ c, p })), ...outside.slice().sort(byEvidence).map((c) => ({ c, p: 0 }))];
   const items: DrawItem[] = all.map(({ c, p: pi }) => ({
     variant: c.key.variant, question: c.key.question, unit: c.key.unit, inputHash: c.inputHash,
     ...(c.split !== undefined ? { split: c.split } : {}), p: pi,
   }));
-  const index = new Map(all.map(({ c }, i) => [evidenceKey(c.key, c.inputHash), i]));
+  const seed = populationSeed(rubric, items);
+  const drawnAt = uniformReplay(rubric, seed, items, n);
   const judge = opts.judges?.get(rubric);
-  return {
+  const body: DrawBody = {
     schema: "ragjudge.draw/1",
     design: "uniform",
     rubric,
     annotator: opts.annotator,
     seed,
-    requested: opts.random ?? drawn.length,
+    requested: n,
     fingerprint: judge?.fingerprint ?? "unknown",
     servedModels: judge?.servedModels ?? [],
     scope: opts.scope ?? { variants: [...new Set(frame.map((c) => c.key.variant))].sort(), splits: null },
     population: { hash: populationHash(rubric, items), size: items.length, items },
-    drawn: drawn.map((c) => index.get(evidenceKey(c.key, c.inputHash))!),
+    drawn: drawnAt,
   };
+  return { body, drawn: drawnAt.map((i) => all[i]!.c) };
 }

@@ -174,7 +174,7 @@ describe("the gate and recorded draws", () => {
     let seed = 1;
     while (uniformReplay("r", seed, items, 100).some((i) => wrong.has(items[i]!.question))) seed++;
     const shopped = forge(draw, items, seed, 100);
-    expect(designRefusal(shopped.draw)).toBe(`its seed ${seed} is not the one its population fixes (${draw.draw.seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again with ragjudge sample --random, 100 items: labels of the items it draws again still count`);
+    expect(designRefusal(shopped.draw)).toBe(`its seed ${seed} is not the one its population fixes (${draw.draw.seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the population's own (a draw made by a ragjudge older than that, or edited); draw again with ragjudge sample --random, 100 items: labels of the items it draws again still count`);
     // labelled truthfully where drawn, the shopped draw would agree perfectly; the gate does not count it
     const truthful = [...labels, ...judgments.filter((j) => !drawnQs.has(j.question)).map((j, k) => label(j.question, j.verdict as "yes" | "no", {}, 200 + k))];
     const r = run(judgments, truthful, draws(shopped));

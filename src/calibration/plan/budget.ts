@@ -97,7 +97,8 @@ export function shareDraw(plan: GroupPlan, labels: number, inputs: Pick<TrustInp
   const level = levelFor(frameItems, guess);
   // The draw is fixed by its population's seed, so how many new labels it queues is known before it is recorded. An earlier
   // draw of this frame nests in it (the same seed and strata), so its labelled items are drawn first rather than spread
-  // at random as the guess assumes: take the smallest draw that queues the share (or the whole frame).
+  // at random as the guess assumes: when the guess falls short, take the smallest larger draw that queues the share (or
+  // the whole frame).
   const queues = (n: number) => newLabels(plan.rubric, cutFrame(plan, frameItems, n, level), outside, inputs.book);
   let drawSize = guess;
   if (queues(guess) < labels) {

@@ -200,7 +200,7 @@ function scopeProblem(d: Draw): string | null {
 /**
  * Why the gate refuses a draw's design, or null when it accepts it: the
  * design must know every item's inclusion probability (an active frame does
- * not); its seed is its frame's ({@link frameSeed}); a uniform draw gives
+ * not); its seed is its population's ({@link populationSeed}); a uniform draw gives
  * every frame item the same probability n/N and its drawn items are what
  * the seed draws again; a stratified one gives stratum h exactly n_h/N_h
  * with n_h >= 1 (a stratum with probability 0 is not represented), items
@@ -219,7 +219,7 @@ export function designRefusal(d: Draw): string | null {
   const seed = populationSeed(d.rubric, items);
   if (d.seed !== seed) {
     const again = d.design === "uniform" ? `with ragjudge sample --random, ${d.drawn.length} items${d.scope.splits ? ` of split ${d.scope.splits.join(", ")}` : ""}` : "with ragjudge plan --budget";
-    return `its seed ${d.seed} is not the one its population fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the frame's own (a draw made by a ragjudge older than that, or edited); draw again ${again}: labels of the items it draws again still count`;
+    return `its seed ${d.seed} is not the one its population fixes (${seed}): a seed of one's choosing lets a draw be picked among many, so ragjudge draws with the population's own (a draw made by a ragjudge older than that, or edited); draw again ${again}: labels of the items it draws again still count`;
   }
   const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9;
   if (d.design === "uniform") {
