@@ -170,31 +170,34 @@ function finalVerdict(reps: Judgment[]): JudgedItem {
 }
 
 /**
- * Each rubric's newest judge: the fingerprint of its most recent verdict not
- * decided by rule, and under it the served model (as {@link groupJudgments}
- * assigns them) of the most recent verdict whose reply named one ("" when
- * none did). The judge `sample --random` and `plan --budget` draw for: a
- * draw frames one judge's items, since the gate calibrates each apart.
+ * Each rubric's newest judge: the fingerprint of its most recent verdict
+ * (neither decided by rule nor derived from claims: the verdicts the gate
+ * groups; ties by fingerprint), and under it the served model (as
+ * {@link groupJudgments} assigns them) of the most recent verdict whose
+ * reply named one ("" when none did; ties: more verdicts, then by name).
+ * The judge `sample --random` and `plan --budget` draw for: a draw frames
+ * one judge's items, since the gate calibrates each apart.
  *
  * @example
  * newestJudges(judgments).get("faithfulness") // { fingerprint: "3f2a…", servedModel: "gpt-4o-mini-2024-07-18" }
  */
 export function newestJudges(judgments: readonly Judgment[]): Map<string, { fingerprint: string; servedModel: string }> {
-  const model = judgments.filter((j) => j.judge !== "rule");
-  const served = servedKeys(model);
+  const served = servedKeys(judgments.filter((j) => j.judge !== "rule"));
+  const model = judgments.filter((j) => j.judge !== "rule" && !j.derived);
   const newest = new Map<string, { fp: string; t: number }>();
   for (const j of model) {
     const t = Date.parse(j.time);
     const cur = newest.get(j.rubric);
     if (!cur || t > cur.t || (t === cur.t && j.fingerprint < cur.fp)) newest.set(j.rubric, { fp: j.fingerprint, t });
   }
-  const pick = new Map<string, { s: string; t: number }>();
+  const seen = new Map<string, Map<string, { t: number; n: number }>>();
   for (const j of model) {
     if (j.fingerprint !== newest.get(j.rubric)!.fp) continue;
-    const s = served(j);
-    const t = j.servedModel ? Date.parse(j.time) : -Infinity;
-    const cur = pick.get(j.rubric);
-    if (!cur || t > cur.t || (t === cur.t && s < cur.s)) pick.set(j.rubric, { s, t });
+    const byModel = seen.get(j.rubric) ?? seen.set(j.rubric, new Map()).get(j.rubric)!;
+    const s = byModel.get(served(j)) ?? byModel.set(served(j), { t: -Infinity, n: 0 }).get(served(j))!;
+    if (j.servedModel) s.t = Math.max(s.t, Date.parse(j.time));
+    s.n++;
   }
-  return new Map([...newest].map(([rubric, { fp }]) => [rubric, { fingerprint: fp, servedModel: pick.get(rubric)!.s }]));
+  const pick = (rubric: string) => [...seen.get(rubric)!].sort((a, b) => b[1].t - a[1].t || b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1))[0]![0];
+  return new Map([...newest].map(([rubric, { fp }]) => [rubric, { fingerprint: fp, servedModel: pick(rubric) }]));
 }

@@ -5,6 +5,7 @@ import { majorityVerdict } from "../calibration/verdicts.js";
 import type { Item } from "../judge/items/items.js";
 import { evidenceKey } from "../calibration/keys.js";
 import { servedKeys } from "../judge/summary/served.js";
+import { newestJudges } from "../calibration/verdicts.js";
 import type { Candidate } from "./sample.js";
 
 /** Why judged items of a rubric were left out of sampling, with counts. */
@@ -122,7 +123,8 @@ export function candidatesFromRun(
   }
 
   const current = model.filter((j) => j.fingerprint === notes.get(j.rubric)!.fingerprint);
-  const others = served === undefined ? undefined : pickServed(current, served, notes, options.servedModel!);
+  let newest: ReadonlyMap<string, { servedModel: string }> | undefined;
+  const others = served === undefined ? undefined : pickServed(current, served, notes, options.servedModel!, () => (newest ??= newestJudges(judgments)));
   const repeats = new Map<string, Judgment[]>();
   const stale = new Set<string>();
   for (const j of current) {
@@ -175,22 +177,14 @@ export function candidatesFromRun(
  * verdicts (recorded in its note) and returns the verdicts of the others,
  * with the served model of the items they alone judged. Each verdict's
  * served model is the gate's (`served`, {@link servedKeys}: a failed call
- * joins the most frequent one). `latest` takes the served model of the most
- * recent verdict whose reply named one (a failed retry at the end names
- * none; ties: more verdicts, then by name); a name the rubric's verdicts do
- * not have leaves every item to the others (the caller words that).
+ * joins the most frequent one). `latest` takes the newest judge's
+ * ({@link newestJudges}, as `plan --budget` does: the served model of the
+ * most recent verdict whose reply named one); a name the rubric's verdicts
+ * do not have leaves every item to the others (the caller words that).
  */
-function pickServed(current: readonly Judgment[], served: (j: Judgment) => string, notes: ReadonlyMap<string, RubricRunNotes>, wanted: string): { has: (j: Judgment) => boolean; servedBy: (id: string) => string | undefined } {
-  const seen = new Map<string, Map<string, { time: number; count: number }>>();
-  for (const j of current) {
-    const byModel = seen.get(j.rubric) ?? seen.set(j.rubric, new Map()).get(j.rubric)!;
-    const s = byModel.get(served(j)) ?? byModel.set(served(j), { time: -Infinity, count: 0 }).get(served(j))!;
-    if (j.servedModel) s.time = Math.max(s.time, Date.parse(j.time));
-    s.count++;
-  }
-  for (const [rubric, byModel] of seen) {
-    const ranked = [...byModel].sort((a, b) => b[1].time - a[1].time || b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
-    notes.get(rubric)!.servedModel = wanted === "latest" ? ranked[0]![0] : wanted;
+function pickServed(current: readonly Judgment[], served: (j: Judgment) => string, notes: ReadonlyMap<string, RubricRunNotes>, wanted: string, newest: () => ReadonlyMap<string, { servedModel: string }>): { has: (j: Judgment) => boolean; servedBy: (id: string) => string | undefined } {
+  for (const rubric of new Set(current.map((j) => j.rubric))) {
+    notes.get(rubric)!.servedModel = wanted === "latest" ? newest().get(rubric)!.servedModel : wanted;
     notes.get(rubric)!.otherServedModels = [];
   }
   const left = new Set<Judgment>();

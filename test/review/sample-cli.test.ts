@@ -7,6 +7,7 @@ import { loadGolden, loadVariant } from "../../src/golden/dataset.js";
 import { loadConfig } from "../../src/golden/config.js";
 import type { Judgment } from "../../src/golden/schema/items.js";
 import { candidatesFromRun } from "../../src/review/candidates.js";
+import { newestJudges } from "../../src/calibration/verdicts.js";
 import { loadQueue } from "../../src/review/queue.js";
 import { ReviewSession } from "../../src/review/session.js";
 import { runCliCaptured } from "../helpers/cli.js";
@@ -79,6 +80,10 @@ describe("candidatesFromRun", () => {
     // the failed retry is snap-a's (as in the gate's groups): its item is in snap-a's frame, with an error verdict
     expect([a.servedModel, a.judged, a.otherServedModels]).toEqual(["snap-a", faith.length - bOnly + 1, [{ model: "snap-b", items: bOnly - 1 }]]);
     expect(named.candidates.find((x) => x.inputHash === failed.inputHash && x.key.rubric === "faithfulness")!.verdict).toBe("error");
+    // A tie in time: the served model of more verdicts, in sample and in plan --budget (newestJudges) alike.
+    const tied = js.filter((j) => j.rubric === "faithfulness" && j.verdict !== "error").map((j) => ({ ...j, time: late, servedModel: j.servedModel === "snap-a" ? "snap-z" : j.servedModel }));
+    expect(candidatesFromRun(p.items, tied, golden, variants, { servedModel: "latest" }).notes.find((n) => n.rubric === "faithfulness")!.servedModel).toBe("snap-z");
+    expect(newestJudges(tied).get("faithfulness")).toMatchObject({ servedModel: "snap-z" });
     const none = candidatesFromRun(p.items, js, golden, variants, { servedModel: "snap-c" }).notes.find((n) => n.rubric === "faithfulness")!;
     expect([none.judged, none.otherServedModels!.reduce((s, o) => s + o.items, 0)]).toEqual([0, faith.length]);
   });
