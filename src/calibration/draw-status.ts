@@ -63,6 +63,20 @@ export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
 }
 
 /**
+ * Whether an item is labelled for a draw's coverage: some label from a frame
+ * the gate counts, a tie included (it is imputed as a disagreement once the
+ * draw counts, so a second annotator cannot void a finished draw by tying).
+ */
+export function labelledForDraw(l: Pick<LabelledItem, "frames"> | undefined): boolean {
+  return l !== undefined && !neverGate(l);
+}
+
+/** Whether an item needs no new label in a draw's queue: labelled for the draw and settled (a tie is queued for someone to settle). */
+export function settledForDraw(l: Pick<LabelledItem, "frames" | "label"> | undefined): boolean {
+  return labelledForDraw(l) && l!.label != null;
+}
+
+/**
  * Why a stratified draw's scope is not one `plan --budget` writes, or null:
  * it draws over the held-out split only, the one frame whose strata the
  * gate knows how to check (a stratum holding dev items would set how many
@@ -227,7 +241,7 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
     // A tie labels its item for coverage (it is imputed as a disagreement once the draw counts), so a second
     // annotator cannot void a finished draw by tying; a label from a frame the gate never counts does not.
     const l = book.items.get(evidenceKey(it.key, it.inputHash));
-    const has = l !== undefined && !neverGate(l);
+    const has = labelledForDraw(l);
     if (has) labelled++;
     if (it.verdict === "yes" || it.verdict === "no") tally[has ? "labelled" : "unlabelled"][it.verdict]++;
   }

@@ -1,6 +1,6 @@
 import { hasUnlabelled } from "../calibration/gate.js";
 import { evidenceKey } from "../calibration/keys.js";
-import { neverGate, type DrawStatus } from "../calibration/draw-status.js";
+import { labelledForDraw, type DrawStatus } from "../calibration/draw-status.js";
 import type { LabelBook } from "../calibration/labels.js";
 import type { GroupPlan } from "../calibration/plan/plan.js";
 import { readSkips } from "./store.js";
@@ -34,10 +34,7 @@ export function openDraws(plans: readonly GroupPlan[], labelsDir: string, book: 
       if (!hasUnlabelled(d)) continue;
       const skips = skipsOf.get(d.annotator) ?? skipsOf.set(d.annotator, readSkips(labelsDir, d.annotator)).get(d.annotator)!;
       // The draw's items with no label (a tie labels its item for the draw's coverage, as draw-status.ts counts it).
-      const rest = p.pairing.skipped.filter((s) => s.draws.includes(d.id)).map((s) => evidenceKey(s.judged.key, s.judged.inputHash)).filter((k) => {
-        const l = book.items.get(k);
-        return l === undefined || neverGate(l);
-      });
+      const rest = p.pairing.skipped.filter((s) => s.draws.includes(d.id)).map((s) => evidenceKey(s.judged.key, s.judged.inputHash)).filter((k) => !labelledForDraw(book.items.get(k)));
       const allSkipped = d.counts && rest.length === d.drawn - d.labelled && rest.every((k) => skips.has(k));
       (allSkipped ? settled : open).push({ p, d });
     }

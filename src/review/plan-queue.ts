@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../golden/config.js";
 import type { Judgment, QueueEntry } from "../golden/schema/items.js";
 import type { Draw } from "../golden/schema/draw.js";
-import { neverGate } from "../calibration/draw-status.js";
+import { settledForDraw } from "../calibration/draw-status.js";
 import { drawItemKey } from "../calibration/draws.js";
 import { evidenceKey } from "../calibration/keys.js";
 import type { LabelBook } from "../calibration/labels.js";
@@ -32,7 +32,7 @@ export function planQueue(cfg: ResolvedConfig, judgments: readonly Judgment[], b
       const key = drawItemKey(d.rubric, it);
       // Labelled already (its label counts for the draw), unless only from a frame the gate never counts.
       const l = book.items.get(key);
-      if (l && l.label != null && !neverGate(l)) continue;
+      if (settledForDraw(l)) continue;
       const c = byKey.get(key);
       if (c) entries.push(toEntry(c, "random", it.p, it.stratum, d.id));
     }

@@ -3,7 +3,7 @@ import { kappaMeans } from "./kappa-linear.js";
 import { isHeldout, type GroupPlan } from "./plan.js";
 import { chooseStrata, kappaStratumSd, neymanAllocation, SINGLE_STRATUM, stratumOf, type StrataLevel } from "./strata.js";
 import { stratifiedDrawBody, type StratifiedItem } from "./stratified-draw.js";
-import { neverGate } from "../draw-status.js";
+import { settledForDraw } from "../draw-status.js";
 import { drawItemKey } from "../draws.js";
 import type { TrustInputs } from "../trust.js";
 import type { JudgedItem } from "../verdicts.js";
@@ -166,8 +166,7 @@ function newLabels(rubric: string, cut: Pick<BudgetShare, "allocation" | "frame"
   const body = stratifiedDrawBody({ rubric, annotator: "", fingerprint: "", servedModels: [], scope: { variants: [], splits: null }, frame: cut.frame, outside, allocation: cut.allocation });
   let fresh = 0;
   for (const i of body.drawn) {
-    const l = book.items.get(drawItemKey(rubric, body.population.items[i]!));
-    if (!(l && l.label != null && !neverGate(l))) fresh++;
+    if (!settledForDraw(book.items.get(drawItemKey(rubric, body.population.items[i]!)))) fresh++;
   }
   return fresh;
 }

@@ -50,14 +50,18 @@ export interface StratifiedSpec {
  * where a draw stops, as choosing its size does, never which items come first.
  */
 export function drawOrder(rubric: string, seed: number, items: readonly DrawItem[]): number[] {
-  const keys = items.map((it) => drawItemKey(rubric, it));
-  const canonical = items.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
-  return shuffle(canonical, streamFor(seed, `${rubric}/random`));
+  return shuffle(canonicalIndices(rubric, items), streamFor(seed, `${rubric}/random`));
 }
 
 /** The seed a population fixes: a hash of the rubric and its items' keys in canonical order, frame and outside alike. */
 export function populationSeed(rubric: string, items: readonly DrawItem[]): number {
-  return frameSeed(rubric, items.slice().sort((a, b) => (drawItemKey(rubric, a) < drawItemKey(rubric, b) ? -1 : 1)));
+  return frameSeed(rubric, canonicalIndices(rubric, items).map((i) => items[i]!));
+}
+
+/** The population's indices in canonical (evidence key) order, each key built once. */
+function canonicalIndices(rubric: string, items: readonly DrawItem[]): number[] {
+  const keys = items.map((it) => drawItemKey(rubric, it));
+  return items.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
 }
 
 /** The drawn indices of each stratum, replayed from the seed (strata in name order): the first n_h of each in {@link drawOrder}. */
