@@ -23,7 +23,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareGoldenData, type GoldenShape } from "./golden-data.js";
-import { describeMeter, firstDifference, median, pickMeter, timeRun, type Sample } from "./retrieval-measure.js";
+import { describeMeter, describePaired, firstDifference, median, pairedRatio, pickMeter, timeRun, type Sample } from "./retrieval-measure.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
 
@@ -83,7 +83,12 @@ async function runCase(c: Case, dir: string, tools: Tool[], runs: number, meter:
   const med = tools.map((t) => ({ t, wall: median(t.samples.map((s) => s.wall))!, cpu: median(t.samples.map(cpuOf)), rss: median(t.samples.map((s) => s.rssMiB)) }));
   for (const m of med) console.log(`  ${m.t.name} median: ${secs(m.wall)} wall, ${m.cpu === null ? "cpu n/a" : `${secs(m.cpu)} cpu`}, ${mib(m.rss)} peak`);
   const ours = med[0]!;
-  if (med[1]) console.log(`  ratio ${ours.t.name} / ${med[1].t.name}: wall ${(ours.wall / med[1].wall).toFixed(2)}, cpu ${ours.cpu !== null && med[1].cpu !== null ? (ours.cpu / med[1].cpu).toFixed(2) : "n/a"}, memory ${ours.rss !== null && med[1].rss !== null ? (ours.rss / med[1].rss).toFixed(2) : "n/a"}`);
+  if (med[1]) {
+    const other = med[1];
+    console.log(`  ratio ${ours.t.name} / ${other.t.name}: wall ${(ours.wall / other.wall).toFixed(2)}, cpu ${ours.cpu !== null && other.cpu !== null ? (ours.cpu / other.cpu).toFixed(2) : "n/a"}, memory ${ours.rss !== null && other.rss !== null ? (ours.rss / other.rss).toFixed(2) : "n/a"}`);
+    const paired = (f: (s: Sample) => number | null) => describePaired(pairedRatio(ours.t.samples.map(f), other.t.samples.map(f)));
+    console.log(`  paired by round (the drift both sides of a round share cancels): wall ${paired((s) => s.wall)}, cpu ${paired(cpuOf)}`);
+  }
   if (c.targetSeconds !== undefined) console.log(`  target: < ${c.targetSeconds} s wall${c.targetMiB ? ` and < ${c.targetMiB} MiB` : ""}: ${ours.wall < c.targetSeconds && (c.targetMiB === undefined || (ours.rss ?? Infinity) < c.targetMiB) ? "met" : "NOT met"}`);
   console.log(agree ? `  outputs: IDENTICAL${tools.length === 2 ? ` (${tools[0]!.name} and ${tools[1]!.name})` : ""}, sha256 ${ours.t.samples[0]!.sha256.slice(0, 16)}` : "  outputs: DIFFER (see above)");
   return { wall: ours.wall, cpu: ours.cpu, rss: ours.rss, agree };

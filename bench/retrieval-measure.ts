@@ -151,6 +151,38 @@ export function median(xs: (number | null)[]): number | null {
   return medianOf(xs as number[]);
 }
 
+/**
+ * Round by round, `a[i] / b[i]` of two tools' figures taken back to back
+ * (interleaved rounds): their median, and in how many rounds `a` was the
+ * lower. On a shared machine whose speed drifts by 20% within minutes, a
+ * ratio of medians moves by a few per cent between two invocations of the
+ * same build (9 rounds of one build against itself: 1.03); paired rounds
+ * cancel the drift that both sides of a round share. Null when a figure is
+ * missing or there are no rounds.
+ *
+ * @example
+ * pairedRatio([8, 9, 10], [10, 9, 12]) // { median: 0.833..., lower: 2, rounds: 3 }
+ */
+export function pairedRatio(a: readonly (number | null)[], b: readonly (number | null)[]): { median: number; lower: number; rounds: number } | null {
+  const n = Math.min(a.length, b.length);
+  if (n === 0) return null;
+  const ratios: number[] = [];
+  let lower = 0;
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === null || x === undefined || y === null || y === undefined || y === 0) return null;
+    ratios.push(x / y);
+    if (x < y) lower++;
+  }
+  return { median: medianOf(ratios), lower, rounds: n };
+}
+
+/** {@link pairedRatio} in words: "0.97 (lower in 7 of 9 rounds)", or "n/a". */
+export function describePaired(p: ReturnType<typeof pairedRatio>): string {
+  return p === null ? "n/a" : `${p.median.toFixed(2)} (lower in ${p.lower} of ${p.rounds} rounds)`;
+}
+
 /** `a / b` to 2 decimals, or "n/a" when either is missing or b is 0 (never NaN). */
 export function ratio(a: number | null, b: number | null): string {
   return a === null || b === null || b === 0 ? "n/a" : (a / b).toFixed(2);

@@ -34,7 +34,7 @@ import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { REFERENCE_MEASURES_FULL } from "../src/retrieval/trec/reference.js";
 import { cleanBenchData, DEFAULT_SHAPE, keptBytes, prepareBenchData, type BenchData, type BenchShape } from "./retrieval-data.js";
-import { describeMeter, firstDifference, median, pickMeter, ratio, timeRun, type Meter, type Sample } from "./retrieval-measure.js";
+import { describeMeter, describePaired, firstDifference, median, pairedRatio, pickMeter, ratio, timeRun, type Meter, type Sample } from "./retrieval-measure.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
 /** Both tools get the full-precision reference outputs' measures, one `-m` each. */
@@ -236,6 +236,7 @@ async function main(): Promise<number> {
       const memR = ratio(a.rss, b.rss);
       console.log(`ratio ragjudge / trec_eval: wall ${wallR} (target <= ${WALL_TARGET.toFixed(2)}${met(wallR, WALL_TARGET)}), memory ${memR} (target <= ${MEMORY_TARGET.toFixed(2)}${met(memR, MEMORY_TARGET)})`);
       console.log(`cpu ratio ragjudge / trec_eval: ${ratio(a.cpu, b.cpu)} (user+sys; no target, for information: ragjudge may use more than one core)`);
+      console.log(`wall ratio paired by round: ${describePaired(pairedRatio(tools[0]!.samples.map((s) => s.wall), tools[1]!.samples.map((s) => s.wall)))}`);
       row += `; trec_eval ${secs(b.wall)}, ${mib(b.rss)}; wall ${wallR}${met(wallR, WALL_TARGET)}, memory ${memR}${met(memR, MEMORY_TARGET)}`;
     }
     if (name === "10M") {

@@ -25,7 +25,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { prepareGoldenData } from "./golden-data.js";
-import { median } from "./retrieval-measure.js";
+import { describePaired, median, pairedRatio } from "./retrieval-measure.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
 const STAGES = ["validate", "load", "judge", "score", "diagnose", "calibrate", "join", "write"] as const;
@@ -155,7 +155,7 @@ async function main(): Promise<number> {
       }
     }
     const [ours, old] = tools.map((t) => median(t.walls)!);
-    console.log(`\nragjudge run, whole command (median of ${runs}, interleaved): this build ${ours!.toFixed(2)} s, ${process.env.BENCH_OLD} ${old!.toFixed(2)} s, ratio ${(ours! / old!).toFixed(2)}`);
+    console.log(`\nragjudge run, whole command (median of ${runs}, interleaved): this build ${ours!.toFixed(2)} s, ${process.env.BENCH_OLD} ${old!.toFixed(2)} s, ratio ${(ours! / old!).toFixed(2)}; paired by round ${describePaired(pairedRatio(tools[0]!.walls, tools[1]!.walls))}`);
   }
   console.log(`load average after ${load()}`);
   return 0;
