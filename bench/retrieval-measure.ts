@@ -154,11 +154,11 @@ export function median(xs: (number | null)[]): number | null {
 /**
  * Round by round, `a[i] / b[i]` of two tools' figures taken back to back
  * (interleaved rounds): their median, and in how many rounds `a` was the
- * lower. On a shared machine whose speed drifts by 20% within minutes, a
- * ratio of medians moves by a few per cent between two invocations of the
- * same build (9 rounds of one build against itself: 1.03); paired rounds
- * cancel the drift that both sides of a round share. Null when a figure is
- * missing or there are no rounds.
+ * lower. A drift of the machine's speed that both sides of a round share
+ * cancels in each ratio; the count says how one-sided the rounds were. On
+ * this shared machine neither removes the noise: 9 rounds of one build
+ * against itself gave 1.03 by the ratio of medians and by this, lower in 3
+ * of 9 rounds. Null when a figure is missing or there are no rounds.
  *
  * @example
  * pairedRatio([8, 9, 10], [10, 9, 12]) // { median: 0.833..., lower: 2, rounds: 3 }
