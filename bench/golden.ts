@@ -87,7 +87,7 @@ async function runCase(c: Case, dir: string, tools: Tool[], runs: number, meter:
     const other = med[1];
     console.log(`  ratio ${ours.t.name} / ${other.t.name}: wall ${(ours.wall / other.wall).toFixed(2)}, cpu ${ours.cpu !== null && other.cpu !== null ? (ours.cpu / other.cpu).toFixed(2) : "n/a"}, memory ${ours.rss !== null && other.rss !== null ? (ours.rss / other.rss).toFixed(2) : "n/a"}`);
     const paired = (f: (s: Sample) => number | null) => describePaired(pairedRatio(ours.t.samples.map(f), other.t.samples.map(f)));
-    console.log(`  paired by round (the drift both sides of a round share cancels): wall ${paired((s) => s.wall)}, cpu ${paired(cpuOf)}`);
+    console.log(`  paired by round: wall ${paired((s) => s.wall)}, cpu ${paired(cpuOf)}`);
   }
   if (c.targetSeconds !== undefined) console.log(`  target: < ${c.targetSeconds} s wall${c.targetMiB ? ` and < ${c.targetMiB} MiB` : ""}: ${ours.wall < c.targetSeconds && (c.targetMiB === undefined || (ours.rss ?? Infinity) < c.targetMiB) ? "met" : "NOT met"}`);
   console.log(agree ? `  outputs: IDENTICAL${tools.length === 2 ? ` (${tools[0]!.name} and ${tools[1]!.name})` : ""}, sha256 ${ours.t.samples[0]!.sha256.slice(0, 16)}` : "  outputs: DIFFER (see above)");
