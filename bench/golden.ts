@@ -23,7 +23,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { prepareGoldenData, type GoldenShape } from "./golden-data.js";
-import { describeMeter, describePaired, firstDifference, median, pairedRatio, pickMeter, timeRun, type Sample } from "./retrieval-measure.js";
+import { describeMeter, describePaired, firstDifference, median, pairedRatio, pickMeter, ratio, timeRun, type Sample } from "./retrieval-measure.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
 
@@ -85,7 +85,7 @@ async function runCase(c: Case, dir: string, tools: Tool[], runs: number, meter:
   const ours = med[0]!;
   if (med[1]) {
     const other = med[1];
-    console.log(`  ratio ${ours.t.name} / ${other.t.name}: wall ${(ours.wall / other.wall).toFixed(2)}, cpu ${ours.cpu !== null && other.cpu !== null ? (ours.cpu / other.cpu).toFixed(2) : "n/a"}, memory ${ours.rss !== null && other.rss !== null ? (ours.rss / other.rss).toFixed(2) : "n/a"}`);
+    console.log(`  ratio ${ours.t.name} / ${other.t.name}: wall ${ratio(ours.wall, other.wall)}, cpu ${ratio(ours.cpu, other.cpu)}, memory ${ratio(ours.rss, other.rss)}`);
     const paired = (f: (s: Sample) => number | null) => describePaired(pairedRatio(ours.t.samples.map(f), other.t.samples.map(f)));
     console.log(`  paired by round: wall ${paired((s) => s.wall)}, cpu ${paired(cpuOf)}`);
   }

@@ -169,9 +169,9 @@ export function pairedRatio(a: readonly (number | null)[], b: readonly (number |
   const ratios: number[] = [];
   let lower = 0;
   for (let i = 0; i < n; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === null || x === undefined || y === null || y === undefined || y === 0) return null;
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === null || y === null || y === 0) return null;
     ratios.push(x / y);
     if (x < y) lower++;
   }
