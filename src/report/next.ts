@@ -17,6 +17,17 @@ export interface Invocation {
   config: string[];
   /** Judge overrides of the run (`--judge`, `--model`, `--base-url`, ...), to keep the fingerprint. */
   judge: string[];
+  /**
+   * The run's own flags a next run must repeat to gate the same way and write where this one did
+   * (`--fail-under`, `--evaluations-dir`, `--name`): a CI command without the floor the run failed on would pass.
+   */
+  run?: string[];
+  /**
+   * Where the commands that read the run's judgments (sample, review, calibrate, plan) find them when the run
+   * kept them outside the config's cache folder (`--cache-dir`): `["--judgments", "<dir>/judgments.jsonl"]`.
+   * Without it they would read an older run's verdicts there.
+   */
+  judgments?: string[];
   /** Who labels (default: the login name, when it is a valid annotator name; `ragjudge run` passes {@link suggestedAnnotator}). */
   annotator?: string;
 }
@@ -57,6 +68,12 @@ export function shellArg(a: string): string {
 /** A command as printed under Next: indented, each argument quoted for a shell when it needs it. */
 export const commandLine = (args: readonly string[]) => "  ragjudge " + args.map(shellArg).join(" ");
 
+/** A command that reads the run's judgments (sample, review, calibrate, plan), with the config and where the judgments are. */
+const reading = (inv: Invocation, args: readonly string[]) => commandLine([...args, ...inv.config, ...(inv.judgments ?? [])]);
+
+/** `ragjudge run` again, as this run was invoked (config, judge, floors, folders), with `extra` flags. */
+const rerun = (inv: Invocation, ...extra: string[]) => commandLine(["run", ...inv.config, ...inv.judge, ...(inv.run ?? []), ...extra]);
+
 /**
  * The labelling loop for some untrusted rubrics: sample a random draw of
  * the held-out split, review it, calibrate, and run with the gate. A draw's
@@ -77,10 +94,10 @@ function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: Repo
   const split = rubrics[0]!.trust.heldout;
   const heldout = report.questions.some((q) => q.split === split);
   const lines = [
-    commandLine(["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator, ...inv.config]),
-    commandLine(["review", "--annotator", annotator, ...inv.config]),
-    commandLine(["calibrate", ...inv.config]),
-    commandLine(["run", ...inv.config, ...inv.judge, "--require-trusted"]),
+    reading(inv, ["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator]),
+    reading(inv, ["review", "--annotator", annotator]),
+    reading(inv, ["calibrate"]),
+    rerun(inv, "--require-trusted"),
   ];
   return { lines, annotator, split, heldout };
 }
@@ -98,12 +115,12 @@ function finishDraws(rubrics: readonly RubricJson[], inv: Invocation): string[] 
   const blocking = draws.some(({ d }) => !d.counts);
   const out = [`Next: ${draws.length === 1 ? "a draw is" : `${draws.length} draws are`} not finished (${draws.map(({ r, d }) => `${r.rubric}: draw ${d.id} for ${d.annotator}, ${state(d)}`).join("; ")}); ${blocking ? "a draw below the share that must be labelled blocks trust, and a" : "a"} drawn item left unlabelled counts as a disagreement. Queue the unlabelled items again and label them:`];
   for (const { d } of draws) {
-    out.push(commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inv.config]));
-    out.push(commandLine(["review", "--annotator", d.annotator, ...inv.config]));
+    out.push(reading(inv, ["sample", "--draw", d.id, "--annotator", d.annotator]));
+    out.push(reading(inv, ["review", "--annotator", d.annotator]));
   }
-  out.push(commandLine(["calibrate", ...inv.config]), commandLine(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
+  out.push(reading(inv, ["calibrate"]), rerun(inv, "--require-trusted"));
   // Every such draw counts: its rest may have been skipped on purpose, and plan --budget then draws more beside it.
-  if (!blocking) out.push("Items skipped in review on purpose can stay skipped (they count as disagreements until labelled): once its annotator has skipped every unlabelled item of a draw, plan says how many more labels the gate needs and prints the command that draws them:", commandLine(["plan", ...inv.config]));
+  if (!blocking) out.push("Items skipped in review on purpose can stay skipped (they count as disagreements until labelled): once its annotator has skipped every unlabelled item of a draw, plan says how many more labels the gate needs and prints the command that draws them:", reading(inv, ["plan"]));
   return out;
 }
 
@@ -124,12 +141,12 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
   }
   const out: string[] = [];
   if (report.judgeTotals.errors > 0) {
-    out.push(`Next: ${report.judgeTotals.errors} error verdict${report.judgeTotals.errors === 1 ? "" : "s"} left (not yes or no); run again to retry them (committed verdicts come from the cache):`, commandLine(["run", ...inv.config, ...inv.judge]));
+    out.push(`Next: ${report.judgeTotals.errors} error verdict${report.judgeTotals.errors === 1 ? "" : "s"} left (not yes or no); run again to retry them (committed verdicts come from the cache):`, rerun(inv));
     return out;
   }
   const untrusted = report.rubrics.filter((r) => r.judge !== "rule" && !r.trust.trusted);
   if (untrusted.length === 0) {
-    if (report.rubrics.length) out.push("Next: every rubric is trusted; gate CI on it:", commandLine(["run", ...inv.config, ...inv.judge, "--require-trusted"]));
+    if (report.rubrics.length) out.push("Next: every rubric is trusted; gate CI on it:", rerun(inv, "--require-trusted"));
     return out;
   }
   // A rubric whose held-out split holds fewer judged items than the gate's minimum cannot be made trusted by
@@ -141,7 +158,7 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     const need = needs.length === 1 ? `${needs[0]} random labels of each` : `random labels (${short.map((r) => `${r.rubric} ${r.trust.thresholds.minLabels}`).join(", ")})`;
     out.push(
       `Next: labelling cannot make ${short.map((r) => r.rubric).join(", ")} trusted: the gate needs ${need} in the held-out split "${split}", which holds only ${short.map((r) => `${r.trust.heldoutItems} judged item${r.trust.heldoutItems === 1 ? "" : "s"} of ${r.rubric}`).join(", ")}. Put more questions in that split (\`"split": "${split}"\` in the golden set) and run again; this says what each rubric needs:`,
-      commandLine(["plan", ...inv.config]),
+      reading(inv, ["plan"]),
     );
   }
   // Every held-out item labelled, yet short of the gate's count or of one answer: more questions, not more labels.
@@ -150,7 +167,7 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     const what = (r: RubricJson) => `${r.rubric}: all ${r.trust.heldoutItems} held-out judged items are labelled${r.calibration ? ` (${r.calibration.labelYes} yes / ${r.calibration.labelNo} no)` : ""}, and the gate needs ${r.trust.thresholds.minLabels} with ${r.trust.thresholds.minPerClass} of each answer`;
     out.push(
       `Next: labelling cannot make ${full.map((r) => r.rubric).join(", ")} trusted (${full.map(what).join("; ")}). Put more questions in the held-out split (\`"split": "${full[0]!.trust.heldout}"\` in the golden set) and run again; this says what each rubric needs:`,
-      commandLine(["plan", ...inv.config]),
+      reading(inv, ["plan"]),
     );
   }
   // Labelling that can no longer help (every held-out item labelled, or plan's "cannot at kappa"): sampling again
@@ -161,8 +178,8 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
   });
   if (stuck.length) {
     out.push(
-      `Next: more labels cannot make ${stuck.map((s) => s.r.rubric).join(", ")} trusted at this kappa (${stuck.map((s) => `${s.r.rubric}: ${s.why}`).join("; ")}). Improve the judge instead: the rubric's prompt, or the judge's model; then run again (\`${commandLine(["plan", ...inv.config]).trim()}\` says what each rubric needs):`,
-      commandLine(["run", ...inv.config, ...inv.judge]),
+      `Next: more labels cannot make ${stuck.map((s) => s.r.rubric).join(", ")} trusted at this kappa (${stuck.map((s) => `${s.r.rubric}: ${s.why}`).join("; ")}). Improve the judge instead: the rubric's prompt, or the judge's model; then run again (\`${reading(inv, ["plan"]).trim()}\` says what each rubric needs):`,
+      rerun(inv),
     );
   }
   // Author labels are never evidence: sampling again would queue nothing for items people already labelled.

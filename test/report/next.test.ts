@@ -45,6 +45,29 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(notOne.err).toMatch(/not an evaluation folder \(no report\.json/);
   });
 
+  it("after run --cache-dir, the printed commands read that run's judgments; its floors, folder and name come back in every printed run", async () => {
+    const copy = exampleCopy((c) => {
+      c.trust = { minLabels: 5, minPerClass: 1 };
+    });
+    const cache = join(copy.dir, "other-cache");
+    const evaluations = join(copy.dir, "ev2");
+    const run = await runCliCaptured(["run", "--config", copy.config, "--cache-dir", cache, "--fail-under", "R@10=0.99", "--evaluations-dir", evaluations, "--name", "n2"]);
+    expect(run.code, run.err).toBe(1); // the floor
+    const printed = run.out.split("\n").filter((l) => l.startsWith("  ragjudge "));
+    const reads = printed.filter((l) => / ragjudge (sample|review|calibrate|plan) /.test(l));
+    const runs = printed.filter((l) => l.startsWith("  ragjudge run "));
+    expect(reads.length).toBeGreaterThanOrEqual(3);
+    expect(runs.length).toBeGreaterThanOrEqual(1);
+    for (const l of reads) expect(l).toContain(` --judgments ${join(cache, "judgments.jsonl")}`);
+    for (const l of runs) expect(l).toContain(` --cache-dir ${cache} --fail-under R@10=0.99 --evaluations-dir ${evaluations} --name n2`);
+    // pasted, sample reads this run's verdicts (the config's cache folder has none: without --judgments it fails)
+    expect(existsSync(join(copy.dir, ".ragjudge", "judgments.jsonl"))).toBe(false);
+    const words = reads.find((l) => l.includes(" sample "))!.trim().split(" ").slice(1);
+    const sample = await runCliCaptured([...words, "--out", join(copy.dir, "q.jsonl")]);
+    expect(sample.code, sample.err).toBe(0);
+    expect(sample.out).toMatch(/Wrote \d+ entries/);
+  });
+
   it("names the commands with the run's config and judge flags, quoted for a shell, and the sample size the gate still needs", () => {
     const rubric = (name: string, n: number, trusted = false) => ({ rubric: name, judge: "llm", trust: { trusted, n, thresholds: { minLabels: 50, minPerClass: 10, kappaLower: 0.6 }, heldout: "heldout" } });
     const report = {

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { displayPath } from "../../golden/errors.js";
 import { FatalJudgeError } from "../../judge/judges/judge.js";
 import { progressReporter } from "../../judge/schedule/progress.js";
@@ -26,9 +27,12 @@ export interface RunFlags {
 }
 
 /**
- * The flags of this run that the next commands must repeat: the config, and
- * the judge overrides (the endpoint and model set the fingerprint; a deadline
- * or retry budget the user raised for a slow server is needed again).
+ * The flags of this run that the next commands must repeat: the config; the
+ * judge overrides (the endpoint and model set the fingerprint; a deadline or
+ * retry budget the user raised for a slow server is needed again); the gate
+ * and folders of the run (a CI command without the floor this run failed on
+ * would pass); and, with `--cache-dir`, where its judgments are for the
+ * commands that read them.
  */
 function invocation(flags: RunFlags): Invocation {
   const config = flags.example ? ["--example"] : flags.config !== undefined ? ["--config", flags.config] : [];
@@ -39,7 +43,12 @@ function invocation(flags: RunFlags): Invocation {
   if (flags.cacheDir !== undefined) judge.push("--cache-dir", flags.cacheDir);
   if (flags.timeoutMs !== undefined) judge.push("--timeout-ms", String(flags.timeoutMs));
   if (flags.maxRetries !== undefined) judge.push("--max-retries", String(flags.maxRetries));
-  return { config, judge };
+  const run: string[] = [];
+  if (flags.failUnder !== undefined) run.push("--fail-under", flags.failUnder);
+  if (flags.evaluationsDir !== undefined) run.push("--evaluations-dir", flags.evaluationsDir);
+  if (flags.name !== undefined) run.push("--name", flags.name);
+  const judgments = flags.cacheDir !== undefined ? ["--judgments", join(flags.cacheDir, "judgments.jsonl")] : [];
+  return { config, judge, run, judgments };
 }
 
 /** At most this many input warnings are printed; validation.json has them all. */
