@@ -1,4 +1,4 @@
-import { basisSuffix, interval, num, OUTCOME_LABELS, pct } from "./format.js";
+import { basisSuffix, headlineVerdicts, interval, num, OUTCOME_LABELS, pct } from "./format.js";
 import { toJUnitXml, type JUnitSuite } from "./junit.js";
 import type { ReportJson } from "./schema.js";
 import { OUTCOMES } from "./search-or-answer.js";
@@ -10,7 +10,9 @@ import { panelJunitSuite } from "./panel/junit.js";
  * - `trust gate`: one case per rubric and judge fingerprint, failing when
  *   untrusted under --require-trusted, skipped (with the reason) otherwise;
  * - `search or answering`: one informational case per variant carrying the
- *   outcome counts and the diagnosis (always passing).
+ *   outcome counts and the diagnosis (always passing); while a rubric the
+ *   join rests on is untrusted, "not decided" and what retrieval alone says,
+ *   as every other report says it (no count from untrusted verdicts).
  */
 export function junitSuites(report: ReportJson): JUnitSuite[] {
   const floors: JUnitSuite = {
@@ -36,7 +38,9 @@ export function junitSuites(report: ReportJson): JUnitSuite[] {
   };
   const soa: JUnitSuite = {
     name: "search or answering",
-    cases: report.variants.map((v) => {
+    cases: report.variants.map((v, i) => {
+      const headline = headlineVerdicts(report)[i]!;
+      if (!headline.decided) return { name: `${v.name}: not decided (untrusted answer rubrics)`, classname: `ragjudge.answers.${v.name}`, systemOut: headline.text };
       const c = v.searchOrAnswer.overall.counts;
       const counts = OUTCOMES.filter((o) => c[o] > 0).map((o) => `${OUTCOME_LABELS[o]} ${c[o]}`).join(", ");
       return { name: `${v.name}: ${counts}`, classname: `ragjudge.answers.${v.name}`, systemOut: v.searchOrAnswer.diagnosis };

@@ -35,11 +35,17 @@ describe("junit.xml of a run", () => {
     ]);
   });
 
-  it("reports the search-or-answering counts as passing informational cases", () => {
+  it("reports search or answering as passing informational cases: not decided while its rubrics are untrusted, the counts once they are trusted", () => {
     const soa = junitSuites(lax.report)[2]!;
     expect(soa.cases).toHaveLength(2);
-    expect(soa.cases[0]!.name).toMatch(/^bm25-small: ok \d+, retrieval failure \d+/);
+    expect(soa.cases[0]!.name).toBe("bm25-small: not decided (untrusted answer rubrics)");
+    expect(soa.cases[0]!.systemOut).toMatch(/^bm25-small: not decided: the answer verdicts rest on untrusted rubrics \(correctness, faithfulness, not-found\); retrieval alone: /);
+    for (const c of soa.cases) expect(c.systemOut).not.toMatch(/failed answers|fix (search|answering)/);
     expect(soa.cases.every((c) => c.failure === undefined && c.skipped === undefined)).toBe(true);
+    const trusted = { ...lax.report, rubrics: lax.report.rubrics.map((r) => ({ ...r, trust: { ...r.trust, trusted: true } })) };
+    const decided = junitSuites(trusted)[2]!;
+    expect(decided.cases[0]!.name).toMatch(/^bm25-small: ok \d+, retrieval failure \d+/);
+    expect(decided.cases[0]!.systemOut).toBe(lax.report.variants[0]!.searchOrAnswer.diagnosis);
     const xml = reportJunit(strict.report);
     expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="ragjudge example" tests="10" failures="5" skipped="0" errors="0"/);
   });
