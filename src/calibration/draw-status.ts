@@ -1,7 +1,7 @@
 import { fisherExact, SKIP_TEST_ALPHA } from "./stats/index.js";
 import { drawItemKey, drawItemOf, type DrawBook, type LoadedDraw } from "./draws.js";
 import { evidenceKey } from "./keys.js";
-import type { LabelBook, LabelledItem } from "./labels.js";
+import { gateLabels, type LabelBook, type LabelledItem } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
 import { designRefusal, strataMismatch } from "./plan/stratified-draw.js";
 
@@ -63,17 +63,19 @@ export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
 }
 
 /**
- * Whether an item is labelled for a draw's coverage: some label from a frame
- * the gate counts, a tie included (it is imputed as a disagreement once the
- * draw counts, so a second annotator cannot void a finished draw by tying).
+ * Whether an item is labelled for a draw's coverage: some label that may
+ * decide it for the gate (labels.ts `answers`: not a second opinion, not an
+ * adjudication, not from a panel-split frame), a tie included (it is imputed
+ * as a disagreement once the draw counts, so a second annotator cannot void a
+ * finished draw by tying).
  */
-export function labelledForDraw(l: Pick<LabelledItem, "frames"> | undefined): boolean {
-  return l !== undefined && !neverGate(l);
+export function labelledForDraw(l: Pick<LabelledItem, "answers"> | undefined): boolean {
+  return l !== undefined && l.answers.length > 0;
 }
 
-/** Whether an item needs no new label in a draw's queue: labelled for the draw and settled (a tie is queued for someone to settle). */
-export function settledForDraw(l: Pick<LabelledItem, "frames" | "label"> | undefined): boolean {
-  return labelledForDraw(l) && l!.label != null;
+/** Whether an item needs no new label in a draw's queue: labelled for the draw and settled by those labels (a tie is queued for someone to settle). */
+export function settledForDraw(l: LabelledItem | undefined): boolean {
+  return labelledForDraw(l) && gateLabels(l!, "error")?.label != null;
 }
 
 /**

@@ -54,6 +54,66 @@ export interface LabelledItem {
   frames: Frame[];
   /** The latest label from a `random` frame, whose inclusion probability and split the gate uses. */
   random?: LocatedLabel;
+  /**
+   * Every label that may decide the item for the trust gate once a draw drew it ({@link gateLabels}): each
+   * annotator's labels on this evidence, superseded ones too, in reading order; no adjudication and no label of
+   * a second-opinion frame ({@link SECOND_OPINION_FRAMES}).
+   */
+  answers: LocatedLabel[];
+}
+
+/**
+ * Frames that put an item in front of a second labeller because someone
+ * disagreed: `disagreement` (a label against the judge's verdict),
+ * `panel-split` (the panel's judges against each other). Their labels go
+ * only where a first answer and a judge parted, so letting them decide an
+ * item could only move the gate toward the judge: they never do.
+ */
+export const SECOND_OPINION_FRAMES: ReadonlySet<string> = new Set(["disagreement", "panel-split"]);
+
+/**
+ * The labels that decide a drawn item for the trust gate, as an item of its
+ * own (undefined: none may). Per annotator, one of their {@link
+ * LabelledItem.answers}: one against the judge's `verdict` when they ever
+ * gave one, else their latest; among equals an `author` label wins, so a
+ * label imported again as human keeps what it was. An annotator who changed
+ * their answer is taken at the one against the judge because the gate
+ * cannot tell a correction from an answer changed once the verdict was seen
+ * (the review page shows it after the first answer): like a skipped item, a
+ * changed mind can lower kappa, never raise it. The annotators' majority
+ * decides, an adjudication only where they tie (it settles people who split;
+ * it never overrules them), and no second opinion ever does.
+ *
+ * @example
+ * gateLabels(book.items.get(evidenceKey(key, hash))!, "yes")?.label // "no" once any annotator said no
+ */
+export function gateLabels(item: LabelledItem, verdict: "yes" | "no" | "error"): LabelledItem | undefined {
+  if (!item.answers.length) return undefined;
+  const against = (l: LocatedLabel) => (verdict !== "error" && l.value.label !== verdict ? 2 : 0) + (l.value.provenance === "author" ? 1 : 0);
+  // later: by time, then reading order (answers are in reading order)
+  const index = new Map(item.answers.map((l, i) => [l, i]));
+  const later = (a: LocatedLabel, b: LocatedLabel) => (Date.parse(a.value.time) - Date.parse(b.value.time) || index.get(a)! - index.get(b)!) > 0;
+  const picked = new Map<string, LocatedLabel>();
+  for (const l of item.answers) {
+    const prev = picked.get(l.value.annotator);
+    const d = prev ? against(l) - against(prev) : 1;
+    if (d > 0 || (d === 0 && later(l, prev!))) picked.set(l.value.annotator, l);
+  }
+  const labels = [...picked.values()].sort((a, b) => (a.value.annotator < b.value.annotator ? -1 : a.value.annotator > b.value.annotator ? 1 : 0));
+  const yes = labels.filter((l) => l.value.label === "yes").length;
+  const no = labels.length - yes;
+  // an adjudication settles annotators who tie; it never overrules a majority or a single answer
+  const adjudication = yes === no ? item.adjudication : undefined;
+  const label = adjudication ? adjudication.value.label : yes === no ? null : yes > no ? "yes" : "no";
+  const resolution: Resolution = adjudication ? "adjudication" : labels.length === 1 ? "single" : yes === no ? "tie" : yes === 0 || no === 0 ? "unanimous" : "majority";
+  let random: LocatedLabel | undefined;
+  for (const l of labels) if (l.value.frame === "random" && (!random || later(l, random))) random = l;
+  const counted = adjudication ? [...labels, adjudication] : labels;
+  return {
+    key: item.key, inputHash: item.inputHash, byAnnotator: labels, label, resolution,
+    frames: [...new Set(counted.map((l) => l.value.frame))].sort(), answers: item.answers,
+    ...(adjudication ? { adjudication } : {}), ...(random ? { random } : {}),
+  };
 }
 
 /** The labels folder, read and resolved. */
@@ -149,8 +209,10 @@ export function resolveLabels(dir: string, files: LabelFile[], history: LocatedL
   const order = new Map<LocatedLabel, number>(history.map((l, i) => [l, i]));
   const latest = new Map<string, LocatedLabel>();
   const adjudications = new Map<string, LocatedLabel>();
+  const answers = new Map<string, LocatedLabel[]>();
   for (const l of history) {
     const ek = evidenceKey(l.value, l.value.inputHash);
+    if (!l.value.adjudication && !SECOND_OPINION_FRAMES.has(l.value.frame)) (answers.get(ek) ?? answers.set(ek, []).get(ek)!).push(l);
     if (l.value.adjudication) {
       const prev = adjudications.get(ek);
       if (!prev || isLater(l, prev, order)) adjudications.set(ek, l);
@@ -192,7 +254,7 @@ export function resolveLabels(dir: string, files: LabelFile[], history: LocatedL
       label = yes > no ? "yes" : "no";
       resolution = yes === 0 || no === 0 ? "unanimous" : "majority";
     }
-    const item: LabelledItem = { key: keyOf(first), inputHash: first.inputHash, byAnnotator: labels, label, resolution, frames: [] };
+    const item: LabelledItem = { key: keyOf(first), inputHash: first.inputHash, byAnnotator: labels, label, resolution, frames: [], answers: answers.get(ek) ?? [] };
     if (adjudication) item.adjudication = adjudication;
     const counted = countedLabels(item);
     item.frames = [...new Set(counted.map((l) => l.value.frame))].sort();

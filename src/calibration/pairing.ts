@@ -3,7 +3,7 @@ import { drawItemOf, NO_DRAWS, type DrawBook, type LoadedDraw } from "./draws.js
 import { drawStatus, missingDraws, neverGate, type DrawStatus } from "./draw-status.js";
 import { inclusionOver } from "./inclusion.js";
 import { evidenceKey, itemKey } from "./keys.js";
-import type { LabelBook, LabelledItem, LocatedLabel } from "./labels.js";
+import { gateLabels, type LabelBook, type LabelledItem, type LocatedLabel } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
 export { NEVER_GATE_FRAMES } from "./draw-status.js";
 export type { DrawStatus, SkipTest } from "./draw-status.js";
@@ -156,9 +156,13 @@ function heldoutForCheck(ctx: GateContext, judged: JudgedItem, draws: readonly L
  *    held-out item this judge judged (so its labels are a random sample of
  *    them, not of some earlier data), and at least `minCoverage` of the
  *    draw's drawn held-out items are labelled (so skipping cannot choose the
- *    sample); whatever frame its label names; or its random-frame label is
- *    attested (`labels import --attest`): declared random, not drawn by
- *    ragjudge;
+ *    sample), and some label may decide it (labels.ts `gateLabels`: from
+ *    whatever frame put it in front of its annotator, except second opinions
+ *    and adjudications, which go only where people or judges parted); or its
+ *    random-frame label is attested (`labels import --attest`): declared
+ *    random, not drawn by ragjudge. Such an item is decided by those labels
+ *    alone, an annotator who changed their answer taken at the one against
+ *    the judge;
  * 2. its split is the held-out split (the golden set's, else the draw's or
  *    the label's; no split is dev).
  *
@@ -190,35 +194,42 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
   const union = inclusionOver(countingDraws);
   const inclusion = (judged: JudgedItem): number => union(evidenceKey(judged.key, judged.inputHash));
   for (const judged of group.items) {
-    const labelled = book.items.get(evidenceKey(judged.key, judged.inputHash));
-    if (!labelled) continue;
+    const found = book.items.get(evidenceKey(judged.key, judged.inputHash));
+    if (!found) continue;
+    const drawnBy = mine.map((d) => ({ d, at: drawItemOf(d, judged.key, judged.inputHash) })).filter((x) => x.at?.drawn);
+    const counting = drawnBy.filter((x) => byId.get(x.d.draw.id)!.s.counts);
+    // A random item (drawn, or declared by an attested import) is decided by the labels that may decide it for
+    // the gate: no second opinion or adjudication, an annotator's answer against the judge when they changed it.
+    const view = gateLabels(found, judged.verdict);
+    const attested = view?.random?.value.attestation;
+    const declared = !drawnBy.length && attested !== undefined && ctx.attested === true;
+    const labelled = view && (counting.length > 0 || declared) ? view : found;
     if (labelled.label === null) {
       ties.push(labelled);
       continue;
     }
     const split = splitOf(ctx, judged, mine, labelled.random ?? labelled.byAnnotator[0] ?? labelled.adjudication);
     const pair: PairedItem = { judged, labelled, label: labelled.label, weight: 1, ...(split !== undefined ? { split } : {}) };
-    const drawnBy = mine.map((d) => ({ d, at: drawItemOf(d, judged.key, judged.inputHash) })).filter((x) => x.at?.drawn);
-    const counting = drawnBy.filter((x) => byId.get(x.d.draw.id)!.s.counts);
-    const attested = labelled.random?.value.attestation;
+    const frames: ExclusionReason = found.frames.length === 1 ? `frame ${found.frames[0]!}` : `frames ${found.frames.join("+")}`;
     let excluded: ExclusionReason | undefined;
     let item: GateItem | undefined;
-    if (neverGate(labelled)) excluded = `frame ${labelled.frames[0]!}` as ExclusionReason;
-    else if (counting.length) {
+    if (neverGate(found)) excluded = `frame ${found.frames[0]!}` as ExclusionReason;
+    else if (counting.length && view) {
       const p = inclusion(judged);
       const stratum = counting.length === 1 ? counting[0]!.at!.item.stratum : undefined;
       item = { ...pair, source: "drawn", draws: counting.map((x) => x.d.draw.id), inclusionProbability: p, ...(stratum !== undefined ? { stratum } : {}) };
-    } else if (drawnBy.some((x) => byId.get(x.d.draw.id)!.s.covers)) excluded = "draw incomplete";
+    } else if (counting.length) excluded = frames; // only second opinions or adjudications: unlabelled for the draw
+    else if (drawnBy.some((x) => byId.get(x.d.draw.id)!.s.covers)) excluded = "draw incomplete";
     else if (drawnBy.length) excluded = "draw not covering";
-    else if (attested !== undefined && ctx.attested === true) {
+    else if (declared) {
       const r = labelled.random!.value;
       item = { ...pair, source: "declared", draws: [], ...(r.stratum !== undefined && r.inclusionProbability !== undefined ? { inclusionProbability: r.inclusionProbability, stratum: r.stratum } : {}) };
-    } else if (labelled.random) {
+    } else if (found.random) {
       excluded = "not drawn";
       // only held-out ones: the note says setting trust.attested would count them
-      if (attested !== undefined && split === ctx.heldout) attestedOff++;
+      if (found.random.value.attestation !== undefined && split === ctx.heldout) attestedOff++;
     }
-    else excluded = labelled.frames.length === 1 ? `frame ${labelled.frames[0]!}` : `frames ${labelled.frames.join("+")}`;
+    else excluded = frames;
     if (excluded) {
       other.push({ ...pair, excluded });
       continue;
@@ -227,7 +238,7 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
       other.push({ ...pair, excluded: `split ${split ?? "(none)"}` });
       continue;
     }
-    if (item!.source === "declared") attestations.add(attested!);
+    if (item!.source === "declared") attestations.add(labelled.random!.value.attestation!);
     gate.push(item!);
   }
   const skipped = skippedItems(gate, heldoutItems, countingDraws, inclusion);
