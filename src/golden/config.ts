@@ -76,6 +76,33 @@ function nodeAt(tree: Node | undefined, path: readonly (string | number)[]): Nod
 }
 
 /**
+ * A key given twice in one object: JSON parsers keep the last and drop the
+ * first without a word, so a block pasted below an existing one (say a
+ * second `"trust"`) would silently replace it whole. One problem per repeat,
+ * on its line, naming the line of the first.
+ */
+function duplicateKeys(tree: Node | undefined, text: string, file: string): InputError[] {
+  const out: InputError[] = [];
+  const walk = (node: Node, path: (string | number)[]) => {
+    if (node.type === "object") {
+      const seen = new Map<string, number>();
+      for (const prop of node.children ?? []) {
+        const [keyNode, value] = prop.children ?? [];
+        if (!keyNode || typeof keyNode.value !== "string") continue;
+        const key = keyNode.value;
+        const line = lineColumnAt(text, keyNode.offset).line;
+        const first = seen.get(key);
+        if (first !== undefined) out.push(new InputError(file, line, formatPath([...path, key]), `given twice (first on line ${first}): JSON keeps only the last, so the first would be dropped without a word; keep one`));
+        else seen.set(key, line);
+        if (value) walk(value, [...path, key]);
+      }
+    } else if (node.type === "array") (node.children ?? []).forEach((c, i) => walk(c, [...path, i]));
+  };
+  if (tree) walk(tree, []);
+  return out;
+}
+
+/**
  * Parses a config file's text: JSON with `//` and `/* *\/` comments and
  * trailing commas allowed (as tsconfig.json), so a starter config can explain
  * itself. Every problem, syntax or schema, names its line and field.
@@ -93,6 +120,8 @@ export function parseConfigText(text: string, file: string): { config: RagjudgeC
     throw new InputError(file, line, undefined, `not valid JSON: ${message}`);
   }
   const tree = parseTree(text, [], { allowTrailingComma: true });
+  const repeated = duplicateKeys(tree, text, file);
+  if (repeated.length) throw new InputErrors(repeated);
   const lineOf = (path: readonly (string | number)[]) => {
     const node = nodeAt(tree, path);
     return node ? lineColumnAt(text, node.offset).line : undefined;

@@ -33,6 +33,15 @@ describe("loadConfig", () => {
     expect(inputErrorMessages(() => loadConfig(join(bad, "ragjudge.config.json")))).toEqual([`${join(bad, "ragjudge.config.json")}:2: not valid JSON: a comma is missing after the value that ends at column 21`]);
   });
 
+  it("refuses a key given twice in one object (JSON would keep the last without a word), on the line of the repeat, naming the first", () => {
+    const dir = project(`{\n  "golden": "q.jsonl",\n  "trust": { "minLabels": 20, "minPerClass": 3 },\n  "variants": [{"name": "v", "output": "o.jsonl", "name": "w"}],\n  "trust": { "kappaLower": 0.6 }\n}\n`);
+    const file = join(dir, "ragjudge.config.json");
+    expect(inputErrorMessages(() => loadConfig(file))).toEqual([
+      `${file}:4: variants[0].name: given twice (first on line 4): JSON keeps only the last, so the first would be dropped without a word; keep one`,
+      `${file}:5: trust: given twice (first on line 3): JSON keeps only the last, so the first would be dropped without a word; keep one`,
+    ]);
+  });
+
   it("words a syntax error, and puts a missing comma on the line of the value it belongs after, past comments and blank lines", () => {
     const comma = project(`{\n  "golden": "q.jsonl",\n  "k": [1, 5, 10]\n\n  // the judge\n  /* more */\n  "judge": {"kind": "baseline"}\n}\n`);
     expect(inputErrorMessages(() => loadConfig(join(comma, "ragjudge.config.json")))).toEqual([`${join(comma, "ragjudge.config.json")}:3: not valid JSON: a comma is missing after the value that ends at column 17`]);
