@@ -115,9 +115,11 @@ describe("ragjudge calibrate", () => {
     const cfg = JSON.parse(readFileSync(join(dir, "ragjudge.config.json"), "utf8"));
     cfg.trust = { perRubric: { faithfulness: { kappaLower: 0.5 } } };
     writeFileSync(join(dir, "ragjudge.config.json"), JSON.stringify(cfg));
-    const { code, out } = await run("--require-trusted");
+    const { code, out, err } = await run("--require-trusted");
     expect(code).toBe(1);
     expect(out).toMatch(/TRUSTED kappa 0\.74, 95% CI \[0\.54, 0\.90\], n = 70/);
+    // why the step failed, on stderr as run says it: the rubrics still untrusted (faithfulness under F1 is trusted now)
+    expect(err).toBe("ragjudge: untrusted rubrics under --require-trusted: correctness (fingerprint baseline-lex), faithfulness (fingerprint f3f3f3f3f3f3)\n");
     expect(record("faithfulness.f1f1f1f1f1f1.2d1ca6ac.json").thresholds.kappaLower).toBe(0.5);
   });
 

@@ -89,5 +89,10 @@ export function calibrateAction(opts: CalibrateOptions): void {
   }
   const render = opts.format === "json" ? renderJson : opts.format === "md" ? renderMarkdown : renderTable;
   process.stdout.write(render(report, written));
-  if (opts.requireTrusted && report.rubrics.some((r) => !r.trust.trusted)) process.exitCode = EXIT.failed;
+  const untrusted = report.rubrics.filter((r) => !r.trust.trusted);
+  if (opts.requireTrusted && untrusted.length) {
+    // as run says it: a CI log shows why the step failed without scrolling the tables
+    process.stderr.write(`ragjudge: untrusted rubric${untrusted.length === 1 ? "" : "s"} under --require-trusted: ${untrusted.map((r) => `${r.group.rubric} (fingerprint ${r.group.fingerprint.slice(0, 12)})`).join(", ")}\n`);
+    process.exitCode = EXIT.failed;
+  }
 }
