@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { loadConfig } from "../../golden/config.js";
 import { readText } from "../../golden/files.js";
-import { batchClient, BatchApiError, resolveBatchEndpoint, type BatchEndpoint } from "../../judge/batch/api.js";
+import { batchClient, BatchApiError, batchDeadlines, resolveBatchEndpoint, type BatchEndpoint } from "../../judge/batch/api.js";
 import { collectBatch, openSubmissions, pollBatch, TERMINAL_STATES } from "../../judge/batch/collect.js";
 import { BATCH_LIMITS } from "../../judge/batch/format.js";
 import { ingestLines, parseOutputFile } from "../../judge/batch/ingest.js";
@@ -76,7 +76,7 @@ export async function batchSubmit(files: string[], flags: CommonFlags & { maxReq
   const { store, config, close } = openStore(flags, "ragjudge batch submit");
   try {
     const endpoint = endpointOf(config, flags);
-    const sdk = batchClient(endpoint);
+    const sdk = batchClient(endpoint, batchDeadlines(config.config));
     const limits = { maxRequests: flags.maxRequests ?? BATCH_LIMITS.maxRequests, maxBytes: flags.maxBytes ?? BATCH_LIMITS.maxBytes };
     await guarded(async () => {
       for (const file of files) out(formatSubmit(await submitExport({ sdk, endpoint, store, file, limits, onStep: crashHook })));
@@ -95,7 +95,7 @@ export async function batchStatus(flags: CommonFlags & { all?: boolean }): Promi
     const where = endpointOf(config, flags, { keyless: true });
     const open = openSubmissions(store, where.baseURL);
     const endpoint = open.length ? endpointOf(config, flags) : where;
-    const sdk = batchClient(endpoint);
+    const sdk = batchClient(endpoint, batchDeadlines(config.config));
     await guarded(async () => {
       for (const s of open) await pollBatch(sdk, endpoint, store, s.batchId!);
     });
@@ -116,7 +116,7 @@ export async function batchCollect(flags: CommonFlags & { wait?: boolean; pollIn
   const { cache, store, config, close } = openStore(flags, "ragjudge batch collect");
   try {
     const endpoint = endpointOf(config, flags);
-    const sdk = batchClient(endpoint);
+    const sdk = batchClient(endpoint, batchDeadlines(config.config));
     const interval = (flags.pollInterval ?? 60) * 1000;
     await guarded(async () => {
       let open = openSubmissions(store, endpoint.baseURL);

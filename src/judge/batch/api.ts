@@ -24,13 +24,44 @@ export function resolveBatchEndpoint(
   return resolveEndpoint("batch", flags.baseUrl, config.judge?.kind === "openai" ? config.judge : undefined, env, opts);
 }
 
+/** How long each batch call may take, and how often the SDK retries one: the online judge's settings. */
+export interface BatchDeadlines {
+  timeoutMs: number;
+  maxRetries: number;
+}
+
 /**
- * The SDK client for batch calls. The SDK's own retries (2, with backoff)
- * cover transient failures of these few calls; uploads of up to 200 MB get a
- * generous deadline.
+ * The config's `judge.timeoutMs` and `judge.maxRetries` (defaults 60 s and 4,
+ * as for the online judge): an endpoint that accepts a call and never answers
+ * stops a submit, status or collect after them (exit 4) instead of holding a
+ * CI job for as long as an upload of 200 MB could take.
  */
-export function batchClient(ep: BatchEndpoint, opts: { timeoutMs?: number; maxRetries?: number } = {}): OpenAI {
-  return new OpenAI({ apiKey: ep.apiKey, baseURL: ep.baseURL, timeout: opts.timeoutMs ?? 10 * 60_000, maxRetries: opts.maxRetries ?? 2 });
+export function batchDeadlines(config: RagjudgeConfig): BatchDeadlines {
+  const judge = config.judge?.kind === "openai" ? config.judge : undefined;
+  return { timeoutMs: judge?.timeoutMs ?? 60_000, maxRetries: judge?.maxRetries ?? 4 };
+}
+
+/**
+ * An upload's deadline: a call's, plus a second per 256 KiB sent (200 MB:
+ * about 13 minutes more), since a large file over a slow link needs longer
+ * than one call; a small one fails as soon as any call would.
+ */
+export function uploadTimeoutMs(callMs: number, bytes: number): number {
+  return callMs + Math.ceil(bytes / 262_144) * 1000;
+}
+
+/** A download's deadline: a call's, and never under 10 minutes (an output file's size is not known before it comes). */
+export function downloadTimeoutMs(callMs: number): number {
+  return Math.max(callMs, 10 * 60_000);
+}
+
+/**
+ * The SDK client for batch calls, with the call deadline and retries of
+ * {@link batchDeadlines} (the SDK's retries, with backoff, cover transient
+ * failures of these few calls).
+ */
+export function batchClient(ep: BatchEndpoint, opts: Partial<BatchDeadlines> = {}): OpenAI {
+  return new OpenAI({ apiKey: ep.apiKey, baseURL: ep.baseURL, timeout: opts.timeoutMs ?? 60_000, maxRetries: opts.maxRetries ?? 4 });
 }
 
 /** A batch API call that failed: its message names the step, has the key redacted, and says what to do. */

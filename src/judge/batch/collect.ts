@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import type { JudgeCache } from "../schedule/cache.js";
-import { apiCall, isNotFound, type BatchEndpoint } from "./api.js";
+import { apiCall, downloadTimeoutMs, isNotFound, type BatchEndpoint } from "./api.js";
 import { addCounts, emptyCounts, ingestLines, parseOutputFile, type IngestCounts } from "./ingest.js";
 import type { BatchCounts, BatchStore, Submission } from "./store.js";
 
@@ -34,7 +34,7 @@ export interface CollectResult {
 async function download(sdk: OpenAI, ep: BatchEndpoint, batchId: string, which: "output" | "error", fileId: string | null | undefined): Promise<{ text: string; label: string } | { gone: string } | undefined> {
   if (!fileId) return undefined;
   try {
-    const res = await apiCall(`download the ${which} file of batch ${batchId}`, ep, () => sdk.files.content(fileId));
+    const res = await apiCall(`download the ${which} file of batch ${batchId}`, ep, () => sdk.files.content(fileId, { timeout: downloadTimeoutMs(sdk.timeout) }));
     const text = await apiCall(`read the ${which} file of batch ${batchId}`, ep, () => res.text());
     return { text, label: `batch ${batchId} ${which} file ${fileId}` };
   } catch (e) {

@@ -4,7 +4,7 @@ import OpenAI, { toFile } from "openai";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { sha256 } from "../../golden/hash.js";
 import { parseJsonl } from "../../golden/jsonl.js";
-import { apiCall, isNotFound, type BatchEndpoint } from "./api.js";
+import { apiCall, isNotFound, uploadTimeoutMs, type BatchEndpoint } from "./api.js";
 import { countsOf } from "./collect.js";
 import { BATCH_LIMITS, BATCH_URL, BatchInputLine, COMPLETION_WINDOW, type BatchLimits } from "./format.js";
 import type { BatchStore, Submission } from "./store.js";
@@ -187,7 +187,7 @@ export async function submitExport(o: SubmitOptions): Promise<SubmitResult> {
   }
   if (!fileId) {
     const upload = await toFile(ef.bytes, sub.uploadName, { type: "application/jsonl" });
-    const f = await apiCall("upload", o.endpoint, () => o.sdk.files.create({ file: upload, purpose: "batch" }));
+    const f = await apiCall("upload", o.endpoint, () => o.sdk.files.create({ file: upload, purpose: "batch" }, { timeout: uploadTimeoutMs(o.sdk.timeout, ef.bytes.length) }));
     o.onStep?.("uploaded");
     fileId = f.id;
   }
