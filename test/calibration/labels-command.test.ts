@@ -64,6 +64,23 @@ describe("ragjudge labels import", () => {
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
   });
 
+  it("refuses, on the CSV's line, a time in the future or a name that reads like another annotator's, writing nothing (every later command would refuse the labels folder)", async () => {
+    const future = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,2026-01-01T00:00:00Z\nbm25,q02,faithfulness,answer,${H},no,2099-01-01T00:00:00Z\n`);
+    const r = await runCliCaptured(["labels", "import", future, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/in\.csv:3: time: 2099-01-01T00:00:00Z is in the future/);
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+    const ok = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
+    expect((await runCliCaptured(["labels", "import", ok, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()])).code).toBe(0);
+    // "chen" with a Cyrillic е: two names for one person
+    const lookalike = await runCliCaptured(["labels", "import", ok, "--annotator", "ch\u0435n", "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(lookalike.code).toBe(2);
+    expect(lookalike.err).toMatch(/in\.csv:2: annotator: .*reads like/);
+    expect(existsSync(join(dir, "labels", "ch\u0435n.jsonl"))).toBe(false);
+    // every command still reads the folder
+    expect((await runCliCaptured(["labels", "export", "--out", join(dir, "out.csv"), ...cfg()])).code).toBe(0);
+  });
+
   it("accepts random labels drawn outside ragjudge only with --attest, and says they are declared random", async () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
     const refused = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()]);

@@ -1,6 +1,7 @@
 import { join, relative } from "node:path";
 import { knownRubricNames } from "../../calibration/context.js";
 import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
+import { labelHistoryProblems } from "../../calibration/label-checks.js";
 import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
 import { drawItemOf, loadDraws } from "../../calibration/draws.js";
 import { loadConfig } from "../../golden/config.js";
@@ -57,6 +58,11 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
   // Skip rows that change nothing: an identical stored label, or (for rows without their own
   // time) the annotator's current label on that evidence with the same content.
   const book = loadLabels(dir);
+  // What every command refuses in a labels folder (a time in the future, a look-alike or invisible annotator name)
+  // is refused here, on the CSV's line, before anything is written: written, it would stop every later command.
+  const incoming = csv.labels.map((l, i) => ({ value: l, file, line: csv.lines[i] ?? 0 }));
+  const refused = labelHistoryProblems([...book.history, ...incoming]).filter((p) => p.file === file);
+  if (refused.length) throw new InputErrors(refused);
   const existing = new Set(book.history.map((l) => canonicalJson(l.value)));
   const current = new Set(currentLabels(book).map((l) => canonicalJson({ ...l.value, time: undefined })));
   const fresh = csv.labels.filter((l, i) => !existing.has(canonicalJson(l)) && (csv.timed[i] || !current.has(canonicalJson({ ...l, time: undefined }))));
