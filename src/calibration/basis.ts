@@ -41,18 +41,19 @@ export function labelBasis(items: readonly LabelledItem[]): LabelBasis {
 }
 
 /**
- * Items whose counted labels include an author label (alone or beside
- * others), and the files those labels are in: the gate refuses to trust
- * figures that rest on any of them, and says which files to move out.
+ * Gate items with an author label among the labels that decide them or
+ * among anyone's labels on them (alone or beside others), and the files
+ * those labels are in: the gate refuses to trust figures that rest on any of
+ * them, and names every file to move out at once.
  *
  * @example
- * authorLabels(pairing.gate.map((p) => p.labelled)) // { items: 0, files: [] } for labels given through ragjudge review
+ * authorLabels(pairing.gate) // { items: 0, files: [] } for labels given through ragjudge review
  */
-export function authorLabels(items: readonly LabelledItem[]): { items: number; files: string[] } {
+export function authorLabels(items: readonly { labelled: LabelledItem; people?: LabelledItem }[]): { items: number; files: string[] } {
   let n = 0;
   const files = new Set<string>();
   for (const item of items) {
-    const authored = countedLabels(item).filter((l) => l.value.provenance === "author");
+    const authored = [...countedLabels(item.labelled), ...(item.people ? countedLabels(item.people) : [])].filter((l) => l.value.provenance === "author");
     if (!authored.length) continue;
     n++;
     for (const l of authored) files.add(l.file);

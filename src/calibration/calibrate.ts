@@ -237,7 +237,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
     declared: pairing.declared,
     basis,
     perAnnotator: perAnnotator(pairing.gate),
-    annotatorAgreement: humanAgreement(pairing.gate.map((p) => p.labelled)),
+    annotatorAgreement: humanAgreement(pairing.gate.map((p) => p.people ?? p.labelled)),
     breakdowns: input.questions ? breakdowns(pairing.gate, input.questions) : [],
     errorAnalysis,
     disagreements: pairing.gate.filter((p) => p.judged.verdict !== p.label).map(disagreementOf),

@@ -1,7 +1,7 @@
 import { fisherExact, SKIP_TEST_ALPHA } from "./stats/index.js";
 import { drawItemKey, drawItemOf, type DrawBook, type LoadedDraw } from "./draws.js";
 import { evidenceKey } from "./keys.js";
-import { gateLabels, type LabelBook, type LabelledItem } from "./labels.js";
+import type { LabelBook, LabelledItem } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
 import { designRefusal, strataMismatch } from "./plan/stratified-draw.js";
 
@@ -63,19 +63,18 @@ export function neverGate(l: Pick<LabelledItem, "frames">): boolean {
 }
 
 /**
- * Whether an item is labelled for a draw's coverage: some label that may
- * decide it for the gate (labels.ts `answers`: not a second opinion, not an
- * adjudication, not from a panel-split frame), a tie included (it is imputed
- * as a disagreement once the draw counts, so a second annotator cannot void a
- * finished draw by tying).
+ * Whether an item is labelled for a draw's coverage: someone gave it a label
+ * that may decide it for the gate (labels.ts `answers`: not a second
+ * opinion, not an adjudication), so a second annotator cannot void a
+ * finished draw, and a label only a second opinion gave leaves it unlabelled.
  */
 export function labelledForDraw(l: Pick<LabelledItem, "answers"> | undefined): boolean {
   return l !== undefined && l.answers.length > 0;
 }
 
-/** Whether an item needs no new label in a draw's queue: labelled for the draw and settled by those labels (a tie is queued for someone to settle). */
-export function settledForDraw(l: LabelledItem | undefined): boolean {
-  return labelledForDraw(l) && gateLabels(l!, "error")?.label != null;
+/** Whether an item needs no new label in a draw's queue: labelled for the draw ({@link labelledForDraw}), which decides it for the gate. */
+export function settledForDraw(l: Pick<LabelledItem, "answers"> | undefined): boolean {
+  return labelledForDraw(l);
 }
 
 /**
@@ -240,8 +239,8 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
   let labelled = 0;
   const tally = { labelled: { yes: 0, no: 0 }, unlabelled: { yes: 0, no: 0 } };
   for (const it of drawnItems) {
-    // A tie labels its item for coverage (it is imputed as a disagreement once the draw counts), so a second
-    // annotator cannot void a finished draw by tying; a label from a frame the gate never counts does not.
+    // Any answer labels an item for coverage (the gate then takes one against the judge, if any): a second
+    // annotator cannot void a finished draw; a second opinion alone does not label it.
     const l = book.items.get(evidenceKey(it.key, it.inputHash));
     const has = labelledForDraw(l);
     if (has) labelled++;

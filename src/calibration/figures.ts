@@ -163,7 +163,7 @@ export interface AnnotatorFigures {
 export function perAnnotator(items: readonly PairedItem[]): AnnotatorFigures[] {
   const by = new Map<string, PairedItem[]>();
   for (const p of items) {
-    for (const l of p.labelled.byAnnotator) {
+    for (const l of (p.people ?? p.labelled).byAnnotator) {
       const a = l.value.annotator;
       (by.get(a) ?? by.set(a, []).get(a)!).push({ ...p, label: l.value.label });
     }

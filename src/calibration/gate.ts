@@ -134,7 +134,7 @@ function declaredText(n: number | undefined): string {
 /** "; 4 drawn items with no counting label counted as disagreements (...)" when a counting draw was not labelled whole. */
 export function skippedText(n: number | undefined): string {
   if (!n) return "";
-  return `; ${n} drawn held-out item${n === 1 ? "" : "s"} with no counting label ${n === 1 ? "is" : "are"} counted as ${n === 1 ? "a disagreement" : "disagreements"} (label ${n === 1 ? "it" : "them"}, and adjudicate any tie, to count ${n === 1 ? "its label" : "their labels"} instead)`;
+  return `; ${n} drawn held-out item${n === 1 ? "" : "s"} with no counting label ${n === 1 ? "is" : "are"} counted as ${n === 1 ? "a disagreement" : "disagreements"} (label ${n === 1 ? "it" : "them"} to count ${n === 1 ? "its label" : "their labels"} instead)`;
 }
 
 /**

@@ -24,7 +24,7 @@ export interface HumanAgreement {
  * two annotators labelled any common item.
  *
  * @example
- * humanAgreement(pairing.gate.map((p) => p.labelled))?.krippendorff.alpha
+ * humanAgreement(pairing.gate.map((p) => p.people ?? p.labelled))?.krippendorff.alpha
  */
 export function humanAgreement(items: readonly LabelledItem[]): HumanAgreement | null {
   const multi = items.filter((i) => i.byAnnotator.length >= 2);

@@ -67,52 +67,44 @@ export interface LabelledItem {
  * disagreed: `disagreement` (a label against the judge's verdict),
  * `panel-split` (the panel's judges against each other). Their labels go
  * only where a first answer and a judge parted, so letting them decide an
- * item could only move the gate toward the judge: they never do.
+ * item could only move the gate toward the judge: they never do, even as
+ * the first label of an item.
  */
 export const SECOND_OPINION_FRAMES: ReadonlySet<string> = new Set(["disagreement", "panel-split"]);
 
 /**
- * The labels that decide a drawn item for the trust gate, as an item of its
- * own (undefined: none may). Per annotator, one of their {@link
- * LabelledItem.answers}: one against the judge's `verdict` when they ever
- * gave one, else their latest; among equals an `author` label wins, so a
- * label imported again as human keeps what it was. An annotator who changed
- * their answer is taken at the one against the judge because the gate
- * cannot tell a correction from an answer changed once the verdict was seen
- * (the review page shows it after the first answer): like a skipped item, a
- * changed mind can lower kappa, never raise it. The annotators' majority
- * decides, an adjudication only where they tie (it settles people who split;
- * it never overrules them), and no second opinion ever does.
+ * The label that decides a drawn item for the trust gate, as an item of its
+ * own (undefined: none may): of its {@link LabelledItem.answers}, one
+ * against the judge's `verdict` when anyone gave one, else the latest.
+ * Labels added after the first are the ones an adversary could aim: someone
+ * answering, through the draw's queue, only the items where its annotator
+ * parted from the judge, then someone else, or an adjudication of the ties
+ * that makes; an answer changed once the review page showed the verdict.
+ * The gate cannot tell those from a second annotator's honest view or a
+ * correction, so none of them can raise kappa: the judge has to agree with
+ * everyone who answered a drawn item, and, like a skipped item, another
+ * answer can lower kappa, never raise it. (A majority, and adjudications,
+ * decide items for the error analysis and the exports, not here.) Among
+ * equal answers an `author` label wins: a label imported again as human
+ * keeps what it was.
  *
  * @example
- * gateLabels(book.items.get(evidenceKey(key, hash))!, "yes")?.label // "no" once any annotator said no
+ * gateLabels(book.items.get(evidenceKey(key, hash))!, "yes")?.label // "no" once anyone said no
  */
 export function gateLabels(item: LabelledItem, verdict: "yes" | "no" | "error"): LabelledItem | undefined {
-  if (!item.answers.length) return undefined;
-  const against = (l: LocatedLabel) => (verdict !== "error" && l.value.label !== verdict ? 2 : 0) + (l.value.provenance === "author" ? 1 : 0);
-  // later: by time, then reading order (answers are in reading order)
-  const index = new Map(item.answers.map((l, i) => [l, i]));
-  const later = (a: LocatedLabel, b: LocatedLabel) => (Date.parse(a.value.time) - Date.parse(b.value.time) || index.get(a)! - index.get(b)!) > 0;
-  const picked = new Map<string, LocatedLabel>();
-  for (const l of item.answers) {
-    const prev = picked.get(l.value.annotator);
-    const d = prev ? against(l) - against(prev) : 1;
-    if (d > 0 || (d === 0 && later(l, prev!))) picked.set(l.value.annotator, l);
-  }
-  const labels = [...picked.values()].sort((a, b) => (a.value.annotator < b.value.annotator ? -1 : a.value.annotator > b.value.annotator ? 1 : 0));
-  const yes = labels.filter((l) => l.value.label === "yes").length;
-  const no = labels.length - yes;
-  // an adjudication settles annotators who tie; it never overrules a majority or a single answer
-  const adjudication = yes === no ? item.adjudication : undefined;
-  const label = adjudication ? adjudication.value.label : yes === no ? null : yes > no ? "yes" : "no";
-  const resolution: Resolution = adjudication ? "adjudication" : labels.length === 1 ? "single" : yes === no ? "tie" : yes === 0 || no === 0 ? "unanimous" : "majority";
+  const rank = (l: LocatedLabel) => (verdict !== "error" && l.value.label !== verdict ? 2 : 0) + (l.value.provenance === "author" ? 1 : 0);
+  // answers are in reading order: of two at one time, the one further on is the later
+  let pick: LocatedLabel | undefined;
   let random: LocatedLabel | undefined;
-  for (const l of labels) if (l.value.frame === "random" && (!random || later(l, random))) random = l;
-  const counted = adjudication ? [...labels, adjudication] : labels;
+  for (const l of item.answers) {
+    if (!pick || rank(l) > rank(pick) || (rank(l) === rank(pick) && Date.parse(l.value.time) >= Date.parse(pick.value.time))) pick = l;
+    if (l.value.frame === "random" && (!random || Date.parse(l.value.time) >= Date.parse(random.value.time))) random = l;
+  }
+  if (!pick) return undefined;
+  if (pick.value.frame === "random") random = pick;
   return {
-    key: item.key, inputHash: item.inputHash, byAnnotator: labels, label, resolution,
-    frames: [...new Set(counted.map((l) => l.value.frame))].sort(), answers: item.answers,
-    ...(adjudication ? { adjudication } : {}), ...(random ? { random } : {}),
+    key: item.key, inputHash: item.inputHash, byAnnotator: [pick], label: pick.value.label, resolution: "single",
+    frames: [pick.value.frame], answers: item.answers, ...(random ? { random } : {}),
   };
 }
 

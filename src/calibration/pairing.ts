@@ -40,6 +40,11 @@ export interface PairedItem {
   weight: number;
   /** The item's split as the gate read it (golden set, else the draw, else the label); undefined: none (dev). */
   split?: string;
+  /**
+   * Every annotator's label on the item, when `labelled` is the gate's view of it (labels.ts `gateLabels`:
+   * its first answer): for the agreement between people and each annotator's figures.
+   */
+  people?: LabelledItem;
 }
 
 /** How a gate item counts as random: drawn by ragjudge (in a recorded draw), or declared random by an attested import. */
@@ -198,12 +203,12 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
     if (!found) continue;
     const drawnBy = mine.map((d) => ({ d, at: drawItemOf(d, judged.key, judged.inputHash) })).filter((x) => x.at?.drawn);
     const counting = drawnBy.filter((x) => byId.get(x.d.draw.id)!.s.counts);
-    // A random item (drawn, or declared by an attested import) is decided by the labels that may decide it for
-    // the gate: no second opinion or adjudication, an annotator's answer against the judge when they changed it.
-    const view = gateLabels(found, judged.verdict);
-    const attested = view?.random?.value.attestation;
-    const declared = !drawnBy.length && attested !== undefined && ctx.attested === true;
-    const labelled = view && (counting.length > 0 || declared) ? view : found;
+    // A random item (drawn, or declared by an attested import) is decided for the gate by its answers (labels.ts
+    // gateLabels): an answer against the judge wins, whoever gave it; no second opinion or adjudication.
+    const attested = found.answers.some((l) => l.value.attestation !== undefined);
+    const declared = !drawnBy.length && attested && ctx.attested === true;
+    const view = counting.length || declared ? gateLabels(found, judged.verdict) : undefined;
+    const labelled = view ?? found;
     if (labelled.label === null) {
       ties.push(labelled);
       continue;
@@ -213,17 +218,20 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
     const frames: ExclusionReason = found.frames.length === 1 ? `frame ${found.frames[0]!}` : `frames ${found.frames.join("+")}`;
     let excluded: ExclusionReason | undefined;
     let item: GateItem | undefined;
+    let attestation: string | undefined;
     if (neverGate(found)) excluded = `frame ${found.frames[0]!}` as ExclusionReason;
     else if (counting.length && view) {
       const p = inclusion(judged);
       const stratum = counting.length === 1 ? counting[0]!.at!.item.stratum : undefined;
-      item = { ...pair, source: "drawn", draws: counting.map((x) => x.d.draw.id), inclusionProbability: p, ...(stratum !== undefined ? { stratum } : {}) };
+      item = { ...pair, people: found, source: "drawn", draws: counting.map((x) => x.d.draw.id), inclusionProbability: p, ...(stratum !== undefined ? { stratum } : {}) };
     } else if (counting.length) excluded = frames; // only second opinions or adjudications: unlabelled for the draw
     else if (drawnBy.some((x) => byId.get(x.d.draw.id)!.s.covers)) excluded = "draw incomplete";
     else if (drawnBy.length) excluded = "draw not covering";
-    else if (declared) {
-      const r = labelled.random!.value;
-      item = { ...pair, source: "declared", draws: [], ...(r.stratum !== undefined && r.inclusionProbability !== undefined ? { inclusionProbability: r.inclusionProbability, stratum: r.stratum } : {}) };
+    else if (declared && view) {
+      // the attested label's inclusion probability and stratum (the latest random-frame label of those who attested)
+      const r = (labelled.random?.value.attestation !== undefined ? labelled.random : found.answers.filter((l) => l.value.attestation !== undefined).at(-1)!).value;
+      attestation = r.attestation;
+      item = { ...pair, people: found, source: "declared", draws: [], ...(r.stratum !== undefined && r.inclusionProbability !== undefined ? { inclusionProbability: r.inclusionProbability, stratum: r.stratum } : {}) };
     } else if (found.random) {
       excluded = "not drawn";
       // only held-out ones: the note says setting trust.attested would count them
@@ -238,7 +246,7 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
       other.push({ ...pair, excluded: `split ${split ?? "(none)"}` });
       continue;
     }
-    if (item!.source === "declared") attestations.add(labelled.random!.value.attestation!);
+    if (attestation !== undefined) attestations.add(attestation);
     gate.push(item!);
   }
   const skipped = skippedItems(gate, heldoutItems, countingDraws, inclusion);

@@ -139,7 +139,7 @@ export function gateFiguresOf(f: AgreementFigures): GateFigures {
  * `calibrate` (which writes the record) and every later check decide alike.
  */
 export function gateOptionsOf(pairing: GroupPairing): Required<Pick<GateOptions, "heldout" | "declared" | "author" | "unfinished">> {
-  return { heldout: pairing.heldout, declared: pairing.declared, author: authorLabels(pairing.gate.map((p) => p.labelled)), unfinished: unfinishedDraws(pairing.draws) };
+  return { heldout: pairing.heldout, declared: pairing.declared, author: authorLabels(pairing.gate), unfinished: unfinishedDraws(pairing.draws) };
 }
 
 /** The record of this judge: same rubric, fingerprint and served model (the latest when several). */

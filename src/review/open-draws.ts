@@ -33,7 +33,7 @@ export function openDraws(plans: readonly GroupPlan[], labelsDir: string, book: 
     for (const d of p.pairing.draws) {
       if (!hasUnlabelled(d)) continue;
       const skips = skipsOf.get(d.annotator) ?? skipsOf.set(d.annotator, readSkips(labelsDir, d.annotator)).get(d.annotator)!;
-      // The draw's items with no label (a tie labels its item for the draw's coverage, as draw-status.ts counts it).
+      // The draw's items nobody has labelled (as draw-status.ts counts the draw's coverage).
       const rest = p.pairing.skipped.filter((s) => s.draws.includes(d.id)).map((s) => evidenceKey(s.judged.key, s.judged.inputHash)).filter((k) => !labelledForDraw(book.items.get(k)));
       const allSkipped = d.counts && rest.length === d.drawn - d.labelled && rest.every((k) => skips.has(k));
       (allSkipped ? settled : open).push({ p, d });

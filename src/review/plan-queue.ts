@@ -30,7 +30,7 @@ export function planQueue(cfg: ResolvedConfig, judgments: readonly Judgment[], b
     for (const i of d.drawn) {
       const it = d.population.items[i]!;
       const key = drawItemKey(d.rubric, it);
-      // Labelled already (its label counts for the draw), unless only from a frame the gate never counts.
+      // Labelled already (its labels decide it for the gate), not only as a second opinion.
       const l = book.items.get(key);
       if (settledForDraw(l)) continue;
       const c = byKey.get(key);

@@ -21,19 +21,20 @@ describe("ragjudge calibrate", () => {
     const { code, out } = await run();
     expect(code).toBe(0);
     expect(out).toMatch(/faithfulness · llm m1 served as m1-2026-01 · fingerprint f1f1f1f1f1f1/);
-    expect(out).toMatch(/UNTRUSTED kappa too low \(0\.74, 95% CI \[0\.54, 0\.90\]; lower bound must be >= 0\.60, n = 70 human labels\)/);
+    expect(out).toMatch(/UNTRUSTED kappa too low \(0\.68, 95% CI \[0\.47, 0\.85\]; lower bound must be >= 0\.60, n = 70 human labels\)/);
     expect(out).toMatch(/UNTRUSTED too few labels \(12 human labels, random and in the held-out split "heldout" \(no split counts as dev\): 8 yes \/ 4 no; need 50 with 10 of each\)/);
     expect(out).toMatch(/UNTRUSTED no calibration record for this judge: no label pairs with its verdicts yet/);
     expect(readdirSync(join(dir, "labels", "calibration")).sort()).toEqual(["correctness.56778204a02d.json", "faithfulness.f1f1f1f1f1f1.2d1ca6ac.json"]);
     const r = record("faithfulness.f1f1f1f1f1f1.2d1ca6ac.json");
-    // Gate table [[36, 5], [4, 25]] (two judge errors counted as disagreements): kappa = 1760/2390.
-    expect(r.figures.confusion).toEqual({ tp: 36, fp: 5, fn: 4, tn: 25 });
+    // Gate table [[35, 6], [5, 24]] (two judge errors counted as disagreements; on the two items asha and ben
+    // split, ben's answer against the judge): kappa = 1620/2390.
+    expect(r.figures.confusion).toEqual({ tp: 35, fp: 6, fn: 5, tn: 24 });
     expect(r.figures).toMatchObject({ n: 70, labelYes: 40, labelNo: 30, judgeErrors: 2, weighted: false });
-    expect(r.figures.kappa).toBeCloseTo(1760 / 2390, 14);
-    expect(r.figures.agreement).toBeCloseTo(61 / 70, 14);
-    expect(r.figures.tpr).toBeCloseTo(36 / 40, 14);
-    expect(r.figures.tnr).toBeCloseTo(25 / 30, 14);
-    expect(r.figures.pabak).toBeCloseTo(2 * 61 / 70 - 1, 14);
+    expect(r.figures.kappa).toBeCloseTo(1620 / 2390, 14);
+    expect(r.figures.agreement).toBeCloseTo(59 / 70, 14);
+    expect(r.figures.tpr).toBeCloseTo(35 / 40, 14);
+    expect(r.figures.tnr).toBeCloseTo(24 / 30, 14);
+    expect(r.figures.pabak).toBeCloseTo(2 * 59 / 70 - 1, 14);
     expect(r.excluded).toEqual({ nonRandom: 10, notDrawn: 0, drawNotCovering: 0, drawIncomplete: 0, notHeldout: 0, ties: 0 });
     expect(r.schema).toBe("ragjudge.calibration/2");
     expect(r.draws?.ids).toHaveLength(1);
@@ -94,7 +95,7 @@ describe("ragjudge calibrate", () => {
     const j = JSON.parse(out);
     expect(j.rubrics.map((r: { group: { rubric: string; fingerprint: string } }) => `${r.group.rubric}/${r.group.fingerprint.slice(0, 4)}`)).toEqual(["correctness/base", "faithfulness/f1f1", "faithfulness/f3f3"]);
     const f = j.rubrics[1];
-    expect(f.gate.kappa.kappa).toBeCloseTo(1760 / 2390, 14);
+    expect(f.gate.kappa.kappa).toBeCloseTo(1620 / 2390, 14);
     expect(f.gate.bootstrap.ci.lo).toBeLessThan(f.gate.kappa.kappa);
     expect(f.annotatorAgreement.cohen.kappa).toBeGreaterThan(0.5);
     expect(f.breakdowns.find((b: { value: string }) => b.value === "policy").figures.kappa.reasons.kappa).toMatch(/undefined/);
@@ -108,19 +109,19 @@ describe("ragjudge calibrate", () => {
     const { code, out } = await run("--format", "md", "--no-write");
     expect(code).toBe(0);
     expect(out).toMatch(/^# Calibration/);
-    expect(out).toMatch(/\| judge yes \| 36 \| 5 \|/);
+    expect(out).toMatch(/\| judge yes \| 35 \| 6 \|/);
   });
 
   it("applies per-rubric thresholds from the config and --require-trusted fails CI while any rubric is untrusted", async () => {
     const cfg = JSON.parse(readFileSync(join(dir, "ragjudge.config.json"), "utf8"));
-    cfg.trust = { perRubric: { faithfulness: { kappaLower: 0.5 } } };
+    cfg.trust = { perRubric: { faithfulness: { kappaLower: 0.45 } } };
     writeFileSync(join(dir, "ragjudge.config.json"), JSON.stringify(cfg));
     const { code, out, err } = await run("--require-trusted");
     expect(code).toBe(1);
-    expect(out).toMatch(/TRUSTED kappa 0\.74, 95% CI \[0\.54, 0\.90\], n = 70/);
+    expect(out).toMatch(/TRUSTED kappa 0\.68, 95% CI \[0\.47, 0\.85\], n = 70/);
     // why the step failed, on stderr as run says it: the rubrics still untrusted (faithfulness under F1 is trusted now)
     expect(err).toBe("ragjudge: untrusted rubrics under --require-trusted: correctness (fingerprint baseline-lex), faithfulness (fingerprint f3f3f3f3f3f3)\n");
-    expect(record("faithfulness.f1f1f1f1f1f1.2d1ca6ac.json").thresholds.kappaLower).toBe(0.5);
+    expect(record("faithfulness.f1f1f1f1f1f1.2d1ca6ac.json").thresholds.kappaLower).toBe(0.45);
   });
 
   it("--strict turns stale and unjudged labels into errors, naming file and line, and writes nothing", async () => {

@@ -148,7 +148,7 @@ describe("trust states from records", () => {
     const dir = calibrated();
     await calibrateQuietly(dir);
     const judgments = loadJsonl(join(dir, "judgments.jsonl"), Judgment).map((r) => r.value);
-    const states = trustStates(judgments, gateInputs(join(dir, "labels"), { minLabels: 50, minPerClass: 10, kappaLower: 0.5, perRubric: {} }));
+    const states = trustStates(judgments, gateInputs(join(dir, "labels"), { minLabels: 50, minPerClass: 10, kappaLower: 0.45, perRubric: {} }));
     expect(states.map((s) => [s.rubric, s.fingerprint.slice(0, 4), s.trusted, s.reason ?? "trusted"])).toEqual([
       ["correctness", "base", false, "too-few-labels"],
       ["faithfulness", "f1f1", true, "trusted"],
@@ -157,7 +157,7 @@ describe("trust states from records", () => {
     const f3 = states[2]!;
     expect(f3.otherFingerprints.map((o) => o.fingerprint.slice(0, 4))).toEqual(["f1f1"]);
     expect(f3.message).toMatch(/1 record\(s\) exist for other fingerprints of faithfulness \(prompt or model changed\), not used/);
-    expect(states[1]!.kappa).toBeCloseTo(1760 / 2390, 12);
+    expect(states[1]!.kappa).toBeCloseTo(1620 / 2390, 12);
     expect(states[1]!.record).toMatch(/faithfulness\.f1f1f1f1f1f1\.2d1ca6ac\.json$/);
   });
 

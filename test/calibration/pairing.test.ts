@@ -189,24 +189,27 @@ describe("pairGroup", () => {
   });
 
   it("counts a counting draw's drawn items without a counting label as disagreements, in kappa but not in the label counts", () => {
-    // a..e drawn of six. a, b labelled as the judge said; c skipped; d tied; e labelled from a frame the gate never
-    // counts. f was not drawn: its absence of a label is nobody's choice.
+    // a..e drawn of six. a, b labelled as the judge said; c skipped; d split between two annotators; e labelled
+    // from a frame the gate never counts. f was not drawn: its absence of a label is nobody's choice.
     const { draw, roles: [a, b, c, d, e, f6] } = drawOver(6, 5);
     const { groups } = groupJudgments([j(a!, "yes"), j(b!, "no"), j(c!, "yes"), j(d!, "no"), j(e!, "error"), j(f6!, "yes")]);
     const labels = [l(a!, "yes"), l(b!, "no"), l(d!, "yes"), l(d!, "no", { annotator: "b" }), l(e!, "yes", { frame: "panel-split" })];
     const p = pairGroup(groups[0]!, book(labels), withDraws([draw], { minCoverage: 0.4 }));
-    // The tie labels its item for coverage (so a tie cannot void a finished draw); the panel-split label does not.
+    // The split item is labelled (so a second annotator cannot void a finished draw), decided by the answer
+    // against the judge; the panel-split label does not label its item.
     expect(p.draws[0]).toMatchObject({ counts: true, drawn: 5, labelled: 3 });
-    expect(p.gate.map((x) => x.judged.key.question)).toEqual([q(a!), q(b!)]);
-    expect(p.skipped.map((x) => [x.judged.key.question, x.label])).toEqual([[q(c!), "no"], [q(d!), "yes"], [q(e!), "no"]]);
+    expect(p.gate.map((x) => [x.judged.key.question, x.label])).toEqual([[q(a!), "yes"], [q(b!), "no"], [q(d!), "yes"]]);
+    expect(p.ties).toEqual([]);
+    expect(p.skipped.map((x) => [x.judged.key.question, x.label])).toEqual([[q(c!), "no"], [q(e!), "no"]]);
     const f = agreementFigures(gateFigureItems(p));
-    expect({ n: f.n, skipped: f.skipped, labelYes: f.labelYes, labelNo: f.labelNo, judgeErrors: f.judgeErrors }).toEqual({ n: 2, skipped: 3, labelYes: 1, labelNo: 1, judgeErrors: 0 });
-    // c (judge yes, imputed no) is a false positive; d (judge no, imputed yes) and e (error, imputed no: judge taken as yes) too.
+    expect({ n: f.n, skipped: f.skipped, labelYes: f.labelYes, labelNo: f.labelNo, judgeErrors: f.judgeErrors }).toEqual({ n: 3, skipped: 2, labelYes: 2, labelNo: 1, judgeErrors: 0 });
+    // c (judge yes, imputed no) is a false positive, d (judge no, a "yes" among its answers) a false negative, and
+    // e (error, imputed no: judge taken as yes) a false positive.
     expect(f.confusion).toMatchObject({ tp: 1, tn: 1, fp: 2, fn: 1 });
     // The pass-rate corrections assume a random sample of labels: with skipped items they say so instead of trusting it.
     const rates = correctedPassRates(p, { seed: 1, reps: 50 });
-    expect(rates.ppiUninformative).toMatch(/3 drawn held-out items have no counting label, and their labels could move it either way \(label them\)$/);
-    expect(rates.roganGladenUninformative ?? "").toMatch(/3 drawn held-out items have no counting label/);
+    expect(rates.ppiUninformative).toMatch(/2 drawn held-out items have no counting label, and their labels could move it either way \(label them\)$/);
+    expect(rates.roganGladenUninformative ?? "").toMatch(/2 drawn held-out items have no counting label/);
     // A draw that does not count (coverage below the floor) imputes nothing: its labels are out of the gate already
     // (and the gate refuses trust while it is unfinished).
     const below = pairGroup(groups[0]!, book(labels.slice(0, 2)), withDraws([draw]));
@@ -234,14 +237,18 @@ describe("pairGroup", () => {
     expect(agreementFigures(gateFigureItems(p)).confusion).toMatchObject({ tp: 12, fp: 12, fn: 0, tn: 0 });
   });
 
-  it("leaves tied items out until adjudicated, and counts judge errors as disagreements", () => {
+  it("decides a drawn item two annotators split on by the answer against the judge, whatever adjudication says, and counts judge errors as disagreements", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "error")]);
-    // The tie leaves half the draw unlabelled: counted here with a lower coverage floor.
-    const p = pairGroup(groups[0]!, book([l(1, "yes"), l(1, "no", { annotator: "b" }), l(2, "yes")]), withDraws([drawOver(2, 2).draw], { minCoverage: 0.5 }));
-    expect(p.ties).toHaveLength(1);
+    const split = [l(1, "yes"), l(1, "no", { annotator: "b" }), l(1, "yes", { annotator: "lead", frame: "manual", adjudication: true }), l(2, "yes")];
+    const p = pairGroup(groups[0]!, book(split), withDraws([drawOver(2, 2).draw]));
+    expect(p.ties).toEqual([]);
+    expect(p.gate.map((x) => x.label)).toEqual(["no", "yes"]);
     const f = agreementFigures(p.gate);
     expect(f.judgeErrors).toBe(1);
-    expect(f.confusion).toMatchObject({ fn: 1, tp: 0 });
+    expect(f.confusion).toMatchObject({ fp: 1, fn: 1, tp: 0 });
+    // a tie on an item no draw drew is still left out until adjudicated (error analysis)
+    const undrawn = pairGroup(groups[0]!, book([l(1, "yes"), l(1, "no", { annotator: "b" })]));
+    expect(undrawn.ties).toHaveLength(1);
   });
 });
 

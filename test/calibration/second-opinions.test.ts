@@ -2,7 +2,8 @@
  * The trust gate against labels added after the random ones: second
  * opinions sent only where someone disagreed with the judge, adjudications
  * that overrule an annotator, a labeller who answers again once the judge's
- * verdict is shown, and example labels imported again as human. Each of
+ * verdict is shown, more people answering only those items through the
+ * draw's own queue, and example labels imported again as human. Each of
  * these made a rubric trusted on the code before labels.ts `gateLabels`
  * (an adversarial review found them); each test fails there.
  *
@@ -63,7 +64,24 @@ describe("labels added after the random ones never raise the gate", () => {
     expect(figures(await calibration(p, RUBRIC))).toEqual(before);
   });
 
-  it("an adjudication settles a tie only: one that overrules a single annotator is not counted", async () => {
+  it("two more people answering, through the draw's own queue, only the items where the first parted from the judge leave the gate as it was", async () => {
+    const { p, disagreed } = await honestStart();
+    const before = figures(await calibration(p, RUBRIC));
+    // the old gate took the 2-to-1 majority for the judge; a random frame and the draw's id do not make them count
+    const queue = join(p.dir, `queue-${RUBRIC}-1.jsonl`);
+    const aimed = new Set(disagreed.map((j) => `${j.variant}/${j.question}/${j.unit}`));
+    for (const annotator of ["bob", "carol"]) {
+      const session = new ReviewSession({ queueFile: queue, rubricsDir: join(p.dir, "rubrics"), judgmentsFile: p.judgments, labelsDir: p.labels, annotator, provenance: "human" });
+      session.entries.forEach((e, i) => {
+        const j = disagreed.find((d) => d.question === e.value.question && d.variant === e.value.variant && d.unit === e.value.unit);
+        if (j && aimed.has(`${j.variant}/${j.question}/${j.unit}`) && (j.verdict === "yes" || j.verdict === "no")) session.answer(i, e.value.inputHash, j.verdict);
+        else session.skip(i, e.value.inputHash);
+      });
+    }
+    expect(figures(await calibration(p, RUBRIC))).toEqual(before);
+  });
+
+  it("an adjudication never decides a drawn item: one that overrules its annotator is not counted", async () => {
     const { p, disagreed } = await honestStart();
     const before = figures(await calibration(p, RUBRIC));
     agreeingLabels(p, "lead", disagreed, { frame: "manual", adjudication: true });

@@ -116,7 +116,7 @@ describe("the trust gate cannot be talked into trust", () => {
     const c = await calibration(p, "correctness");
     expect(c.gate.n).toBe(answered);
     expect(c.trust).toMatchObject({ trusted: false, reason: "kappa-too-low" });
-    expect(c.trust.message).toContain("6 drawn held-out items with no counting label are counted as disagreements (label them, and adjudicate any tie, to count their labels instead)");
+    expect(c.trust.message).toContain("6 drawn held-out items with no counting label are counted as disagreements (label them to count their labels instead)");
     const cal = await calibrate(p);
     expect(cal.code).toBe(0);
     expect(cal.out).toContain('confusion matrix (its "label" cells include the 6 skipped drawn items, each as a disagreement)');
@@ -273,16 +273,17 @@ describe("the trust gate cannot be talked into trust", () => {
     });
     const before = await calibration(p, "correctness");
     expect(before.trust).toMatchObject({ trusted: false, reason: "kappa-too-low" });
-    // "bob" labels eight of the drawn items the other way round: ties. They used to drop the draw below 80% labelled,
-    // so no label counted, the disagreements with them; now a tie labels its item and counts as a disagreement.
+    // "bob" labels eight of the drawn items the other way round. Those ties used to drop the draw below 80% labelled,
+    // so no label counted, the disagreements with them; now every item stays labelled, decided by an answer against
+    // the judge when either gave one: bob's on the two the first annotator agreed on, the first's on the other six.
     const verdicts = new Map(verdictsOf(p).map((j) => [`${j.variant}/${j.question}/${j.unit}/${j.inputHash}`, j] as const));
     const tied = entries.slice(0, 8).map((e) => verdicts.get(`${e.variant}/${e.question}/${e.unit}/${e.inputHash}`)!);
     const firstLabels = new Map(readFileSync(join(p.labels, "test-author.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Label).map((l) => [`${l.variant}/${l.question}/${l.unit}`, l.label]));
     writeRandomLabels(p, tied, (j) => ({ annotator: "bob", label: firstLabels.get(`${j.variant}/${j.question}/${j.unit}`) === "yes" ? "no" : "yes" }));
     const after = await calibration(p, "correctness");
-    expect(after.gate.n).toBe(entries.length - 8);
+    expect(after.gate.n).toBe(entries.length);
     expect(after.trust).toMatchObject({ trusted: false, reason: "kappa-too-low" });
-    expect(after.trust.message).toContain("8 drawn held-out items with no counting label are counted as disagreements");
+    expect(after.trust.ci!.hi).toBeLessThan(before.trust.ci!.hi);
   });
 
   it("never trusts the project's own author labels, however well they agree with the judge", async () => {

@@ -114,8 +114,8 @@ describe("ragjudge plan", () => {
     expect(state, refused.err).not.toBeNull();
     expect(Number(state![2]) - Number(state![1])).toBe(2);
 
-    // Skipped too (and a third item tied by a second annotator, which labels it for the draw's coverage): the draw
-    // counts, its rest counts against the judge, and more can be drawn.
+    // Skipped too (and a third item answered the other way by a second annotator: still labelled for the draw, and
+    // decided by the answer against the judge): the draw counts, its rest counts against the judge, and more can be drawn.
     session.skip(open, entries[open]!.inputHash);
     const tied = entries[mine[2]!]!;
     appendLabel(labels, { variant: tied.variant, question: tied.question, rubric: tied.rubric, unit: tied.unit, inputHash: tied.inputHash, label: "no", annotator: "bo", provenance: "human", frame: "random", draw: drawId, inclusionProbability: tied.inclusionProbability, stratum: tied.stratum, split: tied.split, time: "2026-12-02T00:00:00.000Z" });
@@ -124,10 +124,10 @@ describe("ragjudge plan", () => {
     expect(drawn.out).toMatch(/^Budget of 10 labels:$/m);
     const note = new RegExp(`^note: ${tied.rubric}: draw ${drawId} counts with 2 drawn items asha skipped; until labelled they count as disagreements with the judge\\. To queue them again: ragjudge (sample --draw ${drawId} --annotator asha .*)$`, "m").exec(drawn.out);
     expect(note, drawn.out).not.toBeNull();
-    // the printed command runs as printed, and queues the two skipped items (and the tie, for someone to settle)
+    // the printed command runs as printed, and queues the two skipped items (not the one two people answered)
     const again = await runCliCaptured([...note![1]!.split(" "), "--out", join(dir, "q4.jsonl")]);
     expect(again.code, again.err).toBe(0);
-    expect(loadQueue(join(dir, "q4.jsonl")).map((r) => r.value.inputHash).sort()).toEqual([entries[skipped]!.inputHash, entries[open]!.inputHash, tied.inputHash].sort());
+    expect(loadQueue(join(dir, "q4.jsonl")).map((r) => r.value.inputHash).sort()).toEqual([entries[skipped]!.inputHash, entries[open]!.inputHash].sort());
   });
 
   it("sizes each draw by the new labels it queues: a budget over a frame whose earlier draw is labelled (nested in the new one) queues the whole share", async () => {
