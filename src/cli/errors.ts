@@ -1,5 +1,5 @@
 import { CommanderError } from "commander";
-import { InputError, InputErrors } from "../golden/errors.js";
+import { displayPath, InputError, InputErrors } from "../golden/errors.js";
 import { MeasureSpecError } from "../retrieval/measures/parse.js";
 import { NoTrecNameError } from "../retrieval/trec/write.js";
 
@@ -31,6 +31,34 @@ function isNamed(e: unknown, name: "ConfigNotFoundError" | "JudgeSetupError"): e
   return e instanceof Error && e.name === name;
 }
 
+/**
+ * What a file-system error says about its path, by its code: a folder given
+ * where a file goes (or the reverse), a path that cannot be read or written.
+ * These are the user's paths, not ragjudge's bugs, so they exit 2 with the
+ * path named instead of 3 with "please report it".
+ */
+const FS_PROBLEMS: Record<string, string> = {
+  ENOTDIR: "is a file, or inside one, where a folder is needed",
+  EISDIR: "is a folder, where a file is needed",
+  ENOENT: "not found",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EEXIST: "already exists",
+  ELOOP: "too many symbolic links",
+  ENAMETOOLONG: "the name is too long",
+  EROFS: "on a read-only file system",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+};
+
+/** A Node file-system error with its path (`ENOTDIR: not a directory, scandir 'x'`). */
+function fsProblem(e: unknown): string | undefined {
+  if (!(e instanceof Error)) return undefined;
+  const { code, path } = e as NodeJS.ErrnoException;
+  if (typeof code !== "string" || typeof path !== "string" || !(code in FS_PROBLEMS)) return undefined;
+  return `${displayPath(path)}: ${FS_PROBLEMS[code]!} (${code})`;
+}
+
 /** At most this many problems are printed; the count of the rest is given. */
 const MAX_PRINTED = 30;
 
@@ -60,7 +88,13 @@ export function reportError(e: unknown, write: (s: string) => void = (s) => proc
   }
   // Library errors about how a command was asked (judge setup, measure names) are usage errors too.
   if (e instanceof UsageError || isNamed(e, "ConfigNotFoundError") || isNamed(e, "JudgeSetupError") || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
-    write(`ragjudge: error: ${oneLine(e.message)}\n`);
+    // ragjudge's own usage messages may span lines (the choices of "no judge configured"); each line is made safe
+    write(`ragjudge: error: ${e.message.split("\n").map(oneLine).join("\n")}\n`);
+    return EXIT.badInput;
+  }
+  const fs = fsProblem(e);
+  if (fs !== undefined) {
+    write(`ragjudge: error: ${oneLine(fs)}\n`);
     return EXIT.badInput;
   }
   if (e instanceof CommanderError) {

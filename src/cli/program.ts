@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { createRequire } from "node:module";
 import { commands } from "./commands/index.js";
-import { EXIT, reportError } from "./errors.js";
+import { EXIT, reportError, UsageError } from "./errors.js";
 import { addExampleOption } from "./example.js";
 
 /**
@@ -32,7 +32,32 @@ export function buildProgram(): Command {
     .exitOverride();
   for (const register of commands) register(program);
   addExampleOption(program);
+  program.hook("preAction", (_program, action) => refuseEmptyValues(action));
   return program;
+}
+
+/**
+ * Refuses a flag or an argument given as an empty text (`--config "$CONFIG"`
+ * with the variable unset): each command would otherwise take its default (the
+ * config of the working folder, the default evaluations folder) as if the flag
+ * were left out, and a CI job would run on other inputs without a word.
+ */
+function refuseEmptyValues(command: Command): void {
+  const values = command.opts();
+  for (const option of command.options) {
+    const value = values[option.attributeName()] as unknown;
+    const texts = Array.isArray(value) ? value : [value];
+    if (texts.some((v) => typeof v === "string" && v.trim() === "")) {
+      throw new UsageError(`${option.long ?? option.short ?? option.flags}: an empty value (an unset variable?): give a value, or leave the flag out for its default`);
+    }
+  }
+  command.registeredArguments.forEach((argument, i) => {
+    const value = command.processedArgs[i] as unknown;
+    const texts = Array.isArray(value) ? value : [value];
+    if (texts.some((v) => typeof v === "string" && v.trim() === "")) {
+      throw new UsageError(`${argument.name().toUpperCase()}: an empty argument (an unset variable?): give a value`);
+    }
+  });
 }
 
 /**

@@ -23,6 +23,9 @@ describe("ragjudge judge", () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain("no judge configured");
     expect(r.err).toContain("--judge baseline");
+    // one choice a line, as written (each line was shown as one, its breaks as \u000a)
+    expect(r.err).toMatch(/^ragjudge: error: no judge configured\. Choose one:\n  - an LLM judge: /);
+    expect(r.err).not.toContain("\\u000a");
     expect(r.out).toBe("");
   });
 

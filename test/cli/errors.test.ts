@@ -1,0 +1,91 @@
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { EXIT, reportError } from "../../src/cli/errors.js";
+import { runCliCaptured } from "../helpers/cli.js";
+import { ROOT } from "../helpers/paths.js";
+import { tempDir } from "../helpers/temp.js";
+
+/** reportError's message and code for `e`. */
+function reported(e: unknown): { code: number; text: string } {
+  let text = "";
+  const code = reportError(e, (s) => (text += s));
+  return { code, text };
+}
+
+/** The error Node's fs throws for `path` with `code`. */
+function fsError(code: string, path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: x, scandir '${path}'`), { code, path, syscall: "scandir", errno: -20 });
+}
+
+describe("reportError", () => {
+  it("gives a file-system error on a user's path exit 2, naming the path, instead of an internal error", () => {
+    const r = reported(fsError("ENOTDIR", join(process.cwd(), "evaluations")));
+    expect(r).toEqual({ code: EXIT.badInput, text: "ragjudge: error: evaluations: is a file, or inside one, where a folder is needed (ENOTDIR)\n" });
+    expect(reported(fsError("EACCES", "/root/x")).text).toBe("ragjudge: error: /root/x: permission denied (EACCES)\n");
+    expect(reported(fsError("ENOSPC", "/tmp/out")).code).toBe(EXIT.badInput);
+  });
+
+  it("keeps exit 3 for what is a bug: an error with no path, or a code it does not know", () => {
+    expect(reported(new TypeError("x is undefined")).code).toBe(EXIT.internal);
+    expect(reported(Object.assign(new Error("ENOTDIR"), { code: "ENOTDIR" })).code).toBe(EXIT.internal);
+    expect(reported(fsError("EWHATEVER", "/tmp/x")).code).toBe(EXIT.internal);
+  });
+
+  it("keeps a path from a user's file on one line", () => {
+    expect(reported(fsError("ENOENT", "/tmp/a\nb")).text).toBe("ragjudge: error: /tmp/a\\u000ab: not found (ENOENT)\n");
+  });
+});
+
+describe("paths where a folder goes, given a file, through the CLI", () => {
+  it("compare --evaluations-dir FILE: exit 2 naming it", async () => {
+    const dir = tempDir();
+    const file = join(dir, "evaluations");
+    writeFileSync(file, "");
+    const r = await runCliCaptured(["compare", "--variants", "a,b", "--config", join(ROOT, "ragjudge.config.json"), "--evaluations-dir", file]);
+    expect(r.code, r.err).toBe(EXIT.badInput);
+    expect(r.err).toMatch(/evaluations: is a file, or inside one, where a folder is needed \(ENOTDIR\)\n$/);
+    expect(r.err).not.toMatch(/internal error/);
+  });
+
+  it("judge and calibrate with labels/calibration a file: exit 2 naming it, the labels untouched", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "labels"));
+    writeFileSync(join(dir, "labels", "calibration"), "");
+    writeFileSync(join(dir, "ragjudge.config.json"), JSON.stringify({
+      golden: join(ROOT, "golden", "questions.jsonl"),
+      variants: [{ name: "v", output: join(ROOT, "golden", "variants", "bm25-small", "output.jsonl"), chunks: join(ROOT, "golden", "variants", "bm25-small", "chunks.jsonl") }],
+      labels: "labels", cacheDir: "cache", judge: { kind: "baseline" },
+    }));
+    for (const command of ["judge", "calibrate"]) {
+      const r = await runCliCaptured([command, "--config", join(dir, "ragjudge.config.json")]);
+      expect(r.code, r.err).toBe(EXIT.badInput);
+      expect(r.err).toMatch(/calibration: is a file, or inside one, where a folder is needed \(ENOTDIR\)\n$/);
+    }
+    expect(readdirSync(join(dir, "labels"))).toEqual(["calibration"]);
+  });
+});
+
+describe("an empty flag value or argument (an unset variable in a CI script)", () => {
+  const EXAMPLE = join(ROOT, "ragjudge.config.json");
+  it.each([
+    [["validate", "--config", ""], "--config: an empty value"],
+    [["run", "--config", EXAMPLE, "--evaluations-dir", " ", "--quiet"], "--evaluations-dir: an empty value"],
+    [["retrieval", "--config", EXAMPLE, "--measure", "R@10", "--measure", ""], "--measure: an empty value"],
+    [["review", "", "--annotator", "a"], "QUEUE: an empty argument"],
+    [["init", ""], "DIR: an empty argument"],
+  ])("%j is refused (exit 2) instead of taking the default", async (args, message) => {
+    const dir = tempDir();
+    const before = process.cwd();
+    process.chdir(dir);
+    try {
+      const r = await runCliCaptured(args);
+      expect(r.code, r.err).toBe(EXIT.badInput);
+      const hint = message.startsWith("--") ? ", or leave the flag out for its default" : "";
+      expect(r.err).toBe(`ragjudge: error: ${message} (an unset variable?): give a value${hint}\n`);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      process.chdir(before);
+    }
+  });
+});
