@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { loadConfig } from "../../golden/config.js";
+import { InputError } from "../../golden/errors.js";
 import { readText } from "../../golden/files.js";
 import { batchClient, BatchApiError, batchDeadlines, resolveBatchEndpoint, type BatchEndpoint } from "../../judge/batch/api.js";
 import { collectBatch, openSubmissions, pollBatch, TERMINAL_STATES } from "../../judge/batch/collect.js";
@@ -173,6 +174,8 @@ export function batchForget(ids: string[], flags: CommonFlags): void {
 export async function batchImport(file: string, flags: CommonFlags): Promise<void> {
   const text = readText(file);
   const lines = parseOutputFile(text, file);
+  // an empty file imports nothing: most likely the wrong file, or one still being written
+  if (lines.length === 0) throw new InputError(file, undefined, undefined, "the file is empty: nothing to import (a Batch API output or error file has one line per request)");
   const { cache, store, close } = openStore(flags, "ragjudge batch import");
   try {
     const counts = ingestLines(cache, store, lines, { label: file });

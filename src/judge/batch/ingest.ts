@@ -19,13 +19,16 @@ export interface IngestCounts {
   unknown: number;
   /** The first few unknown custom_ids, with file and line. */
   unknownIds: string[];
+  /** Lines repeating a custom_id of an earlier line of the same file: skipped (the first counts), counted, a few named. */
+  repeated: number;
+  repeatedIds: string[];
   /** Distinct error causes with their counts, most frequent first (for the summary). */
   causes: [string, number][];
 }
 
 /** Counts of nothing yet, to add files' counts into. */
 export function emptyCounts(): IngestCounts {
-  return { lines: 0, verdicts: 0, errors: 0, pending: 0, unknown: 0, unknownIds: [], causes: [] };
+  return { lines: 0, verdicts: 0, errors: 0, pending: 0, unknown: 0, unknownIds: [], repeated: 0, repeatedIds: [], causes: [] };
 }
 
 /** Adds `b` into `a` (the summary of several files). */
@@ -39,6 +42,8 @@ export function addCounts(a: IngestCounts, b: IngestCounts): IngestCounts {
     pending: a.pending + b.pending,
     unknown: a.unknown + b.unknown,
     unknownIds: [...a.unknownIds, ...b.unknownIds].slice(0, 5),
+    repeated: a.repeated + b.repeated,
+    repeatedIds: [...a.repeatedIds, ...b.repeatedIds].slice(0, 5),
     causes: [...causes].sort((x, y) => y[1] - x[1]),
   };
 }
@@ -79,13 +84,23 @@ export function ingestLines(cache: JudgeCache, store: BatchStore, lines: readonl
   const counts = emptyCounts();
   const causes = new Map<string, number>();
   const time = new Date().toISOString();
+  // A request answered twice in one file (a runner retried, files concatenated) is one result, counted once.
+  const first = new Map<string, number>();
+  const where = (line: number) => (opts.label ? `${displayPath(opts.label)}:${line}` : `line ${line}`);
   store.transaction(() => {
     for (const { line, value } of lines) {
       counts.lines++;
+      const earlier = first.get(value.custom_id);
+      if (earlier !== undefined) {
+        counts.repeated++;
+        if (counts.repeatedIds.length < 5) counts.repeatedIds.push(`${value.custom_id} (${where(line)}, first on line ${earlier})`);
+        continue;
+      }
+      first.set(value.custom_id, line);
       const row = store.request(value.custom_id);
       if (!row) {
         counts.unknown++;
-        if (counts.unknownIds.length < 5) counts.unknownIds.push(opts.label ? `${value.custom_id} (${displayPath(opts.label)}:${line})` : value.custom_id);
+        if (counts.unknownIds.length < 5) counts.unknownIds.push(opts.label ? `${value.custom_id} (${where(line)})` : value.custom_id);
         continue;
       }
       const key = cacheKey(row.fingerprint, row.inputHash, row.repeat);

@@ -73,6 +73,31 @@ describe("ragjudge batch import", () => {
     c.close();
   });
 
+  it("counts a custom_id repeated in one file once, warning with both lines, and refuses an empty file (exit 2, nothing stored)", async () => {
+    const dir = tempDir("ragjudge-import-");
+    const cache = JudgeCache.open(dir);
+    const customId = `${A}-${"c3".repeat(32)}-0`;
+    BatchStore.open(cache).recordExport([{ customId, fingerprint: A, inputHash: "c3".repeat(32), repeat: 0, rubric: "faithfulness", model: "m", items: [{ variant: "v", question: "q0", rubric: "faithfulness", unit: "answer" }], exportFile: "in.jsonl" }]);
+    cache.close();
+    const file = join(dir, "out.jsonl");
+    const reply = (verdict: string) => JSON.stringify({ verdict, reason: "r" });
+    writeFileSync(file, [vllmLine(customId, 1, reply("yes")), vllmLine(customId, 2, reply("no"))].join("\n") + "\n");
+    const r = await runCliCaptured(["batch", "import", file, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("out.jsonl: 2 lines; 1 verdict stored, 0 error verdicts, 0 returned to pending");
+    expect(r.out).toMatch(/warning: 1 line repeating the custom_id of an earlier line, skipped: the first line's result counts \(e\.g\. a1a1\S+ \(\S*out\.jsonl:2, first on line 1\)\)/);
+    const c = JudgeCache.open(dir);
+    expect(c.getDone(cacheKey(A, "c3".repeat(32), 0))).toMatchObject({ verdict: "yes" });
+    c.close();
+
+    const empty = join(dir, "empty.jsonl");
+    writeFileSync(empty, "");
+    const e = await runCliCaptured(["batch", "import", empty, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    expect(e.code).toBe(2);
+    expect(e.err).toMatch(/^ragjudge: error: \S*empty\.jsonl: the file is empty: nothing to import/);
+    expect(e.out).toBe("");
+  });
+
   it("refuses to store into a cache a judge run is using, in one line, storing nothing", async () => {
     const dir = tempDir("ragjudge-import-");
     const cache = JudgeCache.open(dir);
