@@ -133,4 +133,13 @@ describe("bad input: one line naming file, line and field, exit 2, nothing writt
       expect(readdirSync(join(p.root, "sub")).sort()).toEqual(["data", "ragjudge.config.json"]);
     }
   });
+
+  it("a question of white space alone (it passed, and the judge graded answers to nothing)", async () => {
+    const p = project([{ id: "q1", retrieved: [{ text: "A passage." }] }]);
+    writeFileSync(join(p.root, "sub", "data", "golden.jsonl"), lines({ id: "q1", question: " \t", relevantText: ["A passage."] }));
+    const r = await inDir(p.root, ["run", "--config", p.config]);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toBe("ragjudge: error: sub/data/golden.jsonl:1: question: must not be empty or only white space\n");
+    expect(readdirSync(join(p.root, "sub")).sort()).toEqual(["data", "ragjudge.config.json"]);
+  });
 });

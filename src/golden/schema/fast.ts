@@ -30,6 +30,11 @@ export function isNonEmpty(v: unknown): v is string {
   return typeof v === "string" && v.length > 0;
 }
 
+/** A text with something besides white space (String.prototype.trim's white space, as the zod refinements use). */
+export function isText(v: unknown): v is string {
+  return typeof v === "string" && v.trim() !== "";
+}
+
 /** Every key of `o` is one of `keys` (a strict object's rule). */
 export function onlyKeys(o: Record<string, unknown>, keys: ReadonlySet<string>): boolean {
   for (const k in o) if (!keys.has(k)) return false;

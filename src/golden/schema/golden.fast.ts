@@ -1,5 +1,5 @@
 import { normalise } from "../normalise.js";
-import { everyOf, inSchemaOrder, isId, isMeta, isNonEmpty, isObject, onlyKeys, type FastCheck } from "./fast.js";
+import { everyOf, inSchemaOrder, isId, isMeta, isNonEmpty, isObject, isText, onlyKeys, type FastCheck } from "./fast.js";
 import type { Chunk, GoldenQuestion } from "./golden.js";
 
 /** The keys each fast check knows, in the schema's order; test/golden/schema/fast.test.ts fails when a schema's keys differ. */
@@ -23,7 +23,7 @@ export const fastGoldenQuestion: FastCheck<GoldenQuestion> = (j) => {
   // defaults replace an absent key only (JSON has no undefined; a null stays, and fails)
   const answerable = j.answerable === undefined ? true : j.answerable;
   const tags = j.tags === undefined ? [] : j.tags;
-  if (!isId(id) || !isNonEmpty(question) || typeof answerable !== "boolean") return undefined;
+  if (!isId(id) || !isText(question) || typeof answerable !== "boolean") return undefined;
   if (relevant !== undefined && !everyOf(relevant, isId)) return undefined;
   if (anchor !== undefined && !(isObject(anchor) && onlyKeys(anchor, ANCHOR) && isId(anchor.doc) && isMarkedText(anchor.text))) return undefined;
   if (relevantText !== undefined && !everyOf(relevantText, isMarkedText)) return undefined;

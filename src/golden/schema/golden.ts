@@ -26,7 +26,8 @@ export type Anchor = z.infer<typeof Anchor>;
 export const GoldenQuestion = z
   .strictObject({
     id: Id,
-    question: z.string().min(1, "must not be empty"),
+    // a question of spaces alone asks nothing: the judge would grade answers to it
+    question: z.string().refine((t) => t.trim() !== "", "must not be empty or only white space"),
     /** false: no answer exists in the documents; the right output is "not found". */
     answerable: z.boolean().default(true),
     relevant: z.array(Id).optional(),
