@@ -186,6 +186,14 @@ describe("ragjudge sample", () => {
     }
   });
 
+  it("says a draw of more than there are took every item, fewer than asked", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 3 ? "yes" : "no")));
+    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "20", "--rubrics", "faithfulness", "--annotator", "asha", "--out", join(p.dir, "q.jsonl")]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/random 11 of 11 \(inclusion probability 1\.00, all of them: fewer than the 20 asked; draw [0-9a-f]{16}\) → 11 queued/);
+  });
+
   it("draws items the annotator labelled in other frames like any other, counting their labels instead of queueing them", async () => {
     const p = project();
     writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 2 ? "yes" : "no")));

@@ -70,7 +70,7 @@ export function shortPath(p: string): string {
 }
 
 /** One summary line per rubric: what was in the run, what was left out and why, what was drawn. */
-function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, rubric: string): string {
+function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, rubric: string, asked?: number): string {
   const parts: string[] = [];
   const left: string[] = [];
   if (n) {
@@ -84,7 +84,9 @@ function describe(n: RubricRunNotes | undefined, s: RubricSample | undefined, ru
     parts.push(`${s.labelledByAnnotator} already labelled by you`);
     if (s.random) {
       const own = s.random.alreadyLabelled ? `, ${s.random.alreadyLabelled} of them already labelled by you (counted, not queued again)` : "";
-      parts.push(`random ${s.random.drawn} of ${s.population}${s.random.drawn ? ` (inclusion probability ${s.random.inclusionProbability.toPrecision(3)}${own}; draw ${s.random.draw})` : ""}`);
+      // a draw of more than there are takes every item: say so, or "random 12 of 12" reads as 12 of the 20 asked
+      const all = asked !== undefined && asked > s.random.drawn ? `, all of them: fewer than the ${asked} asked` : "";
+      parts.push(`random ${s.random.drawn} of ${s.population}${s.random.drawn ? ` (inclusion probability ${s.random.inclusionProbability.toPrecision(3)}${own}${all}; draw ${s.random.draw})` : ""}`);
     }
     if (s.balanced) parts.push(`balanced judge-yes ${s.balanced.yes.drawn} of ${s.balanced.yes.of}, judge-no ${s.balanced.no.drawn} of ${s.balanced.no.of}`);
     if (s.disagreements) parts.push(`disagreements ${s.disagreements.queued} of ${s.disagreements.found}${s.disagreements.labelledByAnnotator ? ` (${s.disagreements.labelledByAnnotator} are your own labels: someone else should look)` : ""}`);
@@ -136,7 +138,7 @@ export function sampleAction(flags: SampleFlags): void {
 
   const names = [...new Set([...result.notes.map((n) => n.rubric), ...result.rubrics.map((r) => r.rubric)])].sort();
   const lines = [`Review queue for ${flags.annotator} (seed ${flags.seed}${splits ? `, split ${splits.join(", ")}` : ""}):`];
-  for (const name of names) lines.push(describe(result.notes.find((n) => n.rubric === name), result.rubrics.find((r) => r.rubric === name), name));
+  for (const name of names) lines.push(describe(result.notes.find((n) => n.rubric === name), result.rubrics.find((r) => r.rubric === name), name, random));
   for (const n of result.notes) {
     if (n.otherFingerprints.length) lines.push(`  note: ${n.rubric} has verdicts of ${n.otherFingerprints.length + 1} judge fingerprints; sampled the latest (${n.fingerprint!.slice(0, 12)}…)`);
     if (n.otherServedModels?.length) lines.push(servedNote(n, flags));
