@@ -14,7 +14,11 @@ function kappaLine(p: GroupPlan): string {
   const head = `kappa ${kappa}, gate interval ${interval(p.ci)} (lower bound must reach ${fixed(p.kappaLower)})`;
   if (need.unknown) {
     const pilot = Math.max(0, Math.min(p.minLabels, p.heldoutItems) - p.labels);
-    return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first${p.heldoutItems < p.minLabels ? ` (only ${p.heldoutItems} held-out item${p.heldoutItems === 1 ? "" : "s"} exist${p.heldoutItems === 1 ? "s" : ""}; the gate needs ${p.minLabels})` : ""}`;
+    if (pilot > 0) return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first${p.heldoutItems < p.minLabels ? ` (only ${p.heldoutItems} held-out item${p.heldoutItems === 1 ? "" : "s"} exist${p.heldoutItems === 1 ? "s" : ""}; the gate needs ${p.minLabels})` : ""}`;
+    // the pilot is labelled and still one-sided: a pilot "of 0 more" would read as done
+    const left = p.heldoutItems - p.labels;
+    if (left <= 0) return `${head}\n    cannot: every held-out item is labelled and ${need.unknown.replace(/ so far: .*$/, "")}, so kappa is not defined; the gate also needs ${p.minPerClass} labels of each answer: put questions whose answers should be judged the other way in the held-out split`;
+    return `${head}\n    next: ${need.unknown}; label more random held-out items (${left} left) until both answers appear among the labels and the verdicts (the gate needs ${p.minPerClass} labels of each answer)`;
   }
   if (need.cannot) {
     const maybe = p.kappa !== null && p.kappa <= p.kappaLower && p.ci && p.ci.hi > p.kappaLower ? `; today's kappa rests on ${p.labels} labels and its interval reaches ${fixed(p.ci.hi)}, so the judge may yet be better than it looks` : "";
