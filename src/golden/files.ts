@@ -4,6 +4,7 @@ import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
 import { fileTooLarge, MAX_DATA_FILE_BYTES } from "./limits.js";
 import { checkFolder, writableTarget, writeProblem } from "./paths.js";
+import { checkUtf8, newlinesBefore } from "./utf8.js";
 
 /**
  * Reads a UTF-8 text file as users produce them: a leading byte-order mark is
@@ -13,20 +14,10 @@ import { checkFolder, writableTarget, writeProblem } from "./paths.js";
  * (see {@link readBytes}).
  */
 export function readText(file: string, limit = MAX_DATA_FILE_BYTES): string {
-  const { fd, size } = openRegular(file);
-  let raw: string;
-  try {
-    if (size > limit) throw fileTooLarge(file, size, limit);
-    // Node decodes a file read as UTF-8 without a JavaScript Buffer: half the peak memory of reading bytes first.
-    raw = readFileSync(fd, "utf8");
-  } catch (e) {
-    throw e instanceof InputError ? e : unreadable(file, e);
-  } finally {
-    closeSync(fd);
-  }
-  // A file that grew while it was read (a log being appended to) is held to the limit too.
-  if (raw.length > limit) throw fileTooLarge(file, Buffer.byteLength(raw), limit);
-  return decodeText(raw);
+  // bytes first, then text: their UTF-8 is checked (utf8.ts), at the cost of holding both for a moment
+  const bytes = readBytes(file, limit);
+  checkUtf8(file, bytes);
+  return decodeText(bytes.toString("utf8"));
 }
 
 /**
@@ -40,6 +31,7 @@ export function readText(file: string, limit = MAX_DATA_FILE_BYTES): string {
  */
 export function readTextHashed(file: string, limit = MAX_DATA_FILE_BYTES): { text: string; sha256: string } {
   const bytes = readBytes(file, limit);
+  checkUtf8(file, bytes);
   return { text: decodeText(bytes.toString("utf8")), sha256: sha256(bytes) };
 }
 
@@ -79,6 +71,7 @@ export function readTextBlocks(file: string, onBlock: (text: string, where: Bloc
     // where the next read starts; null: where the last one ended (the whole file is read in order)
     let at: number | null = range ? offset : null;
     const emit = (end: number) => {
+      checkUtf8(file, buf.subarray(0, end), () => newlinesBefore(fd, offset) + 1);
       let text = buf.toString("utf8", 0, end);
       let skipped = 0;
       if (first) {

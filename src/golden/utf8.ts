@@ -1,0 +1,53 @@
+import { isUtf8 } from "node:buffer";
+import { readSync } from "node:fs";
+import { InputError } from "./errors.js";
+
+/**
+ * Text files must be UTF-8. Node's decoder turns bytes that are not into
+ * U+FFFD without a word, so a golden set or a labels CSV saved as Latin-1 or
+ * Windows-1252 (a spreadsheet's plain "CSV") loaded with its accented
+ * letters gone: an anchor then matched no chunk and a label no item, far from
+ * the cause. Checking the bytes costs little (node:buffer's isUtf8 runs at
+ * gigabytes a second); finding the line runs only when the check fails.
+ */
+export const NOT_UTF8 = "not UTF-8 text (Latin-1 or Windows-1252?): save the file as UTF-8 (a spreadsheet's \"CSV UTF-8\")";
+
+/**
+ * The 0-based index of the first line of `bytes` that is not UTF-8, or -1
+ * when all of it is.
+ *
+ * @example
+ * firstNonUtf8Line(Buffer.from([0x61, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a])) // 1
+ */
+export function firstNonUtf8Line(bytes: Uint8Array): number {
+  if (isUtf8(bytes)) return -1;
+  let start = 0;
+  for (let line = 0; ; line++) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl < 0 ? bytes.length : nl + 1;
+    if (!isUtf8(bytes.subarray(start, end)) || nl < 0) return line;
+    start = end;
+  }
+}
+
+/** The "\n" bytes among the first `upTo` bytes of the open file `fd`: a block starting at `upTo` starts on line this + 1. */
+export function newlinesBefore(fd: number, upTo: number): number {
+  const buf = Buffer.allocUnsafe(Math.min(upTo, 1 << 20) || 1);
+  let count = 0;
+  for (let at = 0; at < upTo; ) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, upTo - at), at);
+    if (n === 0) break;
+    for (let i = buf.indexOf(10, 0); i >= 0 && i < n; i = buf.indexOf(10, i + 1)) count++;
+    at += n;
+  }
+  return count;
+}
+
+/**
+ * Refuses `bytes` of `file` that are not UTF-8, naming the first line that is
+ * not; `firstLine` gives the 1-based line of `bytes[0]` (asked only then).
+ */
+export function checkUtf8(file: string, bytes: Uint8Array, firstLine: () => number = () => 1): void {
+  const bad = firstNonUtf8Line(bytes);
+  if (bad >= 0) throw new InputError(file, firstLine() + bad, undefined, NOT_UTF8);
+}
