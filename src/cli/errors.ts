@@ -62,6 +62,34 @@ function fsProblem(e: unknown): string | undefined {
 /** At most this many problems are printed; the count of the rest is given. */
 const MAX_PRINTED = 30;
 
+/** Lines named in a group's note before "and N more". */
+const LINES_NAMED = 5;
+
+/**
+ * Input problems as printed lines, one per distinct problem: problems that
+ * differ only in their line (a field renamed in every line of a file) print
+ * once, with the other lines named, instead of once per line of the file.
+ * Each line is made safe for a terminal ({@link oneLine}).
+ *
+ * @example
+ * problemLines(errors.problems) // ['out.jsonl:1: id: missing (expected string) (the same on 4,999 more lines: 2, 3, 4, 5, 6, ...)']
+ */
+export function problemLines(problems: readonly InputError[]): string[] {
+  const groups = new Map<string, { first: InputError; lines: number[] }>();
+  let n = 0;
+  for (const p of problems) {
+    const key = p.line === undefined ? `#${n++}` : JSON.stringify([p.file, p.field ?? null, p.detail]);
+    const g = groups.get(key);
+    if (g) g.lines.push(p.line!);
+    else groups.set(key, { first: p, lines: [] });
+  }
+  return [...groups.values()].map(({ first, lines }) => {
+    if (!lines.length) return oneLine(first.message);
+    const named = lines.slice(0, LINES_NAMED).join(", ") + (lines.length > LINES_NAMED ? ", ..." : "");
+    return oneLine(`${first.message} (the same on ${lines.length.toLocaleString("en-US")} more line${lines.length === 1 ? "" : "s"}: ${named})`);
+  });
+}
+
 /**
  * A message made safe for one terminal line: control characters (a newline
  * or an escape sequence taken from a user's file into a message) are shown
@@ -81,9 +109,9 @@ export function oneLine(s: string): string {
  */
 export function reportError(e: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): number {
   if (e instanceof InputErrors || e instanceof InputError) {
-    const problems = e instanceof InputErrors ? e.problems : [e];
-    for (const p of problems.slice(0, MAX_PRINTED)) write(`ragjudge: error: ${oneLine(p.message)}\n`);
-    if (problems.length > MAX_PRINTED) write(`ragjudge: ... and ${problems.length - MAX_PRINTED} more problems\n`);
+    const lines = problemLines(e instanceof InputErrors ? e.problems : [e]);
+    for (const line of lines.slice(0, MAX_PRINTED)) write(`ragjudge: error: ${line}\n`);
+    if (lines.length > MAX_PRINTED) write(`ragjudge: ... and ${lines.length - MAX_PRINTED} more problems\n`);
     return EXIT.badInput;
   }
   // Library errors about how a command was asked (judge setup, measure names) are usage errors too.

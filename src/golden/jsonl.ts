@@ -103,6 +103,8 @@ class JsonlParser<T> {
       if (isBlank(line)) continue;
       if (problems.length >= MAX_PROBLEMS) {
         this.stopped = true;
+        // said, so that "the same on 49 more lines" is not read as the whole of it
+        problems.push(new InputError(file, undefined, undefined, `stopped reading after ${MAX_PROBLEMS} problems (line ${lineNo} and on not checked): fix these, then run again`));
         return;
       }
       // The per-line limit (limits.ts), before parsing.

@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXIT, reportError } from "../../src/cli/errors.js";
+import { EXIT, problemLines, reportError } from "../../src/cli/errors.js";
+import { InputError } from "../../src/golden/errors.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
@@ -86,6 +87,44 @@ describe("an empty flag value or argument (an unset variable in a CI script)", (
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       process.chdir(before);
+    }
+  });
+});
+
+describe("problemLines", () => {
+  const at = (line: number | undefined, detail = "missing (expected string)", field: string | null = "id", file = "out.jsonl") => new InputError(file, line, field ?? undefined, detail);
+
+  it("prints a problem repeated on many lines once, naming the other lines", () => {
+    const problems = Array.from({ length: 5000 }, (_, i) => at(i + 1));
+    expect(problemLines(problems)).toEqual(["out.jsonl:1: id: missing (expected string) (the same on 4,999 more lines: 2, 3, 4, 5, 6, ...)"]);
+    expect(problemLines([at(3), at(9)])).toEqual(["out.jsonl:3: id: missing (expected string) (the same on 1 more line: 9)"]);
+  });
+
+  it("keeps problems apart that differ in file, field or message, in the order of their first line; problems without a line stay apart", () => {
+    const lines = problemLines([at(1), at(2, "duplicate id \"q1\""), at(3), at(4, undefined, "question"), at(1, undefined, undefined, "golden.jsonl"), at(undefined, "file not found", null), at(undefined, "file not found", null)]);
+    expect(lines).toEqual([
+      "out.jsonl:1: id: missing (expected string) (the same on 1 more line: 3)",
+      "out.jsonl:2: id: duplicate id \"q1\"",
+      "out.jsonl:4: question: missing (expected string)",
+      "golden.jsonl:1: id: missing (expected string)",
+      "out.jsonl: file not found",
+      "out.jsonl: file not found",
+    ]);
+  });
+
+  it("through the CLI: an output file whose every line lacks its id prints one line, not one per line", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "golden.jsonl"), '{"id":"q1","question":"Q?","relevantText":["A passage."]}\n');
+    writeFileSync(join(dir, "out.jsonl"), '{"qid":"q1","retrieved":[{"text":"A passage."}]}\n'.repeat(400));
+    writeFileSync(join(dir, "ragjudge.config.json"), JSON.stringify({ golden: "golden.jsonl", variants: [{ name: "v", output: "out.jsonl" }], judge: { kind: "baseline" } }));
+    for (const command of ["validate", "run"]) {
+      const r = await runCliCaptured([command, "--config", join(dir, "ragjudge.config.json"), "--evaluations-dir", join(dir, "ev")].slice(0, command === "run" ? 5 : 3));
+      expect(r.code, r.err).toBe(EXIT.badInput);
+      const printed = r.err.trimEnd().split("\n").filter((l) => !l.startsWith("ragjudge: validate:"));
+      expect(printed.length, r.err).toBe(3);
+      // the reader stops at 50 problems (25 lines of two each here) and says so
+      expect(r.err).toMatch(/out\.jsonl:1: id: missing \(expected string\) \(the same on 24 more lines: 2, 3, 4, 5, 6, \.\.\.\)\n/);
+      expect(r.err).toMatch(/out\.jsonl: stopped reading after 50 problems \(line 26 and on not checked\): fix these, then run again\n/);
     }
   });
 });

@@ -211,9 +211,8 @@ describe("ragjudge validate", () => {
     expect(r.code).toBe(2);
     const o = displayPath(join(dir, "o.jsonl"));
     expect(r.err.trimEnd().split("\n")).toEqual([
-      `${o}:1: stages.fused: missing: variant "v" declares "fused" as its fused list (the config's stages)`,
+      `${o}:1: stages.fused: missing: variant "v" declares "fused" as its fused list (the config's stages) (the same on 1 more line: 2)`,
       `${o}:2: stages.bm25: missing: variant "v" declares "bm25" as its first-stage list (the config's stages)`,
-      `${o}:2: stages.fused: missing: variant "v" declares "fused" as its fused list (the config's stages)`,
       "ragjudge: validate: 3 problems found",
     ]);
   });

@@ -5,7 +5,7 @@ import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
 import { loadRubrics } from "../../judge/rubric/rubric.js";
 import { checkConfigFloors } from "../../retrieval/floors.js";
 import { explicitFiles } from "../commands/validate.js";
-import { EXIT, UsageError } from "../errors.js";
+import { EXIT, problemLines, UsageError } from "../errors.js";
 
 export interface ValidateFlags {
   config?: string;
@@ -53,7 +53,7 @@ export function validateAction(flags: ValidateFlags): void {
   for (const w of report.warnings) process.stderr.write(`warning: ${w.message}\n`);
   const problems = [...configProblems, ...report.problems];
   if (problems.length) {
-    for (const p of problems) process.stderr.write(`${p.message}\n`);
+    for (const line of problemLines(problems)) process.stderr.write(`${line}\n`);
     process.stderr.write(`ragjudge: validate: ${problems.length} problem${problems.length === 1 ? "" : "s"} found\n`);
     process.exitCode = EXIT.badInput;
     return;
