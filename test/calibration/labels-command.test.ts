@@ -64,6 +64,18 @@ describe("ragjudge labels import", () => {
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
   });
 
+  it("refuses two rows giving one annotator's item two answers at one time, naming both lines, writing nothing; rows with their own times are a history and import", async () => {
+    const twice = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},no\nbm25,q01,faithfulness,answer,${H},no\nbm25,q02,faithfulness,answer,${H},no\n`);
+    const r = await runCliCaptured(["labels", "import", twice, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`ragjudge: error: ${twice}:4: label: "no" for the item chen labelled "yes" on line 2 (same variant, question, rubric, unit, input hash and time): keep one row, or give each its time\n`);
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+    const history = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,2026-01-01T00:00:00Z\nbm25,q01,faithfulness,answer,${H},no,2026-01-02T00:00:00Z\n`);
+    const ok = await runCliCaptured(["labels", "import", history, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/^imported 2 label\(s\)/);
+  });
+
   it("refuses, on the CSV's line, a time in the future or a name that reads like another annotator's, writing nothing (every later command would refuse the labels folder)", async () => {
     const future = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,2026-01-01T00:00:00Z\nbm25,q02,faithfulness,answer,${H},no,2099-01-01T00:00:00Z\n`);
     const r = await runCliCaptured(["labels", "import", future, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);

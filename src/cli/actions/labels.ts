@@ -55,6 +55,8 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
     return drawItemOf(d, l, l.inputHash)?.drawn ? [] : [new InputError(file, csv.lines[i], "draw", `draw ${l.draw} did not draw this item (variant, question, rubric, unit and input hash)`)];
   });
   if (badDraw.length) throw new InputErrors(badDraw);
+  const conflicts = conflictingRows(file, csv.labels, csv.lines);
+  if (conflicts.length) throw new InputErrors(conflicts);
   // Skip rows that change nothing: an identical stored label, or (for rows without their own
   // time) the annotator's current label on that evidence with the same content.
   const book = loadLabels(dir);
@@ -75,6 +77,26 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
   if (nonGate) process.stdout.write(`note: ${nonGate} label(s) are not from a random frame: they appear in error analysis, never in the trust gate\n`);
   const declared = fresh.filter((l) => l.attestation !== undefined).length;
   if (declared) process.stdout.write(`note: ${declared} label(s) are declared random (attested), not drawn by ragjudge: the trust gate counts them only when the config's trust.attested is true, and every report then says so\n`);
+}
+
+/**
+ * Rows of one CSV that give one annotator's item two answers at one time (no
+ * time column, or the same time): which counts would be the order of the
+ * rows, a choice no one made (a sheet sorted or merged twice). Rows with
+ * their own, different times are a history, and stay.
+ */
+function conflictingRows(file: string, labels: readonly Label[], lines: readonly number[]): InputError[] {
+  const first = new Map<string, number>();
+  const out: InputError[] = [];
+  labels.forEach((l, i) => {
+    const key = JSON.stringify([l.variant, l.question, l.rubric, l.unit, l.inputHash, l.annotator, l.time]);
+    const j = first.get(key);
+    if (j === undefined) first.set(key, i);
+    else if (labels[j]!.label !== l.label) {
+      out.push(new InputError(file, lines[i], "label", `${JSON.stringify(l.label)} for the item ${l.annotator} labelled ${JSON.stringify(labels[j]!.label)} on line ${lines[j]} (same variant, question, rubric, unit, input hash and time): keep one row, or give each its time`));
+    }
+  });
+  return out;
 }
 
 /** `ragjudge labels export`'s action (see commands/labels.ts). */
