@@ -75,19 +75,53 @@ const reading = (inv: Invocation, args: readonly string[]) => commandLine([...ar
 const rerun = (inv: Invocation, ...extra: string[]) => commandLine(["run", ...inv.config, ...inv.judge, ...(inv.run ?? []), ...extra]);
 
 /**
+ * The draw at which `minPerClass` labels of the rarer answer are expected:
+ * its share among the gate's labels once there are some, else among the
+ * judge's verdicts (labels mostly agree with a judge worth trusting). A judge
+ * that says yes to 95% of answers needs 200 labels for 10 noes, not the 50 of
+ * minLabels; a draw of 50 would end with the gate refusing for want of them.
+ * Infinite when one answer has never been seen.
+ *
+ * @example
+ * forEachAnswer(rubric) // 200 with minPerClass 10 and 5% of the verdicts no
+ */
+export function forEachAnswer(r: RubricJson): number {
+  const c = r.calibration;
+  let yes = 0;
+  let no = 0;
+  if (c && c.labelYes + c.labelNo > 0) {
+    yes = c.labelYes;
+    no = c.labelNo;
+  } else {
+    // (a report built by hand in a test may leave variants out)
+    for (const v of r.variants ?? []) {
+      const f = v.pairs ?? v;
+      yes += f.pass - f.rulePass;
+      no += f.fail - f.ruleFail;
+    }
+  }
+  if (yes + no === 0) return 0;
+  const rarer = Math.min(yes, no) / (yes + no);
+  return rarer > 0 ? Math.ceil(r.trust.thresholds.minPerClass / rarer) : Infinity;
+}
+
+/**
  * The labelling loop for some untrusted rubrics: sample a random draw of
  * the held-out split, review it, calibrate, and run with the gate. A draw's
  * size is its total (its seed is its frame's, so a larger draw holds the
  * smaller one: the items already labelled stay drawn and only the new ones
- * are queued): the gate's minimum, or 20 more once it is met, never more
- * than the held-out items there are (a larger number draws them all, as a
- * new draw).
+ * are queued): the gate's minimum, or 20 more once it is met, or more where
+ * the rarer answer needs it to reach minPerClass ({@link forEachAnswer}),
+ * never more than the held-out items there are (a larger number draws them
+ * all, as a new draw).
  */
 function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: ReportJson): { lines: string[]; annotator: string; split: string; heldout: boolean } {
   const annotator = inv.annotator ?? defaultAnnotator();
   const want = (r: RubricJson) => {
-    const n = r.trust.n < r.trust.thresholds.minLabels ? r.trust.thresholds.minLabels : r.trust.n + 20;
-    return r.trust.heldoutItems !== undefined && r.trust.heldoutItems > 0 ? Math.min(n, r.trust.heldoutItems) : n;
+    const base = r.trust.n < r.trust.thresholds.minLabels ? r.trust.thresholds.minLabels : r.trust.n + 20;
+    const n = Math.max(base, forEachAnswer(r));
+    if (r.trust.heldoutItems !== undefined && r.trust.heldoutItems > 0) return Math.min(n, r.trust.heldoutItems);
+    return Number.isFinite(n) ? n : base;
   };
   const n = Math.max(...rubrics.map(want));
   // The held-out split the gate counts (the config's trust.heldout): one name for every untrusted rubric.

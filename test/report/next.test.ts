@@ -88,6 +88,25 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(shellArg("it's")).toBe(`'it'\\''s'`);
   });
 
+  it("asks for a draw large enough for minPerClass labels of the rarer answer: of the judge's verdicts before any label, of the labels after", () => {
+    const thresholds = { minLabels: 50, minPerClass: 10, kappaLower: 0.6 };
+    const variant = (pass: number, fail: number, rule = 0) => ({ pass, fail, rulePass: rule, ruleFail: 0, pairs: null });
+    const rubric = (over: Record<string, unknown>) => ({ rubric: "faithfulness", judge: "llm", trust: { trusted: false, n: 0, thresholds, heldout: "heldout", heldoutItems: 500, draws: [] }, calibration: null, variants: [variant(190, 10)], ...over });
+    const report = (r: unknown) => ({ config: { shippedExample: false }, judgeTotals: { errors: 0 }, rubrics: [r], questions: [{ split: "heldout" }] }) as unknown as ReportJson;
+    const sample = (r: unknown) => nextCommands(report(r), { config: [], judge: [], annotator: "asha" }).find((l) => l.includes("sample --random"));
+    // 5% of the verdicts are no: 10 noes are expected in 200 labels, not in the 50 of minLabels
+    expect(sample(rubric({}))).toBe("  ragjudge sample --random 200 --split heldout --annotator asha");
+    // verdicts decided by rule are not the judge's (with them: 10 of 200, so 200); two variants add up: 10 of 150
+    expect(sample(rubric({ variants: [variant(140, 10, 50), variant(50, 0)] }))).toBe("  ragjudge sample --random 150 --split heldout --annotator asha");
+    // balanced verdicts: minLabels
+    expect(sample(rubric({ variants: [variant(100, 100)] }))).toBe("  ragjudge sample --random 50 --split heldout --annotator asha");
+    // labels, once there are some, say it: 60 labels, 3 of them no
+    expect(sample(rubric({ trust: { trusted: false, n: 60, thresholds, heldout: "heldout", heldoutItems: 500, draws: [] }, calibration: { labelYes: 57, labelNo: 3 } }))).toBe("  ragjudge sample --random 200 --split heldout --annotator asha");
+    // never an answer seen: every held-out item
+    expect(sample(rubric({ variants: [variant(200, 0)] }))).toBe("  ragjudge sample --random 500 --split heldout --annotator asha");
+    expect(sample(rubric({ variants: [variant(200, 0)], trust: { trusted: false, n: 0, thresholds, heldout: "heldout", heldoutItems: 120, draws: [] } }))).toBe("  ragjudge sample --random 120 --split heldout --annotator asha");
+  });
+
   it("says when labelling cannot reach the gate (fewer held-out items than minLabels) and points to plan, not to sample again", () => {
     const rubric = (name: string, heldoutItems: number | undefined) => ({ rubric: name, judge: "llm", trust: { trusted: false, n: 0, thresholds: { minLabels: 50, minPerClass: 10, kappaLower: 0.6 }, heldout: "heldout", ...(heldoutItems === undefined ? {} : { heldoutItems }) } });
     const report = (rubrics: unknown[]) => ({ config: { shippedExample: false }, judgeTotals: { errors: 0 }, rubrics, questions: [{ split: "heldout" }] }) as unknown as ReportJson;
