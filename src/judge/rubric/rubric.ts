@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join, basename } from "node:path";
-import { parse as parseYaml, YAMLParseError } from "yaml";
+import { isNode, LineCounter, parseDocument, YAMLParseError } from "yaml";
 import { z } from "zod";
 import { InputError, InputErrors, zodProblems } from "../../golden/errors.js";
 import { readText } from "../../golden/files.js";
@@ -50,21 +50,40 @@ export const RubricFile = z.strictObject({
 });
 export type Rubric = z.infer<typeof RubricFile> & { file: string };
 
+/**
+ * A rubric file's YAML with, for each path of it, the line it is on: a
+ * problem in a 60-line rubric names its line as one in a JSONL file does.
+ */
+function parseRubricYaml(file: string, text: string): { data: unknown; lineOf: (path: readonly PropertyKey[]) => number | undefined } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error) {
+    const line = error instanceof YAMLParseError ? lines.linePos(error.pos[0]).line : undefined;
+    throw new InputError(file, line, undefined, `not valid YAML (${error.message.split("\n")[0]})`);
+  }
+  // the line of the path's node, or of its nearest ancestor that is there (a missing key: the object that lacks it)
+  const lineOf = (path: readonly PropertyKey[]) => {
+    for (let n = path.length; n > 0; n--) {
+      const node = doc.getIn(path.slice(0, n).map((k) => (typeof k === "symbol" ? String(k) : k)), true);
+      if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+    }
+    return isNode(doc.contents) && doc.contents.range ? lines.linePos(doc.contents.range[0]).line : undefined;
+  };
+  return { data: doc.toJS(), lineOf };
+}
+
 /** Reads one rubric file; the file name must match its `name`. */
 export function loadRubric(file: string): Rubric {
-  const text = readText(file, MAX_DOCUMENT_BYTES);
-  let data: unknown;
-  try {
-    data = parseYaml(text);
-  } catch (e) {
-    const line = e instanceof YAMLParseError ? e.linePos?.[0]?.line : undefined;
-    throw new InputError(file, line, undefined, `not valid YAML (${(e as Error).message.split("\n")[0]})`);
-  }
+  const { data, lineOf } = parseRubricYaml(file, readText(file, MAX_DOCUMENT_BYTES));
   const parsed = RubricFile.safeParse(data);
-  if (!parsed.success) throw new InputErrors(zodProblems(parsed.error, data, file, undefined));
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    throw new InputErrors(zodProblems(parsed.error, data, file, undefined).map((p, i) => new InputError(file, lineOf(issues[i]!.path), p.field, p.detail)));
+  }
   const expected = basename(file).replace(/\.ya?ml$/, "");
   if (parsed.data.name !== expected) {
-    throw new InputError(file, undefined, "name", `rubric name ${JSON.stringify(parsed.data.name)} must match its file name ${JSON.stringify(expected)}`);
+    throw new InputError(file, lineOf(["name"]), "name", `rubric name ${JSON.stringify(parsed.data.name)} must match its file name ${JSON.stringify(expected)}`);
   }
   return { ...parsed.data, file };
 }
