@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
 import { UnfiledIds, unknownIdMessage, unknownRelevantMessage, type ChunksFrom } from "./known-ids.js";
-import { InputError, InputErrors } from "./errors.js";
+import { displayPath, InputError, InputErrors } from "./errors.js";
 import { closestName } from "./field-names.js";
 import { readText } from "./files.js";
 import { keepForNextLoad, parseJsonl, type Located } from "./jsonl.js";
@@ -269,7 +269,7 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     const seenQ = new Set<string>();
     for (const { line, value: out } of rows) {
       if (goldenComplete && goldenRows.length > 0 && !goldenIds.has(out.id)) {
-        problems.push(new InputError(v.output, line, "id", `question ${q(out.id)} is not in the golden set ${inputs.golden}`));
+        problems.push(new InputError(v.output, line, "id", `question ${q(out.id)} is not in the golden set ${displayPath(inputs.golden)}`));
         continue;
       }
       seenQ.add(out.id);

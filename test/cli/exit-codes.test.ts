@@ -134,6 +134,13 @@ describe("bad input: one line naming file, line and field, exit 2, nothing writt
     }
   });
 
+  it("an output line for a question the golden set lacks names the golden set as the user wrote it (validate printed its absolute path)", async () => {
+    const p = project([{ id: "zz", retrieved: [{ text: "A passage." }] }]);
+    const r = await inDir(p.root, ["validate", "--config", p.config]);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toContain('sub/data/out.jsonl:1: id: question "zz" is not in the golden set sub/data/golden.jsonl\n');
+  });
+
   it("a question of white space alone (it passed, and the judge graded answers to nothing)", async () => {
     const p = project([{ id: "q1", retrieved: [{ text: "A passage." }] }]);
     writeFileSync(join(p.root, "sub", "data", "golden.jsonl"), lines({ id: "q1", question: " \t", relevantText: ["A passage."] }));
