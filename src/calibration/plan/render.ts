@@ -13,8 +13,10 @@ function kappaLine(p: GroupPlan): string {
   const kappa = p.kappa === null ? "n/a" : need.unknown ? `${fixed(p.kappa)} (not informative yet)` : fixed(p.kappa);
   const head = `kappa ${kappa}, gate interval ${interval(p.ci)} (lower bound must reach ${fixed(p.kappaLower)})`;
   if (need.unknown) {
-    const pilot = Math.max(0, Math.min(p.minLabels, p.heldoutItems) - p.labels);
-    if (pilot > 0) return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first${p.heldoutItems < p.minLabels ? ` (only ${p.heldoutItems} held-out item${p.heldoutItems === 1 ? "" : "s"} exist${p.heldoutItems === 1 ? "s" : ""}; the gate needs ${p.minLabels})` : ""}`;
+    // fewer held-out items than minLabels: no pilot can help, as the closing "Next:" says too
+    if (p.heldoutItems < p.minLabels) return `${head}\n    cannot: the gate needs ${p.minLabels} labels (minLabels) but only ${p.heldoutItems} held-out item${p.heldoutItems === 1 ? "" : "s"} exist${p.heldoutItems === 1 ? "s" : ""}: put more questions in the held-out split`;
+    const pilot = Math.max(0, p.minLabels - p.labels);
+    if (pilot > 0) return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first`;
     // the pilot is labelled and still one-sided: a pilot "of 0 more" would read as done
     const left = p.heldoutItems - p.labels;
     if (left <= 0) return `${head}\n    cannot: every held-out item is labelled and ${need.unknown.replace(/ so far: .*$/, "")}, so kappa is not defined; the gate also needs ${p.minPerClass} labels of each answer: put questions whose answers should be judged the other way in the held-out split`;

@@ -244,7 +244,8 @@ describe("ragjudge plan", () => {
     const r = await runCliCaptured(["plan", "--config", config, "--reps", "0"]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^correctness · fingerprint [0-9a-f]{12} · 1 held-out item judged$/m);
-    expect(r.out).toMatch(/\(only 1 held-out item exists; the gate needs 50\)/);
+    expect(r.out).toMatch(/^ {4}cannot: the gate needs 50 labels \(minLabels\) but only 1 held-out item exists: put more questions in the held-out split$/m);
+    expect(r.out).not.toMatch(/pilot/);
     expect(r.out).toMatch(/^ {2}corrected pass rate \(PPI\) n\/a \(target width 0\.100\)$/m);
     expect(r.out).not.toMatch(/n\/a n\/a/);
     // Labelling cannot reach the gate here: the plan says so, as run does, instead of offering a budget.

@@ -21,7 +21,7 @@ const kappaNext = (p: GroupPlan) => renderPlan([p]).split("\n")[3]!;
 describe("renderPlan's advice while kappa cannot be estimated", () => {
   it("asks for a pilot while the pilot is not labelled", () => {
     expect(kappaNext(plan(0, 80, "no gate labels yet: nothing to estimate kappa from"))).toBe("    next: no gate labels yet: nothing to estimate kappa from; label a random pilot of 50 more held-out items first");
-    expect(kappaNext(plan(20, 36))).toBe(`    next: ${ONE_SIDED}; label a random pilot of 16 more held-out items first (only 36 held-out items exist; the gate needs 50)`);
+    expect(kappaNext(plan(20, 80))).toBe(`    next: ${ONE_SIDED}; label a random pilot of 30 more held-out items first`);
   });
 
   it("never asks for a pilot of 0 more: with the pilot labelled and every label one answer, it asks for more until both appear", () => {
@@ -29,8 +29,13 @@ describe("renderPlan's advice while kappa cannot be estimated", () => {
   });
 
   it("says it cannot when every held-out item is labelled and all are one answer (it said to label a pilot of 0 more)", () => {
-    const text = kappaNext(plan(36, 36));
-    expect(text).toBe("    cannot: every held-out item is labelled and the labels or the verdicts are all one answer, so kappa is not defined; the gate also needs 10 labels of each answer: put questions whose answers should be judged the other way in the held-out split");
-    expect(renderPlan([plan(36, 36)])).not.toMatch(/of 0 more/);
+    const plan60 = { ...plan(60, 60), minLabels: 50 } as GroupPlan;
+    expect(kappaNext(plan60)).toBe("    cannot: every held-out item is labelled and the labels or the verdicts are all one answer, so kappa is not defined; the gate also needs 10 labels of each answer: put questions whose answers should be judged the other way in the held-out split");
+    expect(renderPlan([plan60])).not.toMatch(/of 0 more/);
+  });
+
+  it("says it cannot, as its closing line does, when the held-out split has fewer items than minLabels (it asked for a pilot of them)", () => {
+    expect(kappaNext(plan(0, 8, "no gate labels yet: nothing to estimate kappa from"))).toBe("    cannot: the gate needs 50 labels (minLabels) but only 8 held-out items exist: put more questions in the held-out split");
+    expect(kappaNext(plan(36, 36))).toBe("    cannot: the gate needs 50 labels (minLabels) but only 36 held-out items exist: put more questions in the held-out split");
   });
 });
