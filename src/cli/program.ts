@@ -48,7 +48,9 @@ function refuseEmptyValues(command: Command): void {
     const value = values[option.attributeName()] as unknown;
     const texts = Array.isArray(value) ? value : [value];
     if (texts.some((v) => typeof v === "string" && v.trim() === "")) {
-      throw new UsageError(`${option.long ?? option.short ?? option.flags}: an empty value (an unset variable?): give a value, or leave the flag out for its default`);
+      // a required option has no default to fall back to
+      const or = option.mandatory ? "" : ", or leave the flag out for its default";
+      throw new UsageError(`${option.long ?? option.short ?? option.flags}: an empty value (an unset variable?): give a value${or}`);
     }
   }
   command.registeredArguments.forEach((argument, i) => {

@@ -75,6 +75,7 @@ describe("an empty flag value or argument (an unset variable in a CI script)", (
     [["retrieval", "--config", EXAMPLE, "--measure", "R@10", "--measure", ""], "--measure: an empty value"],
     [["review", "", "--annotator", "a"], "QUEUE: an empty argument"],
     [["init", ""], "DIR: an empty argument"],
+    [["review", "--annotator", "", "--tty"], "--annotator: an empty value"],
   ])("%j is refused (exit 2) instead of taking the default", async (args, message) => {
     const dir = tempDir();
     const before = process.cwd();
@@ -82,7 +83,8 @@ describe("an empty flag value or argument (an unset variable in a CI script)", (
     try {
       const r = await runCliCaptured(args);
       expect(r.code, r.err).toBe(EXIT.badInput);
-      const hint = message.startsWith("--") ? ", or leave the flag out for its default" : "";
+      // --annotator is required: leaving it out is no way out
+      const hint = message.startsWith("--") && !message.startsWith("--annotator") ? ", or leave the flag out for its default" : "";
       expect(r.err).toBe(`ragjudge: error: ${message} (an unset variable?): give a value${hint}\n`);
       expect(readdirSync(dir)).toEqual([]);
     } finally {
