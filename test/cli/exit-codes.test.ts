@@ -149,4 +149,14 @@ describe("bad input: one line naming file, line and field, exit 2, nothing writt
     expect(r.err).toBe("ragjudge: error: sub/data/golden.jsonl:1: question: must not be empty or only white space\n");
     expect(readdirSync(join(p.root, "sub")).sort()).toEqual(["data", "ragjudge.config.json"]);
   });
+
+  it("a reference answer of white space alone (correctness was skipped for it without a word); an absent one stays allowed", async () => {
+    const p = project([{ id: "q1", retrieved: [{ text: "A passage." }] }]);
+    writeFileSync(join(p.root, "sub", "data", "golden.jsonl"), lines({ id: "q1", question: "Q?", reference: "  ", relevantText: ["A passage."] }));
+    const r = await inDir(p.root, ["validate", "--config", p.config]);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toContain("sub/data/golden.jsonl:1: reference: must not be empty or only white space (leave it out when there is no reference answer)\n");
+    writeFileSync(join(p.root, "sub", "data", "golden.jsonl"), lines({ id: "q1", question: "Q?", relevantText: ["A passage."] }));
+    expect((await inDir(p.root, ["validate", "--config", p.config])).code).toBe(EXIT.ok);
+  });
 });

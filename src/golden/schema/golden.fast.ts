@@ -27,7 +27,7 @@ export const fastGoldenQuestion: FastCheck<GoldenQuestion> = (j) => {
   if (relevant !== undefined && !everyOf(relevant, isId)) return undefined;
   if (anchor !== undefined && !(isObject(anchor) && onlyKeys(anchor, ANCHOR) && isId(anchor.doc) && isMarkedText(anchor.text))) return undefined;
   if (relevantText !== undefined && !everyOf(relevantText, isMarkedText)) return undefined;
-  if ((reference !== undefined && typeof reference !== "string") || (kind !== undefined && !isNonEmpty(kind)) || (split !== undefined && !isNonEmpty(split))) return undefined;
+  if ((reference !== undefined && !isText(reference)) || (kind !== undefined && !isNonEmpty(kind)) || (split !== undefined && !isNonEmpty(split))) return undefined;
   if (!everyOf(tags, isNonEmpty) || !isMeta(meta)) return undefined;
   const hasRelevant = relevant !== undefined && (relevant as unknown[]).length > 0;
   const hasText = relevantText !== undefined && (relevantText as unknown[]).length > 0;

@@ -38,7 +38,8 @@ export const GoldenQuestion = z
      * them or lies inside one.
      */
     relevantText: z.array(z.string().refine((t) => normalise(t) !== "", "must not be empty or only white space")).optional(),
-    reference: z.string().optional(),
+    // absent: no reference answer (correctness is not judged); present but blank, a reference lost on the way
+    reference: z.string().refine((t) => t.trim() !== "", "must not be empty or only white space (leave it out when there is no reference answer)").optional(),
     kind: z.string().min(1).optional(),
     tags: z.array(z.string().min(1)).default([]),
     split: z.string().min(1).optional(),
