@@ -108,8 +108,10 @@ export async function startReviewServer(session: ReviewSession, opts: ServeOptio
     const text = await readBody(req);
     if (url.pathname === "/api/label") {
       const b = parseBody(text, LabelBody);
+      const previous = session.view(b.index).label?.label;
       const saved = session.answer(b.index, b.inputHash, b.label, b.note, b.seen);
-      return sendJson(res, 200, { saved, next: session.nextAfter(b.index), state: stateOf(session) });
+      const note = session.gateNote(b.index, previous, b.label);
+      return sendJson(res, 200, { saved, next: session.nextAfter(b.index), state: stateOf(session), ...(note ? { note } : {}) });
     }
     if (url.pathname === "/api/skip") {
       const b = parseBody(text, SkipBody);

@@ -314,6 +314,20 @@ export class ReviewSession {
     this.skips.add(id);
   }
 
+  /**
+   * What to tell a person who just changed their answer on a drawn item to
+   * the judge's verdict: for the trust gate the earlier answer, against the
+   * judge, still counts (calibration/labels.ts gateLabels: the gate cannot
+   * tell a correction from a change made once the verdict could be seen, so a
+   * changed mind never raises agreement). Undefined when nothing is to be said.
+   */
+  gateNote(index: number, previous: "yes" | "no" | undefined, now: "yes" | "no"): string | undefined {
+    if (previous === undefined || previous === now || this.entry(index).draw === undefined) return undefined;
+    const verdicts = this.judgments.get(this.ids[index]!) ?? [];
+    if (!verdicts.some((j) => j.verdict === now)) return undefined;
+    return `for the trust gate your earlier "${previous}" on this drawn item still counts: an answer changed to the judge's verdict once it could be seen cannot raise agreement (README: what decides a drawn item for the gate); the label everywhere else is "${now}"`;
+  }
+
   /** The judge's verdicts and the sampling frame, only once this person has labelled the item. */
   reveal(index: number): RevealView {
     if (this.state(index) !== "labelled") throw new ReviewRequestError(403, "answer the item first: the judge's verdict stays hidden until then");

@@ -146,6 +146,8 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
           const v = session.view(index);
           session.answer(index, v.inputHash, answer.label, answer.note);
           out(paint("green", `Saved "${answer.label}" for item ${index + 1}; type v next to see the judge's verdict on it.`));
+          const note = session.gateNote(index, v.label?.label, answer.label);
+          if (note) out(paint("dim", `Note: ${note}.`));
           justAnswered = index;
           index = session.nextAfter(index);
         } else if (cmd === "v" && rest === "" && justAnswered !== null && (!atItem || session.state(index) !== "labelled")) {

@@ -89,6 +89,19 @@ describe("review server", () => {
     expect(lines()).toHaveLength(1);
   });
 
+  it("answers a changed label on a drawn item with a note when it moves to the judge's verdict (the gate keeps the earlier one), and the page shows it", async () => {
+    const drawn = [entry("q1", "A.", { over: { draw: "0123456789abcdef" } })];
+    const w = workspace(drawn, [judgmentOf(drawn[0]!, "yes", "r")]);
+    const session = new ReviewSession({ queueFile: w.queue, rubricsDir: w.rubrics, judgmentsFile: w.judgments, labelsDir: w.labels, annotator: "asha" });
+    server = await startReviewServer(session, {});
+    const s = server;
+    const post = (label: string) => call(s.port, "POST", "/api/label", { headers: { "content-type": "application/json", "x-ragjudge-token": s.token }, body: JSON.stringify({ index: 0, inputHash: drawn[0]!.inputHash, label }) });
+    expect((await post("no")).json.note).toBeUndefined();
+    expect((await post("yes")).json.note).toMatch(/^for the trust gate your earlier "no" on this drawn item still counts/);
+    expect((await post("no")).json.note).toBeUndefined();
+    expect(CLIENT_JS).toContain('r && r.note ? " Note: " + r.note');
+  });
+
   it("refuses a foreign Host (DNS rebinding) and a cross-origin write even with the token", async () => {
     const { s, json, lines } = await start();
     expect((await call(s.port, "GET", "/", { headers: { host: "evil.example:80" } })).status).toBe(421);

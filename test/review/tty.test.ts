@@ -57,6 +57,16 @@ describe("terminal review", () => {
     expect(labels(w).map((l) => [l.question, l.label])).toEqual([["q1", "yes"], ["q3", "yes"], ["q2", "no"], ["q4", "yes"]]);
   });
 
+  it("says, when an answer on a drawn item is changed to the judge's verdict, that the gate still counts the earlier one; nothing otherwise", async () => {
+    const drawn = [entry("q1", "A.", { over: { draw: "0123456789abcdef" } }), entry("q2", "B.", { over: { draw: "0123456789abcdef" } }), entry("q3", "C.")];
+    const w = workspace(drawn, [judgmentOf(drawn[0]!, "yes", "r1"), judgmentOf(drawn[1]!, "yes", "r2"), judgmentOf(drawn[2]!, "yes", "r3")]);
+    // q1: no, then yes (the judge's verdict): the note; q2: yes, then no (against the judge): none; q3 (not drawn): no, then yes: none
+    const out = await run(w, "n\ny\nn\ng 1\ny\ng 2\nn\ng 3\ny\nq\n");
+    const notes = out.split("\n").filter((l) => l.startsWith("Note: "));
+    expect(notes).toEqual(['Note: for the trust gate your earlier "no" on this drawn item still counts: an answer changed to the judge\'s verdict once it could be seen cannot raise agreement (README: what decides a drawn item for the gate); the label everywhere else is "yes".']);
+    expect(labels(w).map((l) => [l.question, l.label])).toEqual([["q1", "no"], ["q2", "yes"], ["q3", "no"], ["q1", "yes"], ["q2", "no"], ["q3", "yes"]]);
+  });
+
   it("never prints control characters from item text", async () => {
     const w = workspace(es);
     const out = await run(w, "q\n");

@@ -238,8 +238,8 @@ export const CLIENT_JS = String.raw`"use strict";
   function answer(label, seenOverride) {
     var note = $("note").value;
     var seen = seenOverride !== undefined ? seenOverride : (view.label ? view.label.time : null);
-    write("/api/label", { index: view.index, inputHash: view.inputHash, label: label, note: note, seen: seen }, function () {
-      flash = "Saved \u201c" + label + "\u201d for item " + (view.index + 1) + ".";
+    write("/api/label", { index: view.index, inputHash: view.inputHash, label: label, note: note, seen: seen }, function (r) {
+      flash = "Saved \u201c" + label + "\u201d for item " + (view.index + 1) + "." + (r && r.note ? " Note: " + r.note + "." : "");
     }, function (e) {
       if (e.status !== 409) return false;
       if (e.conflict) showConflict(label, note, e.conflict);
