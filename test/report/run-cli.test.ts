@@ -62,6 +62,20 @@ describe("ragjudge run: exit codes", () => {
     expect(existsSync(copy.evaluations)).toBe(false);
   });
 
+  it("says what the gate checked in words that read: floors and trust, trust alone, floors alone, neither", async () => {
+    const checked = async (floors: boolean, requireTrusted: boolean) => {
+      const copy = exampleCopy((c) => {
+        if (!floors) delete c.floors;
+      });
+      const r = await runCliCaptured(["run", "--config", copy.config, "--quiet", ...(requireTrusted ? ["--require-trusted"] : [])]);
+      return /checked: ([^\n]*)/.exec(readFileSync(join(copy.evaluations, readdirSync(copy.evaluations)[0]!, "summary.txt"), "utf8"))?.[1] ?? r.err;
+    };
+    expect(await checked(true, true)).toBe("floors and trust");
+    expect(await checked(false, true)).toBe("trust (no floors configured)");
+    expect(await checked(true, false)).toBe("floors only; trust not required");
+    expect(await checked(false, false)).toBe("no floors configured; trust not required");
+  });
+
   it("passes --timeout-ms and --max-retries to the judge (the baseline, which makes no calls, refuses them)", async () => {
     const copy = exampleCopy();
     const r = await runCliCaptured(["run", "--config", copy.config, "--judge", "baseline", "--timeout-ms", "120000", "--max-retries", "8"]);

@@ -86,7 +86,9 @@ export function assembleReport(f: RunFindings): ReportJson {
   const failures = floors.filter((x) => !x.passed).map((x) => `floor missed: ${x.variant}: ${x.measure} = ${x.value === null ? "n/a (not computed)" : formatMissedValue({ label: x.measure, value: x.value, min: x.min })}, below its floor ${x.min}`);
   if (f.requireTrusted && untrusted.length) failures.push(`untrusted rubric${untrusted.length === 1 ? "" : "s"} under --require-trusted: ${untrusted.join(", ")}`);
   // The badge says exactly what was checked, and is never a plain pass while a rubric is untrusted and trust was not checked.
-  const checked = `${floors.length ? "floors" : "no floors configured"}${f.requireTrusted ? " and trust" : floors.length ? " only; trust not required" : "; trust not required"}`;
+  const checked = f.requireTrusted
+    ? (floors.length ? "floors and trust" : "trust (no floors configured)")
+    : `${floors.length ? "floors only" : "no floors configured"}; trust not required`;
   const badge = failures.length ? "fail" : f.requireTrusted || untrusted.length === 0 ? "pass" : "partial";
   const s = f.settings;
   const report: ReportJson = {
