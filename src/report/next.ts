@@ -72,7 +72,7 @@ export const commandLine = (args: readonly string[]) => "  ragjudge " + args.map
 const reading = (inv: Invocation, args: readonly string[]) => commandLine([...args, ...inv.config, ...(inv.judgments ?? [])]);
 
 /** `ragjudge run` again, as this run was invoked (config, judge, floors, folders), with `extra` flags. */
-const rerun = (inv: Invocation, ...extra: string[]) => commandLine(["run", ...inv.config, ...inv.judge, ...(inv.run ?? []), ...extra]);
+const rerun = (inv: Invocation, ...extra: string[]) => commandLine(["run", ...inv.config, ...inv.judge, ...(inv.run ?? []), ...extra.filter((x) => !inv.run?.includes(x))]);
 
 /**
  * The draw at which `minPerClass` labels of the rarer answer are expected:

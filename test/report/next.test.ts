@@ -66,6 +66,13 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     const sample = await runCliCaptured([...words, "--out", join(copy.dir, "q.jsonl")]);
     expect(sample.code, sample.err).toBe(0);
     expect(sample.out).toMatch(/Wrote \d+ entries/);
+    // a run under --require-trusted (and --allow-errors) gets them back in every printed run, each once
+    const gated = await runCliCaptured(["run", "--config", copy.config, "--cache-dir", cache, "--require-trusted", "--allow-errors", "--evaluations-dir", evaluations]);
+    expect(gated.code, gated.err).toBe(1);
+    const again = gated.out.split("\n").filter((l) => l.startsWith("  ragjudge run "));
+    expect(again.length).toBeGreaterThanOrEqual(1);
+    for (const l of again) expect(l.match(/--require-trusted/g)).toHaveLength(1);
+    for (const l of again) expect(l).toContain(" --allow-errors");
   });
 
   it("names the commands with the run's config and judge flags, quoted for a shell, and the sample size the gate still needs", () => {
@@ -138,7 +145,7 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(printed.slice(0, 2)).toEqual(["ragjudge", "plan"]);
     const plan = await runCliCaptured(printed.slice(1));
     expect(plan.code, plan.err).toBe(0);
-    expect(plan.out).toMatch(/only \d+ held-out items exist; the gate needs 50/);
+    expect(plan.out).toMatch(/cannot: the gate needs 50 labels \(minLabels\) but only \d+ held-out items exist: put more questions in the held-out split/);
     const report = JSON.parse(readFileSync(join(run.out.match(/evaluation folder: (\S+)\//)![1]!.startsWith("/") ? "" : copy.dir, run.out.match(/evaluation folder: (\S+)\//)![1]!, "report.json"), "utf8")) as ReportJson;
     for (const r of report.rubrics.filter((x) => x.judge !== "rule")) expect(r.trust.heldoutItems).toBeLessThan(50);
   });

@@ -47,6 +47,9 @@ function invocation(flags: RunFlags): Invocation {
   if (flags.failUnder !== undefined) run.push("--fail-under", flags.failUnder);
   if (flags.evaluationsDir !== undefined) run.push("--evaluations-dir", flags.evaluationsDir);
   if (flags.name !== undefined) run.push("--name", flags.name);
+  // a CI command pasted back must gate as it did
+  if (flags.requireTrusted) run.push("--require-trusted");
+  if (flags.allowErrors) run.push("--allow-errors");
   const judgments = flags.cacheDir !== undefined ? ["--judgments", join(flags.cacheDir, "judgments.jsonl")] : [];
   return { config, judge, run, judgments };
 }
