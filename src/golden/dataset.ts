@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { ChunkReadingBack, ChunkTextSource } from "./chunk-text.js";
+import { UnknownQuestions } from "./unknown-question.js";
 import { InputError, InputErrors } from "./errors.js";
 import { loadJsonl, streamJsonl, type Located, type Place } from "./jsonl.js";
 import { addPassages, chunkIndexer, copyIndex, indexChunks, type ChunkIndex } from "./relevance.js";
@@ -218,7 +219,7 @@ export interface LoadedOutput {
 /** What loading a pipeline output needs of the golden set: its file (for messages) and which question ids it has. */
 export interface QuestionIds {
   file: string;
-  byId: { has(id: string): boolean };
+  byId: { has(id: string): boolean; keys(): Iterable<string> };
 }
 
 /**
@@ -258,12 +259,13 @@ export function streamPipelineOutput(file: string, golden: QuestionIds, onRows: 
   const problems: InputError[] = [];
   // the first line of each question id, across blocks
   const seen = new Map<string, number>();
+  const unknown = new UnknownQuestions(() => golden.byId.keys(), golden.file);
   const parseProblems = streamJsonl(file, PipelineOutput, fastPipelineOutput, (rows) => {
     const good: Located<PipelineOutput>[] = [];
     for (const row of firstById(rows, file, DUPLICATE.output, problems, seen)) {
       const { line, value } = row;
       if (!golden.byId.has(value.id)) {
-        problems.push(new InputError(file, line, "id", `question ${q(value.id)} is not in the golden set ${basename(golden.file)}`));
+        problems.push(new InputError(file, line, "id", unknown.message(value.id)));
         continue;
       }
       for (const [field, list] of rankedLists(value)) duplicatesInList(list, { file, line, field }, problems, field === "retrieved" ? retrievedUnique : undefined);

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
 import { UnfiledIds, unknownIdMessage, unknownRelevantMessage, type ChunksFrom } from "./known-ids.js";
-import { displayPath, InputError, InputErrors } from "./errors.js";
+import { InputError, InputErrors } from "./errors.js";
+import { UnknownQuestions } from "./unknown-question.js";
 import { closestName } from "./field-names.js";
 import { readText } from "./files.js";
 import { keepForNextLoad, parseJsonl, type Located } from "./jsonl.js";
@@ -267,9 +268,10 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
       else into.push(new InputError(v.output, line, field, unknown(id)));
     };
     const seenQ = new Set<string>();
+    const unknownQuestion = new UnknownQuestions(() => goldenIds, inputs.golden);
     for (const { line, value: out } of rows) {
       if (goldenComplete && goldenRows.length > 0 && !goldenIds.has(out.id)) {
-        problems.push(new InputError(v.output, line, "id", `question ${q(out.id)} is not in the golden set ${displayPath(inputs.golden)}`));
+        problems.push(new InputError(v.output, line, "id", unknownQuestion.message(out.id)));
         continue;
       }
       seenQ.add(out.id);

@@ -139,6 +139,13 @@ describe("bad input: one line naming file, line and field, exit 2, nothing writt
     const r = await inDir(p.root, ["validate", "--config", p.config]);
     expect(r.code).toBe(EXIT.badInput);
     expect(r.err).toContain('sub/data/out.jsonl:1: id: question "zz" is not in the golden set sub/data/golden.jsonl\n');
+    // run and retrieval word it the same, and a near miss gets the id it likely meant
+    const typo = project([{ id: "Q-1", retrieved: [{ text: "A passage." }] }]);
+    for (const command of ["validate", "retrieval", "run"]) {
+      const t = await inDir(typo.root, [command, "--config", typo.config]);
+      expect(t.code, command).toBe(EXIT.badInput);
+      expect(t.err, command).toContain('sub/data/out.jsonl:1: id: question "Q-1" is not in the golden set sub/data/golden.jsonl (did you mean "q1"?)\n');
+    }
   });
 
   it("a question of white space alone (it passed, and the judge graded answers to nothing)", async () => {

@@ -115,7 +115,7 @@ describe("ragjudge retrieval (golden-set mode)", () => {
     const r = await runCliCaptured(["retrieval", "--golden", join(fx, "golden.jsonl"), "--chunks", join(fx, "chunks.jsonl"), "--output", out]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${out}:1: retrieved[1]: chunk id "a" appears twice in the ranked list`);
-    expect(r.err).toContain(`${out}:2: id: question "zz" is not in the golden set golden.jsonl`);
+    expect(r.err).toContain(`${out}:2: id: question "zz" is not in the golden set test/fixtures/retrieval/golden.jsonl`);
     const onlyUnanswerable = join(dir, "unanswerable.jsonl");
     writeFileSync(onlyUnanswerable, '{"id":"u1","question":"?","answerable":false}\n');
     writeFileSync(join(dir, "u.output.jsonl"), '{"id":"u1","retrieved":[]}\n');
