@@ -32,33 +32,24 @@ export function buildProgram(): Command {
     .exitOverride();
   for (const register of commands) register(program);
   addExampleOption(program);
-  program.hook("preAction", (_program, action) => refuseEmptyValues(action));
   return program;
 }
 
 /**
- * Refuses a flag or an argument given as an empty text (`--config "$CONFIG"`
- * with the variable unset): each command would otherwise take its default (the
- * config of the working folder, the default evaluations folder) as if the flag
- * were left out, and a CI job would run on other inputs without a word.
+ * Refuses a flag value or an argument given as an empty text (`--config
+ * "$CONFIG"` with the variable unset), read from the command line as typed:
+ * each command would otherwise take its default (the working folder's config,
+ * the default evaluations folder) as if the flag were left out, and a number
+ * parsed from "" is 0 (`--max-retries ""`). A value of white space is a value
+ * (`--list-sep " "`).
  */
-function refuseEmptyValues(command: Command): void {
-  const values = command.opts();
-  for (const option of command.options) {
-    const value = values[option.attributeName()] as unknown;
-    const texts = Array.isArray(value) ? value : [value];
-    if (texts.some((v) => typeof v === "string" && v.trim() === "")) {
-      // a required option has no default to fall back to
-      const or = option.mandatory ? "" : ", or leave the flag out for its default";
-      throw new UsageError(`${option.long ?? option.short ?? option.flags}: an empty value (an unset variable?): give a value${or}`);
-    }
-  }
-  command.registeredArguments.forEach((argument, i) => {
-    const value = command.processedArgs[i] as unknown;
-    const texts = Array.isArray(value) ? value : [value];
-    if (texts.some((v) => typeof v === "string" && v.trim() === "")) {
-      throw new UsageError(`${argument.name().toUpperCase()}: an empty argument (an unset variable?): give a value`);
-    }
+function refuseEmptyValues(args: readonly string[]): void {
+  args.forEach((a, i) => {
+    const inline = /^(--[A-Za-z][\w-]*)=$/.exec(a);
+    if (inline) throw new UsageError(`${inline[1]}: an empty value (an unset variable?): give a value`);
+    if (a !== "") return;
+    const flag = i > 0 && /^-{1,2}[A-Za-z]/.test(args[i - 1]!) ? args[i - 1]!.replace(/=.*$/, "") : undefined;
+    throw new UsageError(flag ? `${flag}: an empty value (an unset variable?): give a value` : `argument ${i + 1}: empty (an unset variable?): give a value`);
   });
 }
 
@@ -70,6 +61,7 @@ export async function runCli(args: string[]): Promise<number> {
   process.exitCode = undefined;
   const program = buildProgram();
   try {
+    refuseEmptyValues(args);
     await program.parseAsync(args, { from: "user" });
   } catch (e) {
     return reportError(e);

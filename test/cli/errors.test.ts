@@ -33,6 +33,13 @@ describe("reportError", () => {
     expect(reported(fsError("EWHATEVER", "/tmp/x")).code).toBe(EXIT.internal);
   });
 
+  it("keeps a usage message that quotes a user's input on one line, so it cannot forge a line of output; only ragjudge's own laid-out text keeps its lines", async () => {
+    const forged = await runCliCaptured(["retrieval", "--qrels", "x", "--trec-run", "x", "-m", "BOGUS\nragjudge: all checks passed"]);
+    expect(forged.code).toBe(EXIT.badInput);
+    expect(forged.err.split("\n").filter((l) => l.startsWith("ragjudge: all checks passed"))).toEqual([]);
+    expect(forged.err).toContain("\\u000a");
+  });
+
   it("keeps a path from a user's file on one line", () => {
     expect(reported(fsError("ENOENT", "/tmp/a\nb")).text).toBe("ragjudge: error: /tmp/a\\u000ab: not found (ENOENT)\n");
   });
@@ -71,11 +78,16 @@ describe("an empty flag value or argument (an unset variable in a CI script)", (
   const EXAMPLE = join(ROOT, "ragjudge.config.json");
   it.each([
     [["validate", "--config", ""], "--config: an empty value"],
-    [["run", "--config", EXAMPLE, "--evaluations-dir", " ", "--quiet"], "--evaluations-dir: an empty value"],
+    [["run", "--config", EXAMPLE, "--evaluations-dir=", "--quiet"], "--evaluations-dir: an empty value"],
     [["retrieval", "--config", EXAMPLE, "--measure", "R@10", "--measure", ""], "--measure: an empty value"],
-    [["review", "", "--annotator", "a"], "QUEUE: an empty argument"],
-    [["init", ""], "DIR: an empty argument"],
+    // parsed as numbers, "" was 0: no retries, seed 0
+    [["judge", "--config", EXAMPLE, "--max-retries", ""], "--max-retries: an empty value"],
+    [["sample", "--config", EXAMPLE, "--random", "5", "--annotator", "a", "--seed", ""], "--seed: an empty value"],
+    // a list of "" was no filter: every variant
+    [["judge", "--config", EXAMPLE, "--variant", ""], "--variant: an empty value"],
     [["review", "--annotator", "", "--tty"], "--annotator: an empty value"],
+    [["review", "", "--annotator", "a"], "argument 2: empty"],
+    [["init", ""], "argument 2: empty"],
   ])("%j is refused (exit 2) instead of taking the default", async (args, message) => {
     const dir = tempDir();
     const before = process.cwd();
@@ -83,13 +95,19 @@ describe("an empty flag value or argument (an unset variable in a CI script)", (
     try {
       const r = await runCliCaptured(args);
       expect(r.code, r.err).toBe(EXIT.badInput);
-      // --annotator is required: leaving it out is no way out
-      const hint = message.startsWith("--") && !message.startsWith("--annotator") ? ", or leave the flag out for its default" : "";
-      expect(r.err).toBe(`ragjudge: error: ${message} (an unset variable?): give a value${hint}\n`);
+      expect(r.err).toBe(`ragjudge: error: ${message} (an unset variable?): give a value\n`);
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       process.chdir(before);
     }
+  });
+
+  it("takes a value of white space as a value (a list separator)", async () => {
+    const dir = tempDir();
+    const file = join(dir, "d.csv");
+    writeFileSync(file, 'question,answer,reference_contexts\nQ?,A.,first passage|second passage\n');
+    const r = await runCliCaptured(["import", "csv", file, "--out", join(dir, "out"), "--list-sep", " "]);
+    expect(r.err).not.toMatch(/empty value/);
   });
 });
 
