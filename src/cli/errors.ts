@@ -116,8 +116,10 @@ export function reportError(e: unknown, write: (s: string) => void = (s) => proc
   }
   // Library errors about how a command was asked (judge setup, measure names) are usage errors too.
   if (e instanceof UsageError || isNamed(e, "ConfigNotFoundError") || isNamed(e, "JudgeSetupError") || e instanceof MeasureSpecError || e instanceof NoTrecNameError) {
-    // ragjudge's own usage messages may span lines (the choices of "no judge configured"); each line is made safe
-    write(`ragjudge: error: ${e.message.split("\n").map(oneLine).join("\n")}\n`);
+    // ragjudge's own text laid out on lines (JudgeSetupError's `lines`: "no judge configured"'s choices) keeps them;
+    // any other message may quote a user's input and stays one line
+    const laidOut = isNamed(e, "JudgeSetupError") && (e as { lines?: unknown }).lines === true;
+    write(`ragjudge: error: ${laidOut ? e.message.split("\n").map(oneLine).join("\n") : oneLine(e.message)}\n`);
     return EXIT.badInput;
   }
   const fs = fsProblem(e);

@@ -68,7 +68,7 @@ export function resolveJudge(config: RagjudgeConfig, flags: JudgeFlags, env: Nod
   if (kind !== undefined && kind !== "baseline" && kind !== "openai") throw new JudgeSetupError(`--judge must be "baseline" or "openai", got ${JSON.stringify(kind)}`);
   if (kind === undefined && (flags.model !== undefined || flags.baseUrl !== undefined)) kind = "openai";
   kind ??= config.judge?.kind;
-  if (kind === undefined) throw new JudgeSetupError(HOW_TO_CONFIGURE);
+  if (kind === undefined) throw new JudgeSetupError(HOW_TO_CONFIGURE, true);
   if (kind === "baseline") {
     const llmOnly = (["model", "baseUrl", "temperature", "seed", "maxTokens", "responseFormat", "timeoutMs", "maxRetries"] as const).filter((k) => flags[k] !== undefined);
     if (llmOnly.length) throw new JudgeSetupError(`--judge baseline takes no LLM options (got ${llmOnly.map((k) => "--" + k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())).join(", ")})`);

@@ -7,6 +7,14 @@
 /** A judge (or a batch endpoint) that cannot be set up from the config, flags and environment (exit 2). */
 export class JudgeSetupError extends Error {
   override name = "JudgeSetupError";
+  /**
+   * `lines`: the message is ragjudge's own text laid out on several lines (the
+   * choices of "no judge configured"), printed as such; any other message may
+   * quote a user's input and is kept on one line.
+   */
+  constructor(message: string, readonly lines = false) {
+    super(message);
+  }
 }
 
 /** The key used for loopback servers when no key is set (local test servers ignore it). */
