@@ -70,6 +70,10 @@ describe("ragjudge labels import", () => {
     expect(r.code).toBe(2);
     expect(r.err).toBe(`ragjudge: error: ${twice}:4: label: "no" for the item chen labelled "yes" on line 2 (same variant, question, rubric, unit, input hash and time): keep one row, or give each its time\n`);
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+    const sameInstant = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,2026-12-01T10:00:00Z\nbm25,q01,faithfulness,answer,${H},no,2026-12-01T11:00:00.000+01:00\n`);
+    const instant = await runCliCaptured(["labels", "import", sameInstant, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(instant.code).toBe(2);
+    expect(instant.err).toMatch(/in\.csv:3: label: "no" for the item chen labelled "yes" on line 2/);
     const history = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,2026-01-01T00:00:00Z\nbm25,q01,faithfulness,answer,${H},no,2026-01-02T00:00:00Z\n`);
     const ok = await runCliCaptured(["labels", "import", history, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(ok.code, ok.err).toBe(0);

@@ -89,7 +89,8 @@ function conflictingRows(file: string, labels: readonly Label[], lines: readonly
   const first = new Map<string, number>();
   const out: InputError[] = [];
   labels.forEach((l, i) => {
-    const key = JSON.stringify([l.variant, l.question, l.rubric, l.unit, l.inputHash, l.annotator, l.time]);
+    // one instant written two ways (Z and +01:00, with or without milliseconds) is one time
+    const key = JSON.stringify([l.variant, l.question, l.rubric, l.unit, l.inputHash, l.annotator, Date.parse(l.time)]);
     const j = first.get(key);
     if (j === undefined) first.set(key, i);
     else if (labels[j]!.label !== l.label) {
