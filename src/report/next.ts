@@ -75,34 +75,34 @@ const reading = (inv: Invocation, args: readonly string[]) => commandLine([...ar
 const rerun = (inv: Invocation, ...extra: string[]) => commandLine(["run", ...inv.config, ...inv.judge, ...(inv.run ?? []), ...extra.filter((x) => !inv.run?.includes(x))]);
 
 /**
- * The draw at which `minPerClass` labels of the rarer answer are expected:
- * its share among the gate's labels once there are some, else among the
- * judge's verdicts (labels mostly agree with a judge worth trusting). A judge
- * that says yes to 95% of answers needs 200 labels for 10 noes, not the 50 of
- * minLabels; a draw of 50 would end with the gate refusing for want of them.
- * Infinite when one answer has never been seen.
+ * The draw at which `minPerClass` labels of the rarer answer are expected.
+ * The judge's verdicts say how rare it is (labels mostly agree with a judge
+ * worth trusting, and verdicts are many where labels are few): a judge that
+ * says yes to 95% of answers needs 200 labels for 10 noes, not the 50 of
+ * minLabels. The labels say how many of it are in hand: the draw adds what is
+ * missing at that share to the labels there are. 0 when enough are in hand;
+ * infinite when the judge never gave that answer and too few labels did.
  *
  * @example
- * forEachAnswer(rubric) // 200 with minPerClass 10 and 5% of the verdicts no
+ * forEachAnswer(rubric) // 200 with minPerClass 10, 5% of the verdicts no and no labels yet
  */
 export function forEachAnswer(r: RubricJson): number {
-  const c = r.calibration;
   let yes = 0;
   let no = 0;
-  if (c && c.labelYes + c.labelNo > 0) {
-    yes = c.labelYes;
-    no = c.labelNo;
-  } else {
-    // (a report built by hand in a test may leave variants out)
-    for (const v of r.variants ?? []) {
-      const f = v.pairs ?? v;
-      yes += f.pass - f.rulePass;
-      no += f.fail - f.ruleFail;
-    }
+  // (a report built by hand in a test may leave variants out)
+  for (const v of r.variants ?? []) {
+    const f = v.pairs ?? v;
+    yes += f.pass - f.rulePass;
+    no += f.fail - f.ruleFail;
   }
   if (yes + no === 0) return 0;
-  const rarer = Math.min(yes, no) / (yes + no);
-  return rarer > 0 ? Math.ceil(r.trust.thresholds.minPerClass / rarer) : Infinity;
+  const rarer = yes <= no ? "yes" : "no";
+  const share = Math.min(yes, no) / (yes + no);
+  const c = r.calibration;
+  const have = c ? (rarer === "yes" ? c.labelYes : c.labelNo) : 0;
+  const missing = r.trust.thresholds.minPerClass - have;
+  if (missing <= 0) return 0;
+  return share > 0 ? (c ? c.labelYes + c.labelNo : 0) + Math.ceil(missing / share) : Infinity;
 }
 
 /**

@@ -107,8 +107,14 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(sample(rubric({ variants: [variant(140, 10, 50), variant(50, 0)] }))).toBe("  ragjudge sample --random 150 --split heldout --annotator asha");
     // balanced verdicts: minLabels
     expect(sample(rubric({ variants: [variant(100, 100)] }))).toBe("  ragjudge sample --random 50 --split heldout --annotator asha");
-    // labels, once there are some, say it: 60 labels, 3 of them no
-    expect(sample(rubric({ trust: { trusted: false, n: 60, thresholds, heldout: "heldout", heldoutItems: 500, draws: [] }, calibration: { labelYes: 57, labelNo: 3 } }))).toBe("  ragjudge sample --random 200 --split heldout --annotator asha");
+    // labels say how many of the rarer answer are in hand: 60 labels, 3 no: 7 more at 5%, 140 more
+    const labelled = (n: number, labelYes: number, labelNo: number, heldoutItems = 500) => rubric({ trust: { trusted: false, n, thresholds, heldout: "heldout", heldoutItems, draws: [] }, calibration: { labelYes, labelNo } });
+    expect(sample(labelled(60, 57, 3))).toBe("  ragjudge sample --random 200 --split heldout --annotator asha");
+    // a few labels all yes are no reason to draw everything (it asked for all 5,000): 3 + 200
+    expect(sample(labelled(3, 3, 0, 5000))).toBe("  ragjudge sample --random 203 --split heldout --annotator asha");
+    expect(sample(labelled(50, 49, 1, 5000))).toBe("  ragjudge sample --random 230 --split heldout --annotator asha");
+    // enough of each in hand: the gate's own rule (20 more)
+    expect(sample(labelled(60, 48, 12))).toBe("  ragjudge sample --random 80 --split heldout --annotator asha");
     // never an answer seen: every held-out item
     expect(sample(rubric({ variants: [variant(200, 0)] }))).toBe("  ragjudge sample --random 500 --split heldout --annotator asha");
     expect(sample(rubric({ variants: [variant(200, 0)], trust: { trusted: false, n: 0, thresholds, heldout: "heldout", heldoutItems: 120, draws: [] } }))).toBe("  ragjudge sample --random 120 --split heldout --annotator asha");
