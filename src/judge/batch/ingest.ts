@@ -84,19 +84,26 @@ export function ingestLines(cache: JudgeCache, store: BatchStore, lines: readonl
   const counts = emptyCounts();
   const causes = new Map<string, number>();
   const time = new Date().toISOString();
-  // A request answered twice in one file (a runner retried, files concatenated) is one result, counted once.
-  const first = new Map<string, number>();
+  // A request answered twice in one file (a runner retried, files concatenated) is one result, counted once:
+  // its best line (a yes/no over an error over "never ran", as the cache keeps a verdict over a later error), the
+  // first of equals.
+  const outcomes = lines.map(({ value }) => interpretLine(value));
+  const rank = { verdict: 2, error: 1, pending: 0 } as const;
+  const best = new Map<string, number>();
+  lines.forEach(({ value }, i) => {
+    const b = best.get(value.custom_id);
+    if (b === undefined || rank[outcomes[i]!.kind] > rank[outcomes[b]!.kind]) best.set(value.custom_id, i);
+  });
   const where = (line: number) => (opts.label ? `${displayPath(opts.label)}:${line}` : `line ${line}`);
   store.transaction(() => {
-    for (const { line, value } of lines) {
+    for (const [i, { line, value }] of lines.entries()) {
       counts.lines++;
-      const earlier = first.get(value.custom_id);
-      if (earlier !== undefined) {
+      const chosen = best.get(value.custom_id)!;
+      if (chosen !== i) {
         counts.repeated++;
-        if (counts.repeatedIds.length < 5) counts.repeatedIds.push(`${value.custom_id} (${where(line)}, first on line ${earlier})`);
+        if (counts.repeatedIds.length < 5) counts.repeatedIds.push(`${value.custom_id} (${where(line)}; the result of line ${lines[chosen]!.line} counts)`);
         continue;
       }
-      first.set(value.custom_id, line);
       const row = store.request(value.custom_id);
       if (!row) {
         counts.unknown++;
@@ -104,7 +111,7 @@ export function ingestLines(cache: JudgeCache, store: BatchStore, lines: readonl
         continue;
       }
       const key = cacheKey(row.fingerprint, row.inputHash, row.repeat);
-      const o = interpretLine(value);
+      const o = outcomes[i]!;
       if (o.kind === "pending") {
         if (cache.getDone(key)) store.setState(row.customId, "done", undefined, opts.batchId);
         else {

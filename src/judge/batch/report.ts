@@ -85,7 +85,7 @@ function countsLines(c: IngestCounts): string[] {
   if (c.causes.some(([cause]) => /response_format|json_schema|structured/i.test(cause))) {
     out.push("  (the server seems to reject structured outputs: export again with --response-format text)");
   }
-  if (c.repeated) out.push(`warning: ${plural(c.repeated, "line")} repeating the custom_id of an earlier line, skipped: the first line's result counts (e.g. ${c.repeatedIds.join(", ")})`);
+  if (c.repeated) out.push(`warning: ${plural(c.repeated, "line")} repeating the custom_id of another line, skipped: a yes/no counts over an error, the first line of equals (e.g. ${c.repeatedIds.join(", ")})`);
   if (c.unknown) out.push(`warning: ${plural(c.unknown, "line")} with a custom_id this cache never exported, skipped (e.g. ${c.unknownIds.join(", ")})`);
   return out;
 }

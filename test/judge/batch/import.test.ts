@@ -85,10 +85,26 @@ describe("ragjudge batch import", () => {
     const r = await runCliCaptured(["batch", "import", file, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain("out.jsonl: 2 lines; 1 verdict stored, 0 error verdicts, 0 returned to pending");
-    expect(r.out).toMatch(/warning: 1 line repeating the custom_id of an earlier line, skipped: the first line's result counts \(e\.g\. a1a1\S+ \(\S*out\.jsonl:2, first on line 1\)\)/);
+    expect(r.out).toMatch(/warning: 1 line repeating the custom_id of another line, skipped: a yes\/no counts over an error, the first line of equals \(e\.g\. a1a1\S+ \(\S*out\.jsonl:2; the result of line 1 counts\)\)/);
     const c = JudgeCache.open(dir);
     expect(c.getDone(cacheKey(A, "c3".repeat(32), 0))).toMatchObject({ verdict: "yes" });
     c.close();
+
+    // a runner that retried: an error line, then the retry's verdict; the verdict counts (it stored the error)
+    const dir2 = tempDir("ragjudge-import-");
+    const cache2 = JudgeCache.open(dir2);
+    BatchStore.open(cache2).recordExport([{ customId, fingerprint: A, inputHash: "c3".repeat(32), repeat: 0, rubric: "faithfulness", model: "m", items: [{ variant: "v", question: "q0", rubric: "faithfulness", unit: "answer" }], exportFile: "in.jsonl" }]);
+    cache2.close();
+    const retried = join(dir2, "out.jsonl");
+    const failed = JSON.stringify({ id: "x", custom_id: customId, response: { status_code: 500, request_id: "r", body: { error: { message: "overloaded" } } }, error: null });
+    writeFileSync(retried, [failed, vllmLine(customId, 2, reply("no"))].join("\n") + "\n");
+    const r2 = await runCliCaptured(["batch", "import", retried, "--config", CONFIG, "--cache-dir", dir2], NO_KEY);
+    expect(r2.code, r2.err).toBe(0);
+    expect(r2.out).toContain("out.jsonl: 2 lines; 1 verdict stored, 0 error verdicts, 0 returned to pending");
+    expect(r2.out).toMatch(/\(\S*out\.jsonl:1; the result of line 2 counts\)/);
+    const c2 = JudgeCache.open(dir2);
+    expect(c2.getDone(cacheKey(A, "c3".repeat(32), 0))).toMatchObject({ verdict: "no" });
+    c2.close();
 
     const empty = join(dir, "empty.jsonl");
     writeFileSync(empty, "");
