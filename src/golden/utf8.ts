@@ -14,7 +14,8 @@ export const NOT_UTF8 = "not UTF-8 text (Latin-1 or Windows-1252?): save the fil
 
 /**
  * The 0-based index of the first line of `bytes` that is not UTF-8, or -1
- * when all of it is.
+ * when all of it is. Lines end as the readers end them: "\n", "\r\n" or a
+ * lone "\r" (a spreadsheet's "CSV (Macintosh)").
  *
  * @example
  * firstNonUtf8Line(Buffer.from([0x61, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a])) // 1
@@ -23,21 +24,30 @@ export function firstNonUtf8Line(bytes: Uint8Array): number {
   if (isUtf8(bytes)) return -1;
   let start = 0;
   for (let line = 0; ; line++) {
-    const nl = bytes.indexOf(10, start);
-    const end = nl < 0 ? bytes.length : nl + 1;
-    if (!isUtf8(bytes.subarray(start, end)) || nl < 0) return line;
-    start = end;
+    let end = start;
+    while (end < bytes.length && bytes[end] !== 10 && bytes[end] !== 13) end++;
+    // the line's bytes and its end
+    const next = end < bytes.length ? (bytes[end] === 13 && bytes[end + 1] === 10 ? end + 2 : end + 1) : end;
+    if (!isUtf8(bytes.subarray(start, end)) || next >= bytes.length) return line;
+    start = next;
   }
 }
 
-/** The "\n" bytes among the first `upTo` bytes of the open file `fd`: a block starting at `upTo` starts on line this + 1. */
+/** The line ends ("\n", "\r\n", a lone "\r") among the first `upTo` bytes of the open file `fd`: a block starting at `upTo` starts on line this + 1. */
 export function newlinesBefore(fd: number, upTo: number): number {
   const buf = Buffer.allocUnsafe(Math.min(upTo, 1 << 20) || 1);
   let count = 0;
+  let lastWasCr = false;
   for (let at = 0; at < upTo; ) {
     const n = readSync(fd, buf, 0, Math.min(buf.length, upTo - at), at);
     if (n === 0) break;
-    for (let i = buf.indexOf(10, 0); i >= 0 && i < n; i = buf.indexOf(10, i + 1)) count++;
+    for (let i = 0; i < n; i++) {
+      const b = buf[i];
+      // a "\n" after a "\r" ends the line the "\r" ended
+      if (b === 10 && !lastWasCr) count++;
+      else if (b === 13) count++;
+      lastWasCr = b === 13;
+    }
     at += n;
   }
   return count;

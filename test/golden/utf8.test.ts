@@ -29,6 +29,24 @@ describe("firstNonUtf8Line", () => {
     expect(firstNonUtf8Line(Buffer.concat([Buffer.from("a\nb\n"), LATIN1_CAFE, Buffer.from("\nd")]))).toBe(2);
     expect(firstNonUtf8Line(Buffer.concat([Buffer.from("a\n"), Buffer.from([0xf0, 0x9f, 0x98])]))).toBe(1); // an emoji cut short at the end
     expect(firstNonUtf8Line(LATIN1_CAFE)).toBe(0);
+    // lines ended by a lone CR (Excel's "CSV (Macintosh)") and by CRLF count as the readers count them
+    expect(firstNonUtf8Line(Buffer.concat([Buffer.from("a\rb\r"), LATIN1_CAFE, Buffer.from("\r")]))).toBe(2);
+    expect(firstNonUtf8Line(Buffer.concat([Buffer.from("a\r\nb\r\n"), LATIN1_CAFE]))).toBe(2);
+  });
+
+  it("names the line of a CR-ended file in blocks far into it", () => {
+    const f = join(dir, "mac.csv");
+    const lines = Array.from({ length: 3000 }, (_, i) => Buffer.from(`row ${i + 1},caf\u00e9\r`));
+    lines[2499] = Buffer.concat([Buffer.from("row 2500,"), LATIN1_CAFE, Buffer.from("\r")]);
+    writeFileSync(f, Buffer.concat(lines));
+    expect(inputErrorMessage(() => readTextBlocks(f, () => {}, 4096))).toBe(`${f}:2500: ${NOT_UTF8}`);
+    expect(inputErrorMessage(() => readText(f))).toBe(`${f}:2500: ${NOT_UTF8}`);
+    // CRLF, with a CR and its LF on either side of a block's end
+    const g = join(dir, "crlf.csv");
+    const crlf = Array.from({ length: 3000 }, (_, i) => Buffer.from(`row ${i + 1},caf\u00e9\r\n`));
+    crlf[2499] = Buffer.concat([Buffer.from("row 2500,"), LATIN1_CAFE, Buffer.from("\r\n")]);
+    writeFileSync(g, Buffer.concat(crlf));
+    for (const block of [4096, 4097, 1000, 1001]) expect(inputErrorMessage(() => readTextBlocks(g, () => {}, block))).toBe(`${g}:2500: ${NOT_UTF8}`);
   });
 });
 
