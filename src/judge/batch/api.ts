@@ -50,6 +50,20 @@ export function uploadTimeoutMs(callMs: number, bytes: number): number {
   return callMs + Math.ceil(bytes / 262_144) * 1000;
 }
 
+/** The SDK's longest wait between two tries of a call: a server's Retry-After, which it honours up to a minute. */
+const MAX_WAIT_MS = 60_000;
+
+/**
+ * A deadline for a whole call, body included, as an AbortSignal for the
+ * SDK's request options: the SDK's `timeout` stops the wait for a reply's
+ * headers, not a body that stalls after them (a download, or the JSON of a
+ * batch, read for ever). Each try's deadline, the longest wait between
+ * tries, and a second to spare.
+ */
+export function callSignal(sdk: OpenAI, perTryMs = sdk.timeout, retries = sdk.maxRetries): AbortSignal {
+  return AbortSignal.timeout(perTryMs * (retries + 1) + MAX_WAIT_MS * retries + 1_000);
+}
+
 /** A download's deadline: a call's, and never under 10 minutes (an output file's size is not known before it comes). */
 export function downloadTimeoutMs(callMs: number): number {
   return Math.max(callMs, 10 * 60_000);
@@ -74,7 +88,7 @@ export class BatchApiError extends Error {
    */
   get unavailable(): boolean {
     const c = this.cause;
-    return c instanceof OpenAI.APIConnectionError || (c instanceof OpenAI.APIError && typeof c.status === "number" && (c.status >= 500 || c.status === 429));
+    return c instanceof OpenAI.APIConnectionError || (c instanceof OpenAI.APIError && typeof c.status === "number" && (c.status >= 500 || c.status === 429)) || isDeadline(c);
   }
 }
 
@@ -88,6 +102,11 @@ export async function apiCall<T>(step: string, ep: BatchEndpoint, f: () => Promi
   } catch (e) {
     throw toBatchError(e, step, ep);
   }
+}
+
+/** Whether a call was stopped by its {@link callSignal} (the SDK's abort, or the body's read aborted). */
+function isDeadline(e: unknown): boolean {
+  return e instanceof OpenAI.APIUserAbortError || (e as Error)?.name === "TimeoutError" || (e as Error)?.name === "AbortError";
 }
 
 /** Whether an SDK error is a 404 (a file or batch that is gone). */
@@ -105,6 +124,9 @@ function toBatchError(e: unknown, step: string, ep: BatchEndpoint): BatchApiErro
     why = `http-${e.status ?? "?"}: ${msg}`;
     if (e.status === 401 || e.status === 403) why += ` (the endpoint refused the API key from ${ep.keySource})`;
     if (e.status === 404 && /^(upload|create|list)/.test(step)) why += " (does the endpoint offer the Batch API? the base URL must end in /v1)";
+  } else if (isDeadline(e)) {
+    // callSignal's deadline: the endpoint answered, then stopped sending
+    why = `timed out: ${ep.baseURL} stopped sending before the reply was complete`;
   } else {
     why = (e as Error)?.message ?? String(e);
   }

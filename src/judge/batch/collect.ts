@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import type { JudgeCache } from "../schedule/cache.js";
-import { apiCall, downloadTimeoutMs, isNotFound, type BatchEndpoint } from "./api.js";
+import { apiCall, callSignal, downloadTimeoutMs, isNotFound, type BatchEndpoint } from "./api.js";
 import { addCounts, emptyCounts, ingestLines, parseOutputFile, type IngestCounts } from "./ingest.js";
 import type { BatchCounts, BatchStore, Submission } from "./store.js";
 
@@ -14,7 +14,7 @@ export function countsOf(b: OpenAI.Batch): BatchCounts | undefined {
 
 /** Fetches a batch's current state and records it in the store. */
 export async function pollBatch(sdk: OpenAI, ep: BatchEndpoint, store: BatchStore, batchId: string): Promise<OpenAI.Batch> {
-  const b = await apiCall(`retrieve batch ${batchId}`, ep, () => sdk.batches.retrieve(batchId));
+  const b = await apiCall(`retrieve batch ${batchId}`, ep, () => sdk.batches.retrieve(batchId, { signal: callSignal(sdk) }));
   store.recordStatus(batchId, b.status, countsOf(b));
   return b;
 }
@@ -34,7 +34,7 @@ export interface CollectResult {
 async function download(sdk: OpenAI, ep: BatchEndpoint, batchId: string, which: "output" | "error", fileId: string | null | undefined): Promise<{ text: string; label: string } | { gone: string } | undefined> {
   if (!fileId) return undefined;
   try {
-    const res = await apiCall(`download the ${which} file of batch ${batchId}`, ep, () => sdk.files.content(fileId, { timeout: downloadTimeoutMs(sdk.timeout) }));
+    const res = await apiCall(`download the ${which} file of batch ${batchId}`, ep, () => sdk.files.content(fileId, { timeout: downloadTimeoutMs(sdk.timeout), signal: callSignal(sdk, downloadTimeoutMs(sdk.timeout)) }));
     const text = await apiCall(`read the ${which} file of batch ${batchId}`, ep, () => res.text());
     return { text, label: `batch ${batchId} ${which} file ${fileId}` };
   } catch (e) {

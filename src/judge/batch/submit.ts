@@ -4,7 +4,7 @@ import OpenAI, { toFile } from "openai";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { sha256 } from "../../golden/hash.js";
 import { parseJsonl } from "../../golden/jsonl.js";
-import { apiCall, isNotFound, uploadTimeoutMs, type BatchEndpoint } from "./api.js";
+import { apiCall, callSignal, isNotFound, uploadTimeoutMs, type BatchEndpoint } from "./api.js";
 import { countsOf } from "./collect.js";
 import { BATCH_LIMITS, BATCH_URL, BatchInputLine, COMPLETION_WINDOW, type BatchLimits } from "./format.js";
 import type { BatchStore, Submission } from "./store.js";
@@ -120,12 +120,12 @@ async function findNewest<T extends { created_at: number }>(items: AsyncIterable
 
 /** The batch a crashed submit created for this export, found by its metadata. */
 export async function findBatch(sdk: OpenAI, ep: BatchEndpoint, hash: string, since: number): Promise<OpenAI.Batch | undefined> {
-  return apiCall("list batches", ep, () => findNewest(sdk.batches.list({ limit: 100 }), since, (b) => b.metadata?.ragjudge_sha256 === hash && b.endpoint === BATCH_URL));
+  return apiCall("list batches", ep, () => findNewest(sdk.batches.list({ limit: 100 }, { signal: callSignal(sdk) }), since, (b) => b.metadata?.ragjudge_sha256 === hash && b.endpoint === BATCH_URL));
 }
 
 /** The input file a crashed submit uploaded, found by its name and size. */
 export async function findFile(sdk: OpenAI, ep: BatchEndpoint, name: string, bytes: number, since: number): Promise<OpenAI.FileObject | undefined> {
-  return apiCall("list files", ep, () => findNewest(sdk.files.list({ purpose: "batch", limit: 1000 }), since, (f) => f.filename === name && f.bytes === bytes && f.status !== "error"));
+  return apiCall("list files", ep, () => findNewest(sdk.files.list({ purpose: "batch", limit: 1000 }, { signal: callSignal(sdk) }), since, (f) => f.filename === name && f.bytes === bytes && f.status !== "error"));
 }
 
 /**
@@ -171,7 +171,7 @@ export async function submitExport(o: SubmitOptions): Promise<SubmitResult> {
   if (fileId) {
     const id = fileId;
     try {
-      await apiCall("retrieve file", o.endpoint, () => o.sdk.files.retrieve(id));
+      await apiCall("retrieve file", o.endpoint, () => o.sdk.files.retrieve(id, { signal: callSignal(o.sdk) }));
     } catch (e) {
       if (!isNotFound(e)) throw e;
       fileId = undefined; // deleted or expired since: upload again
@@ -187,7 +187,7 @@ export async function submitExport(o: SubmitOptions): Promise<SubmitResult> {
   }
   if (!fileId) {
     const upload = await toFile(ef.bytes, sub.uploadName, { type: "application/jsonl" });
-    const f = await apiCall("upload", o.endpoint, () => o.sdk.files.create({ file: upload, purpose: "batch" }, { timeout: uploadTimeoutMs(o.sdk.timeout, ef.bytes.length) }));
+    const f = await apiCall("upload", o.endpoint, () => o.sdk.files.create({ file: upload, purpose: "batch" }, { timeout: uploadTimeoutMs(o.sdk.timeout, ef.bytes.length), signal: callSignal(o.sdk, uploadTimeoutMs(o.sdk.timeout, ef.bytes.length)) }));
     o.onStep?.("uploaded");
     fileId = f.id;
   }
@@ -195,7 +195,9 @@ export async function submitExport(o: SubmitOptions): Promise<SubmitResult> {
 
   const inputFileId = fileId;
   const batch = await apiCall("create batch", o.endpoint, () =>
-    o.sdk.batches.create({ input_file_id: inputFileId, endpoint: BATCH_URL, completion_window: COMPLETION_WINDOW, metadata: batchMetadata(ef) }),
+    // never retried: a create that timed out may have made the batch, and a retry would make a second, billed one;
+    // the rerun finds a made one by its metadata (findBatch)
+    o.sdk.batches.create({ input_file_id: inputFileId, endpoint: BATCH_URL, completion_window: COMPLETION_WINDOW, metadata: batchMetadata(ef) }, { maxRetries: 0, signal: callSignal(o.sdk, o.sdk.timeout, 0) }),
   );
   o.onStep?.("created");
   o.store.recordBatch(ef.sha256, baseURL, { id: batch.id, fileId: inputFileId, status: batch.status, counts: countsOf(batch) }, ef.customIds);

@@ -220,6 +220,83 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     expect(missing.err).toMatch(/nope\.jsonl: file not found/);
   });
 
+  /** A project whose judge has `judge`'s deadlines, its requests exported to a batch file; the arguments for batch commands. */
+  async function exported(judge: Record<string, unknown>): Promise<{ base: string[]; file: string }> {
+    const dir = tempDir("ragjudge-hang-");
+    const config = join(dir, "ragjudge.config.json");
+    const fixture = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown> & { variants: { output: string; chunks: string }[] };
+    const at = (f: string) => join(CONFIG, "..", f);
+    writeFileSync(config, JSON.stringify({
+      ...fixture, golden: at("golden.jsonl"), rubricsDir: at("../../../rubrics"),
+      variants: fixture.variants.map((v) => ({ ...v, output: at(v.output), chunks: at(v.chunks) })),
+      judge: { kind: "openai", model: "m", ...judge },
+    }));
+    const base = ["--config", config, "--cache-dir", dir];
+    const file = join(dir, "x.jsonl");
+    expect(await runCliCaptured(["judge", ...base, "--base-url", "http://127.0.0.1:9/v1", "--batch-export", file], NO_KEY)).toMatchObject({ code: 0 });
+    return { base, file };
+  }
+
+  /** A loopback server answering by `handle`; its URL, and a close that ends the replies it held. */
+  async function scripted(handle: (req: { method: string; url: string }, res: ServerResponse) => void): Promise<{ url: string; close: () => Promise<void> }> {
+    const held: ServerResponse[] = [];
+    const srv = createServer((req, res) => {
+      req.resume();
+      held.push(res);
+      req.on("end", () => handle({ method: req.method ?? "", url: req.url ?? "" }, res));
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    return {
+      url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`,
+      close: async () => {
+        for (const res of held) res.destroy();
+        await new Promise<void>((r) => srv.close(() => r()));
+      },
+    };
+  }
+
+  const fileObject = JSON.stringify({ id: "file-1", object: "file", bytes: 10, created_at: 1733000000, filename: "x.jsonl", purpose: "batch", status: "processed" });
+
+  it("stops a reply whose body stalls after its headers (the SDK's timeout covers the headers alone), exit 4", async () => {
+    const { base, file } = await exported({ timeoutMs: 400, maxRetries: 0 });
+    const srv = await scripted((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(fileObject.slice(0, 20)); // and no more
+    });
+    try {
+      const t0 = performance.now();
+      const r = await runCliCaptured(["batch", "submit", file, ...base, "--base-url", srv.url], NO_KEY);
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toMatch(/^ragjudge: error: upload: timed out: .* stopped sending before the reply was complete/);
+      expect(performance.now() - t0).toBeLessThan(15_000);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it("never retries creating a batch (a retry after a timeout made a second, billed batch), exit 4", async () => {
+    const { base, file } = await exported({ timeoutMs: 400, maxRetries: 3 });
+    let creates = 0;
+    const srv = await scripted((req, res) => {
+      if (req.method === "POST" && req.url.startsWith("/v1/files")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(fileObject);
+      } else if (req.method === "POST" && req.url.startsWith("/v1/batches")) creates++; // made, never answered
+      else {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ object: "list", data: [], has_more: false }));
+      }
+    });
+    try {
+      const r = await runCliCaptured(["batch", "submit", file, ...base, "--base-url", srv.url], NO_KEY);
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toMatch(/^ragjudge: error: create batch: /);
+      expect(creates).toBe(1);
+    } finally {
+      await srv.close();
+    }
+  });
+
   it("gives up on an endpoint that accepts a call and never answers after the config's judge.timeoutMs and maxRetries (exit 4), instead of hanging", async () => {
     const dir = tempDir("ragjudge-hang-");
     const config = join(dir, "ragjudge.config.json");
