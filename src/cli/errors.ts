@@ -1,5 +1,5 @@
 import { CommanderError } from "commander";
-import { displayPath, InputError, InputErrors } from "../golden/errors.js";
+import { displayPath, InputError, InputErrors, isStoppedNote } from "../golden/errors.js";
 import { MeasureSpecError } from "../retrieval/measures/parse.js";
 import { NoTrecNameError } from "../retrieval/trec/write.js";
 
@@ -74,7 +74,9 @@ const LINES_NAMED = 5;
  * @example
  * problemLines(errors.problems) // ['out.jsonl:1: id: missing (expected string) (the same on 4,999 more lines: 2, 3, 4, 5, 6, ...)']
  */
-export function problemLines(problems: readonly InputError[]): string[] {
+export function problemLines(all: readonly InputError[]): string[] {
+  // a reader's note that it stopped goes after the problems it is about
+  const problems = [...all.filter((p) => !isStoppedNote(p)), ...all.filter(isStoppedNote)];
   const groups = new Map<string, { first: InputError; lines: number[] }>();
   let n = 0;
   for (const p of problems) {

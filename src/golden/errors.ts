@@ -19,6 +19,17 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * How a reader's note that it stopped at its problem limit begins: a note
+ * about the problems, printed after them and not counted as one of them.
+ */
+export const STOPPED_READING = "stopped reading after";
+
+/** Whether `p` is a reader's note that it stopped (see {@link STOPPED_READING}). */
+export function isStoppedNote(p: InputError): boolean {
+  return p.line === undefined && p.detail.startsWith(STOPPED_READING);
+}
+
 /** Several input problems reported at once (validate reports every problem). */
 export class InputErrors extends Error {
   constructor(readonly problems: InputError[]) {

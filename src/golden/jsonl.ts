@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import { InputError, InputErrors, zodProblems } from "./errors.js";
+import { InputError, InputErrors, STOPPED_READING, zodProblems } from "./errors.js";
 import { readText, readTextBlocks, type BlockBytes, type ByteRange } from "./files.js";
 import { lineTooLong } from "./limits.js";
 import type { FastCheck } from "./schema/fast.js";
@@ -104,7 +104,7 @@ class JsonlParser<T> {
       if (problems.length >= MAX_PROBLEMS) {
         this.stopped = true;
         // said, so that "the same on 49 more lines" is not read as the whole of it
-        problems.push(new InputError(file, undefined, undefined, `stopped reading after ${MAX_PROBLEMS} problems (line ${lineNo} and on not checked): fix these, then run again`));
+        problems.push(new InputError(file, undefined, undefined, `${STOPPED_READING} ${MAX_PROBLEMS} problems (line ${lineNo} and on not checked): fix these, then run again`));
         return;
       }
       // The per-line limit (limits.ts), before parsing.

@@ -1,6 +1,6 @@
 import { chooseVariants, loadConfig, missingInputs, resolveRubrics } from "../../golden/config.js";
 import { variantNameFromFile } from "../../golden/dataset.js";
-import { displayPath, InputErrors, type InputError } from "../../golden/errors.js";
+import { displayPath, InputErrors, isStoppedNote, type InputError } from "../../golden/errors.js";
 import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
 import { loadRubrics } from "../../judge/rubric/rubric.js";
 import { checkConfigFloors } from "../../retrieval/floors.js";
@@ -54,7 +54,8 @@ export function validateAction(flags: ValidateFlags): void {
   const problems = [...configProblems, ...report.problems];
   if (problems.length) {
     for (const line of problemLines(problems)) process.stderr.write(`${line}\n`);
-    process.stderr.write(`ragjudge: validate: ${problems.length} problem${problems.length === 1 ? "" : "s"} found\n`);
+    const found = problems.filter((p) => !isStoppedNote(p)).length;
+    process.stderr.write(`ragjudge: validate: ${found} problem${found === 1 ? "" : "s"} found${found < problems.length ? " (and the files it stopped reading)" : ""}\n`);
     process.exitCode = EXIT.badInput;
     return;
   }
