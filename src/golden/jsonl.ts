@@ -2,6 +2,9 @@ import { statSync } from "node:fs";
 import type { z } from "zod";
 import { InputError, InputErrors, STOPPED_READING, zodProblems } from "./errors.js";
 import { readText, readTextBlocks, type BlockBytes, type ByteRange } from "./files.js";
+import { repeatedTopLevelKey } from "./json-keys.js";
+import { GoldenQuestion } from "./schema/golden.js";
+import { Label } from "./schema/items.js";
 import { lineTooLong } from "./limits.js";
 import type { FastCheck } from "./schema/fast.js";
 
@@ -41,6 +44,15 @@ export interface LineBytes {
  */
 export type Place<T> = (value: T, line: number, bytes: LineBytes | undefined) => T;
 
+/**
+ * Schemas whose every line is checked for a top-level key given twice
+ * (json-keys.ts): files people write by hand, each field deciding something
+ * (a golden question's split, a label's answer). The large machine-written
+ * files (chunks, pipeline outputs) are not scanned: it would cost a pass over
+ * hundreds of megabytes.
+ */
+const KEYS_ONCE = new WeakSet<z.ZodType>([GoldenQuestion, Label]);
+
 /** At most this many problems are kept per file: the first ones fix most. */
 const MAX_PROBLEMS = 50;
 
@@ -65,12 +77,17 @@ class JsonlParser<T> {
   /** Set once MAX_PROBLEMS problems are found: the rest of the file is not read. */
   private stopped = false;
 
+  /** Whether each line is checked for a key given twice ({@link KEYS_ONCE}). */
+  private readonly keysOnce: boolean;
+
   constructor(
     private readonly file: string,
     private readonly schema: z.ZodType<T>,
     private readonly fast: FastCheck<T> | undefined,
     private readonly place?: Place<T>,
-  ) {}
+  ) {
+    this.keysOnce = KEYS_ONCE.has(schema as z.ZodType);
+  }
 
   /** Parses the lines of `text` (the last one may lack its "\n"); `where` as readTextBlocks gives it. */
   feed(text: string, where?: BlockBytes): void {
@@ -119,6 +136,13 @@ class JsonlParser<T> {
       } catch (e) {
         problems.push(new InputError(file, lineNo, undefined, `not valid JSON (${jsonLineMessage(e)})`));
         continue;
+      }
+      if (this.keysOnce && typeof json === "object" && json !== null) {
+        const twice = repeatedTopLevelKey(line, json);
+        if (twice !== undefined) {
+          problems.push(new InputError(file, lineNo, twice, "given twice in this line: JSON keeps only the last, so the first would be dropped without a word; keep one"));
+          continue;
+        }
       }
       let value = fast?.(json);
       if (value === undefined) {
