@@ -132,8 +132,9 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     }
     const label = cell("label");
     if (label === undefined) rowProblems.push(new InputError(file, line, "label", "empty (expected yes or no)"));
-    else if (!/^(yes|no)$/i.test(label)) rowProblems.push(new InputError(file, line, "label", `expected yes or no, got ${JSON.stringify(label)}`));
-    else obj.label = label.toLowerCase();
+    // y and n as review --tty takes them, in any case
+    else if (!/^(y|yes|n|no)$/i.test(label)) rowProblems.push(new InputError(file, line, "label", `expected yes or no (or y, n), got ${JSON.stringify(label)}`));
+    else obj.label = /^y/i.test(label) ? "yes" : "no";
     const p = cell("inclusionProbability");
     if (p !== undefined) {
       const n = Number(p);

@@ -56,7 +56,7 @@ describe("ragjudge labels import", () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},maybe\n`);
     const badLabel = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(badLabel.code).toBe(2);
-    expect(badLabel.err).toMatch(/in\.csv:3: label: expected yes or no, got "maybe"/);
+    expect(badLabel.err).toMatch(/in\.csv:3: label: expected yes or no \(or y, n\), got "maybe"/);
     const g = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\n`);
     const badRubric = await runCliCaptured(["labels", "import", g, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(badRubric.code).toBe(2);

@@ -31,9 +31,14 @@ describe("readLabelsCsv", () => {
   it("reports every bad cell with its line, counting lines inside quoted cells", () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label,note\nbm25,q1,faithfulness,answer,${H},maybe,"two\nlines"\nbm25,q2,faithfulness,answer,${H},yes,\nbm25,q3,faithfulness,answer,nothex,no,\n`);
     expect(inputErrorMessages(() => readLabelsCsv(f, flags))).toEqual([
-      `${f}:2: label: expected yes or no, got "maybe"`,
+      `${f}:2: label: expected yes or no (or y, n), got "maybe"`,
       `${f}:5: inputHash: must be a lower-case hex SHA-256`,
     ]);
+  });
+
+  it("takes y and n (any case) as review --tty does, and stores yes and no", () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q1,faithfulness,answer,${H},Y\nbm25,q2,faithfulness,answer,${H},n\nbm25,q3,faithfulness,answer,${H},YES\n`);
+    expect(readLabelsCsv(f, flags).labels.map((l) => l.label)).toEqual(["yes", "no", "yes"]);
   });
 
   it("reports a row with the wrong number of cells and malformed quoting", () => {
