@@ -109,7 +109,7 @@ function duplicateKeys(tree: Node | undefined, text: string, file: string): Inpu
  *
  * @example
  * parseConfigText('{"golden": "q.jsonl", // the questions\n "variants": []}', "ragjudge.config.json")
- * // throws InputErrors: ragjudge.config.json:2: variants: Too small: expected array to have >=1 items
+ * // throws InputErrors: ragjudge.config.json:2: variants: must list at least 1 item
  */
 export function parseConfigText(text: string, file: string): { config: RagjudgeConfig; given: Set<string>; lineOf: (path: readonly (string | number)[]) => number | undefined } {
   if (text.trim() === "") throw new InputError(file, undefined, undefined, "file is empty (expected a JSON document)");

@@ -117,6 +117,15 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, schema?: 
     const hint = meant.length ? ` (did you mean ${meant.map(([k, m]) => (issue.keys.length > 1 ? `"${m}" for "${k}"` : `"${m}"`)).join(", ")}?)` : "";
     return { field: field || "(record)", message: `unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}${hint}` };
   }
+  // zod's default wording for sizes ("Too small: expected array to have >=1 items"); a schema's own message stands
+  if ((issue.code === "too_small" || issue.code === "too_big") && /^Too (small|big): /.test(issue.message)) {
+    const sized = issue as { origin?: string; minimum?: number | bigint; maximum?: number | bigint; inclusive?: boolean };
+    const bound = issue.code === "too_small" ? sized.minimum : sized.maximum;
+    const word = issue.code === "too_small" ? (sized.inclusive === false ? "more than" : "at least") : (sized.inclusive === false ? "fewer than" : "at most");
+    const unit = sized.origin === "array" || sized.origin === "set" ? ` item${Number(bound) === 1 ? "" : "s"}` : sized.origin === "string" ? ` character${Number(bound) === 1 ? "" : "s"}` : "";
+    const what = sized.origin === "array" || sized.origin === "set" ? "must list" : sized.origin === "string" ? "must have" : "must be";
+    if (bound !== undefined) return { field: field || "(record)", message: `${what} ${word} ${String(bound)}${unit}` };
+  }
   return { field: field || "(record)", message: issue.message };
 }
 
