@@ -153,7 +153,7 @@ function isLater(a: LocatedLabel, b: LocatedLabel, order: Map<LocatedLabel, numb
 /** Lists the `*.jsonl` files of a labels folder (not recursive), sorted by name. */
 export function labelFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  if (!statSync(dir).isDirectory()) throw new InputError(dir, undefined, undefined, "labels path is not a folder");
+  if (!statSync(dir).isDirectory()) throw new InputError(dir, undefined, undefined, "is a file, not a folder: the labels folder (the config's \"labels\", or --labels) must be a folder");
   return readdirSync(dir).filter((f) => f.endsWith(".jsonl") && !f.startsWith(".")).sort();
 }
 

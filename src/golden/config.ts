@@ -158,30 +158,16 @@ export function loadConfig(explicit?: string, cwd = process.cwd()): ResolvedConf
   // The example's panel config (ragjudge.panel.config.json beside it) is the shipped example too: its labels are the project's own.
   const isShippedExample = file === exampleConfigPath() || file === resolve(packageRoot(), EXAMPLE_PANEL_CONFIG);
   const path = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
-  const outPath = (p: string) => (isShippedExample ? resolve(cwd, p) : path(p));
-  const notFolders = fileFolders(config, file, lineOf, (f) => (f === "labels" ? path : outPath)(config[f]));
-  if (notFolders.length) throw new InputErrors(notFolders);
-  return { config, file, root, isShippedExample, path, outPath, given, lineOf };
-}
-
-/**
- * The config's folders (labels, cache, evaluations) that exist as something
- * else, at the config's line and field: "afile: labels path is not a folder"
- * said neither where the path came from nor which field to fix.
- */
-function fileFolders(config: RagjudgeConfig, file: string, lineOf: (path: readonly (string | number)[]) => number | undefined, where: (field: "labels" | "cacheDir" | "evaluationsDir") => string): InputError[] {
-  const out: InputError[] = [];
-  for (const field of ["labels", "cacheDir", "evaluationsDir"] as const) {
-    const abs = where(field);
-    let isFolder = true;
-    try {
-      isFolder = statSync(abs).isDirectory();
-    } catch {
-      // absent: made when first written
-    }
-    if (!isFolder) out.push(new InputError(file, lineOf([field]), field, `${JSON.stringify(config[field])} is a file, not a folder (${displayPath(abs)}): name a folder, or move the file`));
-  }
-  return out;
+  return {
+    config,
+    file,
+    root,
+    isShippedExample,
+    path,
+    outPath: (p: string) => (isShippedExample ? resolve(cwd, p) : path(p)),
+    given,
+    lineOf,
+  };
 }
 
 /** Where a run's rubrics come from. */

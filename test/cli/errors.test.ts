@@ -46,6 +46,23 @@ describe("reportError", () => {
 });
 
 describe("paths where a folder goes, given a file, through the CLI", () => {
+  it("a labels folder that is a file says which setting names it; a cache or evaluations folder that is a file stops only the commands that use it", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "afile"), "");
+    writeFileSync(join(dir, ".ragjudge"), "");
+    const config = join(dir, "ragjudge.config.json");
+    writeFileSync(config, JSON.stringify({
+      golden: join(ROOT, "golden", "questions.jsonl"),
+      variants: [{ name: "v", output: join(ROOT, "golden", "variants", "bm25-small", "output.jsonl"), chunks: join(ROOT, "golden", "variants", "bm25-small", "chunks.jsonl") }],
+      labels: "afile", judge: { kind: "baseline" },
+    }));
+    const r = await runCliCaptured(["labels", "export", "--out", join(dir, "x.csv"), "--config", config]);
+    expect(r.code).toBe(EXIT.badInput);
+    expect(r.err).toMatch(/afile: is a file, not a folder: the labels folder \(the config's "labels", or --labels\) must be a folder\n$/);
+    // the cache folder the config names is a file, but this command is told another: it runs (a check at load refused it)
+    expect((await runCliCaptured(["validate", "--config", config])).code).toBe(EXIT.ok);
+  });
+
   it("compare --evaluations-dir FILE: exit 2 naming it", async () => {
     const dir = tempDir();
     const file = join(dir, "evaluations");

@@ -42,17 +42,6 @@ describe("loadConfig", () => {
     ]);
   });
 
-  it("refuses a labels, cache or evaluations folder that is a file, at the config's line and field (it said 'labels path is not a folder' and no more)", () => {
-    const dir = project(`{\n  "golden": "q.jsonl",\n  "variants": [{"name": "v", "output": "o.jsonl"}],\n  "labels": "afile",\n  "cacheDir": "cache"\n}\n`);
-    writeFileSync(join(dir, "afile"), "");
-    writeFileSync(join(dir, "evaluations"), "");
-    const file = join(dir, "ragjudge.config.json");
-    expect(inputErrorMessages(() => loadConfig(file))).toEqual([
-      `${file}:4: labels: "afile" is a file, not a folder (${join(dir, "afile")}): name a folder, or move the file`,
-      `${file}:1: evaluationsDir: "evaluations" is a file, not a folder (${join(dir, "evaluations")}): name a folder, or move the file`,
-    ]);
-  });
-
   it("words a syntax error, and puts a missing comma on the line of the value it belongs after, past comments and blank lines", () => {
     const comma = project(`{\n  "golden": "q.jsonl",\n  "k": [1, 5, 10]\n\n  // the judge\n  /* more */\n  "judge": {"kind": "baseline"}\n}\n`);
     expect(inputErrorMessages(() => loadConfig(join(comma, "ragjudge.config.json")))).toEqual([`${join(comma, "ragjudge.config.json")}:3: not valid JSON: a comma is missing after the value that ends at column 17`]);
