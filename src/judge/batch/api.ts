@@ -50,15 +50,21 @@ export function uploadTimeoutMs(callMs: number, bytes: number): number {
   return callMs + Math.ceil(bytes / 262_144) * 1000;
 }
 
-/** The SDK's longest wait between two tries of a call: a server's Retry-After, which it honours up to a minute. */
-const MAX_WAIT_MS = 60_000;
+/**
+ * The wait allowed between two tries of a call. The SDK sleeps as long as a
+ * 429's Retry-After asks, with no cap of its own: a wait longer than this
+ * ends the call (exit 4, rerun later) rather than hold a CI job for it.
+ */
+const MAX_WAIT_MS = 15 * 60_000;
 
 /**
  * A deadline for a whole call, body included, as an AbortSignal for the
  * SDK's request options: the SDK's `timeout` stops the wait for a reply's
  * headers, not a body that stalls after them (a download, or the JSON of a
- * batch, read for ever). Each try's deadline, the longest wait between
- * tries, and a second to spare.
+ * batch, read for ever). Each try's deadline, the longest wait allowed
+ * between tries, and a second to spare: with the defaults (60 s, 4 retries)
+ * a call ends within about an hour whatever the endpoint does; with no
+ * retries, a second after its deadline.
  */
 export function callSignal(sdk: OpenAI, perTryMs = sdk.timeout, retries = sdk.maxRetries): AbortSignal {
   return AbortSignal.timeout(perTryMs * (retries + 1) + MAX_WAIT_MS * retries + 1_000);
@@ -116,7 +122,10 @@ export function isNotFound(e: unknown): boolean {
 
 function toBatchError(e: unknown, step: string, ep: BatchEndpoint): BatchApiError {
   let why: string;
-  if (e instanceof OpenAI.APIConnectionError) {
+  if (isDeadline(e)) {
+    // callSignal's deadline (the SDK's abort is an APIError too, so this comes first)
+    why = `timed out: ${ep.baseURL} did not complete the reply within the call's deadline`;
+  } else if (e instanceof OpenAI.APIConnectionError) {
     const c = (e as { cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } }).cause;
     why = `cannot reach ${ep.baseURL} (${c?.code ?? c?.cause?.code ?? c?.cause?.message ?? c?.message ?? e.message})`;
   } else if (e instanceof OpenAI.APIError) {
@@ -124,9 +133,6 @@ function toBatchError(e: unknown, step: string, ep: BatchEndpoint): BatchApiErro
     why = `http-${e.status ?? "?"}: ${msg}`;
     if (e.status === 401 || e.status === 403) why += ` (the endpoint refused the API key from ${ep.keySource})`;
     if (e.status === 404 && /^(upload|create|list)/.test(step)) why += " (does the endpoint offer the Batch API? the base URL must end in /v1)";
-  } else if (isDeadline(e)) {
-    // callSignal's deadline: the endpoint answered, then stopped sending
-    why = `timed out: ${ep.baseURL} stopped sending before the reply was complete`;
   } else {
     why = (e as Error)?.message ?? String(e);
   }

@@ -267,7 +267,7 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
       const t0 = performance.now();
       const r = await runCliCaptured(["batch", "submit", file, ...base, "--base-url", srv.url], NO_KEY);
       expect(r.code, r.err).toBe(4);
-      expect(r.err).toMatch(/^ragjudge: error: upload: timed out: .* stopped sending before the reply was complete/);
+      expect(r.err).toMatch(/^ragjudge: error: upload: timed out: .* did not complete the reply within the call.s deadline/);
       expect(performance.now() - t0).toBeLessThan(15_000);
     } finally {
       await srv.close();
