@@ -111,9 +111,14 @@ export function oneLine(s: string): string {
  */
 export function reportError(e: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): number {
   if (e instanceof InputErrors || e instanceof InputError) {
-    const lines = problemLines(e instanceof InputErrors ? e.problems : [e]);
-    for (const line of lines.slice(0, MAX_PRINTED)) write(`ragjudge: error: ${line}\n`);
-    if (lines.length > MAX_PRINTED) write(`ragjudge: ... and ${lines.length - MAX_PRINTED} more problems\n`);
+    const problems = e instanceof InputErrors ? e.problems : [e];
+    const lines = problemLines(problems);
+    // the readers' "stopped reading" notes close the list (problemLines puts them last), past the cap too
+    const notes = problems.filter(isStoppedNote).length;
+    const body = lines.slice(0, lines.length - notes);
+    for (const line of body.slice(0, MAX_PRINTED)) write(`ragjudge: error: ${line}\n`);
+    if (body.length > MAX_PRINTED) write(`ragjudge: ... and ${body.length - MAX_PRINTED} more problems\n`);
+    for (const line of lines.slice(lines.length - notes)) write(`ragjudge: error: ${line}\n`);
     return EXIT.badInput;
   }
   // Library errors about how a command was asked (judge setup, measure names) are usage errors too.

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT, problemLines, reportError } from "../../src/cli/errors.js";
-import { InputError } from "../../src/golden/errors.js";
+import { InputError, InputErrors } from "../../src/golden/errors.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
@@ -147,6 +147,16 @@ describe("problemLines", () => {
       "out.jsonl: file not found",
       "out.jsonl: file not found",
     ]);
+  });
+
+  it("prints the reader's stopped note after the cap of 30 printed problems too, not counted among the rest", () => {
+    const problems = [...Array.from({ length: 50 }, (_, i) => at(i + 1, `bad at column ${i}`)), new InputError("out.jsonl", undefined, undefined, "stopped reading after 50 problems (line 51 and on not checked): fix these, then run again")];
+    let text = "";
+    expect(reportError(new InputErrors(problems), (s) => (text += s))).toBe(EXIT.badInput);
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(32);
+    expect(lines[30]).toBe("ragjudge: ... and 20 more problems");
+    expect(lines[31]).toBe("ragjudge: error: out.jsonl: stopped reading after 50 problems (line 51 and on not checked): fix these, then run again");
   });
 
   it("through the CLI: an output file whose every line lacks its id prints one line, not one per line", async () => {
