@@ -75,8 +75,8 @@ const reading = (inv: Invocation, args: readonly string[]) => commandLine([...ar
 const rerun = (inv: Invocation, ...extra: string[]) => commandLine(["run", ...inv.config, ...inv.judge, ...(inv.run ?? []), ...extra.filter((x) => !inv.run?.includes(x))]);
 
 /**
- * The draw at which `minPerClass` labels of the rarer answer are expected.
- * The judge's verdicts say how rare it is (labels mostly agree with a judge
+ * The draw at which `minPerClass` labels of each answer are expected. The
+ * judge's verdicts say how rare an answer is (labels mostly agree with a judge
  * worth trusting, and verdicts are many where labels are few): a judge that
  * says yes to 95% of answers needs 200 labels for 10 noes, not the 50 of
  * minLabels. The labels say how many of it are in hand: the draw adds what is
@@ -96,13 +96,15 @@ export function forEachAnswer(r: RubricJson): number {
     no += f.fail - f.ruleFail;
   }
   if (yes + no === 0) return 0;
-  const rarer = yes <= no ? "yes" : "no";
-  const share = Math.min(yes, no) / (yes + no);
   const c = r.calibration;
-  const have = c ? (rarer === "yes" ? c.labelYes : c.labelNo) : 0;
-  const missing = r.trust.thresholds.minPerClass - have;
-  if (missing <= 0) return 0;
-  return share > 0 ? (c ? c.labelYes + c.labelNo : 0) + Math.ceil(missing / share) : Infinity;
+  const labelled = c ? c.labelYes + c.labelNo : 0;
+  // each answer: what is missing of it, at the share the judge gives it; the larger need
+  const need = (have: number, count: number) => {
+    const missing = r.trust.thresholds.minPerClass - have;
+    if (missing <= 0) return 0;
+    return count > 0 ? labelled + Math.ceil(missing / (count / (yes + no))) : Infinity;
+  };
+  return Math.max(need(c?.labelYes ?? 0, yes), need(c?.labelNo ?? 0, no));
 }
 
 /**

@@ -113,6 +113,9 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     // a few labels all yes are no reason to draw everything (it asked for all 5,000): 3 + 200
     expect(sample(labelled(3, 3, 0, 5000))).toBe("  ragjudge sample --random 203 --split heldout --annotator asha");
     expect(sample(labelled(50, 49, 1, 5000))).toBe("  ragjudge sample --random 230 --split heldout --annotator asha");
+    // the answer the judge gives more often can be the one missing among the labels: 40 labels all no, 60% yes: 40 + 42
+    const common = rubric({ variants: [variant(600, 400)], trust: { trusted: false, n: 40, thresholds: { ...thresholds, minPerClass: 25 }, heldout: "heldout", heldoutItems: 500, draws: [] }, calibration: { labelYes: 0, labelNo: 40 } });
+    expect(sample(common)).toBe("  ragjudge sample --random 82 --split heldout --annotator asha");
     // enough of each in hand: the gate's own rule (20 more)
     expect(sample(labelled(60, 48, 12))).toBe("  ragjudge sample --random 80 --split heldout --annotator asha");
     // never an answer seen: every held-out item
