@@ -41,15 +41,34 @@ export function buildProgram(): Command {
  * each command would otherwise take its default (the working folder's config,
  * the default evaluations folder) as if the flag were left out, and a number
  * parsed from "" is 0 (`--max-retries ""`). A value of white space is a value
- * (`--list-sep " "`).
+ * (`--list-sep " "`). The empty word is named as the value of the flag before
+ * it only when that flag takes a value there (`init --rubrics ""` is an empty
+ * folder argument after a switch).
  */
-function refuseEmptyValues(args: readonly string[]): void {
+function refuseEmptyValues(program: Command, args: readonly string[]): void {
+  // the command the words name (`labels import`, `batch submit`), whose flags and its parents' apply
+  let command = program;
+  for (const a of args) {
+    const sub = a.startsWith("-") ? undefined : command.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (!sub) break;
+    command = sub;
+  }
+  const takesValue = (flag: string) => {
+    for (let c: Command | null = command; c; c = c.parent) {
+      const o = c.options.find((x) => x.long === flag || x.short === flag);
+      if (o) return o.required || o.optional;
+    }
+    return false;
+  };
   args.forEach((a, i) => {
     const inline = /^(--[A-Za-z][\w-]*)=$/.exec(a);
     if (inline) throw new UsageError(`${inline[1]}: an empty value (an unset variable?): give a value`);
     if (a !== "") return;
-    const flag = i > 0 && /^-{1,2}[A-Za-z]/.test(args[i - 1]!) ? args[i - 1]!.replace(/=.*$/, "") : undefined;
-    throw new UsageError(flag ? `${flag}: an empty value (an unset variable?): give a value` : `argument ${i + 1}: empty (an unset variable?): give a value`);
+    const before = args[i - 1];
+    if (before !== undefined && /^-{1,2}[A-Za-z][\w-]*$/.test(before) && takesValue(before)) {
+      throw new UsageError(`${before}: an empty value (an unset variable?): give a value`);
+    }
+    throw new UsageError(`argument ${i + 1}: empty (an unset variable?): give a value`);
   });
 }
 
@@ -61,7 +80,7 @@ export async function runCli(args: string[]): Promise<number> {
   process.exitCode = undefined;
   const program = buildProgram();
   try {
-    refuseEmptyValues(args);
+    refuseEmptyValues(program, args);
     await program.parseAsync(args, { from: "user" });
   } catch (e) {
     return reportError(e);

@@ -105,6 +105,11 @@ describe("an empty flag value or argument (an unset variable in a CI script)", (
     [["review", "--annotator", "", "--tty"], "--annotator: an empty value"],
     [["review", "", "--annotator", "a"], "argument 2: empty"],
     [["init", ""], "argument 2: empty"],
+    // after a switch, or a flag given its value inline, the empty word is an argument
+    [["init", "--rubrics", ""], "argument 3: empty"],
+    [["review", "--tty", "", "--annotator", "a"], "argument 3: empty"],
+    [["run", "--config=x", ""], "argument 3: empty"],
+    [["labels", "import", "x.csv", "--annotator", ""], "--annotator: an empty value"],
   ])("%j is refused (exit 2) instead of taking the default", async (args, message) => {
     const dir = tempDir();
     const before = process.cwd();
