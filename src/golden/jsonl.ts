@@ -140,7 +140,7 @@ class JsonlParser<T> {
       if (this.keysOnce && typeof json === "object" && json !== null) {
         const twice = repeatedTopLevelKey(line, json);
         if (twice !== undefined) {
-          problems.push(new InputError(file, lineNo, twice, "given twice in this line: JSON keeps only the last, so the first would be dropped without a word; keep one"));
+          problems.push(new InputError(file, lineNo, twice === "" ? '""' : twice, "given twice in this line: JSON keeps only the last, so the first would be dropped without a word; keep one"));
           continue;
         }
       }

@@ -34,6 +34,11 @@ describe("golden sets and labels are read with each key once", () => {
     expect(inputErrorMessages(() => loadJsonl(file, GoldenQuestion, fastGoldenQuestion))).toEqual([`${file}:2: split: given twice in this line: JSON keeps only the last, so the first would be dropped without a word; keep one`]);
   });
 
+  it("names an empty key given twice as \"\"", () => {
+    const { problems } = parseJsonl('{"id":"q1","question":"Q?","relevantText":["A."],"":1,"":2}\n', "g.jsonl", GoldenQuestion);
+    expect(problems.map((p) => p.message)).toEqual(['g.jsonl:1: "": given twice in this line: JSON keeps only the last, so the first would be dropped without a word; keep one']);
+  });
+
   it("leaves the large machine-written files unscanned (chunks keep JSON's last value)", () => {
     const { rows, problems } = parseJsonl('{"id":"c1","doc":"d","text":"a","text":"b"}\n', "c.jsonl", Chunk);
     expect(problems).toEqual([]);
