@@ -1,5 +1,5 @@
 import { sha256 } from "./hash.js";
-import { accessSync, closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
 import { fileTooLarge, MAX_DATA_FILE_BYTES } from "./limits.js";

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import type { ResolvedConfig } from "../golden/config.js";
 import { checkFolder, writeProblem } from "../golden/paths.js";
 import { hostTag, pidAlive } from "../golden/process.js";

@@ -2,7 +2,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { escapeMarkdown, plainLine, plainText } from "../golden/escape.js";
 import { panelSection } from "./panel/render.js";
 import { renderTable, type Column, type TextFormat } from "../retrieval/diagnostics/table.js";
-import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, pct, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics, usd } from "./format.js";
+import { drawLines, estimateText, gateResult, headlineVerdicts, interval, num, OUTCOME_LABELS, outcomeColumns, plural, questionCounts, readableTime, trustHeadline, trustedRate, unitWord, untrustedAnswerRubrics } from "./format.js";
 import { costLine } from "../judge/schedule/cost.js";
 import { claimsSection } from "./claims.js";
 import type { ReportJson, RubricJson, TabJson, VariantJson } from "./schema.js";

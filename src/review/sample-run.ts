@@ -8,7 +8,7 @@ import { Judgment, type QueueEntry } from "../golden/schema/items.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
 import { cachedClaimsFrom } from "../judge/claims/prepare.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
-import { sampleQueue, type Candidate, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
+import { sampleQueue, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
 import { checkAnnotator } from "./store.js";
 
 /** Inputs of one `ragjudge sample` run beyond the config. */

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation } from "../../src/report/evaluation.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { labelRandomDraw } from "../helpers/labelling.js";

@@ -298,35 +298,17 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
   });
 
   it("gives up on an endpoint that accepts a call and never answers after the config's judge.timeoutMs and maxRetries (exit 4), instead of hanging", async () => {
-    const dir = tempDir("ragjudge-hang-");
-    const config = join(dir, "ragjudge.config.json");
-    const fixture = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown> & { variants: { output: string; chunks: string }[] };
-    const at = (f: string) => join(CONFIG, "..", f);
-    writeFileSync(config, JSON.stringify({
-      ...fixture, golden: at("golden.jsonl"), rubricsDir: at("../../../rubrics"),
-      variants: fixture.variants.map((v) => ({ ...v, output: at(v.output), chunks: at(v.chunks) })),
-      judge: { kind: "openai", model: "m", timeoutMs: 400, maxRetries: 1 },
-    }));
-    const base = ["--config", config, "--cache-dir", dir];
-    const file = join(dir, "x.jsonl");
-    expect(await runCliCaptured(["judge", ...base, "--base-url", "http://127.0.0.1:9/v1", "--batch-export", file], NO_KEY)).toMatchObject({ code: 0 });
-    const held: ServerResponse[] = [];
-    const silent = createServer((req, res) => {
-      req.resume(); // takes the upload, never answers
-      held.push(res);
-    });
-    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+    const { base, file } = await exported({ timeoutMs: 400, maxRetries: 1 });
+    const silent = await scripted(() => {}); // takes the upload, never answers
     try {
       const t0 = performance.now();
-      const hung = await runCliCaptured(["batch", "submit", file, ...base, "--base-url", url], NO_KEY);
+      const hung = await runCliCaptured(["batch", "submit", file, ...base, "--base-url", silent.url], NO_KEY);
       expect(hung.code, hung.err).toBe(4);
       expect(hung.err).toMatch(/^ragjudge: error: upload: .*tim(ed )?out/i);
       // two tries of 0.4 s plus a second for the small upload each, and the SDK's backoff: seconds, not the 10 minutes of before
       expect(performance.now() - t0).toBeLessThan(15_000);
     } finally {
-      for (const res of held) res.destroy();
-      await new Promise<void>((r) => silent.close(() => r()));
+      await silent.close();
     }
   });
 });
