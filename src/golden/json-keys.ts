@@ -11,7 +11,7 @@
  * repeatedTopLevelKey('{"id":"q1","split":"heldout","split":"dev"}', { id: "q1", split: "dev" }) // "split"
  */
 export function repeatedTopLevelKey(line: string, parsed: object): string | undefined {
-  const keys: string[] | undefined = topLevelKeys(line, false);
+  const keys = topLevelKeys(line, false);
   if (keys === undefined || keys.length <= Object.keys(parsed).length) return undefined;
   const named = topLevelKeys(line, true)!;
   const seen = new Set<string>();

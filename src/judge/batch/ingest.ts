@@ -19,7 +19,7 @@ export interface IngestCounts {
   unknown: number;
   /** The first few unknown custom_ids, with file and line. */
   unknownIds: string[];
-  /** Lines repeating a custom_id of an earlier line of the same file: skipped (the first counts), counted, a few named. */
+  /** Lines repeating another line's custom_id in the same file: skipped (the best line counts: a yes/no over an error, the first of equals), counted, a few named. */
   repeated: number;
   repeatedIds: string[];
   /** Distinct error causes with their counts, most frequent first (for the summary). */
