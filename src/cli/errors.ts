@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
 import { displayPath, InputError, InputErrors, isStoppedNote } from "../golden/errors.js";
+import { fsWords } from "../golden/fs-words.js";
 import { MeasureSpecError } from "../retrieval/measures/parse.js";
 import { NoTrecNameError } from "../retrieval/trec/write.js";
 
@@ -32,31 +33,17 @@ function isNamed(e: unknown, name: "ConfigNotFoundError" | "JudgeSetupError"): e
 }
 
 /**
- * What a file-system error says about its path, by its code: a folder given
- * where a file goes (or the reverse), a path that cannot be read or written.
- * These are the user's paths, not ragjudge's bugs, so they exit 2 with the
- * path named instead of 3 with "please report it".
+ * A Node file-system error with its path (`ENOTDIR: not a directory, scandir
+ * 'x'`) in words ({@link fsWords}): these are the user's paths, not
+ * ragjudge's bugs, so they exit 2 with the path named instead of 3 with
+ * "please report it".
  */
-const FS_PROBLEMS: Record<string, string> = {
-  ENOTDIR: "is a file, or inside one, where a folder is needed",
-  EISDIR: "is a folder, where a file is needed",
-  ENOENT: "not found",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EEXIST: "already exists",
-  ELOOP: "too many symbolic links",
-  ENAMETOOLONG: "the name is too long",
-  EROFS: "on a read-only file system",
-  ENOSPC: "no space left on the device",
-  EDQUOT: "the disk quota is used up",
-};
-
-/** A Node file-system error with its path (`ENOTDIR: not a directory, scandir 'x'`). */
 function fsProblem(e: unknown): string | undefined {
   if (!(e instanceof Error)) return undefined;
   const { code, path } = e as NodeJS.ErrnoException;
-  if (typeof code !== "string" || typeof path !== "string" || !(code in FS_PROBLEMS)) return undefined;
-  return `${displayPath(path)}: ${FS_PROBLEMS[code]!} (${code})`;
+  if (typeof code !== "string" || typeof path !== "string") return undefined;
+  const words = fsWords(code, "use");
+  return words === undefined ? undefined : `${displayPath(path)}: ${words} (${code})`;
 }
 
 /** At most this many problems are printed; the count of the rest is given. */

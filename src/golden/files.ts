@@ -2,6 +2,7 @@ import { sha256 } from "./hash.js";
 import { accessSync, closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
+import { fsWords } from "./fs-words.js";
 import { fileTooLarge, MAX_DATA_FILE_BYTES } from "./limits.js";
 import { checkFolder, writableTarget, writeProblem } from "./paths.js";
 import { checkUtf8, newlinesBefore } from "./utf8.js";
@@ -185,7 +186,7 @@ export function openRegular(file: string): { fd: number; size: number } {
 /** Why a path that is not a regular file cannot be read, in words. */
 function notRegular(file: string, st: Stats): InputError {
   const why =
-    st.isDirectory() ? "is a directory, expected a file"
+    st.isDirectory() ? fsWords("EISDIR", "read")!
     : st.isFIFO() ? "is a named pipe (FIFO), not a regular file: give a file"
     : st.isCharacterDevice() || st.isBlockDevice() ? "is a device, not a regular file: give a file"
     : st.isSocket() ? "is a socket, not a regular file: give a file"
@@ -229,20 +230,15 @@ export function readBytes(file: string, limit = MAX_DATA_FILE_BYTES): Buffer {
 
 /**
  * A file-system error on reading `file` as the input problem a user can act
- * on ("file not found", "is a directory, expected a file", "permission
- * denied"), never an errno stack trace. Used by every reader.
+ * on ("file not found", "is a folder, where a file is needed", "permission
+ * denied": {@link fsWords}), never an errno stack trace. Used by every reader.
  *
  * @example
  * try { readFileSync(f) } catch (e) { throw unreadable(f, e) }
  */
 export function unreadable(file: string, e: unknown): InputError {
   const code = (e as NodeJS.ErrnoException).code;
-  const why =
-    code === "ENOENT" ? "file not found"
-    : code === "EISDIR" ? "is a directory, expected a file"
-    : code === "EACCES" || code === "EPERM" ? "permission denied"
-    : code === "ENOTDIR" ? "part of the path is a file, not a folder"
-    : `cannot read (${code ?? String(e)})`;
+  const why = (code !== undefined && fsWords(code, "read")) || `cannot read (${code ?? String(e)})`;
   return new InputError(file, undefined, undefined, why);
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { InputError } from "./errors.js";
+import { fsWords } from "./fs-words.js";
 
 /**
  * Where a write may go. Every writer resolves its target through here before
@@ -28,15 +29,7 @@ export function writeProblem(file: string, e: unknown): unknown {
   if (e instanceof InputError) return e;
   const code = (e as NodeJS.ErrnoException).code;
   if (code === undefined) return e;
-  const why =
-    code === "ENOTDIR" || code === "EEXIST" ? "part of the path is a file, not a folder"
-    : code === "EISDIR" ? "is a folder: give a file name to write"
-    : code === "EACCES" || code === "EPERM" ? "permission denied"
-    : code === "EROFS" ? "read-only file system"
-    : code === "ENOSPC" || code === "EDQUOT" ? "no space left on the device"
-    : code === "ELOOP" ? "refusing to write through a symbolic link"
-    : code === "ENAMETOOLONG" ? "file name too long"
-    : `cannot write (${code})`;
+  const why = fsWords(code, "write") ?? `cannot write (${code})`;
   return new InputError(file, undefined, undefined, why);
 }
 
@@ -52,7 +45,7 @@ function lstatOrUndefined(path: string, shown: string): Stats | undefined {
 function checkAncestors(path: string, shown: string): void {
   let dir = dirname(path);
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InputError(shown, undefined, undefined, "part of the path is a file, not a folder");
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InputError(shown, undefined, undefined, fsWords("ENOTDIR", "write")!);
 }
 
 /**
@@ -125,7 +118,7 @@ export function writableTarget(file: string, options: { within?: string; create?
     target = real;
     st = lstatOrUndefined(target, file);
   }
-  if (st?.isDirectory()) throw new InputError(file, undefined, undefined, "is a folder: give a file name to write");
+  if (st?.isDirectory()) throw new InputError(file, undefined, undefined, fsWords("EISDIR", "write")!);
   if (st && !st.isFile()) throw new InputError(file, undefined, undefined, "is not a regular file (a named pipe, device or socket): refusing to write to it");
   return target;
 }

@@ -164,6 +164,6 @@ describe("ragjudge labels export", () => {
     expect(folder.err).toBe(`ragjudge: error: ${join(dir, "labels")}: is a folder: give a file name to write\n`);
     const underFile = await runCliCaptured(["labels", "export", "--out", join(dir, "ragjudge.config.json", "x.csv"), ...cfg()]);
     expect(underFile.code).toBe(2);
-    expect(underFile.err).toMatch(/x\.csv: part of the path is a file, not a folder\n$/);
+    expect(underFile.err).toMatch(/x\.csv: is a file, or inside one, where a folder is needed\n$/);
   });
 });

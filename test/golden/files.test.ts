@@ -19,8 +19,8 @@ describe("reading user files", () => {
     const missing = join(dir, "nope.txt");
     expect(inputErrorMessage(() => readText(missing))).toBe(`${missing}: file not found`);
     expect(inputErrorMessage(() => streamLines(missing, () => {}))).toBe(`${missing}: file not found`);
-    expect(inputErrorMessage(() => readText(dir))).toBe(`${dir}: is a directory, expected a file`);
-    expect(inputErrorMessage(() => streamLines(dir, () => {}))).toBe(`${dir}: is a directory, expected a file`);
+    expect(inputErrorMessage(() => readText(dir))).toBe(`${dir}: is a folder, where a file is needed`);
+    expect(inputErrorMessage(() => streamLines(dir, () => {}))).toBe(`${dir}: is a folder, where a file is needed`);
     expect(unreadable("f.txt", Object.assign(new Error("x"), { code: "EACCES" })).message).toBe("f.txt: permission denied");
     expect(unreadable("f.txt", Object.assign(new Error("x"), { code: "EIO" })).message).toBe("f.txt: cannot read (EIO)");
   });

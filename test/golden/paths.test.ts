@@ -62,7 +62,7 @@ describe.runIf(unix)("reading special files", () => {
     expect(inputErrorMessage(() => streamLines(fifo, () => {}))).toBe(`${fifo}: is a named pipe (FIFO), not a regular file: give a file`);
     expect(inputErrorMessage(() => readText("/dev/zero"))).toBe("/dev/zero: is a device, not a regular file: give a file");
     expect(inputErrorMessage(() => streamLines("/dev/zero", () => {}))).toBe("/dev/zero: is a device, not a regular file: give a file");
-    expect(inputErrorMessage(() => readText(dir))).toBe(`${dir}: is a directory, expected a file`);
+    expect(inputErrorMessage(() => readText(dir))).toBe(`${dir}: is a folder, where a file is needed`);
     // the JSONL loaders' block reader and the TREC threads' range reader refuse them alike
     for (const f of [fifo, "/dev/zero", dir]) {
       expect(inputErrorMessage(() => readTextBlocks(f, () => {}))).toBe(inputErrorMessage(() => readText(f)));
@@ -84,7 +84,7 @@ describe.runIf(unix)("whole-file writes", () => {
     spawnSync("mkfifo", [fifo]);
     expect(inputErrorMessage(() => writeFileAtomic(fifo, "x"))).toBe(`${fifo}: is not a regular file (a named pipe, device or socket): refusing to write to it`);
     writeFileSync(join(dir, "file"), "");
-    expect(inputErrorMessage(() => writeFileAtomic(join(dir, "file", "x.json"), "x"))).toBe(`${join(dir, "file", "x.json")}: part of the path is a file, not a folder`);
+    expect(inputErrorMessage(() => writeFileAtomic(join(dir, "file", "x.json"), "x"))).toBe(`${join(dir, "file", "x.json")}: is a file, or inside one, where a folder is needed`);
     expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 
@@ -128,7 +128,7 @@ describe("folders", () => {
     const dir = tempDir("ragjudge-folder-");
     writeFileSync(join(dir, "f"), "");
     expect(inputErrorMessage(() => checkFolder(join(dir, "f"), "the cache folder"))).toBe(`${join(dir, "f")}: is a file, not a folder: the cache folder must be a folder`);
-    expect(inputErrorMessage(() => checkFolder(join(dir, "f", "sub"), "the cache folder"))).toBe(`${join(dir, "f", "sub")}: part of the path is a file, not a folder`);
+    expect(inputErrorMessage(() => checkFolder(join(dir, "f", "sub"), "the cache folder"))).toBe(`${join(dir, "f", "sub")}: is a file, or inside one, where a folder is needed`);
     expect(checkFolder(join(dir, "new", "deeper"), "the cache folder")).toBe(join(dir, "new", "deeper"));
     expect(existsSync(join(dir, "new"))).toBe(false);
   });

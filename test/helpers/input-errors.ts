@@ -28,7 +28,7 @@ export function inputErrorMessages(fn: () => unknown): string[] {
  * inputErrorMessages: an InputErrors (or any other error) is rethrown.
  *
  * @example
- * expect(inputErrorMessage(() => readText(dir))).toBe(`${dir}: is a directory, expected a file`);
+ * expect(inputErrorMessage(() => readText(dir))).toBe(`${dir}: is a folder, where a file is needed`);
  */
 export function inputErrorMessage(fn: () => unknown): string {
   try {
