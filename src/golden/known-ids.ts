@@ -1,5 +1,6 @@
 import { InputError } from "./errors.js";
 import { rankedLists, type GoldenSet, type VariantData } from "./dataset.js";
+import { PASSAGE_ID_PREFIX } from "./passages.js";
 
 const q = JSON.stringify;
 
@@ -33,9 +34,9 @@ export function unknownChunkIds(golden: GoldenSet, v: VariantData, chunksFrom: C
     else more++;
   };
   // With no chunks file every output id given by id (not as text) is unknown for the same reason: one problem
-  // per file says so. A golden id is checked only against a chunks file: without one, the known ids are the
-  // passages some answer retrieved, and a relevant chunk nobody retrieved is a miss, not a typo.
+  // per file says so, and one for the golden set's relevant ids that no passage given as text can have.
   const unfiled = v.chunksFile === undefined ? new UnfiledIds() : undefined;
+  const goldenOnce = unfiled && unfiledRelevant(golden.questions.map((gq) => ({ line: golden.lineOf.get(gq.id), question: gq }))).problem(golden.file, chunksFrom, chunksFrom === "config" ? v.name : undefined);
   if (!unfiled) {
     for (const gq of golden.questions) {
       if (!gq.answerable) continue;
@@ -46,7 +47,7 @@ export function unknownChunkIds(golden: GoldenSet, v: VariantData, chunksFrom: C
   }
   const done = () => {
     const once = unfiled?.problem(v.outputFile, chunksFrom);
-    return [...(once ? [once] : []), ...finish(found, more, v.outputFile)];
+    return [...(goldenOnce ? [goldenOnce] : []), ...(once ? [once] : []), ...finish(found, more, v.outputFile)];
   };
   if (v.idsKnown) return done();
   const lines = [...v.outputs].map(([id, out]) => ({ line: v.lineOf.get(id) ?? 0, out })).sort((a, b) => a.line - b.line);
@@ -88,18 +89,58 @@ export class UnfiledIds {
   private ids = new Set<string>();
   private first: { id: string; line: number | undefined } | undefined;
 
+  /**
+   * @param what what the ids are, in the singular ("chunk id", "relevant chunk id").
+   * @param otherwise the other way out than a chunks file.
+   */
+  constructor(
+    private readonly what = "chunk id",
+    private readonly otherwise = 'give each passage as {"text": ...}',
+  ) {}
+
   add(id: string, line: number | undefined): void {
     this.ids.add(id);
     this.first ??= { id, line };
   }
 
-  /** The file's one problem, at the line of its first such id; undefined when it has none. */
-  problem(file: string, from: ChunksFrom): InputError | undefined {
+  /**
+   * The file's one problem, at the line of its first such id; undefined when
+   * it has none. `variant` names the variant for a file several share (the
+   * golden set), where one variant's chunks file may hold the ids.
+   */
+  problem(file: string, from: ChunksFrom, variant?: string): InputError | undefined {
     if (!this.first) return undefined;
+    const lacks = variant === undefined ? "no chunks file" : `variant ${variant} has no chunks file`;
     const n = this.ids.size;
-    const ids = n === 1 ? `chunk id ${q(this.first.id)}` : `${n} chunk ids (the first: ${q(this.first.id)})`;
-    return new InputError(file, this.first.line, undefined, `${ids} and no chunks file to look ${n === 1 ? "it" : "them"} up in: ${nameChunksFile(from)}, or give each passage as {"text": ...}`);
+    const ids = n === 1 ? `${this.what} ${q(this.first.id)}` : `${n} ${this.what}s (the first: ${q(this.first.id)})`;
+    return new InputError(file, this.first.line, undefined, `${ids} and ${lacks} to look ${n === 1 ? "it" : "them"} up in: ${nameChunksFile(from)}, or ${this.otherwise}`);
   }
+}
+
+/**
+ * Whether `id` can name a passage given as text: derived ids are `p-` and 12
+ * hex digits ({@link passageId}). Without a chunks file no other id can ever
+ * be relevant, so such a golden id is a misnamed chunk or a missing chunks
+ * file; a derived id no answer retrieved is a miss, not a typo.
+ */
+export function mayBePassageId(id: string): boolean {
+  return id.length === PASSAGE_ID_PREFIX.length + 12 && id.startsWith(PASSAGE_ID_PREFIX) && /^[0-9a-f]{12}$/.test(id.slice(PASSAGE_ID_PREFIX.length));
+}
+
+/**
+ * The golden `relevant` ids of answerable questions that cannot name a
+ * passage given as text ({@link mayBePassageId}), for a variant with no
+ * chunks file: counted, so the golden set gets one problem naming the first.
+ * Without this a misspelt id, or a chunks file left out of the config,
+ * scored every such question as a miss and exited 0.
+ */
+export function unfiledRelevant(questions: Iterable<{ line: number | undefined; question: { answerable?: boolean | undefined; relevant?: readonly string[] | undefined } }>): UnfiledIds {
+  const ids = new UnfiledIds("relevant chunk id", "mark the relevant passages with an anchor or relevantText");
+  for (const { line, question } of questions) {
+    if (question.answerable === false) continue;
+    for (const id of question.relevant ?? []) if (!mayBePassageId(id)) ids.add(id, line);
+  }
+  return ids;
 }
 
 /** How `validate` and `retrieval` word a golden `relevant` id that the chunks file lacks. */

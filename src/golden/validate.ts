@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { readCitations } from "./citations.js";
 import { DUPLICATE, contextOf, duplicatesInList, firstById, rankedLists } from "./dataset.js";
-import { UnfiledIds, unknownIdMessage, unknownRelevantMessage, type ChunksFrom } from "./known-ids.js";
+import { UnfiledIds, unfiledRelevant, unknownIdMessage, unknownRelevantMessage, type ChunksFrom } from "./known-ids.js";
 import { InputError, InputErrors } from "./errors.js";
 import { UnknownQuestions } from "./unknown-question.js";
 import { closestName } from "./field-names.js";
@@ -311,9 +311,11 @@ export function validateInputs(inputs: ValidateInputs): ValidationReport {
     }
     if (unfiled) {
       const from = inputs.chunksFrom ?? "config";
-      // (golden relevant ids are not looked up without a chunks file: a relevant passage no answer retrieved is a miss)
       const outputProblem = unfiled.problem(v.output, from);
       if (outputProblem) problems.push(outputProblem);
+      // golden ids no passage given as text can have (a derived id no answer retrieved is a miss): once per golden set
+      const relevantProblem = unfiledRelevant(goldenRows.map((r) => ({ line: r.line, question: r.value }))).problem(inputs.golden, from, from === "config" ? v.name : undefined);
+      if (relevantProblem && !problems.some((p) => p.message === relevantProblem.message)) problems.push(relevantProblem);
     }
     const missingIds = goldenRows.filter((r) => !seenQ.has(r.value.id)).map((r) => r.value.id);
     const missing = missingIds.length;

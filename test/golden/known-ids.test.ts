@@ -11,6 +11,7 @@ import type { GoldenSet, VariantData } from "../../src/golden/dataset.js";
 import { displayPath } from "../../src/golden/errors.js";
 import { indexChunks } from "../../src/golden/relevance.js";
 import { unknownChunkIds } from "../../src/golden/known-ids.js";
+import { passageId } from "../../src/golden/passages.js";
 import type { GoldenQuestion } from "../../src/golden/schema/golden.js";
 import type { PipelineOutput } from "../../src/golden/schema/pipeline.js";
 import { loadGolden, loadVariants } from "../../src/golden/dataset.js";
@@ -67,13 +68,25 @@ describe("unknownChunkIds", () => {
   it("with no chunks file, says so once per file in the words of the mode the user is in, not once per id", () => {
     const g = golden([{ relevant: ["a", "b"] }, { relevant: ["b", "c"] }, { answerable: false }]);
     const v = { ...variant({ q0: { retrieved: ["x", "y"], context: ["x"] }, q1: { retrieved: ["z"] } }), chunksFile: undefined, chunks: indexChunks([]) };
-    // golden relevant ids are not looked up without a chunks file: a relevant passage no answer retrieved is a miss
+    // golden relevant ids that no passage given as text can have: one problem for the golden set
     expect(unknownChunkIds(g, v, "flag").map((e) => e.message)).toEqual([
+      'g.jsonl:1: 3 relevant chunk ids (the first: "a") and no chunks file to look them up in: pass --chunks FILE (or name one in the config), or mark the relevant passages with an anchor or relevantText',
       'o.jsonl:1: 3 chunk ids (the first: "x") and no chunks file to look them up in: pass --chunks FILE (or name one in the config), or give each passage as {"text": ...}',
     ]);
     expect(unknownChunkIds(golden([{}]), { ...v, outputs: new Map([["q0", { id: "q0", retrieved: ["x"] }]]) }, "config").map((e) => e.message)).toEqual([
       'o.jsonl:1: chunk id "x" and no chunks file to look it up in: name one in the config (the variant\'s "chunks"), or give each passage as {"text": ...}',
     ]);
+  });
+
+  it("with no chunks file, takes a derived passage id no answer retrieved as a miss, any other relevant id as a missing chunks file", () => {
+    const derived = passageId("Unused leave lapses.");
+    const v = { ...variant({ q0: { retrieved: [] } }), chunksFile: undefined, chunks: indexChunks([]) };
+    expect(unknownChunkIds(golden([{ relevant: [derived] }]), v, "config")).toEqual([]);
+    expect(unknownChunkIds(golden([{ relevant: [derived.toUpperCase()] }, { relevant: [`${derived}0`] }]), v, "config").map((e) => e.message)).toEqual([
+      `g.jsonl:1: 2 relevant chunk ids (the first: "${derived.toUpperCase()}") and variant v has no chunks file to look them up in: name one in the config (the variant's "chunks"), or mark the relevant passages with an anchor or relevantText`,
+    ]);
+    // an unanswerable question's ids are the schema's problem, not this one's
+    expect(unknownChunkIds(golden([{ relevant: ["fares#1"], answerable: false }]), v, "config")).toEqual([]);
   });
 
   it("ragjudge retrieval and validate with --golden and --output but no --chunks name --chunks, once per file", async () => {
@@ -83,6 +96,7 @@ describe("unknownChunkIds", () => {
       expect(r.code).toBe(2);
       const lines = r.err.trimEnd().split("\n").filter((l) => !l.startsWith("ragjudge: validate:")).map((l) => l.replace(/^ragjudge: error: /, ""));
       expect(lines).toEqual([
+        `${displayPath(f.golden)}:1: 150 relevant chunk ids (the first: "d0#0") and no chunks file to look them up in: pass --chunks FILE (or name one in the config), or mark the relevant passages with an anchor or relevantText`,
         `${displayPath(f.output)}:1: 150 chunk ids (the first: "d0#0") and no chunks file to look them up in: pass --chunks FILE (or name one in the config), or give each passage as {"text": ...}`,
       ]);
     }
