@@ -11,7 +11,7 @@ import { gateDecision, thresholdsFor } from "./gate.js";
 import { humanAgreement, type HumanAgreement } from "./humans.js";
 import { firstLabel, type LabelBook } from "./labels.js";
 import { pairGroup, unpairedLabels, type DrawStatus, type GroupPairing, type PairedItem, type UnpairedLabels } from "./pairing.js";
-import { CalibrationRecord, RECORD_SCHEMA, type RecordFigures } from "./record.js";
+import { CalibrationRecord, RECORD_SCHEMA, type LoadedRecord, type RecordFigures } from "./record.js";
 import { DEFAULT_REPS, DEFAULT_SEED, noBootstrap } from "./stats/index.js";
 import { countedDraws, decideTrust, excludedOf, gateContext, gateOptionsOf, labelsHashOf, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
 import { groupJudgments, verdictsHash, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
@@ -34,6 +34,15 @@ export interface CalibrateInput {
   level?: number;
   /** Time stamped on the records (default: now). */
   time?: string;
+  /**
+   * The stored calibration records (`<labels>/calibration`). Given (as `run`
+   * gives them), a rubric is trusted only with a current record for its exact
+   * judge, as `judge` and every report decide it: a run must not call a
+   * judge trusted that `ragjudge calibrate` never measured. Absent (the
+   * `calibrate` command, which writes the record it builds), that record
+   * stands in.
+   */
+  records?: readonly LoadedRecord[];
 }
 
 /** A judged item where the judge and the label differ, for error analysis. */
@@ -223,7 +232,8 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
   });
   const hasLabels = pairing.gate.length + pairing.other.length + pairing.ties.length > 0;
   // Without any label for this judge no record is written, so the gate sees no calibration.
-  const trust = decideTrust(pairing, inputs, { fresh: hasLabels ? record : null, figures: gate });
+  const fresh = decideTrust(pairing, inputs, { fresh: hasLabels ? record : null, figures: gate });
+  const trust = input.records ? againstStored(fresh, decideTrust(pairing, inputs, { figures: gate })) : fresh;
   const warnings = [...pairing.warnings];
   if (pairing.ties.length) warnings.push(`${pairing.ties.length} item(s) have tied labels and no adjudication label: left out until adjudicated`);
   const { items: _items, ...groupInfo } = group;
@@ -267,6 +277,18 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
  * const report = calibrate({ judgments, judgmentsFile, book: loadLabels("labels"), trust: config.trust });
  * report.rubrics[0].trust.message
  */
+/**
+ * The trust state `run` shows: the stored record's, as everywhere else, so
+ * a judge `ragjudge calibrate` never measured (or measured on other
+ * verdicts, labels or draws) is never trusted. When the labels themselves
+ * would fail the gate, their reason is the one to act on, not the missing
+ * or stale record: calibrating would only lead to it.
+ */
+function againstStored(fresh: TrustState, stored: TrustState): TrustState {
+  if (stored.trusted) return stored;
+  return fresh.trusted ? { ...stored, labelsPass: true } : fresh;
+}
+
 export function calibrate(input: CalibrateInput): CalibrationReport {
   const time = input.time ?? new Date().toISOString();
   const { groups, counts } = groupJudgments(input.judgments);
@@ -282,7 +304,7 @@ export function calibrate(input: CalibrateInput): CalibrationReport {
     }
   }
   const inputs: TrustInputs = {
-    book: input.book, draws: input.draws ?? NO_DRAWS, records: [],
+    book: input.book, draws: input.draws ?? NO_DRAWS, records: input.records ?? [],
     ...(input.trust ? { trust: input.trust } : {}),
     ...(input.questions ? { splits: splitsOf(input.questions.values()) } : {}),
   };

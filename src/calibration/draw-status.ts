@@ -36,6 +36,8 @@ export interface DrawStatus {
   id: string;
   file: string;
   annotator: string;
+  /** The judge whose verdicts the draw's population was read from (its manifest's fingerprint). */
+  fingerprint: string;
   /** True when the draw's frame holds every held-out item the judge judged (same input hash). */
   covers: boolean;
   /** Why it does not (first reasons, for people). */
@@ -259,6 +261,7 @@ export function drawStatus(d: LoadedDraw, group: JudgeGroup, heldoutItems: reado
     id: d.draw.id,
     file: d.file,
     annotator: d.draw.annotator,
+    fingerprint: d.draw.fingerprint,
     covers,
     ...(why.length ? { why: why.join("; ") } : {}),
     drawn: drawnItems.length,

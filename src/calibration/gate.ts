@@ -109,6 +109,8 @@ export interface GateOptions {
   author?: { items: number; files: readonly string[] };
   /** Draws that cover the judged items but are labelled below `minCoverage` ({@link unfinishedDraws}): never trusted while any is. */
   unfinished?: readonly Pick<DrawStatus, "id" | "annotator" | "drawn" | "labelled">[];
+  /** Fingerprints of other judges of the rubric whose draws' labels count here ({@link reusedText}). */
+  drawnFor?: readonly string[];
 }
 
 /**
@@ -215,7 +217,31 @@ export function gateDecision(
       message: `${trustRule("kappa-too-low").says} (${f2(figures.kappa)}, 95% CI ${interval(ci, digitsApart(ci.lo, t.kappaLower))}; lower bound must be >= ${f2(t.kappaLower, digitsApart(ci.lo, t.kappaLower))}, ${nText})`,
     };
   }
-  return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}${loweredText(t)}` };
+  return { trusted: true, message: `trusted: kappa ${f2(figures.kappa)}, 95% CI ${interval(ci)}, ${nText}${splitText(heldout)}${reusedText(options.drawnFor)}${loweredText(t)}` };
+}
+
+/**
+ * Said wherever a trusted verdict is printed when its labels were drawn for
+ * another judge of the rubric (an earlier prompt, model or parameters): the
+ * items are the same (a draw's seed follows the items, not the judge), so
+ * they measure the new judge as well, unless it was tuned on their
+ * disagreements, which no gate can see. A judge changed after reading the
+ * held-out disagreements needs new held-out questions to be measured.
+ */
+function reusedText(drawnFor: readonly string[] | undefined): string {
+  if (!drawnFor?.length) return "";
+  const which = drawnFor.map((f) => f.slice(0, 12)).join(", ");
+  return `; labels drawn for another judge of this rubric (fingerprint ${which}): they measure this one only if it was not tuned on their disagreements`;
+}
+
+/**
+ * `; held-out split "dev" (trust.heldout)` when the config names a split
+ * other than the default: a trusted verdict says which questions it rests
+ * on wherever it is printed, so a team that holds out the split it tuned
+ * prompts on is seen doing it.
+ */
+function splitText(heldout: string): string {
+  return heldout === HELDOUT_SPLIT ? "" : `; held-out split ${JSON.stringify(heldout)} (trust.heldout; default "${HELDOUT_SPLIT}")`;
 }
 
 /**

@@ -47,10 +47,16 @@ export interface TrustState {
   thresholds: TrustThresholds;
   /** The held-out split the gate used (labels with no split are dev). */
   heldout: string;
-  /** The record used ("(this run)" for `run` and `calibrate`, which build it now). */
+  /** The record used: its file, or "(this run)" for `calibrate`, which builds it now. */
   record?: string;
   /** Records of the same rubric for other fingerprints (another prompt or model): reported, never used. */
   otherFingerprints: { fingerprint: string; file: string; time: string }[];
+  /**
+   * Set by `run` when today's labels pass the gate but the stored record is
+   * missing, stale or for another served model: `ragjudge calibrate` alone
+   * would make the rubric trusted.
+   */
+  labelsPass?: true;
   /** What made the record stale, when it is. */
   stale?: string[];
   /** The recorded draws of this rubric, with their coverage of today's held-out items. */
@@ -138,8 +144,9 @@ export function gateFiguresOf(f: AgreementFigures): GateFigures {
  * declared-random labels, author labels and unfinished draws. One place, so
  * `calibrate` (which writes the record) and every later check decide alike.
  */
-export function gateOptionsOf(pairing: GroupPairing): Required<Pick<GateOptions, "heldout" | "declared" | "author" | "unfinished">> {
-  return { heldout: pairing.heldout, declared: pairing.declared, author: authorLabels(pairing.gate), unfinished: unfinishedDraws(pairing.draws) };
+export function gateOptionsOf(pairing: GroupPairing): Required<Pick<GateOptions, "heldout" | "declared" | "author" | "unfinished" | "drawnFor">> {
+  const drawnFor = [...new Set(pairing.draws.filter((d) => d.counts && d.fingerprint !== pairing.group.fingerprint).map((d) => d.fingerprint))].sort();
+  return { heldout: pairing.heldout, declared: pairing.declared, author: authorLabels(pairing.gate), unfinished: unfinishedDraws(pairing.draws), drawnFor };
 }
 
 /** The record of this judge: same rubric, fingerprint and served model (the latest when several). */

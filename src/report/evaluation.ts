@@ -3,6 +3,7 @@ import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
 import { loadDraws } from "../calibration/draws.js";
 import { loadLabels } from "../calibration/labels.js";
+import { loadRecords } from "../calibration/record.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
 import { copyFileAtomic } from "../golden/files.js";
@@ -155,6 +156,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   checkJudgeSetup(settings, rubrics);
   const book = loadLabels(resolved.path(config.labels));
   const draws = loadDraws(resolved.path(config.labels));
+  const records = loadRecords(resolved.path(config.labels));
   stage("load");
   // a second thread: hashes the inputs for report.json while the judge runs, later compresses the page's evidence
   const background = startBackground();
@@ -198,6 +200,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       seed,
       reps,
       time: time.toISOString(),
+      records,
     });
     stage("calibrate");
     const plan = planFiles(calibration);

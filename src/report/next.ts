@@ -180,11 +180,22 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     out.push(`Next: ${report.judgeTotals.errors} error verdict${report.judgeTotals.errors === 1 ? "" : "s"} left (not yes or no); run again to retry them (committed verdicts come from the cache):`, rerun(inv));
     return out;
   }
-  const untrusted = report.rubrics.filter((r) => r.judge !== "rule" && !r.trust.trusted);
-  if (untrusted.length === 0) {
+  const all = report.rubrics.filter((r) => r.judge !== "rule" && !r.trust.trusted);
+  if (all.length === 0) {
     if (report.rubrics.length) out.push("Next: every rubric is trusted; gate CI on it:", rerun(inv, "--require-trusted"));
     return out;
   }
+  // Labels that pass with no current record: calibrating is the one step left (more labels or a new judge are not).
+  const recordOnly = all.filter((r) => r.trust.labelsPass);
+  if (recordOnly.length) {
+    out.push(
+      `Next: the labels of ${recordOnly.map((r) => r.rubric).join(", ")} pass the gate, but no current calibration record measures this judge (${recordOnly.map((r) => `${r.rubric}: ${r.trust.message.replace(/^untrusted: /, "")}`).join("; ")}). Record the calibration, then gate on it:`,
+      reading(inv, ["calibrate"]),
+      rerun(inv, "--require-trusted"),
+    );
+  }
+  const untrusted = all.filter((r) => !recordOnly.includes(r));
+  if (untrusted.length === 0) return out;
   // A rubric whose held-out split holds fewer judged items than the gate's minimum cannot be made trusted by
   // labelling: saying "label a sample" again would send the user round the same four commands for ever.
   const short = untrusted.filter((r) => r.trust.heldoutItems !== undefined && r.trust.heldoutItems < r.trust.thresholds.minLabels);

@@ -176,6 +176,8 @@ export const TrustJson = z.object({
   heldoutItems: Count.optional(),
   /** Counted labels declared random by an attested import: "declared random, not drawn by ragjudge". */
   declared: Count,
+  /** Today's labels pass the gate, but no current calibration record exists for this judge: `ragjudge calibrate` records it (absent otherwise). */
+  labelsPass: z.literal(true).optional(),
   draws: z.array(DrawJson),
   notes: z.array(z.string()),
 });

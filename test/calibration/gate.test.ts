@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { assessJudgments } from "../../src/calibration/assess.js";
 import type { LabelBasis } from "../../src/calibration/basis.js";
 import { gateDecision, gateInterval, thresholdsFor } from "../../src/calibration/gate.js";
-import { trustStates } from "../../src/calibration/trust.js";
+import { gateOptionsOf, trustStates } from "../../src/calibration/trust.js";
+import type { GroupPairing } from "../../src/calibration/pairing.js";
 import { loadDraws } from "../../src/calibration/draws.js";
 import { loadLabels } from "../../src/calibration/labels.js";
 import { RagjudgeConfig } from "../../src/golden/schema/config.js";
@@ -36,6 +37,13 @@ describe("gateDecision", () => {
     // Thresholds a config lowered are said wherever the trusted verdict is printed; raised ones are not news.
     expect(gateDecision(fig(), none, { ...T, minLabels: 4, kappaLower: 0.2 }).message).toBe("trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80; thresholds below the defaults: minLabels 4 (default 50), kappaLower 0.2 (default 0.6)");
     expect(gateDecision(fig(), none, { ...T, minLabels: 60, minCoverage: 1 }).message).toBe("trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80");
+    // Labels drawn for another judge of the rubric count (same items), but the trusted line says so.
+    expect(gateDecision(fig(), none, T, undefined, { drawnFor: ["0a35b30267eb11223344"] }).message).toBe("trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80; labels drawn for another judge of this rubric (fingerprint 0a35b30267eb): they measure this one only if it was not tuned on their disagreements");
+    const draw = (fingerprint: string, counts: boolean) => ({ id: fingerprint, file: "", annotator: "a", fingerprint, covers: counts, drawn: 50, labelled: counts ? 50 : 10, coverage: counts ? 1 : 0.2, counts, skipTest: null });
+    const pairing = { heldout: "heldout", declared: 0, gate: [], group: { fingerprint: "mine" }, draws: [draw("mine", true), draw("old", true), draw("older", false), draw("old", true)] } as unknown as GroupPairing;
+    expect(gateOptionsOf(pairing).drawnFor).toEqual(["old"]);
+    // A held-out split other than the default is said too: a team counting the split it tuned prompts on is seen doing it.
+    expect(gateDecision(fig(), none, T, undefined, { heldout: "dev" }).message).toBe('trusted: kappa 0.80, 95% CI [0.66, 0.94], n = 80; held-out split "dev" (trust.heldout; default "heldout")');
     // A lower bound below 0 (no better than chance) is refused in the config, for every rubric and for one.
     for (const schema of [TrustThresholds, TrustOverride]) {
       const r = schema.safeParse({ kappaLower: -1 });

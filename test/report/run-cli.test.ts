@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runEvaluation } from "../../src/report/evaluation.js";
@@ -123,6 +123,19 @@ describe("the trust gate inside run", () => {
     expect(flipped).toBe(1);
     expect(answered).toBeGreaterThanOrEqual(20);
 
+    // The labels pass, but no calibration record exists for this judge: run does not stand in for calibrate.
+    const before = await runCliCaptured(["run", "--config", copy.config, "--require-trusted"]);
+    expect(before.code).toBe(1);
+    expect(before.err).toContain("untrusted rubrics under --require-trusted: citation-accuracy, correctness, faithfulness, not-found");
+    expect(before.out).toMatch(/faithfulness \(fingerprint [0-9a-f]{12}\): UNTRUSTED: no calibration record for this judge: run ragjudge calibrate/);
+    expect(before.out).toContain("Next: the labels of faithfulness pass the gate, but no current calibration record measures this judge (faithfulness: no calibration record for this judge: run ragjudge calibrate). Record the calibration, then gate on it:");
+    expect(before.out).not.toMatch(/more labels cannot make faithfulness/);
+    const beforeReport = JSON.parse(readFileSync(join(copy.evaluations, readdirSync(copy.evaluations)[0]!, "report.json"), "utf8"));
+    expect(beforeReport.rubrics.find((r: { rubric: string }) => r.rubric === "faithfulness").trust).toMatchObject({ trusted: false, reason: "no-calibration", labelsPass: true });
+    const calibrated = await runCliCaptured(["calibrate", "--config", copy.config]);
+    expect(calibrated.code, calibrated.err).toBe(0);
+    rmSync(copy.evaluations, { recursive: true, force: true });
+
     const { code, err } = await runCliCaptured(["run", "--config", copy.config, "--require-trusted", "--quiet"]);
     expect(code).toBe(1);
     expect(err).toContain("untrusted rubrics under --require-trusted: citation-accuracy, correctness, not-found");
@@ -144,5 +157,11 @@ describe("the trust gate inside run", () => {
     expect(summary).toMatch(/bm25-small\s+trusted \d+\.\d%/);
     const md = readFileSync(join(folder, "report.md"), "utf8");
     expect(md).toMatch(/Trusted pass rates: faithfulness bm25-small \d+\.\d%/);
+
+    // The record is what was measured: without it, the same labels and verdicts are not trusted again.
+    rmSync(join(copy.labels, "calibration"), { recursive: true });
+    const removed = await runCliCaptured(["run", "--config", copy.config, "--require-trusted"]);
+    expect(removed.code).toBe(1);
+    expect(removed.out).toMatch(/faithfulness \(fingerprint [0-9a-f]{12}\): UNTRUSTED: no calibration record for this judge/);
   });
 });

@@ -51,6 +51,7 @@ export function trustJson(cal: RubricCalibration | undefined, heldout: string): 
     ...(t.authorFiles.length ? { authorFiles: t.authorFiles.map(displayPath) } : {}),
     ...(cal.heldoutItems !== null ? { heldoutItems: cal.heldoutItems } : {}),
     declared: t.declared,
+    ...(t.labelsPass ? { labelsPass: t.labelsPass } : {}),
     draws: t.draws.map(drawJson),
     notes: [...new Set([...t.notes, ...cal.warnings])],
   };
