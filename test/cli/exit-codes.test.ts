@@ -90,6 +90,30 @@ describe("exit codes per command", () => {
     expect((await runCliCaptured(["batch", "submit", `${file}.none`, "--config", EXAMPLE, "--cache-dir", cache, ...dead], NO_KEY)).code).toBe(EXIT.badInput);
   });
 
+  it("judge and run: a rerun of items the model refuses (400) is still exit 4, and --allow-errors still passes it", async () => {
+    // One answer in three is refused as the model's own (a context too long), the rest judged: the rerun asks only
+    // the refused ones, whose failures once read as "the first 10 calls all failed" (a wrong key or model: exit 2).
+    const refusing = await startOpenAIServer({ script: (q) => (q.user.length % 3 === 0 ? { status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens" } } } : { verdict: "yes" }) });
+    try {
+      const cache = tempDir();
+      const judge = ["judge", "--config", EXAMPLE, "--judge", "openai", "--model", "m", "--base-url", refusing.baseURL, "--cache-dir", cache, "--no-progress"];
+      const first = await runCliCaptured(judge, NO_KEY);
+      expect(first.code, first.err).toBe(EXIT.judgeUnfinished);
+      const failed = Number(/(\d+) items? ended as error verdicts/.exec(first.err)?.[1]);
+      expect(failed).toBeGreaterThanOrEqual(10);
+      const again = await runCliCaptured(judge, NO_KEY);
+      expect(again.code, again.err).toBe(EXIT.judgeUnfinished);
+      expect(again.err).not.toMatch(/calls all failed/);
+      expect((await runCliCaptured([...judge, "--allow-errors"], NO_KEY)).code).toBe(EXIT.ok);
+      const run = ["run", "--config", EXAMPLE, "--evaluations-dir", tempDir(), "--quiet", "--judge", "openai", "--model", "m", "--base-url", refusing.baseURL, "--cache-dir", cache, "--no-progress"];
+      const ran = await runCliCaptured(run, NO_KEY);
+      expect(ran.code, ran.err).toBe(EXIT.judgeUnfinished);
+      expect((await runCliCaptured([...run, "--allow-errors"], NO_KEY)).code).toBe(EXIT.ok);
+    } finally {
+      await refusing.close();
+    }
+  }, 60_000);
+
   for (const [name, code, args] of cases) {
     it(`${name}: exit ${code}`, async () => {
       const r = await runCliCaptured(args(), NO_KEY);

@@ -63,6 +63,13 @@ export interface Judge {
   template(rubric: Rubric): unknown;
   /** Judges one item once; a failure that is not a verdict is `verdict: "error"`, a run-stopping one a thrown {@link FatalJudgeError}. */
   judge(rubric: Rubric, evidence: Evidence): Promise<JudgeOutcome>;
+  /**
+   * Told how many of the run's calls already have a committed verdict of
+   * this judge (cache hits), before any call: its setup has worked, so when
+   * the calls left (a rerun of the items that failed) fail too, the items
+   * are at fault, not the key, model or endpoint.
+   */
+  committed?(calls: number): void;
 }
 
 /** @deprecated Renamed {@link Judge} (a judge is a record now, not only a backend). */

@@ -139,6 +139,11 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
     retries: o.client.retries,
     fingerprint,
     template: (rubric) => requestTemplate(rubric, settings()),
+    committed(calls) {
+      // A rerun of the items that failed before is not a first call: "the first calls all failed" would
+      // read an item's own failure (a context too long) as a wrong key or model, and stop with exit 2.
+      successes += calls;
+    },
     request: (rubric, evidence) => buildRequestBody(rubric, evidence, settings()),
     async judge(rubric, evidence) {
       for (;;) {

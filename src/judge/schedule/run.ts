@@ -249,6 +249,7 @@ async function judgeAll(opts: RunOptions, backend: Judge): Promise<RunResult> {
       hitFrom(plan.calls[i]!, fps[i]!, v);
     });
     pending = plan.calls.filter((_, i) => hit[i] === 0);
+    if (pending.length < plan.calls.length) backend.committed?.(plan.calls.length - pending.length);
   }
   progress.plannedCalls = pending.length;
   report();

@@ -331,7 +331,8 @@ export function summarise(input: SummaryInput): Summary {
     if (fps.length === 0 && (rules.length > 0 || (input.skipped ?? []).some((s) => s.key.rubric === rubric.name))) {
       figures.push(figuresFor(rubric, RULE_FINGERPRINT, "", { judged: [], rules, allRepeats: [], home: true }, input, variantOrder));
     }
-    const parts = rubric.unit === "citation" ? citationParts(fps, byFp, rules, partOf) : undefined;
+    // With no judged citation (every pair decided by rule, as when no answer cites) the rule figure above is all.
+    const parts = rubric.unit === "citation" && fps.length > 0 ? citationParts(fps, byFp, rules, partOf) : undefined;
     fps.forEach((key, i) => {
       const all = byFp.get(key)!;
       const [fp, model] = key.split("\u0000") as [string, string];

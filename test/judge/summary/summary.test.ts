@@ -75,6 +75,16 @@ describe("summarise", () => {
     expect(strict.overall).toEqual({ pass: 1, fail: 2, errors: 1, rate: 1 / 3 });
   });
 
+  it("scores citation accuracy decided by rule alone (no answer cites a passage: imported answers), instead of failing", () => {
+    const rule = { judge: "rule" as const, fingerprint: "rule:1", rule: "uncited" };
+    const judgments = ["a1", "a2", "u1"].map((q) => j("citation-accuracy", q, "yes", { unit: "answer", ...rule }));
+    const figures = summarise({ judgments, golden, rubrics: [rubric("citation-accuracy")], requireCitations: false }).figures;
+    expect(figures).toHaveLength(1);
+    expect(figures[0]!.variants[0]!.citations).toMatchObject({ pairs: 0, uncited: 3 });
+    const strict = summarise({ judgments, golden, rubrics: [rubric("citation-accuracy")], requireCitations: true }).figures[0]!.variants[0]!;
+    expect(strict.overall).toMatchObject({ pass: 0, fail: 3 });
+  });
+
   it("counts rule verdicts and skipped items once per rubric, in its main figure, when two fingerprints share it", () => {
     const judgments = [
       j("faithfulness", "a1", "yes"), j("faithfulness", "a2", "yes"),
