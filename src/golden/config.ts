@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findNodeAtLocation, parse as parseJsonc, parseTree, type Node, type ParseError } from "jsonc-parser";
 import type { z } from "zod";
@@ -60,8 +60,28 @@ export function packagedRubricsDir(): string {
  */
 export class ConfigNotFoundError extends Error {
   override name = "ConfigNotFoundError";
-  constructor(readonly cwd: string) {
-    super(`no ${CONFIG_FILE} in ${cwd} and no --config: run \`ragjudge init\` to start one here, or add --example to run the shipped example`);
+  /** @param above a config in a folder above `cwd` (the project this folder is inside), when there is one. */
+  constructor(
+    readonly cwd: string,
+    readonly above?: string,
+  ) {
+    super(above === undefined
+      ? `no ${CONFIG_FILE} in ${cwd} and no --config: run \`ragjudge init\` to start one here, or add --example to run the shipped example`
+      : `no ${CONFIG_FILE} in ${cwd}, but this folder is inside the project of ${above}: run ragjudge from ${dirname(above)}, or pass --config ${relative(cwd, above)} (\`ragjudge init\` here would start a second project inside it)`);
+  }
+}
+
+/**
+ * The nearest config in a folder above `cwd`, for the not-found message
+ * only: a command run from a project's subfolder is told where its project
+ * is, rather than to start a new one inside it. Never loaded unasked (a
+ * config two folders up may be another project's).
+ */
+function configAbove(cwd: string): string | undefined {
+  for (let dir = dirname(cwd); ; dir = dirname(dir)) {
+    const file = join(dir, CONFIG_FILE);
+    if (existsSync(file)) return file;
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
@@ -152,7 +172,7 @@ export function loadConfig(explicit?: string, cwd = process.cwd()): ResolvedConf
   let file: string;
   if (explicit) file = resolve(cwd, explicit);
   else if (existsSync(resolve(cwd, CONFIG_FILE))) file = resolve(cwd, CONFIG_FILE);
-  else throw new ConfigNotFoundError(cwd);
+  else throw new ConfigNotFoundError(cwd, configAbove(cwd));
   const { config, given, lineOf } = parseConfigText(readText(file, MAX_DOCUMENT_BYTES), file);
   const root = dirname(file);
   // The example's panel config (ragjudge.panel.config.json beside it) is the shipped example too: its labels are the project's own.

@@ -26,7 +26,8 @@ function startLine(rec: { record: string[]; info: { lines: number } }): number {
 /**
  * Reads a CSV file as spreadsheets write it (a BOM and CRLF line ends are
  * fine; quoted cells may span lines; rows may be ragged, for the caller to
- * report), with each record's starting line. Malformed CSV or a file with no
+ * report; commas, semicolons or tabs, see {@link delimiterOf}), with each
+ * record's starting line. Malformed CSV or a file with no
  * row is an {@link InputError} at its line.
  *
  * @example
@@ -36,7 +37,7 @@ export function readCsv(file: string, what = "a header row and one record per ro
   const text = readText(file);
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { skip_empty_lines: true, info: true, relax_column_count: true, max_record_size: MAX_LINE_CHARS }) as unknown as typeof records;
+    records = parse(text, { delimiter: delimiterOf(text), skip_empty_lines: true, info: true, relax_column_count: true, max_record_size: MAX_LINE_CHARS }) as unknown as typeof records;
   } catch (e) {
     if (e instanceof CsvError) {
       const line = (e as CsvError & { lines?: number }).lines;
@@ -51,6 +52,28 @@ export function readCsv(file: string, what = "a header row and one record per ro
     headerLine: startLine(records[0]!),
     rows: records.slice(1).map((r) => ({ line: startLine(r), cells: r.record })),
   };
+}
+
+/**
+ * The delimiter of a CSV file, read from its header line: a comma, or the
+ * semicolon a spreadsheet writes where the comma is the decimal mark (Excel
+ * in most European locales), or a tab, whichever the header line holds most
+ * of outside quotes (a comma on a tie). Read as commas, such a file was
+ * one column per row, and every command asked for columns it had.
+ *
+ * @example
+ * delimiterOf("question;contexts;answer\r\nA;B;C\r\n") // ";"
+ */
+export function delimiterOf(text: string): "," | ";" | "\t" {
+  const counts = { ",": 0, ";": 0, "\t": 0 };
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === "\n" || c === "\r")) break;
+    else if (!quoted && (c === "," || c === ";" || c === "\t")) counts[c]++;
+  }
+  return counts[";"] > counts[","] && counts[";"] >= counts["\t"] ? ";" : counts["\t"] > counts[","] ? "\t" : ",";
 }
 
 /** What makes a cell need quotes: the delimiter, a quote, or a line break (RFC 4180). */

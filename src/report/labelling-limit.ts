@@ -13,7 +13,7 @@ import type { RubricJson } from "./schema.js";
  * to more questions instead), nor is one with no gate labels yet.
  *
  * @example
- * labellingExhausted(rubric) // "cannot at kappa 0.40: it needs 67 labels but only 9 held-out items exist (needs >= 0.69 with all of them labelled)"
+ * labellingExhausted(rubric) // "cannot at kappa 0.40: it needs 67 labels but only 9 held-out items exist (needs >= 0.84 with all of them labelled)"
  */
 export function labellingExhausted(r: Pick<RubricJson, "trust" | "calibration">): string | null {
   const t = r.trust;

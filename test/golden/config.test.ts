@@ -22,6 +22,17 @@ describe("loadConfig", () => {
     expect(() => loadConfig(undefined, empty)).toThrow(`no ragjudge.config.json in ${empty} and no --config: run \`ragjudge init\` to start one here, or add --example to run the shipped example`);
   });
 
+  it("from a project's subfolder, names the project's config instead of offering to start a second project inside it", async () => {
+    const root = tempDir("ragjudge-sub-");
+    writeFileSync(join(root, "ragjudge.config.json"), "{}\n");
+    const sub = join(root, "outputs", "deep");
+    mkdirSync(sub, { recursive: true });
+    const message = `no ragjudge.config.json in ${sub}, but this folder is inside the project of ${join(root, "ragjudge.config.json")}: run ragjudge from ${root}, or pass --config ../../ragjudge.config.json (\`ragjudge init\` here would start a second project inside it)`;
+    expect(() => loadConfig(undefined, sub)).toThrow(message);
+    // the hint works as printed
+    expect(() => loadConfig("../../ragjudge.config.json", sub)).not.toThrow(ConfigNotFoundError);
+  });
+
   it("reads JSON with comments and trailing commas, and names the line of every problem", () => {
     const dir = project(`// a comment\n{\n  "golden": "q.jsonl", // the questions\n  /* block */\n  "variants": [{"name": "v", "output": "o.jsonl",},],\n  "k": [0],\n  "typo": 1\n}\n`);
     const file = join(dir, "ragjudge.config.json");

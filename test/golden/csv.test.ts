@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
-import { csvLine, csvText, readCsv } from "../../src/golden/csv.js";
+import { csvLine, csvText, delimiterOf, readCsv } from "../../src/golden/csv.js";
 import { mulberry32 } from "../helpers/seeded.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -42,5 +42,27 @@ describe("csvLine / csvText", () => {
     const back = readCsv(file);
     expect(back.header).toEqual(header);
     expect(back.rows.map((r) => r.cells)).toEqual(rows);
+  });
+});
+
+describe("readCsv's delimiter", () => {
+  const read = (text: string) => {
+    const file = join(tempDir(), "d.csv");
+    writeFileSync(file, text);
+    return readCsv(file);
+  };
+
+  it("reads a semicolon file as a European spreadsheet writes it, and a tab-separated one, as it reads commas", () => {
+    const expected = { header: ["question", "contexts", "answer"], rows: [{ line: 2, cells: ["A, or a", '["B; b"]', "C"] }] };
+    expect(read('\uFEFFquestion;contexts;answer\r\n"A, or a";"[""B; b""]";C\r\n')).toMatchObject(expected);
+    expect(read('question\tcontexts\tanswer\n"A, or a"\t"[""B; b""]"\tC\n')).toMatchObject(expected);
+    expect(read('question,contexts,answer\n"A, or a","[""B; b""]",C\n')).toMatchObject(expected);
+  });
+
+  it("counts only the header line, outside quotes, and takes a comma on a tie", () => {
+    expect(delimiterOf('"a;b;c",d\n1;2;3;4;5\n')).toBe(",");
+    expect(delimiterOf("question\n")).toBe(",");
+    expect(delimiterOf("a;b,c\n")).toBe(",");
+    expect(delimiterOf("a;b;c,d\n")).toBe(";");
   });
 });

@@ -179,7 +179,7 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     // the walkthrough's correctness: all 9 held-out items labelled, kappa 0.40 (the judge said no on two items labelled yes)
     const all = nextCommands(report([rubric("correctness", 9, 9, 0.4, confusion(6, 2, 0, 1))]), inv);
     expect(all).toEqual([
-      "Next: more labels cannot make correctness trusted at this kappa (correctness: cannot at kappa 0.40: it needs 67 labels but only 9 held-out items exist (needs >= 0.69 with all of them labelled)). Improve the judge instead: the rubric's prompt, or the judge's model; then run again (`ragjudge plan --config ci.config.json` says what each rubric needs):",
+      "Next: more labels cannot make correctness trusted at this kappa (correctness: cannot at kappa 0.40: it needs 67 labels but only 9 held-out items exist (needs >= 0.84 with all of them labelled)). Improve the judge instead: the rubric's prompt, or the judge's model; then run again (`ragjudge plan --config ci.config.json` says what each rubric needs):",
       "  ragjudge run --config ci.config.json",
     ]);
     // kappa at or below the threshold: plan's words, even with items still unlabelled

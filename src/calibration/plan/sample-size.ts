@@ -1,7 +1,7 @@
 import { fixed } from "../format.js";
 import { zCritical } from "../stats/index.js";
 import { kappaAt, unitKappaVariance, type CellShares } from "./kappa-linear.js";
-import { expectedGateLabels } from "./simulate.js";
+import { expectedGateLabels, gateLowerBound } from "./simulate.js";
 
 /**
  * How many random held-out labels a rubric needs, from the large-sample
@@ -67,6 +67,33 @@ export function kappaNeededAt(k0: number, unitVariance: number, n: number, level
 }
 
 /**
+ * The smallest kappa at which the gate's own interval (the one
+ * `expectedGateLabels` reads) passes with `n` labels: today's table with
+ * its disagreements shrunk (their share moved to the agreeing cells in
+ * today's proportion) until the lower bound reaches `kappaLower`. Not the
+ * asymptotic formula's `kappaNeededAt`: below a high kappa the gate's
+ * interval is wider, and the formula named a kappa already exceeded while
+ * saying it could not pass. Null when not even full agreement passes.
+ */
+function kappaPassingAt(cells: CellShares, kappaLower: number, n: number): number | null {
+  const at = (t: number): CellShares => {
+    const moved = (cells.fp + cells.fn) * (1 - t);
+    const agree = cells.tp + cells.tn;
+    const share = agree > 0 ? cells.tp / agree : 0.5;
+    return { tp: cells.tp + moved * share, fp: cells.fp * t, fn: cells.fn * t, tn: cells.tn + moved * (1 - share) };
+  };
+  const passes = (t: number) => (gateLowerBound([[n * at(t).tp, n * at(t).fp], [n * at(t).fn, n * at(t).tn]]) ?? -1) >= kappaLower;
+  if (!passes(0)) return null;
+  let lo = 0, hi = 1;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (passes(mid)) lo = mid;
+    else hi = mid;
+  }
+  return kappaAt(at(lo));
+}
+
+/**
  * Labels needed for the gate's kappa rule (see the module comment).
  *
  * @example
@@ -93,9 +120,9 @@ export function kappaLabelsNeeded(input: KappaNeedInput): KappaNeed {
   const total = Math.max(nInterval, input.minLabels, nClass);
   const bound = total === nInterval ? "interval" : total === input.minLabels ? "minLabels" : "minPerClass";
   if (total > input.population) {
-    const kn = kappaNeededAt(input.kappaLower, v, input.population, level);
+    const kn = bound === "interval" ? kappaPassingAt(input.cells, input.kappaLower, input.population) : null;
     const why = bound === "interval"
-      ? `cannot at kappa ${fixed(kappa)}: it needs ${Number.isFinite(total) ? total : "ever more"} labels but only ${input.population} held-out items exist (needs >= ${need(kn)} with all of them labelled)`
+      ? `cannot at kappa ${fixed(kappa)}: it needs ${Number.isFinite(total) ? total : "ever more"} labels but only ${input.population} held-out items exist (${kn === null ? "not even full agreement on all of them would pass" : `needs >= ${need(kn)} with all of them labelled`})`
       : `cannot: the gate needs ${total} labels (${bound === "minLabels" ? `minLabels ${input.minLabels}` : `${input.minPerClass} of each answer at a yes share of ${fixed(c)}`}) but only ${input.population} held-out items exist`;
     return { ...base, total, nFormula, nInterval, bound, cannot: { reason: why, kappaNeeded: bound === "interval" ? kn : null } };
   }

@@ -201,6 +201,12 @@ export class JudgeClient {
       const f = outcome.failure;
       const cause = redact(f.cause, this.secrets);
       if (rejectsLogprobs(body, f)) return { ok: false, cause, noLogprobs: true, servedModel, usage, raw, attempts };
+      // A rate limit that asks for longer than a run waits (Retry-After: 3600) is an outage for this run: waiting the
+      // cap and asking again, call after call, kept a CI job busy for ever with no word; stop now (exit 4).
+      if (f.action === "retry" && f.askedMs !== undefined && f.askedMs > this.policy.maxRetryAfterMs) {
+        this.stop(`${cause} (the endpoint asks to wait ${inWords(f.askedMs)} before the next call, longer than the ${inWords(this.policy.maxRetryAfterMs)} a run waits: rerun later)`);
+        return ended();
+      }
       if (f.action === "retry" && f.transport) {
         if (++this.failStreak >= this.outageAttempts) {
           this.stop(`${cause} (${this.failStreak} attempts in a row failed with no reply: the endpoint seems down or too slow; stopping. ${OUTAGE_HINT})`);
@@ -306,4 +312,9 @@ export class JudgeClient {
         return { failure: { action: "fail", cause: r.cause }, parse: true, ...meta };
     }
   }
+}
+
+/** A wait in words: "150 ms", "60 s". */
+function inWords(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
 }

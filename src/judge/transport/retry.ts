@@ -91,9 +91,10 @@ export type Failure =
   /**
    * Try again after at least `waitMs` (the server's wait; see {@link retryWaitMs}).
    * `rateLimited` (a 429) pauses every call; `transport` marks a failure of the
-   * endpoint itself (timeout, connection, 5xx), which the outage breaker counts.
+   * endpoint itself (timeout, connection, 5xx), which the outage breaker counts;
+   * `askedMs` is the wait a 429's Retry-After asked for, before the cap.
    */
-  | { action: "retry"; cause: string; waitMs?: number; rateLimited?: boolean; transport?: boolean }
+  | { action: "retry"; cause: string; waitMs?: number; rateLimited?: boolean; transport?: boolean; askedMs?: number }
   /** Give up on this item: an error verdict. */
   | { action: "fail"; cause: string }
   /** The server rejects structured outputs: switch to JSON-in-text and resend. */
@@ -144,7 +145,7 @@ function classifySdkError(e: unknown, sdk: typeof import("openai"), policy: Retr
     if (noRetry) return { action: "fail", cause };
     if (status === 429) {
       const wait = retryAfterMs(e.headers as HeaderSource, now);
-      return { action: "retry", cause, waitMs: wait === undefined ? undefined : Math.min(wait, policy.maxRetryAfterMs), rateLimited: true };
+      return { action: "retry", cause, waitMs: wait === undefined ? undefined : Math.min(wait, policy.maxRetryAfterMs), rateLimited: true, ...(wait === undefined ? {} : { askedMs: wait }) };
     }
     if (status === 408 || status === 409 || status >= 500) {
       const wait = retryAfterMs(e.headers as HeaderSource, now);

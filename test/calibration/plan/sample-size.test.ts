@@ -39,6 +39,16 @@ describe("labels needed for the gate", () => {
     expect(kappaLabelsNeeded({ cells, n: 0, ...gate, population: 40 }).unknown).toMatch(/no gate labels yet/);
   });
 
+  it("names a kappa above today's when today's cannot pass on every held-out item: the gate's own interval, not the formula's", () => {
+    // kappa 0.91 needs 11 labels with 10 items: the asymptotic formula said "needs >= 0.58", below the kappa it refused
+    const few = kappaLabelsNeeded({ cells: { tp: 0.3, fp: 0.02, fn: 0.02, tn: 0.66 }, n: 10, kappaLower: 0.3, minLabels: 5, minPerClass: 2, population: 10 });
+    expect(few.cannot!.kappaNeeded!).toBeGreaterThan(few.kappa!);
+    expect(few.cannot!.reason).toBe("cannot at kappa 0.91: it needs 11 labels but only 10 held-out items exist (needs >= 0.92 with all of them labelled)");
+    // and says so when not even agreement on every item passes
+    const none = kappaLabelsNeeded({ cells: { tp: 0.35, fp: 0.05, fn: 0.05, tn: 0.55 }, n: 14, kappaLower: 0.6, minLabels: 5, minPerClass: 2, population: 14 });
+    expect(none.cannot).toEqual({ reason: "cannot at kappa 0.79: it needs 70 labels but only 14 held-out items exist (not even full agreement on all of them would pass)", kappaNeeded: null });
+  });
+
   it("sizes the corrected pass rate's interval from PPI's variance", () => {
     const need = ppiLabelsNeeded({ verdictVariance: 0.25, judged: 10000, unitVariance: 0.1, width: 0.05, n: 20, population: 10000 });
     const room = (0.025 / 1.959963984540054) ** 2 - 0.25 / 10000;

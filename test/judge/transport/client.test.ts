@@ -59,11 +59,18 @@ describe("JudgeClient against the scripted server (real openai SDK)", () => {
     expect(s.requests[2]!.at - s.requests[1]!.at).toBeGreaterThanOrEqual(500);
   });
 
-  it("caps a huge Retry-After", async () => {
-    const s = await scripted([{ status: 429, headers: { "retry-after": "86400" } }, { verdict: "no" }]);
-    const r = await client(s, { policy: { maxRetryAfterMs: 200, baseDelayMs: 5 } }).complete(body);
-    expect(verdictOf(r)).toBe("no");
-    expect(s.requests[1]!.at - s.requests[0]!.at).toBeLessThan(1500);
+  it("stops the run at once on a Retry-After longer than a run waits: an outage, not a wait capped and repeated call after call", async () => {
+    const s = await scripted([{ status: 429, headers: { "retry-after": "3600" } }, { verdict: "no" }]);
+    const c = client(s, { policy: { maxRetryAfterMs: 200, baseDelayMs: 5 } });
+    const started = Date.now();
+    const r = await c.complete(body);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(r).toMatchObject({ ok: false, fatal: true });
+    expect(c.stopped).toMatch(/^http-429: .*\(the endpoint asks to wait 3600 s before the next call, longer than the 200 ms a run waits: rerun later\)$/);
+    expect(s.count).toBe(1);
+    // a wait within the cap is waited
+    const ok = await scripted([{ status: 429, headers: { "retry-after-ms": "150" } }, { verdict: "no" }]);
+    expect(verdictOf(await client(ok, { policy: { maxRetryAfterMs: 200, baseDelayMs: 5 } }).complete(body))).toBe("no");
   });
 
   it("pauses other calls while a 429's Retry-After runs", async () => {
