@@ -46,13 +46,22 @@ function mdTable(rows: string[][]): string[] {
   return [line(head!), `|${head!.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...body.map(line)];
 }
 
-/** Kappa with its interval for a table cell; a zero-width interval from a constant side says so instead of "[0.00, 0.00]". */
-function shortKappa(f: AgreementFigures): string {
-  if (f.kappa.kappa === null) return "n/a";
+/** Kappa with its interval for a table cell; a zero-width interval from a constant side says so instead of "[0.00, 0.00]", and an undefined kappa says why. */
+export function kappaCell(f: AgreementFigures): string {
+  if (f.kappa.kappa === null) return `n/a (${undefinedWhy(f)})`;
   if (f.kappaCiUninformative) return `${num(f.kappa.kappa)}, CI not informative (${shortUninformative(f.kappaCiUninformative)})`;
   // The gate's interval (asymptotic joined with goodness-of-fit), so perfect agreement never reads [1.00, 1.00].
   const honest = gateInterval({ kappa: f.kappa.kappa, kappaSe: f.kappa.se, kappaCi: f.kappa.ci, level: f.kappa.level, kappaGofCi: f.kappaGof.ci });
   return `${num(f.kappa.kappa)} ${ci(honest ?? f.kappa.ci)}`;
+}
+
+/** Why kappa is undefined, in a few words for a table cell (an undefined figure is never a bare n/a). */
+function undefinedWhy(f: AgreementFigures): string {
+  const c = f.confusion;
+  if (c.count === 0) return "no labels";
+  if (c.fp === 0 && c.fn === 0 && c.tn === 0) return "labels and verdicts all 'yes'";
+  if (c.tp === 0 && c.fp === 0 && c.fn === 0) return "labels and verdicts all 'no'";
+  return f.kappa.reasons.kappa ?? "undefined";
 }
 
 /** At perfect agreement the asymptotic SE is 0, which is not certainty: the goodness-of-fit interval is the one that says how sure. */
@@ -74,7 +83,7 @@ function cohenText(annotators: readonly string[], k: CohenKappa): string {
 
 function figureRows(label: string, items: { name: string; f: AgreementFigures }[]): string[][] {
   return [[label, "n", "agreement", "TPR", "TNR", "kappa [95% CI]", "AC1"], ...items.map(({ name, f }) => [
-    name, String(f.n), num(f.rates.agreement), num(f.rates.tpr), num(f.rates.tnr), shortKappa(f), num(f.ac1.ac1),
+    name, String(f.n), num(f.rates.agreement), num(f.rates.tpr), num(f.rates.tnr), kappaCell(f), num(f.ac1.ac1),
   ])];
 }
 
@@ -165,7 +174,7 @@ function sections(r: RubricCalibration): { title: string; lines?: string[]; rows
     out.push({
       title: "error analysis: labels not in the gate (see why; kappa only where selection does not distort it)",
       rows: [["labels", "n", "agreement", "kappa [95% CI]", "judge yes / label no", "judge no / label yes", "why not in the gate"], ...r.errorAnalysis.map((e) => [
-        e.excluded, String(e.figures.n), num(e.figures.rates.agreement), e.kind === "split" ? shortKappa(e.figures) : e.kind === "draw" ? "selection unknown" : "distorted",
+        e.excluded, String(e.figures.n), num(e.figures.rates.agreement), e.kind === "split" ? kappaCell(e.figures) : e.kind === "draw" ? "selection unknown" : "distorted",
         w(e.figures.confusion.fp), w(e.figures.confusion.fn), e.why,
       ])],
     });

@@ -129,8 +129,11 @@ function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: Repo
   // The held-out split the gate counts (the config's trust.heldout): one name for every untrusted rubric.
   const split = rubrics[0]!.trust.heldout;
   const heldout = report.questions.some((q) => q.split === split);
+  // Only these rubrics when others are judged too: a draw for a rubric labelling cannot help queues labels spent for nothing.
+  const judged = report.rubrics.filter((r) => r.judge !== "rule").map((r) => r.rubric);
+  const only = rubrics.length < new Set(judged).size ? ["--rubrics", [...new Set(rubrics.map((r) => r.rubric))].join(",")] : [];
   const lines = [
-    reading(inv, ["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), "--annotator", annotator]),
+    reading(inv, ["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), ...only, "--annotator", annotator]),
     reading(inv, ["review", "--annotator", annotator]),
     reading(inv, ["calibrate"]),
     rerun(inv, "--require-trusted"),

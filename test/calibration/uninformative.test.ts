@@ -4,6 +4,7 @@ import { agreementFigures } from "../../src/calibration/figures.js";
 import type { PairedItem } from "../../src/calibration/pairing.js";
 import { cohenKappa } from "../../src/calibration/stats/index.js";
 import { explainUninformative, shortUninformative, uninformativeInterval } from "../../src/calibration/uninformative.js";
+import { kappaCell } from "../../src/calibration/render.js";
 
 /** Paired items with the given (judge, label) pairs, enough for agreementFigures. */
 function paired(pairs: ["yes" | "no" | "error", "yes" | "no"][]): PairedItem[] {
@@ -73,5 +74,14 @@ describe("one constant rater", () => {
     const withError = agreementFigures(paired([...rep(5, ["yes", "yes"] as ["yes", "yes"]), ["error", "yes"], ...rep(4, ["yes", "no"] as ["yes", "no"])]));
     expect(withError.kappaCiUninformative).toBeNull();
     expect(agreementFigures(paired(rep(5, ["yes", "no"] as ["yes", "no"]))).kappaCiUninformative).toMatchObject({ cause: "both-constant" });
+  });
+});
+
+describe("kappaCell", () => {
+  it("never leaves an undefined kappa a bare n/a: it says why, as the by-kind and by-tag rows do for an uninformative interval", () => {
+    expect(kappaCell(agreementFigures(paired(rep(5, ["yes", "yes"]))))).toBe("n/a (labels and verdicts all 'yes')");
+    expect(kappaCell(agreementFigures(paired(rep(4, ["no", "no"]))))).toBe("n/a (labels and verdicts all 'no')");
+    expect(kappaCell(agreementFigures([]))).toBe("n/a (no labels)");
+    expect(kappaCell(agreementFigures(paired([...rep(4, ["no", "yes"] as ["no", "yes"]), ["yes", "yes"]])))).toMatch(/^0\.00, CI not informative \(labels all 'yes'\)$/);
   });
 });

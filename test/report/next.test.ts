@@ -190,6 +190,9 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     const mixed = nextCommands(report([rubric("correctness", 9, 9, 0.4, confusion(6, 2, 0, 1)), rubric("faithfulness", 2, 40, null, null)]), inv);
     expect(mixed[2]).toBe("Next: 1 rubric is untrusted (faithfulness). Label a random sample of the heldout split, measure the judge against it, and gate on it (as asha, who has labelled here before: put your own name if you are someone else):");
     expect(mixed.filter((x) => x.includes("sample --random"))).toHaveLength(1);
+    // ... and draws for it alone: a draw for correctness would queue labels that cannot help
+    expect(mixed.find((x) => x.includes("sample --random"))).toMatch(/ --rubrics faithfulness --annotator asha /);
+    expect(nextCommands(report([rubric("faithfulness", 2, 40, null, null)]), inv).find((x) => x.includes("sample --random"))).not.toMatch(/--rubrics/);
   });
 
   it("sends a rubric whose every held-out item is labelled but short of an answer to more questions; finishes a part-labelled draw with its own seed; never asks for more items than exist", () => {
