@@ -2,8 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findNodeAtLocation, parse as parseJsonc, parseTree, type Node, type ParseError } from "jsonc-parser";
-import type { z } from "zod";
-import { describeIssue, displayPath, formatPath, InputError, InputErrors } from "./errors.js";
+import { displayPath, formatPath, InputError, InputErrors, locatedProblems } from "./errors.js";
 import { readText } from "./files.js";
 import { describeJsonError, lineColumnAt } from "./json-syntax.js";
 import { MAX_DOCUMENT_BYTES } from "./limits.js";
@@ -148,14 +147,7 @@ export function parseConfigText(text: string, file: string): { config: RagjudgeC
   };
   const parsed = RagjudgeConfig.safeParse(json);
   if (!parsed.success) {
-    // Unknown fields are reported one by one, each on its own line (not the line of the object holding it).
-    const issues = parsed.error.issues.flatMap((issue): z.core.$ZodIssue[] => (issue.code === "unrecognized_keys" ? issue.keys.map((k) => ({ ...issue, keys: [k] })) : [issue]));
-    const problems = issues.map((issue) => {
-      const { field, message } = describeIssue(issue, json, RagjudgeConfig);
-      const at = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]!] : issue.path;
-      return new InputError(file, lineOf(at as (string | number)[]) ?? lineOf(issue.path as (string | number)[]), issue.path.length ? field : field === "(record)" ? undefined : field, message);
-    });
-    throw new InputErrors(problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
+    throw new InputErrors(locatedProblems(parsed.error, json, file, lineOf, RagjudgeConfig));
   }
   const given = new Set(json !== null && typeof json === "object" && !Array.isArray(json) ? Object.keys(json) : []);
   return { config: parsed.data, given, lineOf };

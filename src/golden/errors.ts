@@ -153,6 +153,27 @@ function unionExpected(issue: z.core.$ZodIssueInvalidUnion): string | null {
 }
 
 /** All issues of a failed parse as InputErrors located at `file:line`; `schema` (the one that failed) lets an unknown field name the one meant. */
+/**
+ * A document's zod problems (a config, a rubric file), each on the line of
+ * its own field: an unknown field is one problem per key, on that key's
+ * line, not on the line of the object that holds it; a field at the top is
+ * named, the whole document is not ("(record)"). Sorted by line.
+ *
+ * @example
+ * locatedProblems(parsed.error, json, file, (path) => lineOf(path), RagjudgeConfig)
+ * // [InputError('ragjudge.config.json:7: unknown field "typo"')]
+ */
+export function locatedProblems(error: z.ZodError, input: unknown, file: string, lineOf: (path: readonly (string | number)[]) => number | undefined, schema?: z.ZodType): InputError[] {
+  const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] => (issue.code === "unrecognized_keys" ? issue.keys.map((k) => ({ ...issue, keys: [k] })) : [issue]));
+  const problems = issues.map((issue) => {
+    const { field, message } = describeIssue(issue, input, schema);
+    const path = issue.path as (string | number)[];
+    const at = issue.code === "unrecognized_keys" ? [...path, issue.keys[0]!] : path;
+    return new InputError(file, lineOf(at) ?? lineOf(path), path.length ? field : field === "(record)" ? undefined : field, message);
+  });
+  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+}
+
 export function zodProblems(
   error: z.ZodError,
   input: unknown,

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { join, basename } from "node:path";
 import { isNode, LineCounter, parseDocument, YAMLParseError } from "yaml";
 import { z } from "zod";
-import { InputError, InputErrors, zodProblems } from "../../golden/errors.js";
+import { InputError, InputErrors, locatedProblems } from "../../golden/errors.js";
 import { readText } from "../../golden/files.js";
 import { MAX_DOCUMENT_BYTES } from "../../golden/limits.js";
 import { Id } from "../../golden/schema/common.js";
@@ -77,10 +77,7 @@ function parseRubricYaml(file: string, text: string): { data: unknown; lineOf: (
 export function loadRubric(file: string): Rubric {
   const { data, lineOf } = parseRubricYaml(file, readText(file, MAX_DOCUMENT_BYTES));
   const parsed = RubricFile.safeParse(data);
-  if (!parsed.success) {
-    const issues = parsed.error.issues;
-    throw new InputErrors(zodProblems(parsed.error, data, file, undefined).map((p, i) => new InputError(file, lineOf(issues[i]!.path), p.field, p.detail)));
-  }
+  if (!parsed.success) throw new InputErrors(locatedProblems(parsed.error, data, file, lineOf, RubricFile));
   const expected = basename(file).replace(/\.ya?ml$/, "");
   if (parsed.data.name !== expected) {
     throw new InputError(file, lineOf(["name"]), "name", `rubric name ${JSON.stringify(parsed.data.name)} must match its file name ${JSON.stringify(expected)}`);

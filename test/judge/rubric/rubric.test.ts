@@ -38,6 +38,13 @@ describe("loadRubric's problems name their line (they named the file alone)", ()
     expect(inputErrorMessage(() => loadRubric(syntax))).toMatch(new RegExp(`^${syntax}:\\d+: not valid YAML`));
   });
 
+  it("an unknown field, at its own line with a did-you-mean, not at line 1 as the whole record", () => {
+    const file = edited((t) => t.replace(/^question: /m, "qestion: "));
+    const messages = inputErrorMessages(() => loadRubric(file));
+    expect(messages).toContain(`${file}:${lineOf(file, "qestion:")}: unknown field "qestion" (did you mean "question"?)`);
+    expect(messages.some((m) => m.includes("(record)"))).toBe(false);
+  });
+
   it("reads every shipped rubric as before", () => {
     expect(loadRubric(join(RUBRICS_DIR, "faithfulness.yaml")).name).toBe("faithfulness");
   });
