@@ -93,6 +93,12 @@ describe("ragjudge labels import", () => {
     expect(lookalike.code).toBe(2);
     expect(lookalike.err).toMatch(/in\.csv:2: annotator: .*reads like/);
     expect(existsSync(join(dir, "labels", "ch\u0435n.jsonl"))).toBe(false);
+    // an annotator column dated before chen's first label: still the CSV's name to change
+    const dated = csv(`variant,question,rubric,unit,inputHash,label,annotator,time\nbm25,q01,faithfulness,answer,${H},yes,Chen,2020-01-01T00:00:00Z\n`);
+    const early = await runCliCaptured(["labels", "import", dated, "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(early.code).toBe(2);
+    expect(early.err).toMatch(/in\.csv:2: annotator: "Chen" reads like "chen", an annotator already in \S*chen\.jsonl:1, but is another name: .*write "chen" in the annotator column/);
+    expect(existsSync(join(dir, "labels", "Chen.jsonl"))).toBe(false);
     // every command still reads the folder
     expect((await runCliCaptured(["labels", "export", "--out", join(dir, "out.csv"), ...cfg()])).code).toBe(0);
   });

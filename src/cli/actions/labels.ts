@@ -1,7 +1,8 @@
 import { join, relative } from "node:path";
 import { knownRubricNames } from "../../calibration/context.js";
 import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
-import { labelHistoryProblems } from "../../calibration/label-checks.js";
+import { labelHistoryProblems, lookalikeOf, lookalikeWords, namesInUse } from "../../calibration/label-checks.js";
+import { shellArg } from "../../report/next.js";
 import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
 import { drawItemOf, loadDraws } from "../../calibration/draws.js";
 import { loadConfig } from "../../golden/config.js";
@@ -62,9 +63,23 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
   const book = loadLabels(dir);
   // What every command refuses in a labels folder (a time in the future, a look-alike or invisible annotator name)
   // is refused here, on the CSV's line, before anything is written: written, it would stop every later command.
+  // A name that reads like one in use is the CSV's to change, whichever labelled first.
   const incoming = csv.labels.map((l, i) => ({ value: l, file, line: csv.lines[i] ?? 0 }));
-  const refused = labelHistoryProblems([...book.history, ...incoming]).filter((p) => p.file === file);
-  if (refused.length) throw new InputErrors(refused);
+  const refused = labelHistoryProblems(incoming);
+  const inUse = namesInUse(book.history, draws.draws);
+  const named = new Set(refused.filter((p) => p.field === "annotator").map((p) => p.line));
+  const asked = new Set<string>();
+  for (const l of incoming) {
+    const name = l.value.annotator;
+    if (asked.has(name)) continue;
+    asked.add(name);
+    const clash = lookalikeOf(name, inUse);
+    if (clash && !named.has(l.line)) {
+      const use = name === opts.annotator ? `use --annotator ${shellArg(clash.name)}` : `write ${JSON.stringify(clash.name)} in the annotator column`;
+      refused.push(new InputError(file, l.line, "annotator", lookalikeWords(name, clash, use)));
+    }
+  }
+  if (refused.length) throw new InputErrors(refused.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   const existing = new Set(book.history.map((l) => canonicalJson(l.value)));
   const current = new Set(currentLabels(book).map((l) => canonicalJson({ ...l.value, time: undefined })));
   const fresh = csv.labels.filter((l, i) => !existing.has(canonicalJson(l)) && (csv.timed[i] || !current.has(canonicalJson({ ...l, time: undefined }))));

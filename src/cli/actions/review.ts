@@ -11,6 +11,7 @@ import { labelsFileOf } from "../../review/store.js";
 import { runTtyReview } from "../../review/tty.js";
 import { DEFAULT_QUEUE, ITEM_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
+import { refuseLookalikeAnnotator } from "./annotator.js";
 
 export interface ReviewFlags {
   annotator: string;
@@ -50,7 +51,9 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const cacheFile = (name: string) => config().outPath(`${config().config.cacheDir}/${name}`);
   if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags.port)}`);
   const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
+  const labelsDir = () => flags.labels ?? config().path(config().config.labels);
   if (flags.item !== undefined) {
+    refuseLookalikeAnnotator(flags.annotator, labelsDir());
     const entries = itemQueue(config(), { item: flags.item, judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl") });
     writeOutputFile(queueFile, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   } else if (!existsSync(queueFile)) {
@@ -60,13 +63,12 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     const split = heldoutSplitInUse(config);
     const splitArg = split === undefined ? "" : ` --split ${shellArg(split)}`;
     throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20${splitArg} --annotator ${shellArg(flags.annotator)}${cfgArgs}${outArg}\` (after \`ragjudge run\`), then run this again`);
-  }
-  const labelsDir = flags.labels ?? config().path(config().config.labels);
+  } else refuseLookalikeAnnotator(flags.annotator, labelsDir());
   const session = new ReviewSession({
     queueFile,
     rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
     judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
-    labelsDir,
+    labelsDir: labelsDir(),
     annotator: flags.annotator,
     provenance: flags.provenance,
     order: flags.order ?? "queue",
@@ -76,7 +78,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     process.stdout.write(`The review queue ${queueFile} is empty: nothing to review (run \`ragjudge sample\` to draw items).\n`);
     return;
   }
-  const labelsFile = labelsFileOf(labelsDir, session.annotator, { create: false });
+  const labelsFile = labelsFileOf(labelsDir(), session.annotator, { create: false });
   process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${displayPath(labelsFile)} (${provenanceNote(session.provenance)})\n`);
   if (flags.order === "uncertain") process.stdout.write(`Serving the least certain verdicts first within each draw (P(yes) nearest 0.5; items without one last); the draw and its labels' inclusion probabilities are unchanged.\n`);
   if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");
