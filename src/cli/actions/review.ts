@@ -2,7 +2,7 @@ import { ConfigNotFoundError, loadConfig, resolveRubrics, type ResolvedConfig } 
 import { loadGolden } from "../../golden/dataset.js";
 import { existsSync } from "node:fs";
 import { displayPath, InputError, InputErrors } from "../../golden/errors.js";
-import { shellArg } from "../../report/next.js";
+import { commandLine, shellArg } from "../../report/next.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { itemQueue } from "../../review/item-queue.js";
 import { startReviewServer } from "../../review/server.js";
@@ -83,12 +83,13 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   if (flags.order === "uncertain") process.stdout.write(`Serving the least certain verdicts first within each draw (P(yes) nearest 0.5; items without one last); the draw and its labels' inclusion probabilities are unchanged.\n`);
   if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");
 
+  const resume = resumeCommand(queueArg, flags);
   if (flags.tty) {
-    await runTtyReview(session, { input: process.stdin, output: process.stdout });
+    await runTtyReview(session, { input: process.stdin, output: process.stdout, resume });
     writeNext(session, flags);
     return;
   }
-  const server = await startReviewServer(session, { port: Number(flags.port), next: nextCommand(flags) }).catch((e: NodeJS.ErrnoException) => {
+  const server = await startReviewServer(session, { port: Number(flags.port), next: nextCommand(flags), resume }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === "EADDRINUSE" || e.code === "EACCES") throw new UsageError(`--port ${flags.port}: cannot listen on 127.0.0.1 (${e.code === "EADDRINUSE" ? "already in use" : "not allowed"}); leave --port out to use a free port`);
     throw e;
   });
@@ -105,7 +106,30 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   }
   const d = session.counts();
   process.stdout.write(`Stopped: ${d.labelled} of ${d.total} labelled, ${d.skipped} skipped, ${d.open} to go.\n`);
+  if (d.open > 0) process.stdout.write(`To resume, run:\n  ${resume}\n`);
   writeNext(session, flags);
+}
+
+/**
+ * This review's command as typed (the queue, annotator, mode and files it
+ * was given, each quoted for a shell when it needs it), which resumes it at
+ * the first item neither labelled nor skipped.
+ *
+ * @example
+ * resumeCommand(undefined, { annotator: "asha", tty: true, ... }) // "ragjudge review --annotator asha --tty"
+ */
+export function resumeCommand(queueArg: string | undefined, flags: ReviewFlags): string {
+  return commandLine([
+    "review", ...(queueArg !== undefined ? [queueArg] : []), "--annotator", flags.annotator,
+    ...(flags.item !== undefined ? ["--item", flags.item] : []),
+    ...(flags.tty ? ["--tty"] : []),
+    ...(flags.provenance === "author" ? ["--provenance", "author"] : []),
+    ...(flags.order === "uncertain" ? ["--order", "uncertain"] : []),
+    ...(flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : []),
+    ...(flags.labels ? ["--labels", flags.labels] : []),
+    ...(flags.judgments ? ["--judgments", flags.judgments] : []),
+    ...(flags.rubricsDir ? ["--rubrics-dir", flags.rubricsDir] : []),
+  ]).trim();
 }
 
 /** The command that measures the judge against this review's labels, with the files this review used. */
@@ -118,8 +142,14 @@ function nextCommand(flags: ReviewFlags): string {
   return `ragjudge calibrate${args.map((a) => ` ${shellArg(a)}`).join("")}`;
 }
 
-/** After a session with labels: {@link nextCommand}. */
+/**
+ * After a session whose queue is done (no open item left) with labels:
+ * {@link nextCommand}. A queue left part-way says how to resume instead
+ * (the terminal flow, or the stopped server): calibrating 4 labels of 60
+ * is not the next step.
+ */
 function writeNext(session: ReviewSession, flags: ReviewFlags): void {
-  if (session.counts().labelled === 0) return;
+  const c = session.counts();
+  if (c.labelled === 0 || c.open > 0) return;
   process.stdout.write(`Next: measure the judge against these labels:\n  ${nextCommand(flags)}\n`);
 }
