@@ -60,7 +60,19 @@ describe("ragjudge labels import", () => {
     const g = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\n`);
     const badRubric = await runCliCaptured(["labels", "import", g, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(badRubric.code).toBe(2);
-    expect(badRubric.err).toMatch(/in\.csv:2: rubric: unknown rubric "faithfulnes" \(known: citation, correctness, faithfulness\)/);
+    expect(badRubric.err).toMatch(/in\.csv:2: rubric: unknown rubric "faithfulnes" \(known: citation, correctness, faithfulness; did you mean "faithfulness"\?\)/);
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+  });
+
+  it("reports every bad row at once, a rubric typo among bad times and labels, writing nothing", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,31/12/2026\nbm25,q02,faithfulnes,answer,${H},yes,2026-12-01T00:00:00Z\nbm25,q03,correctness,answer,${H},maybe,2026-12-01T00:00:00Z\n`);
+    const r = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe([
+      `ragjudge: error: ${f}:2: time: Invalid ISO datetime`,
+      `ragjudge: error: ${f}:3: rubric: unknown rubric "faithfulnes" (known: citation, correctness, faithfulness; did you mean "faithfulness"?)`,
+      `ragjudge: error: ${f}:4: label: expected yes or no (or y, n), got "maybe"`,
+    ].join("\n") + "\n");
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 import { join, relative } from "node:path";
 import { knownRubricNames } from "../../calibration/context.js";
-import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
+import { readLabelsCsv, labelsToCsv, type KnownNames } from "../../calibration/labels-csv.js";
 import { labelHistoryProblems, lookalikeOf, lookalikeWords, namesInUse } from "../../calibration/label-checks.js";
 import { shellArg } from "../../report/next.js";
 import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
@@ -18,14 +18,18 @@ export interface Common {
 }
 
 /**
- * The labels folder and, when a config is given or needed, the rubric names
- * to check labels against. With `--labels` and no `--config`, no config is
- * read (an imported data set may have none).
+ * The labels folder and, when a config is given or needed, the rubrics to
+ * check imported labels against. With `--labels` and no `--config`, no
+ * config is read (an imported data set may have none).
  */
-function context(opts: Common): { dir: string; rubrics?: Set<string> } {
+function context(opts: Common): { dir: string; known?: () => KnownNames } {
   if (opts.labels && !opts.config) return { dir: opts.labels };
   const resolved = loadConfig(opts.config);
-  return { dir: opts.labels ?? resolved.path(resolved.config.labels), rubrics: knownRubricNames(resolved) };
+  const known = (): KnownNames => {
+    const rubrics = knownRubricNames(resolved);
+    return rubrics ? { rubrics } : {};
+  };
+  return { dir: opts.labels ?? resolved.path(resolved.config.labels), known };
 }
 
 /** `ragjudge labels import`'s action (see commands/labels.ts). */
@@ -35,19 +39,16 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
     inclusionProbability = Number(opts.inclusionProbability);
     if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
   }
-  const { dir, rubrics } = context(opts);
+  const { dir, known } = context(opts);
   const draws = loadDraws(dir);
   const isDrawn = (l: Label) => draws.draws.some((d) => drawItemOf(d, l, l.inputHash)?.drawn === true);
   const csv = readLabelsCsv(file, {
     isDrawn,
     annotator: opts.annotator, provenance: opts.provenance, source: opts.source, frame: opts.frame, inclusionProbability, split: opts.split,
     ...(opts.attest !== undefined ? { attestation: opts.attest } : {}),
+    ...(known ? { known: known() } : {}),
   });
   if (opts.attest !== undefined && !opts.attest.trim()) throw new UsageError("--attest needs a description of who drew the sample and how");
-  if (rubrics) {
-    const bad = csv.labels.flatMap((l, i) => (rubrics.has(l.rubric) ? [] : [new InputError(file, csv.lines[i], "rubric", `unknown rubric ${JSON.stringify(l.rubric)} (known: ${[...rubrics].sort().join(", ") || "none"})`)]));
-    if (bad.length) throw new InputErrors(bad);
-  }
   // A row that names a draw must be one of its drawn items: the gate checks the same, but a wrong id is an input error here.
   const badDraw = csv.labels.flatMap((l, i) => {
     if (l.draw === undefined) return [];
