@@ -1,4 +1,4 @@
-import { InputError, InputErrors, STOPPED_READING, zodProblems } from "../golden/errors.js";
+import { displayPath, InputError, InputErrors, STOPPED_READING, zodProblems } from "../golden/errors.js";
 import { csvText, readCsv } from "../golden/csv.js";
 import { neutraliseCsvCell, restoreCsvCell } from "../golden/escape.js";
 import { closestName } from "../golden/field-names.js";
@@ -28,10 +28,15 @@ const MAX_PROBLEMS = 50;
 
 /**
  * What a row's names are checked against, each only when given: labels on
- * a rubric the project does not have would be kept, and never meet a verdict.
+ * a rubric, question or variant the project does not have would be kept,
+ * and never meet a verdict.
  */
 export interface KnownNames {
   rubrics?: ReadonlySet<string>;
+  /** Says why a question id is unknown (golden/unknown-question.ts's words), or undefined when the golden set has it. */
+  question?: (id: string) => string | undefined;
+  /** The config's variant names, and the config file they are named in. */
+  variants?: { names: readonly string[]; file: string };
 }
 
 /** Values given on the command line for columns the CSV lacks (or cells left empty). */
@@ -48,7 +53,7 @@ export interface ImportDefaults {
   isDrawn?: (label: Label) => boolean;
   /** Time stamped on rows without a `time` cell (default: now). */
   time?: string;
-  /** The project's rubrics, to refuse rows naming others (see {@link KnownNames}). */
+  /** The project's rubrics, questions and variants, to refuse rows naming others (see {@link KnownNames}). */
   known?: KnownNames;
 }
 
@@ -69,7 +74,8 @@ export interface CsvImport {
  * insensitively, in any order. Flags in `defaults` supply annotator,
  * provenance, source, frame, inclusion probability and split where the CSV
  * has no such column or leaves the cell empty. `label` accepts yes/no in any
- * case. With `known`, a row naming a rubric the project lacks is refused. Every problem is reported at once with file,
+ * case. With `known`, a row naming a rubric, question or variant the
+ * project lacks is refused. Every problem is reported at once with file,
  * line and column, every problem of a row too (a bad time beside a "maybe"),
  * up to {@link MAX_PROBLEMS}; the missing required columns are one error
  * naming the header line.
@@ -208,9 +214,17 @@ function inColumnOrder(problems: readonly InputError[]): InputError[] {
   return problems.map((e, i) => ({ e, i })).sort((a, b) => at(a.e) - at(b.e) || a.i - b.i).map(({ e }) => e);
 }
 
-/** A row's rubric when the project does not have it (see {@link KnownNames}). */
+/** A row's variant, question and rubric that the project does not have (see {@link KnownNames}). */
 function unknownNames(known: KnownNames, cell: (c: Column) => string | undefined, file: string, line: number): InputError[] {
   const out: InputError[] = [];
+  const variant = cell("variant");
+  if (variant !== undefined && known.variants && !known.variants.names.includes(variant)) {
+    const near = closestName(variant, known.variants.names);
+    out.push(new InputError(file, line, "variant", `${JSON.stringify(variant)} is not a variant of ${displayPath(known.variants.file)} (variants: ${known.variants.names.join(", ")}${near ? `; did you mean ${JSON.stringify(near)}?` : ""})`));
+  }
+  const question = cell("question");
+  const why = question === undefined ? undefined : known.question?.(question);
+  if (why !== undefined) out.push(new InputError(file, line, "question", why));
   const rubric = cell("rubric");
   if (rubric !== undefined && known.rubrics && !known.rubrics.has(rubric)) {
     const names = [...known.rubrics].sort();

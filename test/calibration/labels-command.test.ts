@@ -76,6 +76,23 @@ describe("ragjudge labels import", () => {
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
   });
 
+  it("refuses rows naming a question the golden set lacks or a variant the config lacks, one line each with the name meant, writing nothing", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q1,faithfulness,answer,${H},yes\nbm52,q01,faithfulness,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},no\nbm25,zz,correctness,answer,${H},no\n`);
+    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual"];
+    const r = await runCliCaptured([...args, ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe([
+      `ragjudge: error: ${f}:2: question: "q1" is not in the golden set ${join(dir, "golden.jsonl")} (did you mean "q01"?)`,
+      `ragjudge: error: ${f}:3: variant: "bm52" is not a variant of ${join(dir, "ragjudge.config.json")} (variants: bm25; did you mean "bm25"?)`,
+      `ragjudge: error: ${f}:5: question: "zz" is not in the golden set ${join(dir, "golden.jsonl")}`,
+    ].join("\n") + "\n");
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+    // a labels folder named without a config has no golden set or variants to check against
+    const bare = await runCliCaptured([...args, "--labels", join(dir, "labels")]);
+    expect(bare.code, bare.err).toBe(0);
+    expect(bare.out).toMatch(/^imported 4 label\(s\)/);
+  });
+
   it("refuses two rows giving one annotator's item two answers at one time, naming both lines, writing nothing; rows with their own times are a history and import", async () => {
     const twice = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},no\nbm25,q01,faithfulness,answer,${H},no\nbm25,q02,faithfulness,answer,${H},no\n`);
     const r = await runCliCaptured(["labels", "import", twice, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);

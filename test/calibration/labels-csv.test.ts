@@ -46,6 +46,17 @@ describe("readLabelsCsv", () => {
     ]);
   });
 
+  it("refuses a question and a variant the project lacks, beside the row's other problems", () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm52,q9,faithfulness,answer,${H},maybe\nbm25,q1,faithfulness,answer,${H},yes\nxyz,q1,faithfulness,answer,${H},yes\n`);
+    const known = { question: (id: string) => (id === "q9" ? `"q9" is not in the golden set golden.jsonl` : undefined), variants: { names: ["bm25", "hybrid"], file: "ragjudge.config.json" } };
+    expect(inputErrorMessages(() => readLabelsCsv(f, { ...flags, known }))).toEqual([
+      `${f}:2: variant: "bm52" is not a variant of ragjudge.config.json (variants: bm25, hybrid; did you mean "bm25"?)`,
+      `${f}:2: question: "q9" is not in the golden set golden.jsonl`,
+      `${f}:2: label: expected yes or no (or y, n), got "maybe"`,
+      `${f}:4: variant: "xyz" is not a variant of ragjudge.config.json (variants: bm25, hybrid)`,
+    ]);
+  });
+
   it("stops after 50 problems and says where it stopped", () => {
     const rows = Array.from({ length: 60 }, (_, i) => `bm25,q${i},faithfulness,answer,${H},maybe\n`).join("");
     const m = inputErrorMessages(() => readLabelsCsv(csv(`variant,question,rubric,unit,inputHash,label\n${rows}`), flags));

@@ -6,6 +6,8 @@ import { shellArg } from "../../report/next.js";
 import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
 import { drawItemOf, loadDraws } from "../../calibration/draws.js";
 import { loadConfig } from "../../golden/config.js";
+import { loadGolden } from "../../golden/dataset.js";
+import { UnknownQuestions } from "../../golden/unknown-question.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { canonicalJson } from "../../golden/hash.js";
@@ -18,16 +20,23 @@ export interface Common {
 }
 
 /**
- * The labels folder and, when a config is given or needed, the rubrics to
- * check imported labels against. With `--labels` and no `--config`, no
- * config is read (an imported data set may have none).
+ * The labels folder and, when a config is given or needed, the rubrics,
+ * golden-set questions and variants to check imported labels against. With
+ * `--labels` and no `--config`, no config is read (an imported data set may
+ * have none).
  */
 function context(opts: Common): { dir: string; known?: () => KnownNames } {
   if (opts.labels && !opts.config) return { dir: opts.labels };
   const resolved = loadConfig(opts.config);
   const known = (): KnownNames => {
     const rubrics = knownRubricNames(resolved);
-    return rubrics ? { rubrics } : {};
+    const golden = loadGolden(resolved.path(resolved.config.golden));
+    const unknown = new UnknownQuestions(() => golden.byId.keys(), golden.file);
+    return {
+      ...(rubrics ? { rubrics } : {}),
+      question: (id) => (golden.byId.has(id) ? undefined : unknown.notIn(id)),
+      variants: { names: resolved.config.variants.map((v) => v.name), file: resolved.file },
+    };
   };
   return { dir: opts.labels ?? resolved.path(resolved.config.labels), known };
 }
