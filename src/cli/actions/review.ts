@@ -118,7 +118,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
  * @example
  * resumeCommand(undefined, { annotator: "asha", tty: true, ... }) // "ragjudge review --annotator asha --tty"
  */
-export function resumeCommand(queueArg: string | undefined, flags: ReviewFlags): string {
+function resumeCommand(queueArg: string | undefined, flags: ReviewFlags): string {
   return commandLine([
     "review", ...(queueArg !== undefined ? [queueArg] : []), "--annotator", flags.annotator,
     ...(flags.item !== undefined ? ["--item", flags.item] : []),
