@@ -1,6 +1,7 @@
-import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
+import { displayPath, InputError, InputErrors, STOPPED_READING, zodProblems } from "../golden/errors.js";
 import { csvText, readCsv } from "../golden/csv.js";
 import { neutraliseCsvCell, restoreCsvCell } from "../golden/escape.js";
+import { closestName } from "../golden/field-names.js";
 import { Frame, Label, Provenance } from "../golden/schema/items.js";
 import { currentLabels, type LabelBook } from "./labels.js";
 
@@ -22,6 +23,22 @@ type Column = (typeof CSV_COLUMNS)[number];
 /** Columns every import needs in the file itself. */
 export const REQUIRED_COLUMNS: readonly Column[] = ["variant", "question", "rubric", "unit", "inputHash", "label"];
 
+/** Rows with problems reported before the rest of the file is left unread (as the JSONL readers stop). */
+const MAX_PROBLEMS = 50;
+
+/**
+ * What a row's names are checked against, each only when given: labels on
+ * a rubric, question or variant the project does not have would be kept,
+ * and never meet a verdict.
+ */
+export interface KnownNames {
+  rubrics?: ReadonlySet<string>;
+  /** Says why a question id is unknown (golden/unknown-question.ts's words), or undefined when the golden set has it. */
+  question?: (id: string) => string | undefined;
+  /** The config's variant names, and the config file they are named in. */
+  variants?: { names: readonly string[]; file: string };
+}
+
 /** Values given on the command line for columns the CSV lacks (or cells left empty). */
 export interface ImportDefaults {
   annotator?: string;
@@ -36,6 +53,8 @@ export interface ImportDefaults {
   isDrawn?: (label: Label) => boolean;
   /** Time stamped on rows without a `time` cell (default: now). */
   time?: string;
+  /** The project's rubrics, questions and variants, to refuse rows naming others (see {@link KnownNames}). */
+  known?: KnownNames;
 }
 
 /** The labels of a CSV file, validated, with what was ignored. */
@@ -55,8 +74,11 @@ export interface CsvImport {
  * insensitively, in any order. Flags in `defaults` supply annotator,
  * provenance, source, frame, inclusion probability and split where the CSV
  * has no such column or leaves the cell empty. `label` accepts yes/no in any
- * case. Every problem is reported at once with file, line and column; a
- * missing required column is one error naming the header line.
+ * case. With `known`, a row naming a rubric, question or variant the
+ * project lacks is refused. Every problem is reported at once with file,
+ * line and column, every problem of a row too (a bad time beside a "maybe"),
+ * up to {@link MAX_PROBLEMS}; the missing required columns are one error
+ * naming the header line.
  *
  * @example
  * readLabelsCsv("asha.csv", { annotator: "asha", provenance: "human", frame: "random" })
@@ -69,35 +91,39 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   const rows = csv.rows.map((r) => ({ ...r, cells: r.cells.map(restoreCsvCell) }));
   const index = new Map<Column, number>();
   const ignoredColumns: string[] = [];
+  const headerProblems: InputError[] = [];
   header.forEach((h, i) => {
     const col = CSV_COLUMNS.find((c) => c.toLowerCase() === h.toLowerCase());
     if (!col) {
       ignoredColumns.push(h);
       return;
     }
-    if (index.has(col)) throw new InputError(file, headerLine, col, `column appears twice in the header (columns ${index.get(col)! + 1} and ${i + 1})`);
-    index.set(col, i);
+    if (index.has(col)) headerProblems.push(new InputError(file, headerLine, col, `column appears twice in the header (columns ${index.get(col)! + 1} and ${i + 1})`));
+    else index.set(col, i);
   });
-  for (const col of REQUIRED_COLUMNS) {
-    if (!index.has(col)) throw new InputError(file, headerLine, col, `missing column (the header needs ${REQUIRED_COLUMNS.join(", ")})`);
+  // Every missing column in one line, with the header's names that look meant for them (input_hash for inputHash).
+  const missing = REQUIRED_COLUMNS.filter((c) => !index.has(c));
+  if (missing.length) {
+    const meant = ignoredColumns.flatMap((h) => {
+      const col = closestName(h, missing);
+      return col ? [`${JSON.stringify(h)} for ${col}`] : [];
+    });
+    headerProblems.push(new InputError(file, headerLine, missing.join(", "), `missing column${missing.length > 1 ? "s" : ""} (the header needs ${REQUIRED_COLUMNS.join(", ")}${meant.length ? `; did you mean ${meant.join(", ")}?` : ""})`));
   }
-  const fromFlag: Partial<Record<Column, string>> = {
-    annotator: "--annotator", provenance: "--provenance", frame: "--frame",
-  };
-  for (const col of ["annotator", "provenance", "frame"] as const) {
-    if (!index.has(col) && defaults[col] === undefined) {
-      throw new InputError(file, headerLine, col, `missing column: add a ${col} column or pass ${fromFlag[col]}`);
-    }
-  }
+  const fromFlag = { annotator: "--annotator", provenance: "--provenance", frame: "--frame" } as const;
+  const unfilled = (["annotator", "provenance", "frame"] as const).filter((col) => !index.has(col) && defaults[col] === undefined);
+  if (unfilled.length === 1) headerProblems.push(new InputError(file, headerLine, unfilled[0], `missing column: add a ${unfilled[0]} column or pass ${fromFlag[unfilled[0]!]}`));
+  else if (unfilled.length) headerProblems.push(new InputError(file, headerLine, unfilled.join(", "), `missing columns: add ${unfilled.join(" and ")} columns or pass ${unfilled.map((c) => fromFlag[c]).join(" and ")}`));
   if (defaults.provenance !== undefined && !Provenance.safeParse(defaults.provenance).success) {
-    throw new InputError(file, undefined, "provenance", `--provenance must be one of ${Provenance.options.join(", ")}, got ${JSON.stringify(defaults.provenance)}`);
+    headerProblems.push(new InputError(file, undefined, "provenance", `--provenance must be one of ${Provenance.options.join(", ")}, got ${JSON.stringify(defaults.provenance)}`));
   }
   if (defaults.frame !== undefined && !Frame.safeParse(defaults.frame).success) {
-    throw new InputError(file, undefined, "frame", `--frame must be one of ${Frame.options.join(", ")}, got ${JSON.stringify(defaults.frame)}`);
+    headerProblems.push(new InputError(file, undefined, "frame", `--frame must be one of ${Frame.options.join(", ")}, got ${JSON.stringify(defaults.frame)}`));
   }
   if (defaults.provenance === "import" && defaults.source === undefined && !index.has("source")) {
-    throw new InputError(file, headerLine, "source", "imported labels (--provenance import) need --source NAME or a source column");
+    headerProblems.push(new InputError(file, headerLine, "source", "imported labels (--provenance import) need --source NAME or a source column"));
   }
+  if (headerProblems.length) throw new InputErrors(headerProblems);
   const time = defaults.time ?? new Date().toISOString();
   const labels: Label[] = [];
   const lines: number[] = [];
@@ -105,9 +131,12 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   const problems: InputError[] = [];
   for (const rec of rows) {
     const line = rec.line;
-    if (problems.length >= 50) break;
     // Spreadsheets pad with rows of empty cells: skip them.
     if (rec.cells.every((c) => c.trim() === "")) continue;
+    if (problems.length >= MAX_PROBLEMS) {
+      problems.push(new InputError(file, undefined, undefined, `${STOPPED_READING} ${MAX_PROBLEMS} problems (line ${line} and on not checked): fix these, then run again`));
+      break;
+    }
     if (rec.cells.length !== header.length) {
       problems.push(new InputError(file, line, undefined, `has ${rec.cells.length} cells, the header has ${header.length}`));
       continue;
@@ -130,6 +159,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
       const v = cell(col) ?? defaults[col];
       if (v !== undefined) obj[col] = v;
     }
+    if (defaults.known) rowProblems.push(...unknownNames(defaults.known, cell, file, line));
     const label = cell("label");
     if (label === undefined) rowProblems.push(new InputError(file, line, "label", "empty (expected yes or no)"));
     // y and n as review --tty takes them, in any case
@@ -148,13 +178,14 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
       else rowProblems.push(new InputError(file, line, "adjudication", `expected true or false, got ${JSON.stringify(adj)}`));
     }
     obj.time = cell("time") ?? time;
-    if (rowProblems.length) {
-      problems.push(...rowProblems);
-      continue;
-    }
+    // The schema's word on the rest of the row too (a bad time beside a "maybe"), not on a cell already said.
     const parsed = Label.safeParse(obj);
     if (!parsed.success) {
-      problems.push(...zodProblems(parsed.error, obj, file, line, Label));
+      const said = new Set(rowProblems.map((e) => e.field));
+      rowProblems.push(...zodProblems(parsed.error, obj, file, line, Label).filter((e) => !said.has(e.field)));
+    }
+    if (rowProblems.length || !parsed.success) {
+      problems.push(...inColumnOrder(rowProblems));
       continue;
     }
     // Random means drawn by ragjudge: a random row on an item no recorded draw drew must say how it was drawn.
@@ -173,6 +204,34 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   if (problems.length) throw new InputErrors(problems);
   if (labels.length === 0) throw new InputError(file, undefined, undefined, "no label rows after the header");
   return { labels, lines, timed, ignoredColumns };
+}
+
+/** A row's problems in the order of its columns (export order), the row-wide ones first. */
+function inColumnOrder(problems: readonly InputError[]): InputError[] {
+  const columns: readonly string[] = CSV_COLUMNS;
+  // a field that is no column (a schema rule across fields) goes last
+  const at = (e: InputError) => (e.field === undefined ? -1 : columns.includes(e.field) ? columns.indexOf(e.field) : columns.length);
+  return problems.map((e, i) => ({ e, i })).sort((a, b) => at(a.e) - at(b.e) || a.i - b.i).map(({ e }) => e);
+}
+
+/** A row's variant, question and rubric that the project does not have (see {@link KnownNames}). */
+function unknownNames(known: KnownNames, cell: (c: Column) => string | undefined, file: string, line: number): InputError[] {
+  const out: InputError[] = [];
+  const variant = cell("variant");
+  if (variant !== undefined && known.variants && !known.variants.names.includes(variant)) {
+    const near = closestName(variant, known.variants.names);
+    out.push(new InputError(file, line, "variant", `${JSON.stringify(variant)} is not a variant of ${displayPath(known.variants.file)} (variants: ${known.variants.names.join(", ")}${near ? `; did you mean ${JSON.stringify(near)}?` : ""})`));
+  }
+  const question = cell("question");
+  const why = question === undefined ? undefined : known.question?.(question);
+  if (why !== undefined) out.push(new InputError(file, line, "question", why));
+  const rubric = cell("rubric");
+  if (rubric !== undefined && known.rubrics && !known.rubrics.has(rubric)) {
+    const names = [...known.rubrics].sort();
+    const near = closestName(rubric, names);
+    out.push(new InputError(file, line, "rubric", `unknown rubric ${JSON.stringify(rubric)} (known: ${names.join(", ") || "none"}${near ? `; did you mean ${JSON.stringify(near)}?` : ""})`));
+  }
+  return out;
 }
 
 /**

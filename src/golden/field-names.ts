@@ -69,16 +69,18 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The known name a mistyped one most likely meant: equal but for case, `-`
- * and `_`, or within a third of its length in edits (at most 3); undefined
- * when none is that close.
+ * The known name a mistyped one most likely meant: equal but for case, `-`,
+ * `_` and a number's leading zeros (ids are padded one way in a golden set
+ * and typed another in a spreadsheet: `q1` for `q01`), or within a third of
+ * its length in edits (at most 3); undefined when none is that close.
  *
  * @example
  * closestName("goldn", ["golden", "variants"]) // "golden"
  * closestName("context_k", ["contextK"]) // "contextK"
+ * closestName("q1", ["q01", "q10"]) // "q01"
  */
 export function closestName(word: string, names: readonly string[]): string | undefined {
-  const bare = (s: string) => s.toLowerCase().replace(/[-_]/g, "");
+  const bare = (s: string) => s.toLowerCase().replace(/[-_]/g, "").replace(/\d+/g, (n) => n.replace(/^0+(?=\d)/, ""));
   const w = bare(word);
   const exact = names.find((n) => bare(n) === w);
   if (exact) return exact;

@@ -24,7 +24,12 @@ export class UnknownQuestions {
   ) {}
 
   message(id: string): string {
+    return `question ${this.notIn(id)}`;
+  }
+
+  /** The message without its leading "question", for a field already named so (a labels CSV's `question` column). */
+  notIn(id: string): string {
     const near = this.asked++ < SUGGESTED ? closestName(id, (this.ids ??= [...this.goldenIds()])) : undefined;
-    return `question ${JSON.stringify(id)} is not in the golden set ${displayPath(this.goldenFile)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`;
+    return `${JSON.stringify(id)} is not in the golden set ${displayPath(this.goldenFile)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`;
   }
 }

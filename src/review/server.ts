@@ -37,6 +37,8 @@ export interface ServeOptions {
   token?: string;
   /** The command to run once labelling is done (shown on the page's last screens; the terminal prints it too). */
   next?: string;
+  /** The command that resumes this review, shown on the last screens instead of `next` while items are still to go. */
+  resume?: string;
 }
 
 /** The queue position summary the page needs after each step. */
@@ -87,7 +89,7 @@ export async function startReviewServer(session: ReviewSession, opts: ServeOptio
     const method = req.method ?? "GET";
     if (!url.pathname.startsWith("/api/")) {
       if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "method not allowed");
-      if (url.pathname === "/") return sendText(res, 200, "text/html; charset=utf-8", pageHtml(token, session.annotator, provenanceNote(session.provenance), opts.next));
+      if (url.pathname === "/") return sendText(res, 200, "text/html; charset=utf-8", pageHtml(token, session.annotator, provenanceNote(session.provenance), opts.next, opts.resume));
       if (url.pathname === "/app.js") return sendText(res, 200, "text/javascript; charset=utf-8", CLIENT_JS);
       if (url.pathname === "/app.css") return sendText(res, 200, "text/css; charset=utf-8", PAGE_CSS);
       throw new HttpError(404, "not found");

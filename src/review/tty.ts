@@ -10,6 +10,8 @@ export interface TtyIo {
   output: NodeJS.WritableStream;
   /** ANSI styling; default: output is a TTY and NO_COLOR is unset. */
   color?: boolean;
+  /** The command that resumes this review, printed when it ends with items to go (default: "the same command"). */
+  resume?: string;
 }
 
 /**
@@ -195,7 +197,7 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
   const c = session.counts();
   out();
   // Resuming only helps while items are open: with none left, say the queue is done instead of sending the user back to it.
-  if (c.open > 0) out(`${c.labelled} of ${c.total} labelled, ${c.skipped} skipped, ${c.open} to go. Labels are in the labels folder; run the same command to resume.`);
+  if (c.open > 0) out(`${c.labelled} of ${c.total} labelled, ${c.skipped} skipped, ${c.open} to go. Labels are in the labels folder; ${io.resume ? `to resume, run:\n  ${io.resume}` : "run the same command to resume."}`);
   else out(`Queue done: ${c.labelled} of ${c.total} labelled, ${c.skipped} skipped. Labels are in the labels folder.${c.skipped > 0 ? " Skipped items stay unlabelled: run the same command again to start at the first of them (or type g N to go to item N)." : ""}`);
 }
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { labelHistoryProblems, nameSkeleton } from "../../src/calibration/label-checks.js";
+import { labelHistoryProblems, lookalikeOf, nameSkeleton, namesInUse } from "../../src/calibration/label-checks.js";
 import { loadLabels, type LocatedLabel } from "../../src/calibration/labels.js";
 import type { Label } from "../../src/golden/schema/items.js";
 import { inputErrorMessages } from "../helpers/input-errors.js";
@@ -26,6 +26,26 @@ describe("label history checks", () => {
     expect(messages([at("labels/asha.jsonl", 1, {}), at("labels/x.jsonl", 3, { annotator: "\u0430sha" }), at("labels/x.jsonl", 4, { annotator: "\u0430sha" })])).toEqual([
       'labels/x.jsonl:3: annotator: "аsha" reads like "asha" (labels/asha.jsonl:1) but is another name: two annotators whose names look the same are refused (one person, one spelling: write the same name in both places)',
     ]);
+  });
+
+  it("names the newer of two look-alike names as the likely typo, wherever it reads, and blames neither when they are as old", () => {
+    // Asha.jsonl reads before asha.jsonl (capitals sort first), but asha labelled first
+    expect(messages([at("labels/Asha.jsonl", 1, { annotator: "Asha", time: "2026-12-05T09:00:00Z" }), at("labels/asha.jsonl", 1, {}), at("labels/asha.jsonl", 2, { time: "2026-11-20T00:00:00Z" })])).toEqual([
+      'labels/Asha.jsonl:1: annotator: "Asha" reads like "asha" (labels/asha.jsonl:1), who labelled first (2026-11-20T00:00:00Z; "Asha" from 2026-12-05T09:00:00Z), so "Asha" is likely a typo of it: two annotators whose names look the same are refused (one person, one spelling: write "asha" for "Asha" as the annotator)',
+    ]);
+    expect(messages([at("labels/Asha.jsonl", 1, { annotator: "Asha" }), at("labels/asha.jsonl", 1, {})])).toEqual([
+      'labels/asha.jsonl:1: annotator: "asha" reads like "Asha" (labels/Asha.jsonl:1) but is another name: two annotators whose names look the same are refused (one person, one spelling: write the same name in both places)',
+    ]);
+  });
+
+  it("finds the name in use a new name reads like, a labeller's before a draw's", () => {
+    const inUse = namesInUse([at("labels/asha.jsonl", 1, {}), at("labels/bob.jsonl", 1, { annotator: "bob" })], [{ file: "labels/draws/0123456789abcdef.json", draw: { annotator: "Asha" } }, { file: "labels/draws/fedcba9876543210.json", draw: { annotator: "Ravi" } }]);
+    expect(inUse.map((n) => [n.name, n.file, n.line])).toEqual([["asha", "labels/asha.jsonl", 1], ["bob", "labels/bob.jsonl", 1], ["Asha", "labels/draws/0123456789abcdef.json", undefined], ["Ravi", "labels/draws/fedcba9876543210.json", undefined]]);
+    expect(lookalikeOf("Asha", inUse)?.name).toBe("asha");
+    expect(lookalikeOf("asha", inUse)).toBeUndefined();
+    expect(lookalikeOf("ravi", inUse)?.file).toBe("labels/draws/fedcba9876543210.json");
+    expect(lookalikeOf("Ravi", inUse)).toBeUndefined();
+    expect(lookalikeOf("chen", inUse)).toBeUndefined();
   });
 
   it("refuses an invisible character in a name (a zero-width joiner), once per name", () => {

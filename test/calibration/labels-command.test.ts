@@ -60,8 +60,37 @@ describe("ragjudge labels import", () => {
     const g = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulnes,answer,${H},yes\n`);
     const badRubric = await runCliCaptured(["labels", "import", g, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(badRubric.code).toBe(2);
-    expect(badRubric.err).toMatch(/in\.csv:2: rubric: unknown rubric "faithfulnes" \(known: citation, correctness, faithfulness\)/);
+    expect(badRubric.err).toMatch(/in\.csv:2: rubric: unknown rubric "faithfulnes" \(known: citation, correctness, faithfulness; did you mean "faithfulness"\?\)/);
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+  });
+
+  it("reports every bad row at once, a rubric typo among bad times and labels, writing nothing", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q01,faithfulness,answer,${H},yes,31/12/2026\nbm25,q02,faithfulnes,answer,${H},yes,2026-12-01T00:00:00Z\nbm25,q03,correctness,answer,${H},maybe,2026-12-01T00:00:00Z\n`);
+    const r = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe([
+      `ragjudge: error: ${f}:2: time: Invalid ISO datetime`,
+      `ragjudge: error: ${f}:3: rubric: unknown rubric "faithfulnes" (known: citation, correctness, faithfulness; did you mean "faithfulness"?)`,
+      `ragjudge: error: ${f}:4: label: expected yes or no (or y, n), got "maybe"`,
+    ].join("\n") + "\n");
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+  });
+
+  it("refuses rows naming a question the golden set lacks or a variant the config lacks, one line each with the name meant, writing nothing", async () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q1,faithfulness,answer,${H},yes\nbm52,q01,faithfulness,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},no\nbm25,zz,correctness,answer,${H},no\n`);
+    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual"];
+    const r = await runCliCaptured([...args, ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe([
+      `ragjudge: error: ${f}:2: question: "q1" is not in the golden set ${join(dir, "golden.jsonl")} (did you mean "q01"?)`,
+      `ragjudge: error: ${f}:3: variant: "bm52" is not a variant of ${join(dir, "ragjudge.config.json")} (variants: bm25; did you mean "bm25"?)`,
+      `ragjudge: error: ${f}:5: question: "zz" is not in the golden set ${join(dir, "golden.jsonl")}`,
+    ].join("\n") + "\n");
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+    // a labels folder named without a config has no golden set or variants to check against
+    const bare = await runCliCaptured([...args, "--labels", join(dir, "labels")]);
+    expect(bare.code, bare.err).toBe(0);
+    expect(bare.out).toMatch(/^imported 4 label\(s\)/);
   });
 
   it("refuses two rows giving one annotator's item two answers at one time, naming both lines, writing nothing; rows with their own times are a history and import", async () => {
@@ -93,6 +122,12 @@ describe("ragjudge labels import", () => {
     expect(lookalike.code).toBe(2);
     expect(lookalike.err).toMatch(/in\.csv:2: annotator: .*reads like/);
     expect(existsSync(join(dir, "labels", "ch\u0435n.jsonl"))).toBe(false);
+    // an annotator column dated before chen's first label: still the CSV's name to change
+    const dated = csv(`variant,question,rubric,unit,inputHash,label,annotator,time\nbm25,q01,faithfulness,answer,${H},yes,Chen,2020-01-01T00:00:00Z\n`);
+    const early = await runCliCaptured(["labels", "import", dated, "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(early.code).toBe(2);
+    expect(early.err).toMatch(/in\.csv:2: annotator: "Chen" reads like "chen", an annotator already in \S*chen\.jsonl:1, but is another name: .*write "chen" in the annotator column/);
+    expect(existsSync(join(dir, "labels", "Chen.jsonl"))).toBe(false);
     // every command still reads the folder
     expect((await runCliCaptured(["labels", "export", "--out", join(dir, "out.csv"), ...cfg()])).code).toBe(0);
   });

@@ -23,6 +23,47 @@ describe("readLabelsCsv", () => {
     expect(inputErrorMessages(() => readLabelsCsv(f, flags))).toEqual([`${f}:1: inputHash: missing column (the header needs variant, question, rubric, unit, inputHash, label)`]);
   });
 
+  it("names every missing column in one line, with the header's names that look meant for them", () => {
+    const f = csv(`variant,question,rubric,unit,input_hash,verdict\nbm25,q1,faithfulness,answer,${H},yes\n`);
+    expect(inputErrorMessages(() => readLabelsCsv(f, flags))).toEqual([
+      `${f}:1: inputHash, label: missing columns (the header needs variant, question, rubric, unit, inputHash, label; did you mean "input_hash" for inputHash?)`,
+    ]);
+    // and the columns a flag could fill, beside them
+    expect(inputErrorMessages(() => readLabelsCsv(f, { provenance: "human" }))).toEqual([
+      `${f}:1: inputHash, label: missing columns (the header needs variant, question, rubric, unit, inputHash, label; did you mean "input_hash" for inputHash?)`,
+      `${f}:1: annotator, frame: missing columns: add annotator and frame columns or pass --annotator and --frame`,
+    ]);
+  });
+
+  it("reports every problem of every row: a bad time beside a \"maybe\", a rubric the project lacks", () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label,time\nbm25,q1,faithfulness,answer,${H},yes,yesterday\nbm25,q2,faithfulness,answer,${H},maybe,2026-13-01\nbm25,q3,faithfulnes,answer,${H},yes,2026-01-01T00:00:00Z\n`);
+    const known = { rubrics: new Set(["faithfulness", "correctness"]) };
+    expect(inputErrorMessages(() => readLabelsCsv(f, { ...flags, known }))).toEqual([
+      `${f}:2: time: Invalid ISO datetime`,
+      `${f}:3: label: expected yes or no (or y, n), got "maybe"`,
+      `${f}:3: time: Invalid ISO datetime`,
+      `${f}:4: rubric: unknown rubric "faithfulnes" (known: correctness, faithfulness; did you mean "faithfulness"?)`,
+    ]);
+  });
+
+  it("refuses a question and a variant the project lacks, beside the row's other problems", () => {
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm52,q9,faithfulness,answer,${H},maybe\nbm25,q1,faithfulness,answer,${H},yes\nxyz,q1,faithfulness,answer,${H},yes\n`);
+    const known = { question: (id: string) => (id === "q9" ? `"q9" is not in the golden set golden.jsonl` : undefined), variants: { names: ["bm25", "hybrid"], file: "ragjudge.config.json" } };
+    expect(inputErrorMessages(() => readLabelsCsv(f, { ...flags, known }))).toEqual([
+      `${f}:2: variant: "bm52" is not a variant of ragjudge.config.json (variants: bm25, hybrid; did you mean "bm25"?)`,
+      `${f}:2: question: "q9" is not in the golden set golden.jsonl`,
+      `${f}:2: label: expected yes or no (or y, n), got "maybe"`,
+      `${f}:4: variant: "xyz" is not a variant of ragjudge.config.json (variants: bm25, hybrid)`,
+    ]);
+  });
+
+  it("stops after 50 problems and says where it stopped", () => {
+    const rows = Array.from({ length: 60 }, (_, i) => `bm25,q${i},faithfulness,answer,${H},maybe\n`).join("");
+    const m = inputErrorMessages(() => readLabelsCsv(csv(`variant,question,rubric,unit,inputHash,label\n${rows}`), flags));
+    expect(m).toHaveLength(51);
+    expect(m[50]).toMatch(/: stopped reading after 50 problems \(line 52 and on not checked\): fix these, then run again$/);
+  });
+
   it("asks for a frame column or --frame instead of guessing", () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q1,faithfulness,answer,${H},yes\n`);
     expect(inputErrorMessages(() => readLabelsCsv(f, { annotator: "a", provenance: "human" }))[0]).toBe(`${f}:1: frame: missing column: add a frame column or pass --frame`);

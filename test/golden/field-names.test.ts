@@ -28,6 +28,12 @@ describe("closestName", () => {
     expect(closestName("varaints", ["variants"])).toBe("variants"); // two letters swapped: one edit
   });
 
+  it("takes a number padded another way as the same name, however short (q1 for q01)", () => {
+    expect(closestName("q1", ["q10", "q01", "q11"])).toBe("q01");
+    expect(closestName("fact-003", ["fact-30", "fact-03"])).toBe("fact-03");
+    expect(closestName("q1", ["q10", "q11"])).toBeUndefined();
+  });
+
   it("suggests nothing for a name that is nowhere near", () => {
     expect(closestName("zzz", ["golden", "variants"])).toBeUndefined();
     expect(closestName("ab", ["ac"])).toBeUndefined(); // short words: no edits allowed

@@ -244,6 +244,37 @@ function browserTests(): void {
     await page.close();
   });
 
+  it("finished early, says how many items are still to go and the command that resumes, not the calibrate command; the terminal says the same", async () => {
+    const es = [entry("e1", "One."), entry("e2", "Two."), entry("e3", "Three.")];
+    const w = workspace(es);
+    const s = await serve(w);
+    children.push(s);
+    const page = await newPage();
+    await page.goto(s.url);
+    await atItem(page, 1, 3);
+    await page.keyboard.press("y");
+    await atItem(page, 2, 3);
+    await page.keyboard.press("ArrowRight");
+    await atItem(page, 3, 3);
+    await page.keyboard.press("ArrowRight");
+    await page.waitForSelector("#done:not([hidden])");
+    const resume = `ragjudge review ${w.queue} --annotator asha --labels ${w.labels} --judgments ${w.judgments} --rubrics-dir ${w.rubrics}`;
+    expect(await page.textContent("#done-title")).toBe("End of the queue");
+    expect(await page.textContent("#done-text")).toContain("1 of 3 items labelled, 0 skipped, 2 still to go.");
+    expect(await page.isVisible("#done .next")).toBe(false);
+    expect(await page.textContent("#done .resume")).toBe(`2 items are still to go. To resume, run this in a terminal:${resume}`);
+    await page.click("#finish");
+    await page.waitForSelector("#finished:not([hidden])");
+    expect(await page.isVisible("#finished .next")).toBe(false);
+    expect(await page.textContent("#finished .resume code")).toBe(resume);
+    await new Promise<void>((r) => (s.child.exitCode !== null ? r() : s.child.once("exit", () => r())));
+    expect(s.child.exitCode).toBe(0);
+    expect(s.output()).toContain(`Stopped: 1 of 3 labelled, 0 skipped, 2 to go.\nTo resume, run:\n  ${resume}\n`);
+    expect(s.output()).not.toContain("ragjudge calibrate");
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
   it("two tabs label one item yes and no: the second sees the conflict and chooses; both labels stay in the history", async () => {
     const es = [entry("t1", "One."), entry("t2", "Two.")];
     const w = workspace(es);

@@ -47,10 +47,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(provenance: "human" | "author" = "human", next?: string) {
+async function start(provenance: "human" | "author" = "human", next?: string, resume?: string) {
   const w = workspace(es, [judgmentOf(es[0]!, "no", "the judge's secret reason")]);
   const session = new ReviewSession({ queueFile: w.queue, rubricsDir: w.rubrics, judgmentsFile: w.judgments, labelsDir: w.labels, annotator: "asha", provenance });
-  server = await startReviewServer(session, next === undefined ? {} : { next });
+  server = await startReviewServer(session, { ...(next === undefined ? {} : { next }), ...(resume === undefined ? {} : { resume }) });
   const s = server;
   const json = (body: unknown, token = s.token, extra: Record<string, string> = {}) => ({ headers: { "content-type": "application/json", "x-ragjudge-token": token, ...extra }, body: JSON.stringify(body) });
   const labelsFile = join(w.labels, "asha.jsonl");
@@ -179,6 +179,11 @@ describe("review server", () => {
     await s.close();
     const without = await start();
     expect((await call(without.s.port, "GET", "/")).body).not.toContain('class="next"');
+    await without.s.close();
+    // the command that resumes, on both screens, hidden until the script sees items still to go
+    const resuming = await start("human", "ragjudge calibrate", "ragjudge review --annotator 'a b'");
+    const page = (await call(resuming.s.port, "GET", "/")).body;
+    expect(page.split('<p class="resume" hidden><span class="to-go"></span> To resume, run this in a terminal:<br><code>ragjudge review --annotator &#39;a b&#39;</code></p>')).toHaveLength(3);
   });
 
   it("two tabs labelling one item at once: the second sees the first's label and chooses; both stay in the history", async () => {

@@ -145,11 +145,16 @@ describe("terminal review", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Reviewing 4 items as asha");
-    expect(r.stdout).toContain("2 of 4 labelled, 0 skipped, 2 to go");
     expect(labels(w).map((l) => l.question)).toEqual(["q1", "q2"]);
     expect(r.stdout).toContain("(provenance human)");
-    // the next step, with the files this review used, so it measures these labels
-    expect(r.stdout).toContain(`Next: measure the judge against these labels:\n  ragjudge calibrate --labels ${w.labels} --judgments ${w.judgments}\n`);
+    // quit with items to go: how many, and the command as typed to resume; calibrating is not the next step yet
+    expect(r.stdout).toContain(`2 of 4 labelled, 0 skipped, 2 to go. Labels are in the labels folder; to resume, run:\n  ragjudge review ${w.queue} --annotator asha --tty --labels ${w.labels} --judgments ${w.judgments} --rubrics-dir ${w.rubrics}\n`);
+    expect(r.stdout).not.toContain("ragjudge calibrate");
+    // the queue done: the next step, with the files this review used, so it measures these labels
+    const done = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "asha", "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments], { cwd: ROOT, input: "y\ny\n", encoding: "utf8" });
+    expect(done.status).toBe(0);
+    expect(done.stdout).not.toContain("to resume");
+    expect(done.stdout).toContain(`Next: measure the judge against these labels:\n  ragjudge calibrate --labels ${w.labels} --judgments ${w.judgments}\n`);
     const a = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "author1", "--provenance", "author", "--rubrics-dir", w.rubrics, "--labels", w.labels], { cwd: ROOT, input: "q\n", encoding: "utf8" });
     expect(a.status).toBe(0);
     expect(a.stdout).toContain("(provenance author: the project's own labels, not human evidence)");

@@ -1,10 +1,13 @@
 import { join, relative } from "node:path";
 import { knownRubricNames } from "../../calibration/context.js";
-import { readLabelsCsv, labelsToCsv } from "../../calibration/labels-csv.js";
-import { labelHistoryProblems } from "../../calibration/label-checks.js";
+import { readLabelsCsv, labelsToCsv, type KnownNames } from "../../calibration/labels-csv.js";
+import { labelHistoryProblems, lookalikeOf, lookalikeWords, namesInUse } from "../../calibration/label-checks.js";
+import { shellArg } from "../../report/next.js";
 import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
 import { drawItemOf, loadDraws } from "../../calibration/draws.js";
 import { loadConfig } from "../../golden/config.js";
+import { loadGolden } from "../../golden/dataset.js";
+import { UnknownQuestions } from "../../golden/unknown-question.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { canonicalJson } from "../../golden/hash.js";
@@ -17,14 +20,25 @@ export interface Common {
 }
 
 /**
- * The labels folder and, when a config is given or needed, the rubric names
- * to check labels against. With `--labels` and no `--config`, no config is
- * read (an imported data set may have none).
+ * The labels folder and, when a config is given or needed, the rubrics,
+ * golden-set questions and variants to check imported labels against. With
+ * `--labels` and no `--config`, no config is read (an imported data set may
+ * have none).
  */
-function context(opts: Common): { dir: string; rubrics?: Set<string> } {
+function context(opts: Common): { dir: string; known?: () => KnownNames } {
   if (opts.labels && !opts.config) return { dir: opts.labels };
   const resolved = loadConfig(opts.config);
-  return { dir: opts.labels ?? resolved.path(resolved.config.labels), rubrics: knownRubricNames(resolved) };
+  const known = (): KnownNames => {
+    const rubrics = knownRubricNames(resolved);
+    const golden = loadGolden(resolved.path(resolved.config.golden));
+    const unknown = new UnknownQuestions(() => golden.byId.keys(), golden.file);
+    return {
+      ...(rubrics ? { rubrics } : {}),
+      question: (id) => (golden.byId.has(id) ? undefined : unknown.notIn(id)),
+      variants: { names: resolved.config.variants.map((v) => v.name), file: resolved.file },
+    };
+  };
+  return { dir: opts.labels ?? resolved.path(resolved.config.labels), known };
 }
 
 /** `ragjudge labels import`'s action (see commands/labels.ts). */
@@ -34,19 +48,16 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
     inclusionProbability = Number(opts.inclusionProbability);
     if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
   }
-  const { dir, rubrics } = context(opts);
+  const { dir, known } = context(opts);
   const draws = loadDraws(dir);
   const isDrawn = (l: Label) => draws.draws.some((d) => drawItemOf(d, l, l.inputHash)?.drawn === true);
   const csv = readLabelsCsv(file, {
     isDrawn,
     annotator: opts.annotator, provenance: opts.provenance, source: opts.source, frame: opts.frame, inclusionProbability, split: opts.split,
     ...(opts.attest !== undefined ? { attestation: opts.attest } : {}),
+    ...(known ? { known: known() } : {}),
   });
   if (opts.attest !== undefined && !opts.attest.trim()) throw new UsageError("--attest needs a description of who drew the sample and how");
-  if (rubrics) {
-    const bad = csv.labels.flatMap((l, i) => (rubrics.has(l.rubric) ? [] : [new InputError(file, csv.lines[i], "rubric", `unknown rubric ${JSON.stringify(l.rubric)} (known: ${[...rubrics].sort().join(", ") || "none"})`)]));
-    if (bad.length) throw new InputErrors(bad);
-  }
   // A row that names a draw must be one of its drawn items: the gate checks the same, but a wrong id is an input error here.
   const badDraw = csv.labels.flatMap((l, i) => {
     if (l.draw === undefined) return [];
@@ -62,9 +73,23 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
   const book = loadLabels(dir);
   // What every command refuses in a labels folder (a time in the future, a look-alike or invisible annotator name)
   // is refused here, on the CSV's line, before anything is written: written, it would stop every later command.
+  // A name that reads like one in use is the CSV's to change, whichever labelled first.
   const incoming = csv.labels.map((l, i) => ({ value: l, file, line: csv.lines[i] ?? 0 }));
-  const refused = labelHistoryProblems([...book.history, ...incoming]).filter((p) => p.file === file);
-  if (refused.length) throw new InputErrors(refused);
+  const refused = labelHistoryProblems(incoming);
+  const inUse = namesInUse(book.history, draws.draws);
+  const named = new Set(refused.filter((p) => p.field === "annotator").map((p) => p.line));
+  const asked = new Set<string>();
+  for (const l of incoming) {
+    const name = l.value.annotator;
+    if (asked.has(name)) continue;
+    asked.add(name);
+    const clash = lookalikeOf(name, inUse);
+    if (clash && !named.has(l.line)) {
+      const use = name === opts.annotator ? `use --annotator ${shellArg(clash.name)}` : `write ${JSON.stringify(clash.name)} in the annotator column`;
+      refused.push(new InputError(file, l.line, "annotator", lookalikeWords(name, clash, use)));
+    }
+  }
+  if (refused.length) throw new InputErrors(refused.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
   const existing = new Set(book.history.map((l) => canonicalJson(l.value)));
   const current = new Set(currentLabels(book).map((l) => canonicalJson({ ...l.value, time: undefined })));
   const fresh = csv.labels.filter((l, i) => !existing.has(canonicalJson(l)) && (csv.timed[i] || !current.has(canonicalJson({ ...l, time: undefined }))));

@@ -22,6 +22,7 @@ import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { commandLine, suggestedAnnotator } from "../../report/next.js";
 import { UsageError } from "../errors.js";
+import { refuseLookalikeAnnotator } from "./annotator.js";
 
 export interface PlanFlags {
   width: string;
@@ -147,11 +148,13 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const reps = whole("--reps", flags.reps, 0);
   const cfg = loadConfig(flags.config);
   const { config } = cfg;
-  const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
-  const judgments = await currentVerdicts(cfg, judgmentsFile, await verdicts(cfg, judgmentsFile, flags.judgments !== undefined));
   const labelsDir = flags.labels ?? cfg.path(config.labels);
   if (flags.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
   const book = loadLabels(labelsDir);
+  // Before the baseline may judge into the cache and a budget writes draws and a queue; a plan alone prints commands with the name.
+  if (flags.annotator !== undefined) refuseLookalikeAnnotator(flags.annotator, labelsDir, book);
+  const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
+  const judgments = await currentVerdicts(cfg, judgmentsFile, await verdicts(cfg, judgmentsFile, flags.judgments !== undefined));
   const draws = loadDraws(labelsDir);
   const golden = loadGolden(cfg.path(config.golden));
   const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), ...(config.trust ? { trust: config.trust } : {}) };

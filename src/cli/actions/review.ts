@@ -2,7 +2,7 @@ import { ConfigNotFoundError, loadConfig, resolveRubrics, type ResolvedConfig } 
 import { loadGolden } from "../../golden/dataset.js";
 import { existsSync } from "node:fs";
 import { displayPath, InputError, InputErrors } from "../../golden/errors.js";
-import { shellArg } from "../../report/next.js";
+import { commandLine, shellArg } from "../../report/next.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { itemQueue } from "../../review/item-queue.js";
 import { startReviewServer } from "../../review/server.js";
@@ -11,6 +11,7 @@ import { labelsFileOf } from "../../review/store.js";
 import { runTtyReview } from "../../review/tty.js";
 import { DEFAULT_QUEUE, ITEM_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
+import { refuseLookalikeAnnotator } from "./annotator.js";
 
 export interface ReviewFlags {
   annotator: string;
@@ -50,7 +51,9 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const cacheFile = (name: string) => config().outPath(`${config().config.cacheDir}/${name}`);
   if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags.port)}`);
   const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
+  const labelsDir = () => flags.labels ?? config().path(config().config.labels);
   if (flags.item !== undefined) {
+    refuseLookalikeAnnotator(flags.annotator, labelsDir());
     const entries = itemQueue(config(), { item: flags.item, judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl") });
     writeOutputFile(queueFile, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   } else if (!existsSync(queueFile)) {
@@ -60,13 +63,12 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     const split = heldoutSplitInUse(config);
     const splitArg = split === undefined ? "" : ` --split ${shellArg(split)}`;
     throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20${splitArg} --annotator ${shellArg(flags.annotator)}${cfgArgs}${outArg}\` (after \`ragjudge run\`), then run this again`);
-  }
-  const labelsDir = flags.labels ?? config().path(config().config.labels);
+  } else refuseLookalikeAnnotator(flags.annotator, labelsDir());
   const session = new ReviewSession({
     queueFile,
     rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
     judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
-    labelsDir,
+    labelsDir: labelsDir(),
     annotator: flags.annotator,
     provenance: flags.provenance,
     order: flags.order ?? "queue",
@@ -76,17 +78,18 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     process.stdout.write(`The review queue ${queueFile} is empty: nothing to review (run \`ragjudge sample\` to draw items).\n`);
     return;
   }
-  const labelsFile = labelsFileOf(labelsDir, session.annotator, { create: false });
+  const labelsFile = labelsFileOf(labelsDir(), session.annotator, { create: false });
   process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${displayPath(labelsFile)} (${provenanceNote(session.provenance)})\n`);
   if (flags.order === "uncertain") process.stdout.write(`Serving the least certain verdicts first within each draw (P(yes) nearest 0.5; items without one last); the draw and its labels' inclusion probabilities are unchanged.\n`);
   if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");
 
+  const resume = resumeCommand(queueArg, flags);
   if (flags.tty) {
-    await runTtyReview(session, { input: process.stdin, output: process.stdout });
+    await runTtyReview(session, { input: process.stdin, output: process.stdout, resume });
     writeNext(session, flags);
     return;
   }
-  const server = await startReviewServer(session, { port: Number(flags.port), next: nextCommand(flags) }).catch((e: NodeJS.ErrnoException) => {
+  const server = await startReviewServer(session, { port: Number(flags.port), next: nextCommand(flags), resume }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === "EADDRINUSE" || e.code === "EACCES") throw new UsageError(`--port ${flags.port}: cannot listen on 127.0.0.1 (${e.code === "EADDRINUSE" ? "already in use" : "not allowed"}); leave --port out to use a free port`);
     throw e;
   });
@@ -103,7 +106,30 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   }
   const d = session.counts();
   process.stdout.write(`Stopped: ${d.labelled} of ${d.total} labelled, ${d.skipped} skipped, ${d.open} to go.\n`);
+  if (d.open > 0) process.stdout.write(`To resume, run:\n  ${resume}\n`);
   writeNext(session, flags);
+}
+
+/**
+ * This review's command as typed (the queue, annotator, mode and files it
+ * was given, each quoted for a shell when it needs it), which resumes it at
+ * the first item neither labelled nor skipped.
+ *
+ * @example
+ * resumeCommand(undefined, { annotator: "asha", tty: true, ... }) // "ragjudge review --annotator asha --tty"
+ */
+function resumeCommand(queueArg: string | undefined, flags: ReviewFlags): string {
+  return commandLine([
+    "review", ...(queueArg !== undefined ? [queueArg] : []), "--annotator", flags.annotator,
+    ...(flags.item !== undefined ? ["--item", flags.item] : []),
+    ...(flags.tty ? ["--tty"] : []),
+    ...(flags.provenance === "author" ? ["--provenance", "author"] : []),
+    ...(flags.order === "uncertain" ? ["--order", "uncertain"] : []),
+    ...(flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : []),
+    ...(flags.labels ? ["--labels", flags.labels] : []),
+    ...(flags.judgments ? ["--judgments", flags.judgments] : []),
+    ...(flags.rubricsDir ? ["--rubrics-dir", flags.rubricsDir] : []),
+  ]).trim();
 }
 
 /** The command that measures the judge against this review's labels, with the files this review used. */
@@ -116,8 +142,14 @@ function nextCommand(flags: ReviewFlags): string {
   return `ragjudge calibrate${args.map((a) => ` ${shellArg(a)}`).join("")}`;
 }
 
-/** After a session with labels: {@link nextCommand}. */
+/**
+ * After a session whose queue is done (no open item left) with labels:
+ * {@link nextCommand}. A queue left part-way says how to resume instead
+ * (the terminal flow, or the stopped server): calibrating 4 labels of 60
+ * is not the next step.
+ */
 function writeNext(session: ReviewSession, flags: ReviewFlags): void {
-  if (session.counts().labelled === 0) return;
+  const c = session.counts();
+  if (c.labelled === 0 || c.open > 0) return;
   process.stdout.write(`Next: measure the judge against these labels:\n  ${nextCommand(flags)}\n`);
 }

@@ -10,6 +10,7 @@ import { planQueue } from "../../review/plan-queue.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
 import { reviewNext, sampleInputs, shortPath, type SampleFlags } from "./sample.js";
+import { refuseLookalikeAnnotator } from "./annotator.js";
 
 /**
  * `ragjudge sample --draw ID`: the review queue of a recorded draw's drawn
@@ -26,6 +27,7 @@ export function sampleDrawAction(flags: SampleFlags): void {
   const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
   const { seed, judgmentsFile } = sampleInputs(flags, cacheFile);
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
+  refuseLookalikeAnnotator(flags.annotator, labelsDir);
   const book = loadDraws(labelsDir);
   const found = book.draws.find((d) => d.draw.id === flags.draw);
   if (!found) {

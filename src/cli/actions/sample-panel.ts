@@ -10,6 +10,7 @@ import { displayPath, InputError } from "../../golden/errors.js";
 import { existsSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import type { SampleFlags } from "./sample.js";
+import { refuseLookalikeAnnotator } from "./annotator.js";
 
 /** `ragjudge sample --panel-splits`: the items a judge panel split on, as a review frame of its own (never counted by the trust gate). */
 export function samplePanelSplitsAction(flags: SampleFlags): void {
@@ -26,8 +27,10 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
   const rubrics = list(flags.rubrics);
   const variants = list(flags.variant);
   const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
+  const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
+  refuseLookalikeAnnotator(flags.annotator, labelsDir);
   const r = panelSplitQueue(cfg, {
-    annotator: flags.annotator, panelJudgmentsFile: file, labelsDir: flags.labels ?? cfg.path(cfg.config.labels),
+    annotator: flags.annotator, panelJudgmentsFile: file, labelsDir,
     ...(rubrics?.length ? { rubrics } : {}), ...(variants?.length ? { variants } : {}),
   });
   writeOutputFile(out, r.entries.map((e) => JSON.stringify(e) + "\n").join(""));

@@ -12,6 +12,7 @@ import type { RubricSample } from "../../review/sample.js";
 import type { RubricRunNotes } from "../../review/candidates.js";
 import { UsageError } from "../errors.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
+import { refuseLookalikeAnnotator } from "./annotator.js";
 
 export interface SampleFlags {
   random?: string;
@@ -118,6 +119,7 @@ export function sampleAction(flags: SampleFlags): void {
   const variants = list(flags.variant);
   const splits = list(flags.split);
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
+  refuseLookalikeAnnotator(flags.annotator, labelsDir);
   const result = sampleFromRun(cfg, {
     annotator: flags.annotator,
     seed,

@@ -167,13 +167,23 @@ export const CLIENT_JS = String.raw`"use strict";
     show("reveal-box", false);
     show("done", true);
     var c = state.counts;
-    $("done-text").textContent = c.labelled + " of " + c.total + " items labelled, " + c.skipped + " skipped. Use \u2190 to go back to any item.";
+    $("done-title").textContent = c.open > 0 ? "End of the queue" : "Queue done";
+    $("done-text").textContent = c.labelled + " of " + c.total + " items labelled, " + c.skipped + " skipped" + (c.open > 0 ? ", " + c.open + " still to go" : "") + ". Use \u2190 to go back to any item.";
+    renderNextSteps();
     $("first-skipped").hidden = c.skipped === 0;
     setButtons(false);
     $("prev").disabled = state.total === 0;
     setStatus(flash);
     flash = "";
     renderProgress();
+  }
+
+  // The calibrate command once no item is open; while some are, how many and the command that resumes.
+  function renderNextSteps() {
+    var open = state.counts.open;
+    document.querySelectorAll(".next").forEach(function (e) { e.hidden = open > 0; });
+    document.querySelectorAll(".resume").forEach(function (e) { e.hidden = open === 0; });
+    document.querySelectorAll(".resume .to-go").forEach(function (e) { e.textContent = open + (open === 1 ? " item is" : " items are") + " still to go."; });
   }
 
   function setButtons(on) {
@@ -277,7 +287,9 @@ export const CLIENT_JS = String.raw`"use strict";
   }
 
   function finish() {
-    api("POST", "/api/finish", {}).then(function () {
+    api("POST", "/api/finish", {}).then(function (r) {
+      if (r && r.state) state = r.state;
+      renderNextSteps();
       finished = true;
       show("done", false);
       show("item", false);

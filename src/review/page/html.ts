@@ -6,10 +6,13 @@ import { escapeHtml } from "../../report/html/escape.js";
  * JSON and builds the DOM with `textContent`, so no item text is ever parsed
  * as HTML. The session token travels in a meta tag the script reads.
  * `next` (the calibrate command with this review's files) is shown when the
- * queue is done and after Finish, so the page says what to run next.
+ * queue is done and after Finish, so the page says what to run next; while
+ * items are still to go (the person moved past the last one, or finished
+ * early) the script shows `resume` (this review's command) there instead.
  */
-export function pageHtml(token: string, annotator: string, provenanceNote: string, next?: string): string {
+export function pageHtml(token: string, annotator: string, provenanceNote: string, next?: string, resume?: string): string {
   const nextLine = next ? `<p class="next">Next, measure the judge against these labels in a terminal:<br><code>${escapeHtml(next)}</code></p>` : "";
+  const resumeLine = resume ? `<p class="resume" hidden><span class="to-go"></span> To resume, run this in a terminal:<br><code>${escapeHtml(resume)}</code></p>` : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -50,12 +53,12 @@ export function pageHtml(token: string, annotator: string, provenanceNote: strin
     </div>
   </section>
   <section id="done" class="card done" hidden>
-    <h1>Queue done</h1>
+    <h1 id="done-title">Queue done</h1>
     <p id="done-text"></p>
     <p><button id="first-skipped" type="button">Go to the first skipped item</button> <button id="finish" type="button">Finish and stop the server</button></p>
-    ${nextLine}
+    ${nextLine}${resumeLine}
   </section>
-  <section id="finished" class="card done" hidden><h1>Finished</h1><p>Labels are saved. You can close this tab.</p>${nextLine}</section>
+  <section id="finished" class="card done" hidden><h1>Finished</h1><p>Labels are saved. You can close this tab.</p>${nextLine}${resumeLine}</section>
 </main>
 <footer class="actions" id="actions">
   <div class="answer-row">

@@ -53,6 +53,6 @@ kbd { font: .75em ui-monospace, monospace; border: 1px solid rgba(0,0,0,.25); bo
 .verdict b.yes { color: var(--yes); } .verdict b.no { color: var(--no); } .verdict b.error { color: #8a5a00; }
 .reason { color: var(--ink); }
 .done { text-align: center; padding: 2rem; }
-.done .next code { display: inline-block; margin-top: .3rem; padding: .2rem .4rem; background: #f3f3f3; border-radius: 4px; user-select: all; overflow-wrap: anywhere; }
+.done .next code, .done .resume code { display: inline-block; margin-top: .3rem; padding: .2rem .4rem; background: #f3f3f3; border-radius: 4px; user-select: all; overflow-wrap: anywhere; }
 .conflict { max-width: 1400px; margin: .4rem auto 0; padding: .5rem .7rem; border: 1px solid #e0b400; background: #fffbea; border-radius: 6px; display: flex; gap: .6rem; align-items: baseline; flex-wrap: wrap; font-size: .92rem; }
 `;
