@@ -59,5 +59,12 @@ export function newlinesBefore(fd: number, upTo: number): number {
  */
 export function checkUtf8(file: string, bytes: Uint8Array, firstLine: () => number = () => 1): void {
   const bad = firstNonUtf8Line(bytes);
-  if (bad >= 0) throw new InputError(file, firstLine() + bad, undefined, NOT_UTF8);
+  if (bad < 0) return;
+  const line = firstLine() + bad;
+  // A UTF-16 byte-order mark at the file's start (Excel's "Unicode text", PowerShell's default): say what it is.
+  const utf16 = line === 1 && bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  throw new InputError(file, line, undefined, utf16 ? NOT_UTF8_BUT_UTF16 : NOT_UTF8);
 }
+
+/** A file that starts with a UTF-16 byte-order mark: its text is UTF-16, not Latin-1. */
+export const NOT_UTF8_BUT_UTF16 = "UTF-16 text, not UTF-8 (it starts with a UTF-16 byte-order mark, as Excel's \"Unicode text\" and PowerShell write): save the file as UTF-8";

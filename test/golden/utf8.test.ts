@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readText, readTextBlocks, readTextHashed } from "../../src/golden/files.js";
-import { firstNonUtf8Line, NOT_UTF8 } from "../../src/golden/utf8.js";
+import { firstNonUtf8Line, NOT_UTF8, NOT_UTF8_BUT_UTF16 } from "../../src/golden/utf8.js";
 import { EXIT } from "../../src/cli/errors.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { inputErrorMessage } from "../helpers/input-errors.js";
@@ -51,6 +51,16 @@ describe("firstNonUtf8Line", () => {
 });
 
 describe("text files that are not UTF-8 are refused at their line (they were decoded with U+FFFD in place of the bytes)", () => {
+  it("says UTF-16 for a file that starts with a UTF-16 byte-order mark (Excel's 'Unicode text'), not Latin-1", () => {
+    const f = join(dir, "utf16.csv");
+    writeFileSync(f, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("question,answer\r\ncaf\u00e9,x\r\n", "utf16le")]));
+    expect(inputErrorMessage(() => readText(f))).toBe(`${f}:1: ${NOT_UTF8_BUT_UTF16}`);
+    const be = join(dir, "utf16be.csv");
+    writeFileSync(be, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("q\n", "utf16le").swap16()]));
+    expect(inputErrorMessage(() => readText(be))).toBe(`${be}:1: ${NOT_UTF8_BUT_UTF16}`);
+    expect(NOT_UTF8_BUT_UTF16).toMatch(/^UTF-16 text, not UTF-8/);
+  });
+
   it("readText and readTextHashed", () => {
     const f = fileWithBadLine("small.jsonl", 5, 4);
     expect(inputErrorMessage(() => readText(f))).toBe(`${f}:4: ${NOT_UTF8}`);
