@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runEvaluation } from "../../src/report/evaluation.js";
@@ -109,6 +109,18 @@ describe("ragjudge run: folders that cannot be folders", () => {
 });
 
 describe("the trust gate inside run", () => {
+  it("refuses a calibration record that does not read (exit 2, naming it, nothing written), as calibrate does, now that run reads the records", async () => {
+    const copy = exampleCopy();
+    mkdirSync(join(copy.labels, "calibration"), { recursive: true });
+    const bad = join(copy.labels, "calibration", "correctness.000000000000.json");
+    writeFileSync(bad, "{ not json\n");
+    const r = await runCliCaptured(["run", "--config", copy.config]);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err).toContain("correctness.000000000000.json:1");
+    expect(existsSync(copy.evaluations)).toBe(false);
+  });
+
+
   it("trusts a rubric whose judge agrees with enough random labels, says they are human labels, and fails only the others", async () => {
     const copy = exampleCopy((c) => (c.trust = { minLabels: 20, minPerClass: 3, kappaLower: 0.4 }));
     // First run: its judgments are where sample looks for them.
