@@ -1,0 +1,52 @@
+/**
+ * The package's public surface (src/index.ts, and every entry package.json
+ * exports) as a team's own code meets it: the declarations its compiler
+ * reads, and the names it can import.
+ */
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { join, relative } from "node:path";
+import ts from "typescript";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bareImports, emitDeclarations, packageOf, shipsTypes, type Declarations } from "./helpers/declarations.js";
+import { ROOT } from "./helpers/paths.js";
+
+interface Manifest {
+  dependencies: Record<string, string>;
+  exports: Record<string, { types: string; import: string }>;
+}
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
+
+/** Each entry package.json exports, as its source file under src/ and its declarations under dist/. */
+const ENTRIES = Object.entries(manifest.exports).map(([subpath, e]) => ({
+  subpath,
+  source: e.types.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts"),
+  types: e.types.replace(/^\.\//, ""),
+}));
+
+describe("the public declarations", () => {
+  let d: Declarations;
+  beforeAll(() => {
+    d = emitDeclarations(ENTRIES.map((e) => e.source));
+  }, 180_000);
+
+  it("import only packages whose types a consumer's install has: its dependencies (Node's built-ins come with @types/node, as for any Node library)", () => {
+    const builtins = new Set(builtinModules);
+    const wrong: string[] = [];
+    for (const entry of ENTRIES) {
+      for (const { specifier, from } of bareImports(d, join(ROOT, entry.types))) {
+        if (specifier.startsWith("node:") || builtins.has(specifier)) continue;
+        const name = packageOf(specifier);
+        const where = `${relative(ROOT, from)} imports "${specifier}"`;
+        if (!(name in manifest.dependencies)) wrong.push(`${where}, which is not a dependency`);
+        else if (!shipsTypes(name) && !(`@types/${name}` in manifest.dependencies)) wrong.push(`${where}, whose types (@types/${name}) are not a dependency`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("compile for a strict consumer (skipLibCheck off)", () => {
+    const errors = d.program.getSemanticDiagnostics().concat(d.program.getSyntacticDiagnostics());
+    expect(errors.map((e) => `${e.file ? relative(ROOT, e.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(e.messageText, " ")}`)).toEqual([]);
+  });
+});
