@@ -8,6 +8,7 @@ import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as ragjudge from "../src/index.js";
 import { bareImports, emitDeclarations, packageOf, shipsTypes, type Declarations } from "./helpers/declarations.js";
 import { ROOT } from "./helpers/paths.js";
 
@@ -48,5 +49,15 @@ describe("the public declarations", () => {
   it("compile for a strict consumer (skipLibCheck off)", () => {
     const errors = d.program.getSemanticDiagnostics().concat(d.program.getSyntacticDiagnostics());
     expect(errors.map((e) => `${e.file ? relative(ROOT, e.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(e.messageText, " ")}`)).toEqual([]);
+  });
+});
+
+describe("the package root's names", () => {
+  it("are ragjudge's own: none is one of Node's functions passed through (which would make it part of ragjudge's API)", async () => {
+    const node = new Set<unknown>();
+    for (const m of ["node:fs", "node:fs/promises", "node:path", "node:os", "node:url", "node:util", "node:crypto", "node:child_process", "node:worker_threads", "node:stream"]) {
+      for (const v of Object.values(await import(m) as Record<string, unknown>)) if (typeof v === "function") node.add(v);
+    }
+    expect(Object.entries(ragjudge).filter(([, v]) => node.has(v)).map(([k]) => k)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { sha256 } from "./hash.js";
-import { accessSync, closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants, copyFileSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
 import { fsWords } from "./fs-words.js";
@@ -367,5 +367,3 @@ function fsyncDir(dir: string): void {
     if (fd !== undefined) closeSync(fd);
   }
 }
-
-export { existsSync };
