@@ -25,15 +25,19 @@ export * from "./golden/jsonl.js";
 export * from "./golden/normalise.js";
 export * from "./golden/relevance.js";
 export * from "./golden/passages.js";
-export { convertRows, IMPORT_FIELDS, type ImportOptions, type Converted } from "./golden/import/convert.js";
-export { readCsvRows, readJsonlRows, parseListCell } from "./golden/import/rows.js";
-export { writeStarter, starterConfig } from "./golden/starter.js";
+export { convertRows, IMPORT_FIELDS, type ImportOptions, type Converted, type ImportField } from "./golden/import/convert.js";
+export { readCsvRows, readJsonlRows, parseListCell, type SourceRow, type SourceTable } from "./golden/import/rows.js";
+export { writeStarter, starterConfig, type InitResult, type StarterFile, type StarterNames } from "./golden/starter.js";
 export * from "./golden/citations.js";
 export * from "./golden/validate.js";
 export * from "./golden/anchors.js";
 export * from "./golden/document.js";
 export * from "./golden/escape.js";
 export { wordTokens, stemWord, contentWords, wordCount, STOP_WORDS as QUERY_STOP_WORDS } from "./golden/words.js";
+export type { Draw, DrawItem } from "./golden/schema/draw.js";
+export type { FastCheck } from "./golden/schema/fast.js";
+export type { ChunkTextSource } from "./golden/chunk-text.js";
+export type { ChunksFrom } from "./golden/known-ids.js";
 
 // Retrieval: scoring, TREC, floors, diagnostics.
 export * from "./retrieval/index.js";
@@ -60,9 +64,9 @@ export { renderTable as renderCalibrationTable, renderMarkdown as renderCalibrat
 export { checkPanel, membersOf, PanelJudgeConfig } from "./golden/schema/panel.js";
 export { cascadeEscalation, combinedJudge, inCascadeSample, type CombinedJudge, type CombineRule, type Member } from "./judge/judges/combined.js";
 export { constantJudge } from "./judge/judges/constant.js";
-export { mainJudgeOf, panelEntries, panelOrder, type PanelEntry } from "./judge/judges/panel.js";
-export { PanelMemo, runPanel, type PanelJudgeRun, type PanelRubricUse } from "./judge/schedule/panel.js";
-export { panelFigures, recommend, type PanelRubric, type PanelRow, type PanelPair, type PanelSplit } from "./calibration/panel.js";
-export { judgePanel, panelJson, PANEL_JUDGMENTS } from "./report/panel/run.js";
+export { mainJudgeOf, panelEntries, panelOrder, type PanelEntry, type PanelPrice } from "./judge/judges/panel.js";
+export { PanelMemo, runPanel, type PanelJudgeRun, type PanelRubricUse, type PanelRunOptions } from "./judge/schedule/panel.js";
+export { panelFigures, recommend, type PanelRubric, type PanelRow, type PanelPair, type PanelSplit, type PanelFiguresInput, type PanelJudgeInput } from "./calibration/panel.js";
+export { judgePanel, panelJson, PANEL_JUDGMENTS, type PanelStepOptions } from "./report/panel/run.js";
 export { PanelJson } from "./report/panel/schema.js";
-export { panelSplitQueue } from "./review/panel-splits.js";
+export { panelSplitQueue, type PanelSplitCount, type PanelSplitOptions } from "./review/panel-splits.js";

@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as ragjudge from "../src/index.js";
-import { bareImports, emitDeclarations, packageOf, shipsTypes, type Declarations } from "./helpers/declarations.js";
+import { bareImports, emitDeclarations, packageOf, shipsTypes, unexportedTypes, type Declarations } from "./helpers/declarations.js";
 import { ROOT } from "./helpers/paths.js";
 
 interface Manifest {
@@ -50,9 +50,19 @@ describe("the public declarations", () => {
     const errors = d.program.getSemanticDiagnostics().concat(d.program.getSyntacticDiagnostics());
     expect(errors.map((e) => `${e.file ? relative(ROOT, e.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(e.messageText, " ")}`)).toEqual([]);
   });
+
+  it("name no type in a public signature that the entry does not export, so a caller can write down every type it is handed", () => {
+    const missing = ENTRIES.flatMap((entry) => unexportedTypes(d, join(ROOT, entry.types)).map((t) => `${entry.subpath}: ${t.name} (${t.file}, named by ${t.usedBy})`));
+    expect(missing).toEqual([]);
+  });
 });
 
 describe("the package root's names", () => {
+  it("include the errors its functions throw, so a caller can tell them apart", () => {
+    expect(() => ragjudge.parseMeasures(["R@10", "nope"], [10])).toThrow(ragjudge.UnknownMeasureError);
+    expect(new ragjudge.UnknownMeasureError("nope")).toBeInstanceOf(ragjudge.MeasureSpecError);
+  });
+
   it("are ragjudge's own: none is one of Node's functions passed through (which would make it part of ragjudge's API)", async () => {
     const node = new Set<unknown>();
     for (const m of ["node:fs", "node:fs/promises", "node:path", "node:os", "node:url", "node:util", "node:crypto", "node:child_process", "node:worker_threads", "node:stream"]) {

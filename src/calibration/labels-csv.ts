@@ -18,10 +18,11 @@ export const CSV_COLUMNS = [
   "variant", "question", "rubric", "unit", "inputHash", "label", "annotator", "provenance", "source",
   "frame", "inclusionProbability", "stratum", "split", "draw", "attestation", "adjudication", "note", "time",
 ] as const;
-type Column = (typeof CSV_COLUMNS)[number];
+/** A column of the labels CSV. */
+export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
 /** Columns every import needs in the file itself. */
-export const REQUIRED_COLUMNS: readonly Column[] = ["variant", "question", "rubric", "unit", "inputHash", "label"];
+export const REQUIRED_COLUMNS: readonly CsvColumn[] = ["variant", "question", "rubric", "unit", "inputHash", "label"];
 
 /** Rows with problems reported before the rest of the file is left unread (as the JSONL readers stop). */
 const MAX_PROBLEMS = 50;
@@ -89,7 +90,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   const { headerLine } = csv;
   const header = csv.header.map(restoreCsvCell);
   const rows = csv.rows.map((r) => ({ ...r, cells: r.cells.map(restoreCsvCell) }));
-  const index = new Map<Column, number>();
+  const index = new Map<CsvColumn, number>();
   const ignoredColumns: string[] = [];
   const headerProblems: InputError[] = [];
   header.forEach((h, i) => {
@@ -141,7 +142,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
       problems.push(new InputError(file, line, undefined, `has ${rec.cells.length} cells, the header has ${header.length}`));
       continue;
     }
-    const cell = (c: Column): string | undefined => {
+    const cell = (c: CsvColumn): string | undefined => {
       const i = index.get(c);
       const v = i === undefined ? undefined : rec.cells[i]!.trim();
       return v === "" ? undefined : v;
@@ -215,7 +216,7 @@ function inColumnOrder(problems: readonly InputError[]): InputError[] {
 }
 
 /** A row's variant, question and rubric that the project does not have (see {@link KnownNames}). */
-function unknownNames(known: KnownNames, cell: (c: Column) => string | undefined, file: string, line: number): InputError[] {
+function unknownNames(known: KnownNames, cell: (c: CsvColumn) => string | undefined, file: string, line: number): InputError[] {
   const out: InputError[] = [];
   const variant = cell("variant");
   if (variant !== undefined && known.variants && !known.variants.names.includes(variant)) {

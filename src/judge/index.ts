@@ -46,3 +46,13 @@ export * from "./schedule/estimate.js";
 export * from "./baseline/index.js";
 export { splitClaims, expandClaims, isClaimUnit, claimUnit } from "./items/claims.js";
 export { deriveVerdict, withDerivedVerdicts } from "./items/derive-claims.js";
+// Types the signatures above name, from modules that are otherwise internal.
+export type { ClaimOptions } from "./items/claims.js";
+export type { Price } from "./schedule/cost.js";
+export type { PoolStats } from "./schedule/pool.js";
+export type { Lease } from "./schedule/lease.js";
+export type { RequestBody, RequestSettings, ResponseMode } from "./transport/request.js";
+export type { RetryPolicy } from "./transport/retry.js";
+export type { VerdictReply } from "./verdict/parse.js";
+export type { ThreadOptions } from "./judges/baseline-threads.js";
+export { FEATURES, type FeatureName, type Features } from "./baseline/align.js";

@@ -99,3 +99,48 @@ export function shipsTypes(name: string): boolean {
   if (typeof manifest.types === "string" || typeof manifest.typings === "string") return true;
   return JSON.stringify(manifest.exports ?? {}).includes('"types"');
 }
+
+/**
+ * The types a public declaration names that the entry does not export
+ * (under any name): a consumer can see them in a signature, but cannot write
+ * them down. Followed through: a type found this way is checked in turn.
+ * Private class members are skipped (their types are not emitted).
+ */
+export function unexportedTypes(d: Declarations, entry: string): { name: string; file: string; usedBy: string }[] {
+  const checker = d.program.getTypeChecker();
+  const dist = dirname(d.at("index.d.ts"));
+  const sf = d.program.getSourceFile(entry);
+  const moduleSymbol = sf && checker.getSymbolAtLocation(sf);
+  if (!moduleSymbol) throw new Error(`${entry} is not in the program`);
+  const real = (s: ts.Symbol) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
+  const ours = (decl: ts.Declaration) => decl.getSourceFile().fileName.startsWith(dist + "/");
+  const exported = new Set(checker.getExportsOfModule(moduleSymbol).map(real));
+  const missing = new Map<ts.Symbol, string>();
+  const queue = [...exported];
+  const done = new Set<ts.Symbol>();
+  while (queue.length > 0) {
+    const s = queue.shift()!;
+    if (done.has(s)) continue;
+    done.add(s);
+    const walk = (n: ts.Node): void => {
+      if ((ts.isPropertyDeclaration(n) || ts.isMethodDeclaration(n)) && n.modifiers?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) return;
+      let name: ts.Node | undefined;
+      if (ts.isTypeReferenceNode(n)) name = n.typeName;
+      else if (ts.isExpressionWithTypeArguments(n)) name = n.expression;
+      else if (ts.isTypeQueryNode(n)) name = n.exprName;
+      else if (ts.isImportTypeNode(n)) name = n.qualifier;
+      if (name) {
+        const last = ts.isQualifiedName(name) ? name.right : ts.isPropertyAccessExpression(name) ? name.name : name;
+        const found = checker.getSymbolAtLocation(last);
+        const t = found && real(found);
+        if (t && !(t.flags & ts.SymbolFlags.TypeParameter) && t.declarations?.some(ours) && !exported.has(t)) {
+          if (!missing.has(t)) missing.set(t, s.name);
+          queue.push(t);
+        }
+      }
+      ts.forEachChild(n, walk);
+    };
+    for (const decl of s.declarations ?? []) if (ours(decl)) walk(decl);
+  }
+  return [...missing].map(([t, usedBy]) => ({ name: t.name, file: t.declarations![0]!.getSourceFile().fileName.slice(dist.length + 1), usedBy }));
+}

@@ -112,26 +112,25 @@ export interface SummaryInput {
 
 /** One answer's (or question's) outcome under a rubric. `uncited` fails only when citations are required. */
 export type AnswerOutcome = "pass" | "fail" | "error" | "uncited";
-type Outcome = AnswerOutcome;
 
 function newRate(): Rate {
   return { pass: 0, fail: 0, errors: 0, rate: null };
 }
 
-function add(r: Rate, o: Outcome, requireCitations: boolean): void {
+function add(r: Rate, o: AnswerOutcome, requireCitations: boolean): void {
   if (o === "pass") r.pass++;
   else if (o === "fail" || (o === "uncited" && requireCitations)) r.fail++;
   else if (o === "error") r.errors++;
   r.rate = r.pass + r.fail > 0 ? r.pass / (r.pass + r.fail) : null;
 }
 
-function verdictOutcome(j: Judgment): Outcome {
+function verdictOutcome(j: Judgment): AnswerOutcome {
   if (j.rule === "uncited") return "uncited";
   return j.verdict === "yes" ? "pass" : j.verdict === "no" ? "fail" : "error";
 }
 
 /** One answer's citation pairs folded into its outcome and share of supported pairs. */
-function citationOutcome(pairs: readonly Judgment[]): { outcome: Outcome; share: number | null } {
+function citationOutcome(pairs: readonly Judgment[]): { outcome: AnswerOutcome; share: number | null } {
   if (pairs.some((p) => p.rule === "uncited")) return { outcome: "uncited", share: null };
   const yes = pairs.filter((p) => p.verdict === "yes").length;
   const no = pairs.filter((p) => p.verdict === "no").length;
@@ -154,7 +153,7 @@ function citationOutcome(pairs: readonly Judgment[]): { outcome: Outcome; share:
  * @example
  * answerOutcome(pairsOfOneAnswer, "citation") // "fail" when any pair's verdict is "no"
  */
-export function answerOutcome(rows: readonly Judgment[], unit: Rubric["unit"]): Outcome {
+export function answerOutcome(rows: readonly Judgment[], unit: Rubric["unit"]): AnswerOutcome {
   return unit === "citation" ? citationOutcome(rows).outcome : verdictOutcome(rows[0]!);
 }
 
@@ -214,7 +213,7 @@ function figuresFor(rubric: Rubric, fingerprint: string, servedModel: string, pa
     const shares: number[] = [];
     for (const [qid, qrows] of perQuestion) {
       const q = input.golden.byId.get(qid);
-      let outcome: Outcome;
+      let outcome: AnswerOutcome;
       if (rubric.unit === "citation") {
         const c = citationOutcome(qrows);
         outcome = c.outcome;
