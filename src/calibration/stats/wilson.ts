@@ -8,12 +8,20 @@ import type { Interval } from "./types.js";
  *   (p + z²/2n ± z·sqrt(p(1 - p)/n + z²/4n²)) / (1 + z²/n)
  *
  * Null when n = 0. It stays inside [0, 1] and is sensible at p = 0 or 1.
+ * Counts that are not whole numbers with 0 <= successes <= n throw a
+ * RangeError: the formula would return NaN bounds (or bounds for a
+ * proportion above 1), which a report would print as an interval.
  *
  * @example
  * wilsonInterval(8, 10) // { lo: 0.490, hi: 0.943 }
+ * wilsonInterval(5, 3)  // RangeError: Wilson interval: successes (5) cannot exceed the number of trials (3)
  */
 export function wilsonInterval(successes: number, n: number, level = 0.95): Interval | null {
-  if (!(n > 0)) return null;
+  for (const [name, v] of [["the number of trials", n], ["successes", successes]] as const) {
+    if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`Wilson interval: ${name} must be a whole number >= 0, got ${v}`);
+  }
+  if (successes > n) throw new RangeError(`Wilson interval: successes (${successes}) cannot exceed the number of trials (${n})`);
+  if (n === 0) return null;
   const z = zCritical(level);
   const p = successes / n;
   const z2n = (z * z) / n;
