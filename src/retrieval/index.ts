@@ -13,7 +13,7 @@ export { computeValues, summarise } from "./evaluate.js";
 export type { Evaluation, QueryValues } from "./evaluate.js";
 export { judgeList } from "./judged.js";
 export { MEASURES, MEASURE_BY_FAMILY } from "./measures/registry.js";
-export { MeasureSpecError, UnknownMeasureError, parseMeasure, parseMeasures, parseCutoffs, defaultMeasures, headlineMeasures, allMeasures, countMeasures, sortMeasures, instantiate } from "./measures/parse.js";
+export { MeasureSpecError, UnknownMeasureError, parseMeasure, parseMeasures, measureLabel, parseCutoffs, defaultMeasures, headlineMeasures, allMeasures, countMeasures, sortMeasures, instantiate } from "./measures/parse.js";
 export { measureHelp } from "./measures/help.js";
 export type { JudgedList, Measure, MeasureDef, Aggregation } from "./measures/types.js";
 export { parseFloors, checkFloors, formatMissedValue, FLOOR_TOLERANCE } from "./floors.js";

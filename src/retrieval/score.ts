@@ -3,7 +3,7 @@ import { isCheckedUnique, loadGolden, loadVariant, relevantSets, variantNameFrom
 import { kindOf, NO_KIND } from "./diagnostics/kinds.js";
 import { computeValues, summarise, type Evaluation, type QueryValues } from "./evaluate.js";
 import { judgeList } from "./judged.js";
-import { defaultMeasures, parseMeasures } from "./measures/parse.js";
+import { defaultMeasures, measureLabel, parseMeasures } from "./measures/parse.js";
 import type { Measure } from "./measures/types.js";
 import { byteOrder } from "./trec/fields.js";
 
@@ -182,8 +182,22 @@ export function scoreRetrievalFiles(
   return scoreRetrieval(golden, variant, options);
 }
 
-/** The overall value of a measure by label ("R@10"), or undefined when it was not computed. */
-export function overallValue(score: Pick<RetrievalScore, "measures" | "overall">, label: string): number | undefined {
-  const i = score.measures.findIndex((m) => m.label === label);
+/**
+ * The overall value of a measure, named by its label ("R@10") or any name
+ * `-m` accepts ("recall_10", "MRR", "recip_rank", "ndcg_cut_10"), or
+ * undefined when that measure was not computed. A name of no single
+ * measure throws a MeasureSpecError (UnknownMeasureError, listing the known
+ * ones, when it is no measure at all; `R` without its cutoff names several),
+ * so a typo in a team's floor test reads as a typo, not as a missing value.
+ *
+ * @example
+ * overallValue(score, "MRR") // the same number as overallValue(score, "RR")
+ */
+export function overallValue(score: Pick<RetrievalScore, "measures" | "overall">, name: string): number | undefined {
+  let i = score.measures.findIndex((m) => m.label === name);
+  if (i < 0) {
+    const label = measureLabel(name);
+    i = score.measures.findIndex((m) => m.label === label);
+  }
   return i < 0 ? undefined : score.overall.values[i];
 }

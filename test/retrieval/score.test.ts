@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadChunks, loadGolden, loadPipelineOutput } from "../../src/golden/dataset.js";
 import { InputErrors } from "../../src/golden/errors.js";
 import { PipelineOutput } from "../../src/golden/schema/pipeline.js";
+import { MeasureSpecError, UnknownMeasureError } from "../../src/retrieval/measures/parse.js";
 import { goldenView } from "../../src/retrieval/report.js";
 import { overallValue, scoreRetrieval, scoreRetrievalFiles } from "../../src/retrieval/score.js";
 import { evaluateTrecFiles } from "../../src/retrieval/trec/evaluate.js";
@@ -48,6 +49,22 @@ describe("scoreRetrieval (golden-set mode)", () => {
     expect(overallValue(s, "RR")).toBeCloseTo((1 + 1 / 3) / 4, 15);
     expect(overallValue(s, "R@5")).toBe(0.5);
     expect(overallValue(s, "num_rel")).toBe(4);
+  });
+
+  it("takes a measure's overall value by any name -m accepts, not only its label", () => {
+    for (const name of ["MRR", "recip_rank", "rr", "mrr"]) expect(overallValue(s, name), name).toBe(overallValue(s, "RR"));
+    expect(overallValue(s, "recall_5")).toBe(0.5);
+    expect(overallValue(s, "ndcg_cut_5")).toBe(overallValue(s, "nDCG@5"));
+    expect(overallValue(s, "success_1")).toBe(overallValue(s, "Hit@1"));
+  });
+
+  it("gives undefined for a measure not computed, and refuses a name that is no single measure", () => {
+    expect(overallValue(s, "R@10")).toBeUndefined();
+    expect(overallValue(s, "MAP")).toBeUndefined();
+    expect(() => overallValue(s, "recal@5")).toThrow(UnknownMeasureError);
+    expect(() => overallValue(s, "recal@5")).toThrow(/^unknown measure "recal@5" \(known: /);
+    expect(() => overallValue(s, "R@1O")).toThrow(new MeasureSpecError('bad cutoff "1O" in measure "R@1O": expected a positive whole number'));
+    expect(() => overallValue(s, "R")).toThrow(new MeasureSpecError('"R" names no single measure: give one with its cutoff, such as R@10 or nDCG@10'));
   });
 
   it("means by kind and by each tag", () => {

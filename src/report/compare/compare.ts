@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { DEFAULT_REPS, DEFAULT_SEED, mcnemarCounts, MCNEMAR_EXACT_BELOW, pairedBootstrapMeanDifference, type Interval } from "../../calibration/stats/index.js";
 import { InputError } from "../../golden/errors.js";
 import { meanOf } from "../../retrieval/diagnostics/kinds.js";
-import { MeasureSpecError, parseMeasure, UnknownMeasureError } from "../../retrieval/measures/parse.js";
+import { MeasureSpecError, measureLabel, UnknownMeasureError } from "../../retrieval/measures/parse.js";
 import { MEASURES } from "../../retrieval/measures/registry.js";
 import { REPORT_FILE } from "../folder.js";
 import { num } from "../format.js";
@@ -262,18 +262,15 @@ function groupsOf(report: ReportJson): { by: "kind" | "tag"; group: string; ids:
  * metricLabel("MRR") // "RR"
  */
 export function metricLabel(name: string): string {
-  let measures;
   try {
-    measures = parseMeasure(name, []);
+    return measureLabel(name, "per-question metric");
   } catch (e) {
-    // a bad cutoff (R@x) is the parser's message, named for the flag it came from
+    // a bad cutoff (R@x) or a family without one (R) is the parser's message, named for the flag it came from
     if (e instanceof MeasureSpecError && !(e instanceof UnknownMeasureError)) throw new MeasureSpecError(`--metric: ${e.message}`);
     if (!(e instanceof UnknownMeasureError)) throw e;
     const known = MEASURES.filter((m) => m.aggregation === "mean").map((m) => m.name).join(", ");
     throw new MeasureSpecError(`--metric: unknown metric "${name.trim()}"; known: ${known} (MRR, MAP and trec_eval names such as recip_rank or ndcg_cut_10 work too)`);
   }
-  if (measures.length !== 1) throw new MeasureSpecError(`--metric: "${name.trim()}" names no single per-question metric: give one with its cutoff, such as R@10 or nDCG@10`);
-  return measures[0]!.label;
 }
 
 const f3 = (x: number | null) => (x === null ? "n/a" : (x >= 0 ? "+" : "") + x.toFixed(3));

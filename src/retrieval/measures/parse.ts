@@ -84,6 +84,23 @@ export function parseMeasure(word: string, ks: readonly number[]): Measure[] {
 }
 
 /**
+ * The label of the one measure a name stands for, read as {@link parseMeasure}
+ * reads it, so every place that takes a measure by name (`--metric`,
+ * `overallValue`) accepts the spellings `-m` does. A family without its
+ * cutoff (`R`) or `all` names several: a MeasureSpecError that calls it a
+ * `what`; a name that is no measure throws {@link UnknownMeasureError}.
+ *
+ * @example
+ * measureLabel("MRR")         // "RR"
+ * measureLabel("ndcg_cut_10") // "nDCG@10"
+ */
+export function measureLabel(name: string, what = "measure"): string {
+  const measures = parseMeasure(name, []);
+  if (measures.length !== 1) throw new MeasureSpecError(`"${name.trim()}" names no single ${what}: give one with its cutoff, such as R@10 or nDCG@10`);
+  return measures[0]!.label;
+}
+
+/**
  * Parses the values of `-m` options. Each value is either trec_eval's form
  * `family.c1,c2` (`P.1,5,10`, `ndcg_cut.5,10`) or a comma list of names
  * accepted by {@link parseMeasure}. The result is deduplicated and sorted in
