@@ -82,7 +82,7 @@ export interface ErrorAnalysisRow {
  *
  * @example
  * exclusionWhy("split dev", "heldout")
- * // { kind: "split", what: "random labels in split dev", why: "the gate uses the held-out split \"heldout\" only (prompts are tuned on the rest)" }
+ * // { kind: "split", what: "random labels in split dev", why: "the gate uses the held-out split \"heldout\" only (labels with no split are dev; prompts are tuned on dev)" }
  */
 export function exclusionWhy(excluded: string, heldout = "heldout"): { kind: "frame" | "split" | "draw"; what: string; why: string } {
   if (excluded.startsWith("split ")) {

@@ -201,7 +201,9 @@ function isBlank(line: string): boolean {
  * `fast` is an optional fast check of the schema (see schema/fast.ts).
  *
  * @example
- * const { rows, problems } = parseJsonl(text, "golden.jsonl", GoldenQuestionSchema);
+ * const { rows, problems } = parseJsonl('{"id":"q1"}\nnot json\n', "golden.jsonl", GoldenQuestion);
+ * // rows: [] (each row is { line, value }); problems, one per bad line:
+ * // "golden.jsonl:1: question: missing (expected string)", "golden.jsonl:2: not valid JSON (Unexpected token 'o', ...)"
  */
 export function parseJsonl<S extends z.ZodType>(
   text: string,

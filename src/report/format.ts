@@ -160,7 +160,8 @@ export interface HeadlineVerdict {
  *
  * @example
  * headlineVerdicts(report)[0].text
- * // "bm25-small: not decided: the answer verdicts rest on untrusted rubrics (correctness, faithfulness, not-found); retrieval alone: a relevant chunk reached the context for 34 of 48 answerable questions"
+ * // on the shipped example:
+ * // "bm25-small: not decided: the answer verdicts rest on untrusted rubrics (correctness, faithfulness, not-found); retrieval alone: a relevant chunk reached the context for 30 of 48 answerable questions"
  */
 export function headlineVerdicts(report: ReportJson): HeadlineVerdict[] {
   const untrusted = untrustedAnswerRubrics(report);

@@ -36,8 +36,9 @@ const tabJson = (t: CrossTab) => ({ n: t.n, counts: { ...t.counts } });
  * the cross-tab overall, by kind and by tag, and the one-line diagnosis.
  *
  * @example
+ * // the shipped example's bm25-small, judged by the offline baseline
  * const soa = searchOrAnswer(golden, variant, judgments, ["correctness", "faithfulness", "not-found"]);
- * soa.overall.counts["retrieval-failure"] // 15
+ * soa.overall.counts["retrieval-failure"] // 18
  */
 export function searchOrAnswer(
   golden: Pick<GoldenSet, "questions">,

@@ -109,7 +109,7 @@ export interface CellShares {
  * by n). Null when kappa's variance is undefined there (a constant rater).
  *
  * @example
- * unitKappaVariance({ tp: 0.4, fp: 0.1, fn: 0.2, tn: 0.3 }) // 0.0.. per item
+ * unitKappaVariance({ tp: 0.4, fp: 0.1, fn: 0.2, tn: 0.3 }) // 0.8064: at n = 100 items, kappa's standard error is sqrt(0.8064 / 100) ≈ 0.090
  */
 export function unitKappaVariance(cells: CellShares): number | null {
   const k = cohenKappa([[cells.tp, cells.fp], [cells.fn, cells.tn]], { n: 2 });

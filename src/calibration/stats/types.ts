@@ -58,7 +58,7 @@ export function marginals(table: Table, n: number): { rows: number[]; cols: numb
  * inverse inclusion probabilities) replace the count of 1.
  *
  * @example
- * crossTable(["yes", "no"], ["yes", "yes"], ["yes", "no"]) // [[1, 0], [1, 0]]
+ * crossTable(["yes", "no"], ["yes", "yes"], ["yes", "no"]) // { table: [[1, 0], [1, 0]], categories: ["yes", "no"] }
  */
 export function crossTable<T extends string | number>(
   rater1: readonly T[],

@@ -33,8 +33,9 @@ export type LogprobsAction = { kind: "keep" } | { kind: "resend" } | { kind: "fa
  *
  * @example
  * const lp = new LogprobsSwitch("auto", { memory: cache, baseURL, model });
- * const r = await client.complete(body(lp.on));
- * if (lp.after(asked, r).kind === "resend") ...
+ * const asked = lp.on; // whether this request asks for log-probabilities
+ * const r = await client.complete(asked ? { ...body, logprobs: true, top_logprobs: 5 } : body);
+ * lp.after(asked, r) // { kind: "resend" } when the reply lacked them: lp.on is now false, and the cache remembers it
  */
 export class LogprobsSwitch {
   on: boolean;

@@ -115,7 +115,9 @@ type Attempt =
  *
  * @example
  * const client = new JudgeClient({ baseURL: "http://127.0.0.1:8000/v1", apiKey: "x", timeoutMs: 60_000 });
- * const r = await client.complete(buildRequestBody(rubric, evidence, settings));
+ * const judge = openAIBackend({ client, baseURL: "http://127.0.0.1:8000/v1", settings: { model: "qwen2.5-7b-instruct", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" } });
+ * const r = await client.complete(judge.request(rubric, evidence)); // the body a run sends for this item
+ * r.ok ? r.reply.verdict : r.cause // "yes" or "no"; else why, after the retries: "http-401: ... (the endpoint refused the API key)"
  */
 export class JudgeClient {
   readonly policy: RetryPolicy;

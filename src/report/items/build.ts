@@ -107,7 +107,10 @@ function rubricsOf(names: readonly string[], js: readonly Judgment[], book: Labe
  * variants' chunks and outputs, so every figure agrees with report.json.
  *
  * @example
- * const items = buildItems({ report, golden, variants, judgments, diagnostics, book, review: { config: "ragjudge.config.json", judgments: "evaluations/x/judgments.jsonl", annotator: "asha" } });
+ * // public as buildItemRecords
+ * const items = buildItemRecords({ report, golden, variants, judgments, diagnostics, book, review: { config: "ragjudge.config.json", judgments: "evaluations/x/judgments.jsonl", annotator: "asha" } });
+ * items.length     // 120 on the shipped example: its 60 questions for each of its 2 variants
+ * items[0].outcome // "retrieval-failure" (bm25-small, fact-01)
  */
 export function buildItems(input: ItemsInput): ItemRecord[] {
   const { report, golden, book } = input;

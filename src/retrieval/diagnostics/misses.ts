@@ -166,8 +166,9 @@ function pieceRanks(pieces: readonly { chunk: string }[], lists: readonly { name
  * declared roles only.
  *
  * @example
+ * // the shipped example's bm25-small
  * const rows = analyseMisses(golden.questions, relevantSets(golden, v.chunks), v, { k: 10, poolDepth: 50 });
- * rows[0] // {question:"q07", failure:"vocabulary-gap", fix:"better-embedder", why:"absent from bm25 and vector within depth 50; ..."}
+ * rows[0] // {question:"fact-01", failure:"vocabulary-gap", fix:"better-embedder", why:"absent from bm25 within depth 50; ...", ...}
  */
 export function analyseMisses(
   questions: readonly GoldenQuestion[],

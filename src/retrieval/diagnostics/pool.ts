@@ -75,8 +75,9 @@ function meanRow(kind: string, rows: readonly PoolRecallQuestion[], available: b
  * final recall only: pool recall is never estimated from `retrieved`.
  *
  * @example
- * const r = poolRecall(golden.questions, relevantSets(golden, chunks), outputs, { first: ["bm25"] }, 50, 10);
- * r.overall?.poolRecall // 0.875
+ * // the shipped example's bm25-small
+ * const r = poolRecall(golden.questions, relevantSets(golden, v.chunks), v.outputs, { first: ["bm25"] }, 50, 10);
+ * r.overall?.poolRecall // 0.667: the mean over the 48 answerable questions of the share of their relevant chunks in bm25's top 50
  */
 export function poolRecall(
   questions: readonly GoldenQuestion[],

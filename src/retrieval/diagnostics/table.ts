@@ -82,8 +82,9 @@ function pad(s: string, width: number, align: "left" | "right"): string {
  * user text, ids, anchors and reasons).
  *
  * @example
+ * // public as renderTextTable
  * renderTable([{header:"kind"},{header:"n",align:"right"}], [["lexical","16"]], "terminal")
- * // "kind     n\n-------  --\nlexical  16"
+ * // "kind      n\n-------  --\nlexical  16"
  */
 export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[], format: TextFormat): string {
   if (format === "markdown") {
