@@ -29,11 +29,20 @@ export function signed(x: number | null | undefined, digits = 3): string {
   return s.startsWith("-") ? s : `+${s}`;
 }
 
-/** An interval as "[lo, hi]" in percent (shares) or plain numbers. */
+/**
+ * An interval as "[lo, hi]" in percent (shares) or plain numbers. A bound
+ * that rounds to zero prints without a minus sign ({@link fixed}), as the
+ * gate's messages print it: a kappa bound of -1e-17 is 0.00, not -0.00.
+ *
+ * @example
+ * interval({ lo: -0.0001, hi: 0.5 })      // "[0.00, 0.50]"
+ * interval({ lo: 0.4902, hi: 0.9433 }, true) // "[49.0, 94.3]"
+ */
 export function interval(ci: { lo: number; hi: number } | null | undefined, asPct = false, digits?: number): string {
   if (!ci) return "n/a";
-  if (asPct) return `[${(100 * ci.lo).toFixed(digits ?? 1)}, ${(100 * ci.hi).toFixed(digits ?? 1)}]`;
-  return `[${ci.lo.toFixed(digits ?? 2)}, ${ci.hi.toFixed(digits ?? 2)}]`;
+  const d = digits ?? (asPct ? 1 : 2);
+  const scale = asPct ? 100 : 1;
+  return `[${fixed(scale * ci.lo, d)}, ${fixed(scale * ci.hi, d)}]`;
 }
 
 /** Column labels of the outcomes, in reading order. */
