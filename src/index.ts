@@ -1,6 +1,8 @@
 /**
- * ragjudge as a library: everything the CLI does, importable with types, so
- * a team can assert floors and trust in its own test suite.
+ * ragjudge as a library: what the commands are built from, importable with
+ * types, so a team can assert floors and trust in its own test suite. Batch
+ * mode is the CLI's only: its steps keep their state in the judge cache under
+ * a lease the commands take and release (src/cli/actions/batch.ts).
  *
  * @example
  * import { loadConfig, loadGolden, loadVariant, scoreRetrieval, overallValue } from "ragjudge";
@@ -59,6 +61,19 @@ export { summarise as summariseValues } from "./retrieval/evaluate.js";
 export { renderTable, renderMarkdown, renderTable as renderRetrievalTable, renderMarkdown as renderRetrievalMarkdown } from "./retrieval/report.js";
 export { renderTable as renderTextTable } from "./retrieval/diagnostics/table.js";
 export { renderTable as renderCalibrationTable, renderMarkdown as renderCalibrationMarkdown, renderJson as renderCalibrationJson } from "./calibration/render.js";
+
+// People in the loop (README "ragjudge sample" and "ragjudge review"): drawing a review queue, and the
+// session behind the review page and the terminal review. Writing the queue and the draws is the caller's
+// (writeOutputFile, writeDraw), as `ragjudge sample` does.
+export { sampleFromRun, type SampleRunOptions } from "./review/sample-run.js";
+export { sampleQueue, type Candidate, type ExistingLabels, type SampleOptions, type RubricSample } from "./review/sample.js";
+export type { RubricRunNotes } from "./review/candidates.js";
+export { ReviewSession, ReviewRequestError, ReviewConflictError, provenanceNote, type ReviewOptions, type ConflictView, type JudgeView, type RevealView, type ItemState } from "./review/session.js";
+export type { ItemView, ChunkView } from "./review/view.js";
+export type { Segment } from "./review/highlight.js";
+export type { ReviewOrder } from "./review/order.js";
+export { startReviewServer, type ReviewServer, type ServeOptions } from "./review/server.js";
+export { runTtyReview, type TtyIo } from "./review/tty.js";
 
 // Judge panels: combined judges as records, the panel run, its side-by-side calibration (README "Judge panels").
 export { checkPanel, membersOf, PanelJudgeConfig } from "./golden/schema/panel.js";

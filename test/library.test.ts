@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import {
   loadConfig, loadGolden, loadVariant, scoreRetrieval, overallValue,
   runEvaluation, compareSides, loadEvaluation,
+  resolveRubrics, sampleFromRun, writeDraw, writeOutputFile, ReviewSession,
 } from "../src/index.js";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -41,5 +42,25 @@ describe("our RAG assistant", () => {
     expect(c.headline.difference).toBeGreaterThan(0);
     expect(c.headline.direction).toBe("unclear");
     expect(c.regressions).toEqual([]);
+  });
+});
+
+describe("our labelling step", () => {
+  it("draws a review queue from a run and labels an item from code, as ragjudge sample and ragjudge review do", async () => {
+    const cfg = loadConfig("ragjudge.config.json");
+    const run = await runEvaluation({ config: "ragjudge.config.json", evaluationsDir: mkdtempSync(join(tmpdir(), "evals-")) });
+    const judgments = join(run.folder, "judgments.jsonl");
+    const labels = mkdtempSync(join(tmpdir(), "labels-"));
+    const { entries, draws } = sampleFromRun(cfg, { judgmentsFile: judgments, labelsDir: labels, annotator: "asha", seed: 1, random: 5, rubrics: ["faithfulness"] });
+    for (const d of draws) writeDraw(labels, d, new Date().toISOString());
+    const queue = join(mkdtempSync(join(tmpdir(), "queue-")), "review-queue.jsonl"); // not in the labels folder, whose .jsonl files are labels
+    writeOutputFile(queue, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+
+    const session = new ReviewSession({ queueFile: queue, rubricsDir: resolveRubrics(cfg).dir, judgmentsFile: judgments, labelsDir: labels, annotator: "asha" });
+    const i = session.startIndex();
+    session.answer(i, session.entries[i]!.value.inputHash, "yes", "the cited chunk says so");
+    expect(session.counts()).toEqual({ total: 5, labelled: 1, skipped: 0, open: 4 });
+    expect(session.reveal(i).judgments.map((j) => j.judge)).toEqual(["baseline"]);
+    expect(readdirSync(join(labels, "draws"))).toHaveLength(1);
   });
 });
