@@ -44,6 +44,8 @@ export type { ChunksFrom } from "./golden/known-ids.js";
 // Retrieval: scoring, TREC, floors, diagnostics.
 export * from "./retrieval/index.js";
 export * from "./retrieval/diagnostics/index.js";
+// report.json's retrieval section, with the diagnostics: not in ragjudge/retrieval, which loads no diagnostics.
+export { retrievalResultsJson } from "./retrieval/report.js";
 
 // The judge (its folders and their order: src/judge/index.ts).
 export * from "./judge/index.js";

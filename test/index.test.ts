@@ -3,16 +3,19 @@
  * exports) as a team's own code meets it: the declarations its compiler
  * reads, and the names it can import.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as ragjudge from "../src/index.js";
+import { isCi } from "./helpers/chromium.js";
 import { bareImports, emitDeclarations, packageOf, shipsTypes, unexportedTypes, type Declarations } from "./helpers/declarations.js";
 import { ROOT } from "./helpers/paths.js";
 
 interface Manifest {
+  name: string;
   dependencies: Record<string, string>;
   exports: Record<string, { types: string; import: string }>;
 }
@@ -46,6 +49,14 @@ describe("the public declarations", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("resolve for TypeScript by each entry's name (ragjudge, ragjudge/retrieval) to that entry's declarations", () => {
+    for (const entry of ENTRIES) {
+      const name = manifest.name + entry.subpath.slice(1);
+      const r = ts.resolveModuleName(name, join(ROOT, "test", "consumer.ts"), d.program.getCompilerOptions(), d.host);
+      expect(r.resolvedModule?.resolvedFileName, name).toBe(join(ROOT, entry.types));
+    }
+  });
+
   it("compile for a strict consumer (skipLibCheck off)", () => {
     const errors = d.program.getSemanticDiagnostics().concat(d.program.getSyntacticDiagnostics());
     expect(errors.map((e) => `${e.file ? relative(ROOT, e.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(e.messageText, " ")}`)).toEqual([]);
@@ -69,5 +80,56 @@ describe("the package root's names", () => {
       for (const v of Object.values(await import(m) as Record<string, unknown>)) if (typeof v === "function") node.add(v);
     }
     expect(Object.entries(ragjudge).filter(([, v]) => node.has(v)).map(([k]) => k)).toEqual([]);
+  });
+});
+
+/**
+ * The relative modules `file` loads when it runs, followed through: every
+ * import and export from that is not `import type` / `export type` (under
+ * verbatimModuleSyntax `import { type X }` still loads its module), and
+ * dynamic imports.
+ */
+function loadedModules(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const sf = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const walk = (n: ts.Node): void => {
+    let spec: ts.Expression | undefined;
+    if (ts.isImportDeclaration(n) && !n.importClause?.isTypeOnly) spec = n.moduleSpecifier;
+    else if (ts.isExportDeclaration(n) && !n.isTypeOnly) spec = n.moduleSpecifier;
+    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) spec = n.arguments[0];
+    if (spec && ts.isStringLiteral(spec) && spec.text.startsWith(".")) loadedModules(resolve(dirname(file), spec.text.replace(/\.js$/, ".ts")), seen);
+    ts.forEachChild(n, walk);
+  };
+  walk(sf);
+  return seen;
+}
+
+describe("ragjudge/retrieval", () => {
+  const entry = manifest.exports["./retrieval"]!;
+  const source = join(ROOT, entry.import.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
+
+  it("is exported with its declarations beside its code", () => {
+    expect(entry.types).toBe(entry.import.replace(/\.js$/, ".d.ts"));
+  });
+
+  it("exposes scoreRetrieval and the rest of retrieval, each name the root's own (summariseValues, not the judge's summarise)", async () => {
+    const retrieval = (await import(source)) as Record<string, unknown>;
+    expect(typeof retrieval.scoreRetrieval).toBe("function");
+    expect(Object.keys(retrieval)).toContain("overallValue");
+    const root = ragjudge as Record<string, unknown>;
+    expect(Object.keys(retrieval).filter((k) => root[k] !== retrieval[k])).toEqual([]);
+  });
+
+  it("loads none of the judge, calibration, review or reports, which is why it imports faster than the root", () => {
+    const src = join(ROOT, "src");
+    const heavy = [...loadedModules(source)].map((f) => relative(src, f)).filter((f) => /^(judge|calibration|review|report|cli)\//.test(f));
+    expect(heavy).toEqual([]);
+  });
+
+  it.runIf(isCi())("resolves by name from the build (CI only: dist/ is built by npm ci)", () => {
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", 'const m = await import("ragjudge/retrieval"); process.stdout.write(typeof m.scoreRetrieval)'], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("function");
   });
 });

@@ -12,6 +12,8 @@ import { ROOT } from "./paths.js";
 export interface Declarations {
   files: Map<string, string>;
   program: ts.Program;
+  /** The consumer's compiler host: reads the emitted declarations, and the rest from disk. */
+  host: ts.CompilerHost;
   /** The absolute path in dist/ of an emitted file, e.g. `at("index.d.ts")`. */
   at: (relative: string) => string;
 }
@@ -48,7 +50,7 @@ export function emitDeclarations(entries: readonly string[]): Declarations {
   read.readFile = (f) => (inDist(f) ? files.get(resolve(f)) : ts.sys.readFile(f));
   const roots = entries.map((e) => join(dist, e.replace(/^src\//, "").replace(/\.ts$/, ".d.ts")));
   const program = ts.createProgram({ rootNames: roots, options: consumer, host: read });
-  return { files, program, at: (relative) => join(dist, relative) };
+  return { files, program, host: read, at: (relative) => join(dist, relative) };
 }
 
 /** A bare module specifier (a package or a Node built-in) and the emitted file that imports it. */
