@@ -26,24 +26,39 @@ export interface PoolStats {
 
 export async function runPool<T>(source: Iterator<T>, width: number, task: (t: T) => Promise<void>, stopped: () => boolean = () => false, stats: PoolStats = { active: 0, peak: 0, taken: 0 }): Promise<PoolStats> {
   let failure: { error: unknown } | undefined;
+  let drained = false;
   const worker = async () => {
-    while (failure === undefined && !stopped()) {
-      const next = source.next();
-      if (next.done) return;
-      stats.taken++;
-      stats.active++;
-      if (stats.active > stats.peak) stats.peak = stats.active;
-      try {
-        await task(next.value);
-      } catch (e) {
-        failure ??= { error: e };
-      } finally {
-        stats.active--;
+    try {
+      while (failure === undefined && !stopped()) {
+        const next = source.next();
+        if (next.done) {
+          drained = true;
+          return;
+        }
+        stats.taken++;
+        stats.active++;
+        if (stats.active > stats.peak) stats.peak = stats.active;
+        try {
+          await task(next.value);
+        } catch (e) {
+          failure ??= { error: e };
+        } finally {
+          stats.active--;
+        }
       }
+    } catch (e) {
+      // the source or stopped() threw: the pool stops as for a task's failure
+      failure ??= { error: e };
     }
   };
   if (!Number.isFinite(width)) throw new RangeError(`runPool: width must be a finite number, got ${width}`);
-  await Promise.all(Array.from({ length: Math.max(1, Math.floor(width)) }, worker));
+  // Workers start one at a time, each taking its first task before the next starts (a task runs synchronously up to
+  // its first await), and none starts once the source is drained: never more workers than tasks, whatever the width
+  // asked (a width of 100,000,000 over 40 calls allocated 100,000,000 workers, and one of 2^32 threw).
+  const limit = Math.max(1, Math.floor(width));
+  const workers: Promise<void>[] = [];
+  while (workers.length < limit && !drained && failure === undefined && !stopped()) workers.push(worker());
+  await Promise.all(workers);
   if (failure) throw failure.error;
   return stats;
 }

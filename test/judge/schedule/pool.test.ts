@@ -67,6 +67,27 @@ describe("runPool", () => {
     expect(c.taken).toBeLessThanOrEqual(9);
   });
 
+  it("starts no more workers than there are tasks, whatever the width (a width of 2^32 threw \"Invalid array length\")", async () => {
+    const { c, source } = counted(3);
+    const done: number[] = [];
+    const stats = await runPool(source, 2 ** 32, async (i) => {
+      await tick();
+      done.push(i);
+      c.finished++;
+    });
+    expect(done.sort()).toEqual([0, 1, 2]);
+    expect(stats.peak).toBe(3);
+    expect(stats.taken).toBe(3);
+  });
+
+  it("re-throws a source that throws, after the tasks in flight have finished", async () => {
+    let n = 0;
+    const source: Iterator<number> = { next: () => (n < 2 ? { done: false, value: n++ } : (() => { throw new Error("source broke"); })()) };
+    const finished: number[] = [];
+    await expect(runPool(source, 8, async (i) => { await tick(); finished.push(i); })).rejects.toThrow("source broke");
+    expect(finished.sort()).toEqual([0, 1]);
+  });
+
   it("refuses an endless width", async () => {
     await expect(runPool([1].values(), Number.POSITIVE_INFINITY, async () => {})).rejects.toThrow(/finite/);
   });
