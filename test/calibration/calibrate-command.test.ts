@@ -166,7 +166,7 @@ describe("ragjudge calibrate", () => {
     expect(missing.err).toMatch(/\.ragjudge\/judgments\.jsonl: judgments file not found: run `ragjudge run` \(or `ragjudge judge`\) first, or pass --judgments FILE/);
     const reps = await run("--reps", "ten");
     expect(reps.code).toBe(2);
-    expect(reps.err).toMatch(/--reps must be an integer >= 100/);
+    expect(reps.err).toMatch(/--reps: expected a whole number from 100 to 100,000/);
   });
 
   it("refuses labels/calibration that is a symbolic link to a folder outside, exit 2, writing no record anywhere", async () => {

@@ -147,6 +147,50 @@ describe("ragjudge judge", () => {
     expect(noKey.err).toContain("no API key: set the environment variable OPENAI_API_KEY");
   });
 
+  it("refuses numbers past their bounds before sending anything, from a flag or the config alike (exit 2, not an outage or a crash)", async () => {
+    server = await startOpenAIServer();
+    const dir = tempDir();
+    const base = ["--base-url", server.baseURL, "--model", "m", "--cache-dir", dir];
+    const cases: [string[], RegExp][] = [
+      // a timer past Node's limit fired at once: every attempt timed out, exit 4 with no request sent
+      [["--timeout-ms", "2147483648"], /--timeout-ms: expected a whole number from 1 to 2,147,483,647, got "2147483648" \(Node's longest timer/],
+      // one worker per unit of width: "Invalid array length" (exit 3), a V8 abort, or a hang
+      [["--concurrency", "4294967296"], /--concurrency: expected a whole number from 1 to 1,024, got "4294967296"/],
+      [["--repeats", "26", "--dry-run"], /--repeats: expected a whole number from 1 to 25, got "26"/],
+      // the config refused a temperature below 0 and above 2; the flag took both
+      [["--temperature", "-1", "--dry-run"], /--temperature: expected a number from 0 to 2, got "-1"/],
+      [["--temperature", "1e3", "--dry-run"], /--temperature: expected a number from 0 to 2, got "1e3"/],
+      [["--temperature", "2.5", "--dry-run"], /--temperature: expected a number from 0 to 2, got "2.5"/],
+      // the last one won without a word
+      [["--temperature", "1", "--no-temperature", "--dry-run"], /--temperature and --no-temperature contradict each other/],
+      [["--no-seed", "--seed", "3", "--dry-run"], /--seed and --no-seed contradict each other/],
+      [["--max-tokens", "9", "--no-max-tokens", "--dry-run"], /--max-tokens and --no-max-tokens contradict each other/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli([...base, ...args], NO_KEY);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err, args.join(" ")).toMatch(message);
+      expect(r.err.trim().split("\n"), args.join(" ")).toHaveLength(1);
+    }
+    expect(server.count).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("refuses a config judge.timeoutMs past Node's timer limit (every attempt timed out at once: exit 4 with no request sent)", async () => {
+    server = await startOpenAIServer();
+    const dir = tempDir();
+    const config = join(dir, "ragjudge.config.json");
+    const c = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown>;
+    for (const k of ["golden", "rubricsDir", "labels"]) if (typeof c[k] === "string") c[k] = join(FIXTURE, c[k] as string);
+    c.variants = (c.variants as Record<string, string>[]).map((v) => ({ ...v, output: join(FIXTURE, v.output!), ...(v.chunks ? { chunks: join(FIXTURE, v.chunks) } : {}) }));
+    c.judge = { kind: "openai", model: "m", baseUrl: server.baseURL, timeoutMs: 99_999_999_999 };
+    writeFileSync(config, JSON.stringify(c, null, 2));
+    const r = await runCliCaptured(["judge", "--config", config, "--no-progress", "--cache-dir", join(dir, "cache")], NO_KEY);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/ragjudge\.config\.json:\d+: judge\.timeoutMs: must be a whole number from 1 to 2,147,483,647: Node's longest timer/);
+    expect(server.count).toBe(0);
+  });
+
   it("stops with exit 4, not 1 or 2, when the endpoint cannot serve the run (rate limited), keeping what was committed", async () => {
     server = await startOpenAIServer({ script: (q) => (q.index < 3 ? { verdict: "yes" } : { status: 429, headers: { "retry-after": "0" } }) });
     const dir = tempDir();

@@ -15,7 +15,7 @@ describe("ragjudge review: bad input", () => {
     const cases: [string[], RegExp][] = [
       [[...base, "--annotator", "../x"], /cannot name a labels file/],
       [["review", join(w.dir, "missing.jsonl"), "--rubrics-dir", w.rubrics, "--labels", w.labels, "--annotator", "asha"], /missing\.jsonl: no review queue: make one with `ragjudge sample --random 20 (--split heldout )?--annotator asha --out \S*missing\.jsonl`/],
-      [[...base, "--annotator", "asha", "--port", "http"], /--port: expected a port number/],
+      [[...base, "--annotator", "asha", "--port", "http"], /--port: expected a whole number from 0 to 65,535, got "http"/],
       [[...base, "--annotator", "asha", "--provenance", "import"], /--provenance/],
     ];
     for (const [args, re] of cases) {

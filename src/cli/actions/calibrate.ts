@@ -11,7 +11,8 @@ import { loadConfig } from "../../golden/config.js";
 import { loadGolden } from "../../golden/dataset.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { Judgment } from "../../golden/schema/items.js";
-import { EXIT, UsageError } from "../errors.js";
+import { EXIT } from "../errors.js";
+import { parseNumber } from "../commands/numbers.js";
 
 export interface CalibrateOptions {
   judgments?: string;
@@ -25,16 +26,10 @@ export interface CalibrateOptions {
   requireTrusted?: boolean;
 }
 
-function intOption(name: string, value: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
-  return n;
-}
-
 /** `ragjudge calibrate`'s action (see commands/calibrate.ts). */
 export function calibrateAction(opts: CalibrateOptions): void {
-  const seed = intOption("--seed", opts.seed, 0);
-  const reps = intOption("--reps", opts.reps, 100);
+  const seed = parseNumber("--seed", opts.seed, "randomSeed");
+  const reps = parseNumber("--reps", opts.reps, "bootstrapReps");
   const resolved = loadConfig(opts.config);
   const { config } = resolved;
   const judgmentsFile = opts.judgments ?? resolved.outPath(`${config.cacheDir}/judgments.jsonl`);

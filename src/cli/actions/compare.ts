@@ -6,6 +6,7 @@ import { loadEvaluation, parseSide, pickVariant, variantPairs, type CompareSide 
 import { renderComparisons, type CompareFormat } from "../../report/compare/render.js";
 import { configEvaluationsDir, latestEvaluation } from "../../report/folder.js";
 import { EXIT, UsageError } from "../errors.js";
+import { parseNumber } from "../commands/numbers.js";
 
 export interface CompareFlags {
   variants?: string;
@@ -17,12 +18,6 @@ export interface CompareFlags {
   reps: string;
   minGroup: string;
   failOnRegression?: boolean;
-}
-
-function intFlag(name: string, value: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be a whole number >= ${min}, got ${JSON.stringify(value)}`);
-  return n;
 }
 
 /** The newest evaluation under the config's evaluationsDir (or --evaluations-dir). */
@@ -49,9 +44,9 @@ function pairsFrom(args: string[], flags: CompareFlags): [CompareSide, CompareSi
 
 /** `ragjudge compare`'s action (see commands/compare.ts). */
 export function compareAction(args: string[], flags: CompareFlags): void {
-  const seed = intFlag("--seed", flags.seed, 0);
-  const reps = intFlag("--reps", flags.reps, 100);
-  const minGroup = intFlag("--min-group", flags.minGroup, 2);
+  const seed = parseNumber("--seed", flags.seed, "randomSeed");
+  const reps = parseNumber("--reps", flags.reps, "bootstrapReps");
+  const minGroup = parseNumber("--min-group", flags.minGroup, "minGroup");
   const comparisons = pairsFrom(args, flags).map(([a, b]) => compareSides(a, b, { metric: flags.metric, seed, reps, minGroup }));
   process.stdout.write(renderComparisons(comparisons, flags.format));
   const regressed = comparisons.filter((c) => c.regressions.length > 0);

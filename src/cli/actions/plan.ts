@@ -22,6 +22,7 @@ import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { commandLine, suggestedAnnotator } from "../../report/next.js";
 import { UsageError } from "../errors.js";
+import { parseNumber } from "../commands/numbers.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
 
 export interface PlanFlags {
@@ -37,11 +38,6 @@ export interface PlanFlags {
   config?: string;
   format: "text" | "json";
   example?: boolean;
-}
-
-function whole(flag: string, v: string, min: number): number {
-  if (!/^\d{1,15}$/.test(v) || Number(v) < min) throw new UsageError(`${flag}: expected a whole number >= ${min}, got ${JSON.stringify(v)}`);
-  return Number(v);
 }
 
 function shortPath(p: string): string {
@@ -139,13 +135,13 @@ function reviewCommand(flags: PlanFlags, out: string): string {
 export async function planAction(flags: PlanFlags): Promise<void> {
   const width = Number(flags.width);
   if (!(width > 0 && width < 1)) throw new UsageError(`--width: expected a number between 0 and 1, got ${JSON.stringify(flags.width)}`);
-  const budget = flags.budget === undefined ? undefined : whole("--budget", flags.budget, 1);
-  const active = flags.active === undefined ? undefined : whole("--active", flags.active, 1);
+  const budget = flags.budget === undefined ? undefined : parseNumber("--budget", flags.budget, "sampleSize");
+  const active = flags.active === undefined ? undefined : parseNumber("--active", flags.active, "sampleSize");
   if (active !== undefined && budget !== undefined) throw new UsageError("--active and --budget do not combine: an active frame is for error analysis, a budget's draws are for the gate");
   if ((budget !== undefined || active !== undefined) && flags.annotator === undefined) throw new UsageError(`${budget !== undefined ? "--budget" : "--active"} needs --annotator NAME (who will label the queue)`);
   if (flags.annotator !== undefined) checkAnnotator(flags.annotator);
-  const seed = whole("--seed", flags.seed, 0);
-  const reps = whole("--reps", flags.reps, 0);
+  const seed = parseNumber("--seed", flags.seed, "randomSeed");
+  const reps = parseNumber("--reps", flags.reps, "simulationReps");
   const cfg = loadConfig(flags.config);
   const { config } = cfg;
   const labelsDir = flags.labels ?? cfg.path(config.labels);

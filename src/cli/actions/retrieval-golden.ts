@@ -7,13 +7,14 @@ import { unknownChunkIds, type ChunksFrom } from "../../golden/known-ids.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
-import { diagnoseVariants, parsePoolDepth, renderDiagnosticsSection } from "../../retrieval/diagnostics/section.js";
+import { diagnoseVariants, renderDiagnosticsSection } from "../../retrieval/diagnostics/section.js";
 import { parseFloors, type Floor, type FloorsSource } from "../../retrieval/floors.js";
 import { goldenView } from "../../retrieval/report.js";
 import { GROUP_BY, scoreRetrieval, type GroupBy } from "../../retrieval/score.js";
 import { goldenToQrels, pipelineToRun } from "../../retrieval/trec/export.js";
 import { explicitFiles } from "../commands/validate.js";
 import { UsageError } from "../errors.js";
+import { parseNumber } from "../commands/numbers.js";
 import { measuresFor, project, projectView, valueGetter, type RetrievalFlags, type Scored } from "./retrieval.js";
 
 function parseBy(text: string): GroupBy[] {
@@ -100,8 +101,7 @@ export async function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | un
   };
   if (flags.format === "trec") single("--format trec");
   if (flags.format === "trec" && flags.misses) throw new UsageError("--misses does not apply to --format trec, which prints trec_eval's output only");
-  const poolDepth = flags.poolDepth === undefined ? inputs.poolDepth : parsePoolDepth(flags.poolDepth);
-  if (poolDepth === null) throw new UsageError(`--pool-depth: expected a whole number >= 1, got ${JSON.stringify(flags.poolDepth)}`);
+  const poolDepth = flags.poolDepth === undefined ? inputs.poolDepth : parseNumber("--pool-depth", flags.poolDepth, "poolDepth");
   if (flags.exportTrecRun) {
     single("--export-trec-run");
     const v = inputs.variants[0]!;

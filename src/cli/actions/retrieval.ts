@@ -9,6 +9,7 @@ import { formatTrecEval } from "../../retrieval/trec/write.js";
 import type { Evaluation } from "../../retrieval/evaluate.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
 import { EXIT, UsageError } from "../errors.js";
+import { parseNumber } from "../commands/numbers.js";
 import { writeToStdout } from "../stdout.js";
 
 export interface RetrievalFlags {
@@ -93,11 +94,7 @@ async function runTrecMode(flags: RetrievalFlags, ks: number[], floors: Floor[])
   if (flags.golden || flags.chunks || flags.output || flags.config) throw new UsageError("--qrels/--trec-run score a TREC run; do not combine them with --config, --golden, --chunks or --output");
   if (flags.exportQrels || flags.exportTrecRun) throw new UsageError("--export-qrels and --export-trec-run convert golden-set inputs; they do not apply to --qrels/--trec-run");
   if (flags.misses || flags.poolDepth !== undefined) throw new UsageError("--misses and --pool-depth diagnose golden-set inputs (stage lists, anchors); they do not apply to --qrels/--trec-run");
-  let level = 1;
-  if (flags.level !== undefined) {
-    if (!/^\d+$/.test(flags.level)) throw new UsageError(`-l: expected a whole number >= 0, got ${JSON.stringify(flags.level)}`);
-    level = Number(flags.level);
-  }
+  const level = flags.level === undefined ? 1 : parseNumber("-l", flags.level, "level");
   const { shown, all } = measuresFor(flags, ks, floors);
   const ev = await scoreTrecFiles(flags.qrels, flags.trecRun, { measures: all, level, complete: flags.complete });
   const view = project(ev, shown);

@@ -11,6 +11,7 @@ import { labelsFileOf } from "../../review/store.js";
 import { runTtyReview } from "../../review/tty.js";
 import { DEFAULT_QUEUE, ITEM_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
+import { parseNumber } from "../commands/numbers.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
 
 export interface ReviewFlags {
@@ -49,7 +50,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   let cfg: ResolvedConfig | undefined;
   const config = () => (cfg ??= loadConfig(flags.config));
   const cacheFile = (name: string) => config().outPath(`${config().config.cacheDir}/${name}`);
-  if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port: expected a port number, got ${JSON.stringify(flags.port)}`);
+  const port = parseNumber("--port", flags.port, "port");
   const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
   const labelsDir = () => flags.labels ?? config().path(config().config.labels);
   if (flags.item !== undefined) {
@@ -89,7 +90,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     writeNext(session, flags);
     return;
   }
-  const server = await startReviewServer(session, { port: Number(flags.port), next: nextCommand(flags), resume }).catch((e: NodeJS.ErrnoException) => {
+  const server = await startReviewServer(session, { port, next: nextCommand(flags), resume }).catch((e: NodeJS.ErrnoException) => {
     if (e.code === "EADDRINUSE" || e.code === "EACCES") throw new UsageError(`--port ${flags.port}: cannot listen on 127.0.0.1 (${e.code === "EADDRINUSE" ? "already in use" : "not allowed"}); leave --port out to use a free port`);
     throw e;
   });

@@ -11,6 +11,7 @@ import { sampleFromRun } from "../../review/sample-run.js";
 import type { RubricSample } from "../../review/sample.js";
 import type { RubricRunNotes } from "../../review/candidates.js";
 import { UsageError } from "../errors.js";
+import { parseNumber } from "../commands/numbers.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
 
@@ -37,9 +38,7 @@ export interface SampleFlags {
 }
 
 function count(flag: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`${flag}: expected a positive whole number, got ${JSON.stringify(v)}`);
-  return Number(v);
+  return v === undefined ? undefined : parseNumber(flag, v, "sampleSize");
 }
 
 function list(v: string | undefined): string[] | undefined {
@@ -54,9 +53,9 @@ function list(v: string | undefined): string[] | undefined {
  * evaluation folder's, the given file, or the cache's.
  */
 export function sampleInputs(flags: SampleFlags, cacheFile: (name: string) => string): { seed: number; judgmentsFile: string } {
-  if (!/^\d{1,15}$/.test(flags.seed)) throw new UsageError(`--seed: expected a non-negative whole number, got ${JSON.stringify(flags.seed)}`);
+  const seed = parseNumber("--seed", flags.seed, "randomSeed");
   if (flags.evaluation !== undefined && flags.judgments !== undefined) throw new UsageError("--evaluation and --judgments do not combine: an evaluation folder has its own judgments.jsonl");
-  return { seed: Number(flags.seed), judgmentsFile: flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl") };
+  return { seed, judgmentsFile: flags.evaluation !== undefined ? evaluationJudgments(flags.evaluation) : flags.judgments ?? cacheFile("judgments.jsonl") };
 }
 
 /** The judgments file of an evaluation folder; a folder that is not one is bad input. */
@@ -139,7 +138,7 @@ export function sampleAction(flags: SampleFlags): void {
   writeOutputFile(out, result.entries.map((e) => JSON.stringify(e) + "\n").join(""));
 
   const names = [...new Set([...result.notes.map((n) => n.rubric), ...result.rubrics.map((r) => r.rubric)])].sort();
-  const lines = [`Review queue for ${flags.annotator} (seed ${flags.seed}${splits ? `, split ${splits.join(", ")}` : ""}):`];
+  const lines = [`Review queue for ${flags.annotator} (seed ${seed}${splits ? `, split ${splits.join(", ")}` : ""}):`];
   for (const name of names) lines.push(describe(result.notes.find((n) => n.rubric === name), result.rubrics.find((r) => r.rubric === name), name, random));
   for (const n of result.notes) {
     if (n.otherFingerprints.length) lines.push(`  note: ${n.rubric} has verdicts of ${n.otherFingerprints.length + 1} judge fingerprints; sampled the latest (${n.fingerprint!.slice(0, 12)}…)`);

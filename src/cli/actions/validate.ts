@@ -5,7 +5,8 @@ import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
 import { loadRubrics } from "../../judge/rubric/rubric.js";
 import { checkConfigFloors } from "../../retrieval/floors.js";
 import { explicitFiles } from "../commands/validate.js";
-import { EXIT, problemLines, UsageError } from "../errors.js";
+import { parseNumber } from "../commands/numbers.js";
+import { EXIT, problemLines } from "../errors.js";
 
 export interface ValidateFlags {
   config?: string;
@@ -21,11 +22,7 @@ export interface ValidateFlags {
 function inputsFrom(flags: ValidateFlags): { inputs: ValidateInputs; configProblems: InputError[] } {
   const files = explicitFiles(flags);
   if (files) {
-    let contextK = 5;
-    if (flags.contextK !== undefined) {
-      if (!/^[1-9]\d*$/.test(flags.contextK)) throw new UsageError(`--context-k: expected a positive whole number, got ${JSON.stringify(flags.contextK)}`);
-      contextK = Number(flags.contextK);
-    }
+    const contextK = flags.contextK === undefined ? 5 : parseNumber("--context-k", flags.contextK, "contextK");
     return { inputs: { golden: files.golden, variants: [{ name: flags.variant ?? variantNameFromFile(files.output), chunks: files.chunks, output: files.output, contextK }], citations: flags.citations, chunksFrom: "flag" }, configProblems: [] };
   }
   const cfg = loadConfig(flags.config);

@@ -1,14 +1,8 @@
-import { InvalidArgumentError, type Command } from "commander";
+import type { Command } from "commander";
+import { BOUNDS } from "../../golden/bounds.js";
 import type { CommonFlags } from "../actions/batch.js";
 import { BATCH_LIMITS_SHOWN } from "./help-values.js";
-import { wholeNumber } from "./numbers.js";
-
-
-function seconds(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a number of seconds >= 0");
-  return n;
-}
+import { numberFlag } from "./numbers.js";
 
 function common(cmd: Command): Command {
   return cmd
@@ -32,8 +26,8 @@ export function registerBatch(program: Command): void {
 
   withEndpoint(batch.command("submit").argument("<files...>", "export files written by ragjudge judge --batch-export"))
     .description("Upload export files and create one batch per file. Idempotent: run it again after any failure; a file already submitted is not sent twice.")
-    .option("--max-requests <n>", `refuse files with more requests than this (default ${BATCH_LIMITS_SHOWN.maxRequests})`, wholeNumber(1, "--max-requests"))
-    .option("--max-bytes <n>", `refuse files larger than this (default ${BATCH_LIMITS_SHOWN.maxBytes})`, wholeNumber(1, "--max-bytes"))
+    .option("--max-requests <n>", `refuse files with more requests than this (default ${BATCH_LIMITS_SHOWN.maxRequests})`, numberFlag("--max-requests", "batchRequests"))
+    .option("--max-bytes <n>", `refuse files larger than this (default ${BATCH_LIMITS_SHOWN.maxBytes})`, numberFlag("--max-bytes", "batchBytes"))
     .action(async (files: string[], flags: CommonFlags & { maxRequests?: number; maxBytes?: number }) => (await import("../actions/batch.js")).batchSubmit(files, flags));
 
   withEndpoint(batch.command("status"))
@@ -44,7 +38,7 @@ export function registerBatch(program: Command): void {
   withEndpoint(batch.command("collect"))
     .description("Store the verdicts of every finished batch in the cache (failed lines as error verdicts; expired or cancelled requests back to pending). Afterwards  ragjudge judge  makes no calls for them.")
     .option("--wait", "poll until every batch has finished, collecting each as it does")
-    .option("--poll-interval <seconds>", "seconds between polls with --wait (default 60)", seconds)
+    .option("--poll-interval <seconds>", `seconds between polls with --wait (default 60, at most ${BOUNDS.pollInterval.max})`, numberFlag("--poll-interval", "pollInterval"))
     .action(async (flags: CommonFlags & { wait?: boolean; pollInterval?: number }) => (await import("../actions/batch.js")).batchCollect(flags));
 
   common(batch.command("forget").argument("<batch-ids...>", "batches to give up on (see ragjudge batch status)"))

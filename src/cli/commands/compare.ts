@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import { BOUNDS } from "../../golden/bounds.js";
 import { BOOTSTRAP_SHOWN } from "./help-values.js";
 import type { CompareFlags } from "../actions/compare.js";
 
@@ -17,7 +18,7 @@ export function registerCompare(program: Command): void {
     .addOption(new Option("--format <format>", "output format").choices(["table", "md", "json"]).default("table"))
     .option("--metric <name>", "headline retrieval metric (per question: RR, R@k, nDCG@k, Hit@k, P@k, AP, R-Prec; the names --fail-under takes, such as MRR)", "RR")
     .option("--seed <n>", "bootstrap seed", String(BOOTSTRAP_SHOWN.seed))
-    .option("--reps <n>", "bootstrap resamples", String(BOOTSTRAP_SHOWN.reps))
+    .option("--reps <n>", `bootstrap resamples, ${BOUNDS.bootstrapReps.min} to ${BOUNDS.bootstrapReps.max}`, String(BOOTSTRAP_SHOWN.reps))
     .option("--min-group <n>", "kinds and tags with fewer paired questions get no interval and are never flagged", "5")
     .option("--fail-on-regression", "exit 1 when an overall measure or a kind or tag regressed (its interval lies below zero)")
     .option("--config <file>", "config whose evaluationsDir holds the latest evaluation (with --variants and no folder)")

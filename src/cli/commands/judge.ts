@@ -1,14 +1,8 @@
-import { InvalidArgumentError, type Command } from "commander";
+import type { Command } from "commander";
+import { BOUNDS } from "../../golden/bounds.js";
 import type { JudgeCommandFlags as Flags } from "../actions/judge.js";
 import { BATCH_LIMITS_SHOWN } from "./help-values.js";
-import { wholeNumber } from "./numbers.js";
-
-
-function num(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new InvalidArgumentError("must be a number");
-  return n;
-}
+import { numberFlag, refuseWithNegation } from "./numbers.js";
 
 /** Repeated or comma-separated values; no commander default, so --help shows only the text's "(default: all)". */
 function collect(v: string, prev: string[] | undefined): string[] {
@@ -21,7 +15,7 @@ function collect(v: string, prev: string[] | undefined): string[] {
  * and prints pass rates.
  */
 export function registerJudge(program: Command): void {
-  program
+  const judge = program
     .command("judge")
     .description(
       "Judge the answers: one yes/no verdict with its reason per item and rubric (faithfulness, correctness, citation accuracy, not found), by an LLM over any OpenAI-compatible endpoint or by the offline baseline. Cached and resumable; one run per cache folder at a time.",
@@ -42,28 +36,29 @@ export function registerJudge(program: Command): void {
     .option("--judge <kind>", "baseline (offline lexical baseline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
     .option("--base-url <url>", "OpenAI-compatible endpoint including /v1, e.g. http://localhost:8000/v1 (default: config judge.baseUrl, else OPENAI_BASE_URL, else OpenAI)")
     .option("--model <name>", "judge model (default: config judge.model)")
-    .option("--concurrency <n>", "calls in flight at once (default: config judge.concurrency, 8)", wholeNumber(1, "--concurrency"))
-    .option("--repeats <n>", "judge each item n times and report self-disagreement (default: config judge.repeats, 1)", wholeNumber(1, "--repeats"))
+    .option("--concurrency <n>", `calls in flight at once, at most ${BOUNDS.concurrency.max} (default: config judge.concurrency, 8)`, numberFlag("--concurrency", "concurrency"))
+    .option("--repeats <n>", `judge each item n times, at most ${BOUNDS.repeats.max}, and report self-disagreement (default: config judge.repeats, 1)`, numberFlag("--repeats", "repeats"))
     .option("--rubrics <list>", "rubrics to judge, comma separated (default: config rubrics, else every non-optional rubric)")
     .option("--variant <names>", "variants to judge, comma separated or repeated (default: all)", collect)
     .option("--out <file>", "judgments JSONL to write (default: <cacheDir>/judgments.jsonl)")
     .option("--cache-dir <dir>", "cache folder (default: config cacheDir, .ragjudge)")
     .option("--dry-run", "print the number of calls, estimated tokens and cost, and send nothing")
-    .option("--temperature <t>", "sampling temperature (default: config, 0)", num)
+    .option("--temperature <t>", `sampling temperature, ${BOUNDS.temperature.min} to ${BOUNDS.temperature.max} (default: config, 0)`, numberFlag("--temperature", "temperature"))
     .option("--no-temperature", "omit temperature from requests (for models that reject it)")
-    .option("--seed <n>", "seed (default: config, 0)", wholeNumber(0, "--seed"))
+    .option("--seed <n>", "seed (default: config, 0)", numberFlag("--seed", "seed"))
     .option("--no-seed", "omit seed from requests")
-    .option("--max-tokens <n>", "max_tokens per reply (default: config, 512)", wholeNumber(1, "--max-tokens"))
+    .option("--max-tokens <n>", "max_tokens per reply (default: config, 512)", numberFlag("--max-tokens", "maxTokens"))
     .option("--no-max-tokens", "omit max_tokens from requests")
     .option("--response-format <mode>", "json_schema (structured outputs; falls back to text when the server rejects it) or text (JSON asked for in the prompt)")
-    .option("--timeout-ms <ms>", "deadline of one attempt (default: config, 60000)", wholeNumber(1, "--timeout-ms"))
-    .option("--max-retries <n>", "retries per call for 429, 5xx, timeouts, resets (default: config, 4)", wholeNumber(0, "--max-retries"))
+    .option("--timeout-ms <ms>", `deadline of one attempt, at most ${BOUNDS.timeoutMs.max} (Node's timer limit; default: config, 60000)`, numberFlag("--timeout-ms", "timeoutMs"))
+    .option("--max-retries <n>", `retries per call for 429, 5xx, timeouts, resets, at most ${BOUNDS.maxRetries.max} (default: config, 4)`, numberFlag("--max-retries", "maxRetries"))
     .option("--allow-errors", "exit 0 (not 4) even when some items end as error verdicts")
     .option("--no-progress", "no progress display on stderr")
     .option("--by <list>", "break pass rates down by kind, tags (comma list: kind,tags), or none (default: kind)")
     .option("--json", "print the summary as JSON instead of tables")
     .option("--batch-export <file>", "judge nothing: write the pending calls (not in the cache) as Batch API JSONL for  ragjudge batch submit  or vLLM's run_batch; split into <file>, <name>.2.jsonl, ... at the per-file limits")
-    .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS_SHOWN.maxRequests}, the OpenAI Batch API's limit)`, wholeNumber(1, "--batch-max-requests"))
-    .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS_SHOWN.maxBytes})`, wholeNumber(1, "--batch-max-bytes"))
+    .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS_SHOWN.maxRequests}, the OpenAI Batch API's limit)`, numberFlag("--batch-max-requests", "batchRequests"))
+    .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS_SHOWN.maxBytes})`, numberFlag("--batch-max-bytes", "batchBytes"))
     .action(async (flags: Flags) => (await import("../actions/judge.js")).judgeAction(flags));
+  refuseWithNegation(judge, ["temperature", "seed", "max-tokens"]);
 }

@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import { BOUNDS } from "../../golden/bounds.js";
 import { DEFAULT_QUEUE } from "./review.js";
 import type { PlanFlags } from "../actions/plan.js";
 
@@ -17,7 +18,7 @@ export function registerPlan(program: Command): void {
     .option("--active <n>", "error analysis only: queue the n unlabelled items per rubric the judge is least sure of (P(yes) nearest 0.5); the trust gate never counts these labels")
     .option("--annotator <name>", "who will label the budget's queue (needed with --budget)")
     .option("--seed <n>", "seed of the simulation check and of the queue's order (a draw's own seed is fixed by its items: the trust gate refuses a chosen one)", "1")
-    .option("--reps <n>", "replicates of the simulation check (0: skip it)", "400")
+    .option("--reps <n>", `replicates of the simulation check, at most ${BOUNDS.simulationReps.max} (0: skip it)`, "400")
     .option("--out <file>", `where --budget writes the review queue (default: <cacheDir>/${DEFAULT_QUEUE})`)
     .option("--judgments <file>", "judgments JSONL (default: <cacheDir>/judgments.jsonl)")
     .option("--labels <dir>", "labels folder (default: the config's labels)")

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
+import { BOUNDS } from "../../golden/bounds.js";
 import type { RunFlags } from "../actions/run.js";
-import { wholeNumber } from "./numbers.js";
+import { numberFlag } from "./numbers.js";
 
 /**
  * `ragjudge run`: the whole evaluation in one command (library:
@@ -22,9 +23,9 @@ export function registerRun(program: Command): void {
     .option("--judge <kind>", "baseline (offline, no key) or openai (an LLM over an OpenAI-compatible endpoint); default: the config's judge")
     .option("--base-url <url>", "OpenAI-compatible endpoint including /v1 (default: config judge.baseUrl, else OPENAI_BASE_URL)")
     .option("--model <name>", "judge model (default: config judge.model)")
-    .option("--concurrency <n>", "judge calls in flight at once (default: config judge.concurrency, 8)", wholeNumber(1))
-    .option("--timeout-ms <ms>", "the LLM judge's deadline of one attempt (default: config judge.timeoutMs, 60000)", wholeNumber(1))
-    .option("--max-retries <n>", "the LLM judge's retries per call for 429, 5xx, timeouts, resets (default: config judge.maxRetries, 4)", wholeNumber(0))
+    .option("--concurrency <n>", `judge calls in flight at once, at most ${BOUNDS.concurrency.max} (default: config judge.concurrency, 8)`, numberFlag("--concurrency", "concurrency"))
+    .option("--timeout-ms <ms>", `the LLM judge's deadline of one attempt, at most ${BOUNDS.timeoutMs.max} (Node's timer limit; default: config judge.timeoutMs, 60000)`, numberFlag("--timeout-ms", "timeoutMs"))
+    .option("--max-retries <n>", `the LLM judge's retries per call for 429, 5xx, timeouts, resets, at most ${BOUNDS.maxRetries.max} (default: config judge.maxRetries, 4)`, numberFlag("--max-retries", "maxRetries"))
     .option("--cache-dir <dir>", "the LLM judge's cache folder (default: config cacheDir, shared with ragjudge judge)")
     .option("--allow-errors", "exit 0 (not 4) when some items end as error verdicts; they still count as unjudged, never as yes or no")
     .option("--no-progress", "no judge progress display on stderr")

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Id } from "./common.js";
+import { BOUNDS } from "../bounds.js";
+import { bounded, Id } from "./common.js";
 import { checkPanel, PanelJudgeConfig } from "./panel.js";
 
 /**
@@ -27,7 +28,7 @@ export const VariantConfig = z.strictObject({
   /** The chunks file; optional when the pipeline output gives every passage as text (ids are then derived from it). */
   chunks: z.string().min(1).optional(),
   /** `context` defaults to the top `contextK` of `retrieved` when a line has none. */
-  contextK: z.number().int().positive().default(5),
+  contextK: bounded(BOUNDS.contextK).default(5),
   stages: StageRoles.default({ first: [] }),
 });
 export type VariantConfig = z.infer<typeof VariantConfig>;
@@ -84,8 +85,8 @@ export const RagjudgeConfig = z.strictObject({
   name: Id.default("evaluation"),
   golden: z.string().min(1),
   variants: z.array(VariantConfig).min(1),
-  k: z.array(z.number().int().positive()).min(1).default([1, 5, 10]),
-  poolDepth: z.number().int().positive().default(50),
+  k: z.array(bounded(BOUNDS.cutoff)).min(1).default([1, 5, 10]),
+  poolDepth: bounded(BOUNDS.poolDepth).default(50),
   rubricsDir: z.string().min(1).default("rubrics"),
   /** Rubric names to judge; all files in `rubricsDir` except optional ones when absent. */
   rubrics: z.array(Id).optional(),

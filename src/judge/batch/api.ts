@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { MAX_TIMER_MS } from "../../golden/bounds.js";
 import type { RagjudgeConfig } from "../../golden/schema/config.js";
 import { redact } from "../transport/redact.js";
 import { resolveEndpoint, type Endpoint } from "../transport/endpoint.js";
@@ -44,10 +45,11 @@ export function batchDeadlines(config: RagjudgeConfig): BatchDeadlines {
 /**
  * An upload's deadline: a call's, plus a second per 256 KiB sent (200 MB:
  * about 13 minutes more), since a large file over a slow link needs longer
- * than one call; a small one fails as soon as any call would.
+ * than one call; a small one fails as soon as any call would. At most Node's
+ * timer limit, as {@link callSignal}.
  */
 export function uploadTimeoutMs(callMs: number, bytes: number): number {
-  return callMs + Math.ceil(bytes / 262_144) * 1000;
+  return Math.min(callMs + Math.ceil(bytes / 262_144) * 1000, MAX_TIMER_MS);
 }
 
 /**
@@ -64,10 +66,12 @@ const MAX_WAIT_MS = 15 * 60_000;
  * batch, read for ever). Each try's deadline, the longest wait allowed
  * between tries, and a second to spare: with the defaults (60 s, 4 retries)
  * a call ends within about an hour whatever the endpoint does; with no
- * retries, a second after its deadline.
+ * retries, a second after its deadline. Never past Node's timer limit: a
+ * longer timer fires at once, and every call would end before it began
+ * (`judge.timeoutMs` at its largest, with 4 retries, adds up to 124 days).
  */
 export function callSignal(sdk: OpenAI, perTryMs = sdk.timeout, retries = sdk.maxRetries): AbortSignal {
-  return AbortSignal.timeout(perTryMs * (retries + 1) + MAX_WAIT_MS * retries + 1_000);
+  return AbortSignal.timeout(Math.min(perTryMs * (retries + 1) + MAX_WAIT_MS * retries + 1_000, MAX_TIMER_MS));
 }
 
 /** A download's deadline: a call's, and never under 10 minutes (an output file's size is not known before it comes). */

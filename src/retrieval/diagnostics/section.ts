@@ -35,16 +35,3 @@ export function renderDiagnosticsSection(ds: readonly VariantDiagnostics[], form
   return ds.map((d) => renderDiagnostics(d, format, { misses })).join("\n\n") + "\n";
 }
 
-/**
- * Reads a `--pool-depth` value: a whole number of at least 1, else null (the
- * caller reports a usage error).
- *
- * @example
- * parsePoolDepth("50") // 50
- * parsePoolDepth("0")  // null
- */
-export function parsePoolDepth(text: string): number | null {
-  if (!/^\s*\d+\s*$/.test(text)) return null;
-  const n = Number(text);
-  return Number.isSafeInteger(n) && n >= 1 ? n : null;
-}

@@ -1,3 +1,4 @@
+import { BOUNDS, describeBounds, readWhole, withinBounds } from "../../golden/bounds.js";
 import { MEASURES, MEASURE_BY_FAMILY } from "./registry.js";
 import type { Measure, MeasureDef } from "./types.js";
 
@@ -45,10 +46,14 @@ function familyOf(word: string, withCutoff: boolean): MeasureDef | undefined {
   return fam === undefined ? undefined : MEASURE_BY_FAMILY.get(fam);
 }
 
-/** A cutoff: a whole number from 1 up; `where` names what held it in the message. */
+/**
+ * A cutoff, read as every whole-number flag is (golden/bounds.ts: digits
+ * only, within the bounds of the config's `k`); `where` names what held it
+ * in the message.
+ */
 function parseCutoff(text: string, where: string): number {
-  const k = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(k) || k < 1) throw new MeasureSpecError(`bad cutoff ${JSON.stringify(text)} in ${where}: expected a positive whole number`);
+  const k = readWhole(text);
+  if (k === undefined || !withinBounds(k, BOUNDS.cutoff)) throw new MeasureSpecError(`bad cutoff ${JSON.stringify(text)} in ${where}: expected ${describeBounds(BOUNDS.cutoff)}`);
   return k;
 }
 

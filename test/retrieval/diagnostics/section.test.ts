@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { diagnoseVariants, parsePoolDepth, renderDiagnosticsSection } from "../../../src/retrieval/diagnostics/section.js";
+import { diagnoseVariants, renderDiagnosticsSection } from "../../../src/retrieval/diagnostics/section.js";
 import { at, fill, HYBRID, out, q, variant } from "./build.js";
-
-describe("parsePoolDepth", () => {
-  it("accepts whole numbers >= 1 only", () => {
-    expect(parsePoolDepth("50")).toBe(50);
-    expect(parsePoolDepth(" 7 ")).toBe(7);
-    for (const bad of ["0", "-3", "2.5", "ten", "", "1e3", "99999999999999999999"]) expect(parsePoolDepth(bad), bad).toBeNull();
-  });
-});
 
 describe("diagnoseVariants", () => {
   const QHR = q("q-hr", "hr", "unused days cannot be carried forward to the next year", "conceptual");
