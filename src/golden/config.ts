@@ -6,6 +6,7 @@ import { displayPath, formatPath, InputError, InputErrors, locatedProblems } fro
 import { readText } from "./files.js";
 import { describeJsonError, lineColumnAt } from "./json-syntax.js";
 import { MAX_DOCUMENT_BYTES } from "./limits.js";
+import type { ReadPath } from "./paths.js";
 import { RagjudgeConfig, type VariantConfig } from "./schema/config.js";
 
 /** The config file name looked up in the working directory. */
@@ -255,4 +256,26 @@ export function chooseVariants(cfg: Pick<ResolvedConfig, "config" | "file">, nam
   const chosen = all.filter((v) => v.name === name);
   if (chosen.length === 0) throw new InputError(cfg.file, undefined, "variants", `no variant ${JSON.stringify(name)} (it has ${all.map((v) => v.name).join(", ")})`);
   return chosen;
+}
+
+/**
+ * The files and folders a config names for reading (itself, the golden set,
+ * each variant's output and chunks, the labels and rubrics folders), for a
+ * writer that must replace none of them ({@link refuseOverInput} in paths.ts).
+ *
+ * @example
+ * refuseOverInput(target, flags.out, configInputs(loadConfig()))
+ */
+export function configInputs(resolved: Pick<ResolvedConfig, "config" | "file" | "path">): ReadPath[] {
+  const { config } = resolved;
+  return [
+    { path: resolved.file, what: "the config file" },
+    { path: resolved.path(config.golden), what: "the golden set" },
+    ...config.variants.flatMap((v): ReadPath[] => [
+      { path: resolved.path(v.output), what: `the pipeline output of variant ${v.name}` },
+      ...(v.chunks === undefined ? [] : [{ path: resolved.path(v.chunks), what: `the chunks file of variant ${v.name}` }]),
+    ]),
+    { path: resolved.path(config.labels), what: "the labels folder", folder: true },
+    { path: resolved.path(config.rubricsDir), what: "the rubrics folder", folder: true },
+  ];
 }

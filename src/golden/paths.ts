@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, type Stats } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { InputError } from "./errors.js";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { displayPath, InputError } from "./errors.js";
 import { fsWords } from "./fs-words.js";
 
 /**
@@ -163,4 +163,47 @@ export function confinedPath(dir: string, name: string, options: { create?: bool
     throw new InputError(target, undefined, undefined, `refusing to write through a symbolic link in ${folder}`);
   }
   return target;
+}
+
+/** A file or folder a command reads, which none of its outputs may replace: `what` names it in the message. */
+export interface ReadPath {
+  path: string;
+  what: string;
+  /** A folder: nothing inside it may be written either. */
+  folder?: boolean;
+}
+
+/** A path with its symbolic links resolved, as far as it exists (a file not made yet: its folder's real path). */
+function canonical(p: string): string {
+  const abs = resolve(p);
+  try {
+    return realpathSync(abs);
+  } catch {
+    try {
+      return join(realpathSync(dirname(abs)), basename(abs));
+    } catch {
+      return abs;
+    }
+  }
+}
+
+/**
+ * Refuses a write target that is one of the files a command reads, or lies
+ * inside a folder it reads (the labels folder): `sample --out
+ * ragjudge.config.json` replaced the config with a review queue without a
+ * word. `shown` names the target as the user gave it.
+ *
+ * @example
+ * refuseOverInput(target, flags.out, configInputs(cfg))
+ * // ragjudge.config.json: is the config file this command reads: give another file to write
+ */
+export function refuseOverInput(target: string, shown: string, reads: readonly ReadPath[]): void {
+  const real = canonical(target);
+  for (const r of reads) {
+    const p = canonical(r.path);
+    if (r.folder ? isInside(p, real) : p === real) {
+      const where = r.folder ? `lies in ${r.what} (${displayPath(r.path)})` : `is ${r.what}`;
+      throw new InputError(shown, undefined, undefined, `${where}, which this command reads: give another file to write`);
+    }
+  }
 }

@@ -2,8 +2,10 @@ import { InputError, InputErrors } from "../golden/errors.js";
 import { hashJson } from "../golden/hash.js";
 import { readText } from "../golden/files.js";
 import { parseJsonl, type Located } from "../golden/jsonl.js";
+import { refuseOverInput, writableTarget, type ReadPath } from "../golden/paths.js";
 import { QueueEntry } from "../golden/schema/items.js";
 import { evidenceKey } from "../calibration/keys.js";
+import { configInputs, type ResolvedConfig } from "../golden/config.js";
 
 /**
  * Reads a review queue (JSONL of QueueEntry, as `ragjudge sample` writes it).
@@ -31,4 +33,27 @@ export function loadQueue(file: string): Located<QueueEntry>[] {
   }
   if (problems.length) throw new InputErrors(problems);
   return rows;
+}
+
+/** What a command that writes a review queue reads, which the queue may not replace: the config's inputs, the judgments file, the labels folder. */
+export function queueReads(cfg: Pick<ResolvedConfig, "config" | "file" | "path">, judgmentsFile: string, labelsDir: string): ReadPath[] {
+  return [...configInputs(cfg), { path: judgmentsFile, what: "the judgments file" }, { path: labelsDir, what: "the labels folder", folder: true }];
+}
+
+/**
+ * Checks where a review queue is to be written, before anything is sampled
+ * or recorded: a writable file (not a folder, pipe or link out of its
+ * folder), and none of the files the command reads (`reads`: the config's
+ * inputs, the judgments file, the labels folder). `sample --out golden`
+ * used to record its draws first and refuse the folder after, leaving
+ * unfinished draws that held the trust gate back; `--out
+ * ragjudge.config.json` replaced the config. Creates nothing.
+ *
+ * @example
+ * const out = queueTarget(flags.out ?? defaultQueue, [...configInputs(cfg), { path: judgmentsFile, what: "the judgments file" }]);
+ */
+export function queueTarget(file: string, reads: readonly ReadPath[]): string {
+  const target = writableTarget(file, { create: false });
+  refuseOverInput(target, file, reads);
+  return target;
 }

@@ -8,6 +8,16 @@ import { FIXTURE, readJudgments, tempDir } from "./helpers.js";
 
 const CONFIG = join(FIXTURE, "ragjudge.config.json");
 
+/** The fixture's config, its paths made absolute and `edit` applied, written to `file`: a copy a test may change or have replaced. */
+function configCopy(file: string, edit: (config: Record<string, unknown>) => void = () => {}): string {
+  const base = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown>;
+  for (const k of ["golden", "rubricsDir", "labels"]) if (typeof base[k] === "string") base[k] = join(dirname(CONFIG), base[k] as string);
+  base.variants = (base.variants as Record<string, string>[]).map((v) => ({ ...v, output: join(dirname(CONFIG), v.output!), ...(v.chunks ? { chunks: join(dirname(CONFIG), v.chunks) } : {}) }));
+  edit(base);
+  writeFileSync(file, JSON.stringify(base, null, 2));
+  return file;
+}
+
 /** `ragjudge judge` on the judge fixture, without the progress line. */
 const cli = (args: string[], env: EnvOverrides = {}) => runCliCaptured(["judge", "--config", CONFIG, "--no-progress", ...args], env);
 
@@ -179,12 +189,7 @@ describe("ragjudge judge", () => {
   it("refuses a config judge.timeoutMs past Node's timer limit (every attempt timed out at once: exit 4 with no request sent)", async () => {
     server = await startOpenAIServer();
     const dir = tempDir();
-    const config = join(dir, "ragjudge.config.json");
-    const c = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown>;
-    for (const k of ["golden", "rubricsDir", "labels"]) if (typeof c[k] === "string") c[k] = join(FIXTURE, c[k] as string);
-    c.variants = (c.variants as Record<string, string>[]).map((v) => ({ ...v, output: join(FIXTURE, v.output!), ...(v.chunks ? { chunks: join(FIXTURE, v.chunks) } : {}) }));
-    c.judge = { kind: "openai", model: "m", baseUrl: server.baseURL, timeoutMs: 99_999_999_999 };
-    writeFileSync(config, JSON.stringify(c, null, 2));
+    const config = configCopy(join(dir, "ragjudge.config.json"), (c) => (c.judge = { kind: "openai", model: "m", baseUrl: server!.baseURL, timeoutMs: 99_999_999_999 }));
     const r = await runCliCaptured(["judge", "--config", config, "--no-progress", "--cache-dir", join(dir, "cache")], NO_KEY);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/ragjudge\.config\.json:\d+: judge\.timeoutMs: must be a whole number from 1 to 2,147,483,647: Node's longest timer/);
@@ -215,12 +220,7 @@ describe("ragjudge judge", () => {
     // The first request gets a 429, the second a 500: both retried, then every call answers.
     server = await startOpenAIServer({ script: (q) => (q.index === 0 ? { status: 429, headers: { "retry-after-ms": "10" } } : q.index === 1 ? { status: 500 } : { verdict: "yes" }) });
     const dir = tempDir();
-    const config = join(tempDir(), "priced.config.json");
-    const base = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown>;
-    for (const k of ["golden", "rubricsDir", "labels"]) if (typeof base[k] === "string") base[k] = join(dirname(CONFIG), base[k] as string);
-    base.variants = (base.variants as Record<string, string>[]).map((v) => ({ ...v, output: join(dirname(CONFIG), v.output!), ...(v.chunks ? { chunks: join(dirname(CONFIG), v.chunks) } : {}) }));
-    base.prices = { m: { input: 1, output: 2 } };
-    writeFileSync(config, JSON.stringify(base));
+    const config = configCopy(join(tempDir(), "priced.config.json"), (c) => (c.prices = { m: { input: 1, output: 2 } }));
     const r = await runCliCaptured(["judge", "--config", config, "--base-url", server.baseURL, "--model", "m", "--cache-dir", dir, "--concurrency", "1", "--rubrics", "not-found"], NO_KEY);
     expect(r.code, r.err).toBe(0);
     expect(r.err).toMatch(/\| retries 2: 429 x1 waited 0:\d\d, 5xx x1 \|/);
@@ -274,6 +274,24 @@ describe("ragjudge judge", () => {
     const asFile = await cli(["--judge", "baseline", "--cache-dir", file], NO_KEY);
     expect(asFile.code).toBe(2);
     expect(asFile.err).toBe(`ragjudge: error: ${file}: is a file, not a folder: the cache folder must be a folder\n`);
+  });
+
+  it("refuses --out naming the config or a file it names, before judging (the config was replaced by judgments)", async () => {
+    const dir = tempDir();
+    const golden = join(dir, "golden.jsonl");
+    writeFileSync(golden, readFileSync(join(FIXTURE, "golden.jsonl")));
+    const config = configCopy(join(dir, "ragjudge.config.json"), (c) => (c.golden = golden));
+    const text = readFileSync(config, "utf8");
+    const goldenText = readFileSync(golden, "utf8");
+    const overConfig = await runCliCaptured(["judge", "--config", config, "--judge", "baseline", "--no-progress", "--cache-dir", join(dir, "cache"), "--out", config], NO_KEY);
+    expect(overConfig.code).toBe(2);
+    expect(overConfig.err).toBe(`ragjudge: error: ${config}: is the config file, which this command reads: give another file to write\n`);
+    expect(readFileSync(config, "utf8")).toBe(text);
+    const overGolden = await runCliCaptured(["judge", "--config", config, "--judge", "baseline", "--no-progress", "--cache-dir", join(dir, "cache"), "--out", golden], NO_KEY);
+    expect(overGolden.code).toBe(2);
+    expect(overGolden.err).toMatch(/golden\.jsonl: is the golden set, which this command reads/);
+    expect(readFileSync(golden, "utf8")).toBe(goldenText);
+    expect(readdirSync(dir).sort()).toEqual(["golden.jsonl", "ragjudge.config.json"]);
   });
 
   it("--help names where the key comes from and shows honest defaults", async () => {

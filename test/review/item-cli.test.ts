@@ -52,4 +52,18 @@ describe("ragjudge review --item", () => {
     expect(r.err.trim().split("\n")).toHaveLength(1);
     expect(r.err).toMatch(/--item: "hybrid-rerank\/no-such-question" \(variant\/question\[\/rubric\[\/unit\]\]\): no item of this config/);
   });
+
+  it("refuses a queue named as the config or a file it reads (the config was replaced by the item's queue)", async () => {
+    const text = readFileSync(copy.config, "utf8");
+    const output = join(copy.dir, "golden", "variants", "bm25-small", "output.jsonl");
+    const outputText = readFileSync(output, "utf8");
+    for (const [queue, re] of [[copy.config, /ragjudge\.config\.json: is the config file, which this command reads/], [output, /output\.jsonl: is the pipeline output of variant bm25-small, which this command reads/]] as const) {
+      const r = await runCliCaptured(["review", "--item", "hybrid-rerank/fact-01", queue, "--annotator", "asha", "--config", copy.config, "--judgments", join(run.folder, "judgments.jsonl"), "--tty"]);
+      expect(r.code).toBe(2);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err).toMatch(re);
+    }
+    expect(readFileSync(copy.config, "utf8")).toBe(text);
+    expect(readFileSync(output, "utf8")).toBe(outputText);
+  });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
@@ -184,6 +184,41 @@ describe("ragjudge sample", () => {
       expect(r.err.trim().split("\n"), args.join(" ")).toHaveLength(1);
       expect(r.err, args.join(" ")).toMatch(re);
     }
+  });
+
+  it("checks --out before recording any draw: a folder, the config or a file it reads is refused and nothing is written", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 2 ? "yes" : "no")));
+    const drawsDir = join(p.labels, "draws");
+    const draws = () => (existsSync(drawsDir) ? readdirSync(drawsDir).sort() : []);
+    const before = draws();
+    const config = readFileSync(p.config, "utf8");
+    const cases: [string, RegExp][] = [
+      // the draws were recorded, then the folder refused: unfinished draws that held the trust gate back
+      [p.dir, /is a folder: give a file name to write/],
+      // the config was replaced by a review queue without a word
+      [p.config, /ragjudge\.config\.json: is the config file, which this command reads: give another file to write/],
+      [join(p.dir, "questions.jsonl"), /questions\.jsonl: is the golden set, which this command reads/],
+      [join(p.dir, "output.jsonl"), /output\.jsonl: is the pipeline output of variant v1, which this command reads/],
+      [join(p.dir, "chunks.jsonl"), /chunks\.jsonl: is the chunks file of variant v1, which this command reads/],
+      [p.judgments, /judgments\.jsonl: is the judgments file, which this command reads/],
+      [join(p.labels, "asha.jsonl"), /asha\.jsonl: lies in the labels folder \(.*labels\), which this command reads/],
+    ];
+    for (const [out, re] of cases) {
+      for (const how of [["--random", "4", "--split", "test"], ["--balanced", "2"]]) {
+        const r = await runCliCaptured(["sample", "--config", p.config, ...how, "--rubrics", "faithfulness", "--annotator", "asha", "--out", out]);
+        expect(r.code, `${out} ${how.join(" ")}`).toBe(2);
+        expect(r.err.trim().split("\n"), out).toHaveLength(1);
+        expect(r.err, out).toMatch(re);
+        expect(r.out, out).toBe("");
+      }
+    }
+    expect(draws()).toEqual(before);
+    expect(readFileSync(p.config, "utf8")).toBe(config);
+    expect(existsSync(join(p.labels, "asha.jsonl"))).toBe(false);
+    const ok = await runCliCaptured(["sample", "--config", p.config, "--random", "4", "--split", "test", "--rubrics", "faithfulness", "--annotator", "asha", "--out", join(p.dir, "q.jsonl")]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(draws()).toHaveLength(before.length + 1);
   });
 
   it("says a draw of more than there are took every item, fewer than asked", async () => {

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { describeRubrics, loadConfig } from "../../golden/config.js";
+import { configInputs, describeRubrics, loadConfig } from "../../golden/config.js";
 import { writeFileAtomic } from "../../golden/files.js";
-import { checkFolder, writableTarget } from "../../golden/paths.js";
+import { checkFolder, refuseOverInput, writableTarget } from "../../golden/paths.js";
 import { baselineBackend, baselineUnsupported } from "../../judge/judges/baseline.js";
 import { FatalJudgeError, type Judge } from "../../judge/judges/judge.js";
 import { llmBackend, type OpenAIBackend } from "../../judge/judges/llm.js";
@@ -67,6 +67,8 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   // Where the judge writes, checked before any work: a folder given as --out fails now, not after judging.
   const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir), "the cache folder");
   const out = writableTarget(flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl"), { create: false });
+  // --out naming the config or a file it names would replace an input with judgments
+  refuseOverInput(out, flags.out ?? out, configInputs(resolved));
   // A dry run sends nothing, so it needs no key.
   const settings = resolveJudge({ ...resolved.config, judge: mainJudgeOf(resolved.config) }, flags, process.env, { keyless: flags.dryRun === true });
   const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);

@@ -18,6 +18,7 @@ import { loadJsonl } from "../../golden/jsonl.js";
 import { Judgment } from "../../golden/schema/items.js";
 import { openDraws, type OpenDraw } from "../../review/open-draws.js";
 import { activeQueue, planQueue } from "../../review/plan-queue.js";
+import { queueReads, queueTarget } from "../../review/queue.js";
 import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { commandLine, suggestedAnnotator } from "../../report/next.js";
@@ -144,17 +145,19 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const reps = parseNumber("--reps", flags.reps, "simulationReps");
   const cfg = loadConfig(flags.config);
   const { config } = cfg;
+  const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
   const labelsDir = flags.labels ?? cfg.path(config.labels);
+  // Where a budget's or active frame's queue goes, checked before any work: a budget records its draws before the
+  // queue, and draws left without their queue hold the trust gate back.
+  const out = budget !== undefined || active !== undefined ? queueTarget(flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`), queueReads(cfg, judgmentsFile, labelsDir)) : "";
   if (flags.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
   const book = loadLabels(labelsDir);
   // Before the baseline may judge into the cache and a budget writes draws and a queue; a plan alone prints commands with the name.
   if (flags.annotator !== undefined) refuseLookalikeAnnotator(flags.annotator, labelsDir, book);
-  const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
   const judgments = await currentVerdicts(cfg, judgmentsFile, await verdicts(cfg, judgmentsFile, flags.judgments !== undefined));
   const draws = loadDraws(labelsDir);
   const golden = loadGolden(cfg.path(config.golden));
   const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), ...(config.trust ? { trust: config.trust } : {}) };
-  const out = flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`);
   if (active !== undefined) {
     const { entries, without } = activeQueue(cfg, judgments, book, active);
     writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));

@@ -5,6 +5,7 @@ import { displayPath, InputError, InputErrors } from "../../golden/errors.js";
 import { commandLine, shellArg } from "../../report/next.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { itemQueue } from "../../review/item-queue.js";
+import { queueReads, queueTarget } from "../../review/queue.js";
 import { startReviewServer } from "../../review/server.js";
 import { provenanceNote, ReviewSession } from "../../review/session.js";
 import { labelsFileOf } from "../../review/store.js";
@@ -55,7 +56,10 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const labelsDir = () => flags.labels ?? config().path(config().config.labels);
   if (flags.item !== undefined) {
     refuseLookalikeAnnotator(flags.annotator, labelsDir());
-    const entries = itemQueue(config(), { item: flags.item, judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl") });
+    const judgmentsFile = flags.judgments ?? cacheFile("judgments.jsonl");
+    // the queue --item writes must replace none of what is read (a queue named as the config replaced it)
+    queueTarget(queueFile, queueReads(config(), judgmentsFile, flags.labels ?? config().path(config().config.labels)));
+    const entries = itemQueue(config(), { item: flags.item, judgmentsFile });
     writeOutputFile(queueFile, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   } else if (!existsSync(queueFile)) {
     const cfgArgs = flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "";

@@ -7,6 +7,7 @@ import { InputError } from "../../golden/errors.js";
 import { loadJsonl } from "../../golden/jsonl.js";
 import { Judgment } from "../../golden/schema/items.js";
 import { planQueue } from "../../review/plan-queue.js";
+import { queueReads, queueTarget } from "../../review/queue.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
 import { reviewNext, sampleInputs, shortPath, type SampleFlags } from "./sample.js";
@@ -28,6 +29,7 @@ export function sampleDrawAction(flags: SampleFlags): void {
   const { seed, judgmentsFile } = sampleInputs(flags, cacheFile);
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   refuseLookalikeAnnotator(flags.annotator, labelsDir);
+  const out = queueTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, judgmentsFile, labelsDir));
   const book = loadDraws(labelsDir);
   const found = book.draws.find((d) => d.draw.id === flags.draw);
   if (!found) {
@@ -39,7 +41,6 @@ export function sampleDrawAction(flags: SampleFlags): void {
   if (refused) throw new InputError(found.file, undefined, undefined, `the trust gate does not count draw ${found.draw.id}: ${refused}`);
   const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
   const entries = planQueue(cfg, judgments, loadLabels(labelsDir), [found.draw], seed);
-  const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
   writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   const d = found.draw;
   const lines = [`Draw ${d.id} (${d.rubric}, ${d.design}, drawn for ${d.annotator}): ${d.drawn.length} drawn items, ${entries.length} of them still unlabelled → ${entries.length} queued for ${flags.annotator}`];

@@ -5,6 +5,7 @@ import { REPORT_FILE } from "../../report/folder.js";
 import { shellArg } from "../../report/next.js";
 import { PANEL_JUDGMENTS } from "../../report/panel/run.js";
 import { panelSplitQueue } from "../../review/panel-splits.js";
+import { queueReads, queueTarget } from "../../review/queue.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { displayPath, InputError } from "../../golden/errors.js";
 import { existsSync } from "node:fs";
@@ -26,9 +27,9 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
   const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
   const rubrics = list(flags.rubrics);
   const variants = list(flags.variant);
-  const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   refuseLookalikeAnnotator(flags.annotator, labelsDir);
+  const out = queueTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, file, labelsDir));
   const r = panelSplitQueue(cfg, {
     annotator: flags.annotator, panelJudgmentsFile: file, labelsDir,
     ...(rubrics?.length ? { rubrics } : {}), ...(variants?.length ? { variants } : {}),

@@ -4,6 +4,7 @@ import { InputError } from "../../golden/errors.js";
 import { REPORT_FILE } from "../../report/folder.js";
 import { commandLine } from "../../report/next.js";
 import { loadConfig } from "../../golden/config.js";
+import { queueReads, queueTarget } from "../../review/queue.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { writeDraw } from "../../calibration/draws.js";
 import { heldoutSplit } from "../../calibration/gate.js";
@@ -113,12 +114,13 @@ export function sampleAction(flags: SampleFlags): void {
   const cfg = loadConfig(flags.config);
   const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
   const { seed, judgmentsFile } = sampleInputs(flags, cacheFile);
-  const out = flags.out ?? cacheFile(DEFAULT_QUEUE);
   const rubrics = list(flags.rubrics);
   const variants = list(flags.variant);
   const splits = list(flags.split);
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   refuseLookalikeAnnotator(flags.annotator, labelsDir);
+  // Where the queue goes, checked before a draw is recorded: a draw left without its queue holds the trust gate back.
+  const out = queueTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, judgmentsFile, labelsDir));
   const result = sampleFromRun(cfg, {
     annotator: flags.annotator,
     seed,

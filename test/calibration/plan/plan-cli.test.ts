@@ -3,7 +3,7 @@
  * budgeted stratified draw that review serves and the gate counts once
  * labelled, weighted back by its inclusion probabilities.
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDraws } from "../../../src/calibration/draws.js";
@@ -88,6 +88,28 @@ describe("ragjudge plan", () => {
       // Weighted unless the draw took every held-out item (probability 1 for all).
       expect(r.weighted).toBe(d.draw.population.items.some((it) => it.p > 0 && it.p < 1));
     }
+  });
+
+  it("checks a budget's --out before recording its draws: a folder or a file the command reads is refused and no draw is written", async () => {
+    const { dir, config, judgments, labels } = await example("ragjudge-plan-out-");
+    const draws = () => readdirSync(join(labels, "draws")).sort();
+    const before = draws();
+    const cases: [string, RegExp][] = [
+      // the draws were recorded, then the folder refused: unfinished draws that held the trust gate back
+      [dir, /is a folder: give a file name to write/],
+      [judgments, /judgments\.jsonl: is the judgments file, which this command reads/],
+      [join(labels, "zed.jsonl"), /zed\.jsonl: lies in the labels folder \(.*labels\), which this command reads/],
+    ];
+    for (const [out, re] of cases) {
+      for (const how of [["--budget", "10"], ["--active", "2"]]) {
+        const r = await runCliCaptured(["plan", "--config", config, "--judgments", judgments, "--labels", labels, "--reps", "0", ...how, "--annotator", "zed", "--out", out]);
+        expect(r.code, `${out} ${how.join(" ")}`).toBe(2);
+        expect(r.err.trim().split("\n"), out).toHaveLength(1);
+        expect(r.err, out).toMatch(re);
+        expect(r.out, out).toBe("");
+      }
+    }
+    expect(draws()).toEqual(before);
   });
 
   it("draws another budget beside a counting draw whose rest its annotator skipped in review, never beside one with an item nobody looked at", async () => {
