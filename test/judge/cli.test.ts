@@ -196,6 +196,31 @@ describe("ragjudge judge", () => {
     expect(server.count).toBe(0);
   });
 
+  it("refuses a list flag that names nothing, keeping the judgments file (--rubrics , judged nothing, exited 0 and emptied it)", async () => {
+    const dir = tempDir();
+    expect((await cli(["--judge", "baseline", "--cache-dir", dir], NO_KEY)).code).toBe(0);
+    const judgments = readFileSync(join(dir, "judgments.jsonl"), "utf8");
+    const cases: [string[], string][] = [
+      [["--rubrics", ","], '--rubrics "," names no rubric'],
+      [["--rubrics", " "], '--rubrics " " names no rubric'],
+      // an empty list meant every variant
+      [["--variant", ","], '--variant "," names no variant'],
+      [["--variant", "bm25", "--variant", " , "], '--variant " , " names no variant'],
+      [["--by", ","], '--by "," names no breakdown (kind, tags or none)'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(["--judge", "baseline", "--cache-dir", dir, ...args], NO_KEY);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err, args.join(" ")).toBe(`ragjudge: error: ${message}: give one or more, comma separated, or leave ${args.at(-2)} out for the default\n`);
+      expect(r.out).toBe("");
+    }
+    expect(readFileSync(join(dir, "judgments.jsonl"), "utf8")).toBe(judgments);
+    // repeated and comma separated still add up
+    const both = await cli(["--judge", "baseline", "--cache-dir", dir, "--variant", "bm25", "--variant", "hybrid,", "--rubrics", "correctness"], NO_KEY);
+    expect(both.code, both.err).toBe(0);
+    expect(new Set(readJudgments(join(dir, "judgments.jsonl")).map((j) => j.variant))).toEqual(new Set(["bm25", "hybrid"]));
+  });
+
   it("stops with exit 4, not 1 or 2, when the endpoint cannot serve the run (rate limited), keeping what was committed", async () => {
     server = await startOpenAIServer({ script: (q) => (q.index < 3 ? { verdict: "yes" } : { status: 429, headers: { "retry-after": "0" } }) });
     const dir = tempDir();

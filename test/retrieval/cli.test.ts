@@ -62,6 +62,13 @@ describe("ragjudge retrieval (golden-set mode)", () => {
     expect(j.missing).toEqual(["q05"]);
   });
 
+  it("refuses --by naming nothing, as -m and --fail-under do (it printed the means of no group)", async () => {
+    const r = await runCliCaptured(["retrieval", ...explicit, "--by", ","]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('ragjudge: error: --by "," names no grouping (kind, tags, split or none): give one or more, comma separated, or leave --by out for the default\n');
+    expect(r.out).toBe("");
+  });
+
   it("--fail-under exits 1 and names each measure below its floor", async () => {
     const r = await runCliCaptured(["retrieval", ...explicit, "-m", "RR", "--fail-under", "R@10=0.70,RR=0.3,nDCG@5=0.9"]);
     expect(r.code).toBe(1);

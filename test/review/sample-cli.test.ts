@@ -177,6 +177,11 @@ describe("ragjudge sample", () => {
       [["--random", "2", "--annotator", "asha", "--judgments", join(p.dir, "missing.jsonl")], /judgments file not found/],
       [["--random", "2", "--annotator", "asha", "--seed", "-1"], /--seed/],
       [["--random", "2", "--annotator", "asha", "--out", p.dir], /is a folder: give a file name to write/],
+      // a list naming nothing meant every rubric, variant or split
+      [["--random", "2", "--annotator", "asha", "--rubrics", ","], /--rubrics "," names no rubric: give one or more, comma separated, or leave --rubrics out for the default/],
+      [["--random", "2", "--annotator", "asha", "--variant", " "], /--variant " " names no variant/],
+      [["--random", "2", "--annotator", "asha", "--split", ",,"], /--split ",," names no split/],
+      [["--panel-splits", "--annotator", "asha", "--rubrics", ","], /--rubrics "," names no rubric/],
     ];
     for (const [args, re] of cases) {
       const r = await runCliCaptured(["sample", "--config", p.config, ...args]);

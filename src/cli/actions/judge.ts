@@ -26,6 +26,7 @@ import { formatSummary } from "../../judge/summary/format.js";
 import { costLine, costTotals } from "../../judge/schedule/cost.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
+import { nameList } from "./lists.js";
 import { mainJudgeOf } from "../../judge/judges/panel.js";
 
 export interface JudgeCommandFlags extends JudgeFlags {
@@ -45,7 +46,7 @@ export interface JudgeCommandFlags extends JudgeFlags {
 }
 
 function parseBy(v: string): ("kind" | "tags")[] {
-  const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = nameList("--by", v, "breakdown (kind, tags or none)");
   if (parts.length === 1 && parts[0] === "none") return [];
   for (const p of parts) if (p !== "kind" && p !== "tags") throw new UsageError(`--by takes kind, tags or none, got ${JSON.stringify(p)}`);
   return parts as ("kind" | "tags")[];
@@ -63,6 +64,9 @@ function makeBackend(s: OpenAISettings, cache: JudgeCache | undefined, log: (s: 
 export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   const log = (s: string) => process.stderr.write(s);
   const by = parseBy(flags.by ?? "kind");
+  const rubricNames = flags.rubrics === undefined ? undefined : nameList("--rubrics", flags.rubrics, "rubric");
+  // repeated or comma separated: each given value must name one at least
+  const variants = flags.variant?.flatMap((v) => nameList("--variant", v, "variant"));
   const resolved = loadConfig(flags.config);
   // Where the judge writes, checked before any work: a folder given as --out fails now, not after judging.
   const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir), "the cache folder");
@@ -71,8 +75,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   refuseOverInput(out, flags.out ?? out, configInputs(resolved));
   // A dry run sends nothing, so it needs no key.
   const settings = resolveJudge({ ...resolved.config, judge: mainJudgeOf(resolved.config) }, flags, process.env, { keyless: flags.dryRun === true });
-  const rubricNames = flags.rubrics?.split(",").map((s) => s.trim()).filter(Boolean);
-  const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants: flags.variant, claimsFrom: cachedClaimsFrom(cacheDir) });
+  const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants, claimsFrom: cachedClaimsFrom(cacheDir) });
   const { itemSet, rubrics } = inputs;
   log(`judge: ${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
 

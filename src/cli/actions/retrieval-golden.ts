@@ -15,12 +15,13 @@ import { goldenToQrels, pipelineToRun } from "../../retrieval/trec/export.js";
 import { explicitFiles } from "../commands/validate.js";
 import { UsageError } from "../errors.js";
 import { parseNumber } from "../commands/numbers.js";
+import { nameList } from "./lists.js";
 import { measuresFor, project, projectView, valueGetter, type RetrievalFlags, type Scored } from "./retrieval.js";
 
 function parseBy(text: string): GroupBy[] {
   if (text.trim() === "none") return [];
   const out: GroupBy[] = [];
-  for (const part of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of nameList("--by", text, "grouping (kind, tags, split or none)")) {
     const key = (part === "tag" ? "tags" : part) as GroupBy;
     if (!GROUP_BY.includes(key)) throw new UsageError(`--by: unknown grouping ${JSON.stringify(part)} (use kind, tags, split, or none)`);
     out.push(key);

@@ -10,6 +10,7 @@ import { DEFAULT_QUEUE } from "../commands/review.js";
 import { displayPath, InputError } from "../../golden/errors.js";
 import { existsSync } from "node:fs";
 import { UsageError } from "../errors.js";
+import { nameList } from "./lists.js";
 import type { SampleFlags } from "./sample.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
 
@@ -24,15 +25,14 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
   const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
   if (flags.evaluation !== undefined && !existsSync(join(flags.evaluation, REPORT_FILE))) throw new InputError(flags.evaluation, undefined, undefined, `not an evaluation folder (no ${REPORT_FILE}; ragjudge run writes them under evaluations/)`);
   const file = flags.evaluation !== undefined ? join(flags.evaluation, PANEL_JUDGMENTS) : flags.judgments ?? cacheFile(PANEL_JUDGMENTS);
-  const list = (v: string | undefined) => v?.split(",").map((s) => s.trim()).filter(Boolean);
-  const rubrics = list(flags.rubrics);
-  const variants = list(flags.variant);
+  const rubrics = flags.rubrics === undefined ? undefined : nameList("--rubrics", flags.rubrics, "rubric");
+  const variants = flags.variant === undefined ? undefined : nameList("--variant", flags.variant, "variant");
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   refuseLookalikeAnnotator(flags.annotator, labelsDir);
   const out = queueTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, file, labelsDir));
   const r = panelSplitQueue(cfg, {
     annotator: flags.annotator, panelJudgmentsFile: file, labelsDir,
-    ...(rubrics?.length ? { rubrics } : {}), ...(variants?.length ? { variants } : {}),
+    ...(rubrics ? { rubrics } : {}), ...(variants ? { variants } : {}),
   });
   writeOutputFile(out, r.entries.map((e) => JSON.stringify(e) + "\n").join(""));
   const lines = [`Review queue for ${flags.annotator}: items where the judges ${r.judges.join(", ")} split (frame panel-split; its labels never count for the trust gate):`];

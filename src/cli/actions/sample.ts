@@ -13,6 +13,7 @@ import type { RubricSample } from "../../review/sample.js";
 import type { RubricRunNotes } from "../../review/candidates.js";
 import { UsageError } from "../errors.js";
 import { parseNumber } from "../commands/numbers.js";
+import { nameList } from "./lists.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
 
@@ -42,11 +43,6 @@ function count(flag: string, v: string | undefined): number | undefined {
   return v === undefined ? undefined : parseNumber(flag, v, "sampleSize");
 }
 
-function list(v: string | undefined): string[] | undefined {
-  if (v === undefined) return undefined;
-  const names = v.split(",").map((s) => s.trim()).filter(Boolean);
-  return names.length ? names : undefined;
-}
 
 /**
  * Checks the flags every sampling command shares (`--seed`, `--evaluation`
@@ -114,9 +110,9 @@ export function sampleAction(flags: SampleFlags): void {
   const cfg = loadConfig(flags.config);
   const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
   const { seed, judgmentsFile } = sampleInputs(flags, cacheFile);
-  const rubrics = list(flags.rubrics);
-  const variants = list(flags.variant);
-  const splits = list(flags.split);
+  const rubrics = flags.rubrics === undefined ? undefined : nameList("--rubrics", flags.rubrics, "rubric");
+  const variants = flags.variant === undefined ? undefined : nameList("--variant", flags.variant, "variant");
+  const splits = flags.split === undefined ? undefined : nameList("--split", flags.split, "split");
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   refuseLookalikeAnnotator(flags.annotator, labelsDir);
   // Where the queue goes, checked before a draw is recorded: a draw left without its queue holds the trust gate back.

@@ -4,9 +4,13 @@ import type { JudgeCommandFlags as Flags } from "../actions/judge.js";
 import { BATCH_LIMITS_SHOWN } from "./help-values.js";
 import { numberFlag, refuseWithNegation } from "./numbers.js";
 
-/** Repeated or comma-separated values; no commander default, so --help shows only the text's "(default: all)". */
+/**
+ * Repeated values, each a comma list the action splits (and refuses when it
+ * names nothing); no commander default, so --help shows only the text's
+ * "(default: all)".
+ */
 function collect(v: string, prev: string[] | undefined): string[] {
-  return [...(prev ?? []), ...v.split(",").map((s) => s.trim()).filter(Boolean)];
+  return [...(prev ?? []), v];
 }
 
 /**
