@@ -1,7 +1,9 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { loadConfig } from "../../golden/config.js";
-import { InputError } from "../../golden/errors.js";
+import { displayPath, InputError } from "../../golden/errors.js";
 import { readText } from "../../golden/files.js";
+import { checkFolder } from "../../golden/paths.js";
 import { batchClient, BatchApiError, batchDeadlines, resolveBatchEndpoint, type BatchEndpoint } from "../../judge/batch/api.js";
 import { collectBatch, openSubmissions, pollBatch, TERMINAL_STATES } from "../../judge/batch/collect.js";
 import { BATCH_LIMITS } from "../../judge/batch/format.js";
@@ -9,7 +11,7 @@ import { ingestLines, parseOutputFile } from "../../judge/batch/ingest.js";
 import { formatCollect, formatImport, formatStates, formatStatusLine, formatSubmit } from "../../judge/batch/report.js";
 import { BatchStore } from "../../judge/batch/store.js";
 import { submitExport, type SubmitStep } from "../../judge/batch/submit.js";
-import { JudgeCache } from "../../judge/schedule/cache.js";
+import { CACHE_FILE, JudgeCache } from "../../judge/schedule/cache.js";
 import { EXIT, UsageError } from "../errors.js";
 
 export interface CommonFlags {
@@ -18,15 +20,20 @@ export interface CommonFlags {
   baseUrl?: string;
 }
 
+/** The config and the cache folder a batch command uses: --cache-dir, else the config's cacheDir. */
+function cacheFolder(flags: CommonFlags): { config: ReturnType<typeof loadConfig>; dir: string } {
+  const config = loadConfig(flags.config);
+  return { config, dir: flags.cacheDir ? resolve(flags.cacheDir) : config.outPath(config.config.cacheDir) };
+}
+
 /**
  * Opens the cache (and its batch tables) of the config, or of --cache-dir,
  * holding the cache's lease (one run per cache folder: an online judge run
  * and a collect or import never store into it at once). `close` releases
  * the lease and closes the cache.
  */
-function openStore(flags: CommonFlags, holder: string): { cache: JudgeCache; store: BatchStore; config: ReturnType<typeof loadConfig>; close: () => void } {
-  const config = loadConfig(flags.config);
-  const dir = flags.cacheDir ? resolve(flags.cacheDir) : config.outPath(config.config.cacheDir);
+function openStore(flags: CommonFlags, holder: string, where = cacheFolder(flags)): { cache: JudgeCache; store: BatchStore; config: ReturnType<typeof loadConfig>; close: () => void } {
+  const { config, dir } = where;
   const { cache, close } = JudgeCache.openLeased(dir, holder);
   try {
     return { cache, store: BatchStore.open(cache), config, close };
@@ -176,8 +183,14 @@ export async function batchImport(file: string, flags: CommonFlags): Promise<voi
   const lines = parseOutputFile(text, file);
   // an empty file imports nothing: most likely the wrong file, or one still being written
   if (lines.length === 0) throw new InputError(file, undefined, undefined, "the file is empty: nothing to import (a Batch API output or error file has one line per request)");
-  const { cache, store, close } = openStore(flags, "ragjudge batch import");
+  // A file answering requests of another cache matches none here: refused before a cache is made or touched (it
+  // printed "0 verdicts stored", exited 0 and left an empty cache behind).
+  const where = cacheFolder(flags);
+  const unmatched = (why: string) => new InputError(file, undefined, undefined, `no line answers a request exported from the cache in ${displayPath(where.dir)} (${why}): give --cache-dir the cache folder the export was written from`);
+  if (!existsSync(join(checkFolder(where.dir, "the cache folder"), CACHE_FILE))) throw unmatched("there is no judge cache there");
+  const { cache, store, close } = openStore(flags, "ragjudge batch import", where);
   try {
+    if (!lines.some(({ value }) => store.request(value.custom_id) !== undefined)) throw unmatched(`none of the ${lines.length} custom_ids was exported from it`);
     const counts = ingestLines(cache, store, lines, { label: file });
     out(formatImport(file, counts));
     store.reconcile();

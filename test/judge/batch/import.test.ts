@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BatchStore } from "../../../src/judge/batch/store.js";
@@ -112,6 +112,32 @@ describe("ragjudge batch import", () => {
     expect(e.code).toBe(2);
     expect(e.err).toMatch(/^ragjudge: error: \S*empty\.jsonl: the file is empty: nothing to import/);
     expect(e.out).toBe("");
+  });
+
+  it("refuses a file none of whose lines answers a request exported from this cache, creating and storing nothing", async () => {
+    // another cache folder than the export's: it printed "0 verdicts stored", exited 0 and made an empty cache
+    const other = join(tempDir("ragjudge-import-"), "other-dir");
+    const r = await runCliCaptured(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", other], NO_KEY);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^ragjudge: error: \S*vllm-output\.jsonl: no line answers a request exported from the cache in \S*other-dir \(there is no judge cache there\): give --cache-dir the cache folder the export was written from\n$/);
+    expect(r.out).toBe("");
+    expect(existsSync(other)).toBe(false);
+
+    // a cache that exported other requests: nothing stored, its states unchanged
+    const dir = tempDir("ragjudge-import-");
+    const cache = JudgeCache.open(dir);
+    BatchStore.open(cache).recordExport([{ customId: `${A}-${"c3".repeat(32)}-9`, fingerprint: A, inputHash: "c3".repeat(32), repeat: 9, rubric: "faithfulness", model: "m", items: [{ variant: "v", question: "q0", rubric: "faithfulness", unit: "answer" }], exportFile: "in.jsonl" }]);
+    cache.close();
+    const files = readdirSync(dir).sort();
+    const again = await runCliCaptured(["batch", "import", FIXTURE, "--config", CONFIG, "--cache-dir", dir], NO_KEY);
+    expect(again.code).toBe(2);
+    expect(again.err).toMatch(/vllm-output\.jsonl: no line answers a request exported from the cache in \S+ \(none of the 5 custom_ids was exported from it\): give --cache-dir the cache folder the export was written from\n$/);
+    expect(again.out).toBe("");
+    const c = JudgeCache.open(dir);
+    expect(c.countDone()).toBe(0);
+    expect(BatchStore.open(c).stateCounts()).toEqual({ exported: 1, submitted: 0, done: 0, error: 0, pending: 0 });
+    c.close();
+    expect(readdirSync(dir).sort()).toEqual(files);
   });
 
   it("refuses to store into a cache a judge run is using, in one line, storing nothing", async () => {
