@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import { findNodeAtLocation, parse as parseJsonc, parseTree, type Node, type ParseError } from "jsonc-parser";
 import { displayPath, formatPath, InputError, InputErrors, locatedProblems } from "./errors.js";
 import { readText } from "./files.js";
-import { describeJsonError, lineColumnAt } from "./json-syntax.js";
-import { MAX_DOCUMENT_BYTES } from "./limits.js";
+import { describeJsonError, lineColumnAt, tooDeep } from "./json-syntax.js";
+import { MAX_DOCUMENT_BYTES, MAX_DOCUMENT_DEPTH } from "./limits.js";
 import type { ReadPath } from "./paths.js";
 import { RagjudgeConfig, type VariantConfig } from "./schema/config.js";
 
@@ -133,6 +133,9 @@ function duplicateKeys(tree: Node | undefined, text: string, file: string): Inpu
  */
 export function parseConfigText(text: string, file: string): { config: RagjudgeConfig; given: Set<string>; lineOf: (path: readonly (string | number)[]) => number | undefined } {
   if (text.trim() === "") throw new InputError(file, undefined, undefined, "file is empty (expected a JSON document)");
+  // Before parsing: the parser and the checks below recurse once per level (limits.ts).
+  const deep = tooDeep(text, MAX_DOCUMENT_DEPTH);
+  if (deep) throw new InputError(file, deep.line, undefined, `objects and arrays nested more than ${MAX_DOCUMENT_DEPTH} levels deep, over the limit (a config's fields nest 4 levels at most)`);
   const errors: ParseError[] = [];
   const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length) {

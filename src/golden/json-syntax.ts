@@ -72,3 +72,25 @@ export function describeJsonError(text: string, e: ParseError): { line: number; 
   const { line, column } = lineColumnAt(text, e.offset);
   return { line, message: `${words} (column ${column})` };
 }
+
+/**
+ * The first place where `text` nests objects and arrays deeper than
+ * `limit`, or undefined: found by the scanner, which reads token by token
+ * without recursing, so it can run before a parser that recurses once per
+ * level (jsonc-parser's) is given a document deep enough to exhaust the
+ * stack. Brackets inside strings and comments are not counted.
+ *
+ * @example
+ * tooDeep('{"a": [[[1]]]}', 2) // { line: 1 }
+ */
+export function tooDeep(text: string, limit: number): { line: number } | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  // SyntaxKind (a `const` enum): 1 "{", 2 "}", 3 "[", 4 "]", 17 EOF.
+  for (let kind = scanner.scan(); kind !== 17; kind = scanner.scan()) {
+    if (kind === 1 || kind === 3) {
+      if (++depth > limit) return { line: lineColumnAt(text, scanner.getTokenOffset()).line };
+    } else if ((kind === 2 || kind === 4) && depth > 0) depth--;
+  }
+  return undefined;
+}

@@ -36,6 +36,16 @@ export const MAX_DATA_FILE_BYTES = constants.MAX_STRING_LENGTH;
  */
 export const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Deepest nesting of objects and arrays in the config: 64 levels. The
+ * config's own fields nest 4 deep at most (`trust.perRubric.<rubric>.minLabels`),
+ * so anything deeper is a mistake; and the config's reader (JSON with
+ * comments, for the line of every problem) recurses once per level, so a
+ * document nested some thousands deep ran out of stack (exit 3). JSONL and
+ * other JSON files are parsed by `JSON.parse`, which has no such limit.
+ */
+export const MAX_DOCUMENT_DEPTH = 64;
+
 /** A size in the units people read: "16 MiB", "512 MiB", "3.2 GiB", "900 KiB", "12 bytes". */
 export function formatSize(bytes: number): string {
   const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];

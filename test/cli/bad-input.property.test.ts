@@ -3,9 +3,10 @@
  * file truncated inside a line, and a line (or document) over its limit, fed
  * to the golden set, chunks, pipeline output, config, rubric YAML, labels
  * JSONL and CSV, qrels, TREC run, review queue and batch output through the
- * real command that reads them. Each case must exit 2 with one line per
- * problem (naming the file, no stack trace, no control character), write
- * nothing, and keep memory bounded. Seeded (pure-rand), so a failure repeats.
+ * real command that reads them, and for the JSON ones a value nested
+ * thousands of levels deep. Each case must exit 2 with one line per problem
+ * (naming the file, no stack trace, no control character), write nothing,
+ * and keep memory bounded. Seeded (pure-rand), so a failure repeats.
  */
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -130,6 +131,16 @@ function overLimit(r: Reader): string {
   return lines.join("\n") + "\n";
 }
 
+/** The valid file with a value nested thousands of levels deep (JSON shapes only): each reader refuses it as bad input, never out of stack. */
+function nested(r: Reader): string {
+  const depth = int(3000, 20_000);
+  const deep = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+  if (r.shape === "json-document") return r.valid.replace(/\}\s*$/, `, "deep": ${deep}}\n`);
+  const lines = r.valid.trimEnd().split("\n");
+  lines.splice(int(0, lines.length), 0, `{"id": ${deep}}`);
+  return lines.join("\n") + "\n";
+}
+
 /** Every file under `dir` with its size and modification time. */
 function snapshot(dir: string): string[] {
   const out: string[] = [];
@@ -179,6 +190,8 @@ describe("every reader refuses bad bytes with exit 2, one line per problem, noth
     it(`${r.name}`, async () => {
       try {
         await check(r, overLimit(r), "over the limit");
+        // a config of 3,000 levels ran out of stack (exit 3); JSONL lines were refused already
+        if (r.shape === "json-document" || r.shape === "jsonl") await check(r, nested(r), "nested thousands deep");
         for (let i = 0; i < CASES; i++) await check(r, randomBytes(), `random bytes #${i + 1}`);
         for (let i = 0; i < CASES; i++) await check(r, truncated(r), `truncated #${i + 1}`);
       } finally {

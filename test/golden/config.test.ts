@@ -62,6 +62,17 @@ describe("loadConfig", () => {
     expect(inputErrorMessages(() => loadConfig(join(colon, "ragjudge.config.json")))).toEqual([`${join(colon, "ragjudge.config.json")}:2: not valid JSON: a colon is missing between a property name and its value (column 12)`]);
   });
 
+  it("refuses objects and arrays nested past the limit, naming the line, before parsing (3,000 levels ran out of stack: exit 3)", () => {
+    for (const depth of [3000, 100_000]) {
+      const dir = project(`{\n  "golden": "q.jsonl",\n  "x": ${"[".repeat(depth)}${"]".repeat(depth)},\n  "y": ${'{"a":'.repeat(depth)}1${"}".repeat(depth)}\n}`);
+      const file = join(dir, "ragjudge.config.json");
+      expect(inputErrorMessages(() => loadConfig(file)), String(depth)).toEqual([`${file}:3: objects and arrays nested more than 64 levels deep, over the limit (a config's fields nest 4 levels at most)`]);
+    }
+    // brackets in strings and comments are not nesting, and 64 levels are still read (and refused for what they are)
+    const fine = project(`{"golden": "q.jsonl", "variants": [{"name": "v", "output": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[.jsonl"}] // ${"{".repeat(100)}\n, "x": ${"[".repeat(63)}${"]".repeat(63)}}`);
+    expect(inputErrorMessages(() => loadConfig(join(fine, "ragjudge.config.json")))).toEqual([`${join(fine, "ragjudge.config.json")}:2: unknown field "x"`]);
+  });
+
   it("puts each unknown field on its own line, names the field probably meant, and lists problems in line order", () => {
     const dir = project(`{\n  "golden": "q.jsonl",\n  "variants": [{"name": "v", "output": "o.jsonl",\n    "context_k": 3, "zzz": 1}],\n  "trust": {"minLabel": 3},\n  "goldn": "x", "Judge": {}\n}\n`);
     const file = join(dir, "ragjudge.config.json");
