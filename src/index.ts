@@ -38,6 +38,8 @@ export * from "./golden/escape.js";
 export { wordTokens, stemWord, contentWords, wordCount, STOP_WORDS as QUERY_STOP_WORDS } from "./golden/words.js";
 export type { Draw, DrawItem } from "./golden/schema/draw.js";
 export type { FastCheck } from "./golden/schema/fast.js";
+export type { NumberBounds } from "./golden/bounds.js";
+export type { ReadPath } from "./golden/paths.js";
 export type { ChunkTextSource } from "./golden/chunk-text.js";
 export type { ChunksFrom } from "./golden/known-ids.js";
 

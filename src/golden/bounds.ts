@@ -100,10 +100,14 @@ const shown = (n: number) => (n === SAFE ? "2^53 - 1" : n.toLocaleString("en-US"
 
 /**
  * The values a bound allows, in words: "a whole number from 1 to 1,024",
- * "a number from 0 to 2".
+ * "a number from 0 to 2", and, where only the floor matters to a user (the
+ * ceiling is the largest exact JSON number), "a positive whole number" or
+ * "a whole number of 0 or more".
  */
 export function describeBounds(b: NumberBounds): string {
-  return `${b.integer ? "a whole number" : "a number"} from ${shown(b.min)} to ${shown(b.max)}`;
+  const kind = b.integer ? "a whole number" : "a number";
+  if (b.max === SAFE) return b.integer && b.min === 1 ? "a positive whole number" : `${kind} of ${shown(b.min)} or more`;
+  return `${kind} from ${shown(b.min)} to ${shown(b.max)}`;
 }
 
 /** Whether `n` lies within `b` (and is whole when `b` says so). */

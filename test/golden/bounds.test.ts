@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BOUNDS, MAX_TIMER_MS, readDecimal, readWhole, renderBoundsMarkdown } from "../../src/golden/bounds.js";
+import { BOUNDS, describeBounds, MAX_TIMER_MS, readDecimal, readWhole, renderBoundsMarkdown } from "../../src/golden/bounds.js";
 import { ROOT } from "../helpers/paths.js";
 
 describe("readWhole: the one reading of a whole-number flag", () => {
@@ -46,5 +46,14 @@ describe("BOUNDS", () => {
 
   it("is the README's table of numbers, row for row", () => {
     expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(renderBoundsMarkdown());
+  });
+});
+
+describe("describeBounds", () => {
+  it("names both ends where the ceiling means something, and the floor alone where it is the largest exact JSON number", () => {
+    expect(describeBounds(BOUNDS.concurrency)).toBe("a whole number from 1 to 1,024");
+    expect(describeBounds({ ...BOUNDS.concurrency, max: Number.MAX_SAFE_INTEGER })).toBe("a positive whole number");
+    expect(describeBounds({ ...BOUNDS.concurrency, min: 0, max: Number.MAX_SAFE_INTEGER })).toBe("a whole number of 0 or more");
+    expect(describeBounds({ ...BOUNDS.concurrency, integer: false, min: 0, max: Number.MAX_SAFE_INTEGER })).toBe("a number of 0 or more");
   });
 });

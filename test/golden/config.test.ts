@@ -37,7 +37,7 @@ describe("loadConfig", () => {
     const dir = project(`// a comment\n{\n  "golden": "q.jsonl", // the questions\n  /* block */\n  "variants": [{"name": "v", "output": "o.jsonl",},],\n  "k": [0],\n  "typo": 1\n}\n`);
     const file = join(dir, "ragjudge.config.json");
     expect(inputErrorMessages(() => loadConfig(file))).toEqual([
-      `${file}:6: k[0]: must be a whole number from 1 to 2^53 - 1`,
+      `${file}:6: k[0]: must be a positive whole number`,
       `${file}:7: unknown field "typo"`,
     ]);
     const bad = project(`{\n  "golden": "q.jsonl"\n  "variants": []\n}`);

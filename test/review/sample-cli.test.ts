@@ -170,7 +170,7 @@ describe("ragjudge sample", () => {
 
     const cases: [string[], RegExp][] = [
       [["--annotator", "asha"], /choose what to sample/],
-      [["--random", "0", "--annotator", "asha"], /--random: expected a whole number from 1 to 2\^53 - 1, got "0"/],
+      [["--random", "0", "--annotator", "asha"], /--random: expected a positive whole number, got "0"/],
       [["--random", "2", "--annotator", "../x"], /cannot name a labels file/],
       [["--random", "2", "--annotator", "asha", "--variant", "nope"], /no variant named "nope"/],
       [["--random", "2", "--annotator", "asha", "--rubrics", "nope"], /no rubric named "nope"/],

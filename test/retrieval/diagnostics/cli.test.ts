@@ -81,7 +81,7 @@ describe("ragjudge retrieval with diagnostics", () => {
     expect(r.out).toMatch(/^q-it +lexical .* 3 +— +>4 +>4 +>4 +reranker-demotion/m);
     const bad = await runCliCaptured(["retrieval", "--config", BOTH, "--pool-depth", "0"]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toBe('ragjudge: error: --pool-depth: expected a whole number from 1 to 2^53 - 1, got "0"\n');
+    expect(bad.err).toBe('ragjudge: error: --pool-depth: expected a positive whole number, got "0"\n');
   });
 
   it("--format json carries the diagnostics", async () => {

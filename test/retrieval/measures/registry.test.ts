@@ -88,11 +88,11 @@ describe("measure names", () => {
 
   it("names unknown measures and bad cutoffs", () => {
     expect(() => parseMeasures(["F1@5"], [])).toThrow(MeasureSpecError);
-    expect(() => parseMeasures(["P@0"], [])).toThrow(/expected a whole number from 1 to/);
+    expect(() => parseMeasures(["P@0"], [])).toThrow(/expected a positive whole number/);
     expect(() => parseMeasures(["map.5"], [])).toThrow(/NAME.CUTOFFS/);
-    expect(() => parseCutoffs("1,x")).toThrow(/expected a whole number from 1 to/);
+    expect(() => parseCutoffs("1,x")).toThrow(/expected a positive whole number/);
     // the message names the -k option, not a measure, and the bad cutoff itself
-    expect(() => parseCutoffs("0")).toThrow('bad cutoff "0" in -k "0": expected a whole number from 1 to 2^53 - 1');
+    expect(() => parseCutoffs("0")).toThrow('bad cutoff "0" in -k "0": expected a positive whole number');
     expect(() => parseCutoffs("5,99999999999999999999")).toThrow(/bad cutoff "99999999999999999999" in -k/);
     expect(() => parseMeasures(["P@0"], [])).toThrow('bad cutoff "0" in measure "P@0"');
     expect(parseCutoffs("10, 1,5,5")).toEqual([1, 5, 10]);
