@@ -55,5 +55,8 @@ describe("describeBounds", () => {
     expect(describeBounds({ ...BOUNDS.concurrency, max: Number.MAX_SAFE_INTEGER })).toBe("a positive whole number");
     expect(describeBounds({ ...BOUNDS.concurrency, min: 0, max: Number.MAX_SAFE_INTEGER })).toBe("a whole number of 0 or more");
     expect(describeBounds({ ...BOUNDS.concurrency, integer: false, min: 0, max: Number.MAX_SAFE_INTEGER })).toBe("a number of 0 or more");
+    // digits grouped by hand (no Intl at start-up), the fraction left alone
+    expect(describeBounds({ ...BOUNDS.concurrency, integer: false, min: -1500, max: 1234.5678 })).toBe("a number from -1,500 to 1,234.5678");
+    expect(describeBounds({ ...BOUNDS.concurrency, max: 2_147_483_647 })).toBe("a whole number from 1 to 2,147,483,647");
   });
 });
