@@ -264,6 +264,18 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
 }
 
 /**
+ * The trust state `run` shows: the stored record's, as everywhere else, so
+ * a judge `ragjudge calibrate` never measured (or measured on other
+ * verdicts, labels or draws) is never trusted. When the labels themselves
+ * would fail the gate, their reason is the one to act on, not the missing
+ * or stale record: calibrating would only lead to it.
+ */
+function againstStored(fresh: TrustState, stored: TrustState): TrustState {
+  if (stored.trusted) return stored;
+  return fresh.trusted ? { ...stored, labelsPass: true } : fresh;
+}
+
+/**
  * Runs calibration: groups verdicts by rubric and fingerprint (rule verdicts
  * left out), joins labels on item and input hash, and computes for each
  * group the gate's figures, per-annotator and human-human agreement, the
@@ -277,18 +289,6 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
  * const report = calibrate({ judgments, judgmentsFile, book: loadLabels("labels"), trust: config.trust });
  * report.rubrics[0].trust.message
  */
-/**
- * The trust state `run` shows: the stored record's, as everywhere else, so
- * a judge `ragjudge calibrate` never measured (or measured on other
- * verdicts, labels or draws) is never trusted. When the labels themselves
- * would fail the gate, their reason is the one to act on, not the missing
- * or stale record: calibrating would only lead to it.
- */
-function againstStored(fresh: TrustState, stored: TrustState): TrustState {
-  if (stored.trusted) return stored;
-  return fresh.trusted ? { ...stored, labelsPass: true } : fresh;
-}
-
 export function calibrate(input: CalibrateInput): CalibrationReport {
   const time = input.time ?? new Date().toISOString();
   const { groups, counts } = groupJudgments(input.judgments);

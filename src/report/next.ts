@@ -131,7 +131,9 @@ function labelLoop(rubrics: readonly RubricJson[], inv: Invocation, report: Repo
   const heldout = report.questions.some((q) => q.split === split);
   // Only these rubrics when others are judged too: a draw for a rubric labelling cannot help queues labels spent for nothing.
   const judged = report.rubrics.filter((r) => r.judge !== "rule").map((r) => r.rubric);
-  const only = rubrics.length < new Set(judged).size ? ["--rubrics", [...new Set(rubrics.map((r) => r.rubric))].join(",")] : [];
+  // (one rubric may be untrusted under two fingerprints: names are compared, not entries)
+  const names = [...new Set(rubrics.map((r) => r.rubric))];
+  const only = names.length < new Set(judged).size ? ["--rubrics", names.join(",")] : [];
   const lines = [
     reading(inv, ["sample", "--random", String(n), ...(heldout ? ["--split", split] : []), ...only, "--annotator", annotator]),
     reading(inv, ["review", "--annotator", annotator]),

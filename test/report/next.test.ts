@@ -193,6 +193,10 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     // ... and draws for it alone: a draw for correctness would queue labels that cannot help
     expect(mixed.find((x) => x.includes("sample --random"))).toMatch(/ --rubrics faithfulness --annotator asha /);
     expect(nextCommands(report([rubric("faithfulness", 2, 40, null, null)]), inv).find((x) => x.includes("sample --random"))).not.toMatch(/--rubrics/);
+    // one rubric untrusted under two fingerprints beside a trusted one: still names it alone (entries are not names)
+    const trusted = { ...rubric("correctness", 60, 60, 0.9, null), trust: { trusted: true, n: 60, kappa: 0.9, thresholds, heldout: "heldout", heldoutItems: 60 } };
+    const twice = nextCommands(report([rubric("faithfulness", 2, 40, null, null), rubric("faithfulness", 3, 40, null, null), trusted]), inv);
+    expect(twice.find((x) => x.includes("sample --random"))).toMatch(/ --rubrics faithfulness --annotator asha /);
   });
 
   it("sends a rubric whose every held-out item is labelled but short of an answer to more questions; finishes a part-labelled draw with its own seed; never asks for more items than exist", () => {

@@ -54,13 +54,13 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const port = parseNumber("--port", flags.port, "port");
   const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
   const labelsDir = () => flags.labels ?? config().path(config().config.labels);
+  const judgmentsFile = () => flags.judgments ?? cacheFile("judgments.jsonl");
   if (flags.item !== undefined) {
     refuseLookalikeAnnotator(flags.annotator, labelsDir());
-    const judgmentsFile = flags.judgments ?? cacheFile("judgments.jsonl");
     // the queue --item writes must replace none of what is read (a queue named as the config replaced it)
-    queueTarget(queueFile, queueReads(config(), judgmentsFile, flags.labels ?? config().path(config().config.labels)));
-    const entries = itemQueue(config(), { item: flags.item, judgmentsFile });
-    writeOutputFile(queueFile, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+    const target = queueTarget(queueFile, queueReads(config(), judgmentsFile(), labelsDir()));
+    const entries = itemQueue(config(), { item: flags.item, judgmentsFile: judgmentsFile() });
+    writeOutputFile(target, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   } else if (!existsSync(queueFile)) {
     const cfgArgs = flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "";
     // The hint must make the queue this command reads: the same path, and the split the trust gate counts when the golden set has one.
@@ -72,7 +72,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const session = new ReviewSession({
     queueFile,
     rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
-    judgmentsFile: flags.judgments ?? cacheFile("judgments.jsonl"),
+    judgmentsFile: judgmentsFile(),
     labelsDir: labelsDir(),
     annotator: flags.annotator,
     provenance: flags.provenance,

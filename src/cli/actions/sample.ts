@@ -43,7 +43,6 @@ function count(flag: string, v: string | undefined): number | undefined {
   return v === undefined ? undefined : parseNumber(flag, v, "sampleSize");
 }
 
-
 /**
  * Checks the flags every sampling command shares (`--seed`, `--evaluation`
  * against `--judgments`) and names the judgments file they choose: an
