@@ -261,24 +261,45 @@ export function chooseVariants(cfg: Pick<ResolvedConfig, "config" | "file">, nam
   return chosen;
 }
 
+/** The judge's verdict cache inside the cache folder (`config.cacheDir`, default `.ragjudge/`): SQLite in WAL mode. */
+export const CACHE_FILE = "judge-cache.sqlite";
+
+/** What a config names for reading, by kind: the `reads` of {@link configInputs}. */
+export type ConfigInput = "config" | "golden" | "variants" | "labels" | "rubrics" | "cache";
+
+/** What `judge` and the commands that write review queues read, by default: all but the judge cache, which they name as ragjudge's. */
+const JUDGED_INPUTS: readonly ConfigInput[] = ["config", "golden", "variants", "labels", "rubrics"];
+
 /**
  * The files and folders a config names for reading (itself, the golden set,
- * each variant's output and chunks, the labels and rubrics folders), for a
- * writer that must replace none of them ({@link refuseOverInput} in paths.ts).
+ * each variant's output and chunks, the labels and rubrics folders, the
+ * judge cache with the -wal and -shm files SQLite keeps beside it), for a
+ * writer that must replace none of them ({@link refuseOverInput} in
+ * paths.ts). `reads` are the kinds this command reads; the message names the
+ * others as read by ragjudge (`labels export --out questions.jsonl` reads no
+ * golden set, but must not replace it either).
  *
  * @example
  * refuseOverInput(target, flags.out, configInputs(loadConfig()))
+ * outputTarget(flags.out, configInputs(cfg, ["config", "labels"])) // labels export
  */
-export function configInputs(resolved: Pick<ResolvedConfig, "config" | "file" | "path">): ReadPath[] {
+export function configInputs(resolved: Pick<ResolvedConfig, "config" | "file" | "path" | "outPath">, reads: readonly ConfigInput[] = JUDGED_INPUTS): ReadPath[] {
   const { config } = resolved;
-  return [
-    { path: resolved.file, what: "the config file" },
-    { path: resolved.path(config.golden), what: "the golden set" },
-    ...config.variants.flatMap((v): ReadPath[] => [
+  const cache = join(resolved.outPath(config.cacheDir), CACHE_FILE);
+  const named: Record<ConfigInput, ReadPath[]> = {
+    config: [{ path: resolved.file, what: "the config file" }],
+    golden: [{ path: resolved.path(config.golden), what: "the golden set" }],
+    variants: config.variants.flatMap((v) => [
       { path: resolved.path(v.output), what: `the pipeline output of variant ${v.name}` },
       ...(v.chunks === undefined ? [] : [{ path: resolved.path(v.chunks), what: `the chunks file of variant ${v.name}` }]),
     ]),
-    { path: resolved.path(config.labels), what: "the labels folder", folder: true },
-    { path: resolved.path(config.rubricsDir), what: "the rubrics folder", folder: true },
-  ];
+    labels: [{ path: resolved.path(config.labels), what: "the labels folder", folder: true }],
+    rubrics: [{ path: resolved.path(config.rubricsDir), what: "the rubrics folder", folder: true }],
+    cache: [
+      { path: cache, what: "the judge cache" },
+      { path: `${cache}-wal`, what: "the judge cache's write-ahead log" },
+      { path: `${cache}-shm`, what: "the judge cache's shared-memory index" },
+    ],
+  };
+  return (Object.entries(named) as [ConfigInput, ReadPath[]][]).flatMap(([kind, list]) => (reads.includes(kind) ? list : list.map((r) => ({ ...r, readBy: "ragjudge" }))));
 }

@@ -171,6 +171,12 @@ export interface ReadPath {
   what: string;
   /** A folder: nothing inside it may be written either. */
   folder?: boolean;
+  /**
+   * Who reads it, when not this command ("ragjudge": a file the config names
+   * for other commands, such as the judge cache for `sample`); the message
+   * says "which this command reads" without it.
+   */
+  readBy?: string;
 }
 
 /** A path with its symbolic links resolved, as far as it exists (a file not made yet: its folder's real path). */
@@ -203,7 +209,7 @@ export function refuseOverInput(target: string, shown: string, reads: readonly R
     const p = canonical(r.path);
     if (r.folder ? isInside(p, real) : p === real) {
       const where = r.folder ? `lies in ${r.what} (${displayPath(r.path)})` : `is ${r.what}`;
-      throw new InputError(shown, undefined, undefined, `${where}, which this command reads: give another file to write`);
+      throw new InputError(shown, undefined, undefined, `${where}, which ${r.readBy ?? "this command"} reads: give another file to write`);
     }
   }
 }

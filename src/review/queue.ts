@@ -35,8 +35,8 @@ export function loadQueue(file: string): Located<QueueEntry>[] {
   return rows;
 }
 
-/** What a command that writes a review queue reads, which the queue may not replace: the config's inputs, the judgments file, the labels folder. */
-export function queueReads(cfg: Pick<ResolvedConfig, "config" | "file" | "path">, judgmentsFile: string, labelsDir: string): ReadPath[] {
+/** What a command that writes a review queue reads, which the queue may not replace: the config's inputs (the judge cache too), the judgments file, the labels folder. */
+export function queueReads(cfg: Pick<ResolvedConfig, "config" | "file" | "path" | "outPath">, judgmentsFile: string, labelsDir: string): ReadPath[] {
   return [...configInputs(cfg), { path: judgmentsFile, what: "the judgments file" }, { path: labelsDir, what: "the labels folder", folder: true }];
 }
 

@@ -75,3 +75,15 @@ export function writeJudgments(file: string, js: Judgment[]): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, jsonl(js));
 }
+
+/**
+ * Stand-ins for the judge cache of the project (`cache/judge-cache.sqlite`)
+ * and the -wal and -shm files SQLite keeps beside it: bytes, not SQLite, for
+ * tests that a write over them is refused. Returns the cache file's path.
+ */
+export function judgeCacheFiles(dir: string): string {
+  const cache = join(dir, "cache", "judge-cache.sqlite");
+  mkdirSync(dirname(cache), { recursive: true });
+  for (const f of [cache, `${cache}-wal`, `${cache}-shm`]) writeFileSync(f, "sqlite bytes");
+  return cache;
+}

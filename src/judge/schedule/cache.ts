@@ -3,13 +3,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../../golden/errors.js";
 import { confinedPath } from "../../golden/paths.js";
+import { CACHE_FILE } from "../../golden/config.js";
 import { addConfidence, DDL, fromRow, fromScan, hasColumn, hasTable, interner, SCAN_COLUMNS, SCHEMA_VERSION, type CachedVerdict, type Row } from "./cache-table.js";
 import { acquireLease, type Lease } from "./lease.js";
 
 export type { CachedVerdict } from "./cache-table.js";
 
-/** The cache file inside the cache folder (`config.cacheDir`, default `.ragjudge/`). */
-export const CACHE_FILE = "judge-cache.sqlite";
+export { CACHE_FILE } from "../../golden/config.js";
 
 /** Keys per statement of {@link JudgeCache.getDoneMany}. */
 const MANY_CHUNK = 10_000;
