@@ -213,3 +213,21 @@ export function refuseOverInput(target: string, shown: string, reads: readonly R
     }
   }
 }
+
+/**
+ * Checks where a whole output file (a review queue, a CSV or TREC export) is
+ * to be written, before any work: a writable file (not a folder, pipe or
+ * link out of its folder) that is none of `reads` (see
+ * {@link refuseOverInput}). `sample --out golden` used to record its draws
+ * first and refuse the folder after; `labels export --out
+ * ragjudge.config.json` replaced the config. Creates nothing; returns the
+ * path to write.
+ *
+ * @example
+ * const out = outputTarget(flags.out, configInputs(cfg)); // ... work ...; writeOutputFile(out, text)
+ */
+export function outputTarget(file: string, reads: readonly ReadPath[]): string {
+  const target = writableTarget(file, { create: false });
+  refuseOverInput(target, file, reads);
+  return target;
+}

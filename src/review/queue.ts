@@ -2,7 +2,7 @@ import { InputError, InputErrors } from "../golden/errors.js";
 import { hashJson } from "../golden/hash.js";
 import { readText } from "../golden/files.js";
 import { parseJsonl, type Located } from "../golden/jsonl.js";
-import { refuseOverInput, writableTarget, type ReadPath } from "../golden/paths.js";
+import type { ReadPath } from "../golden/paths.js";
 import { QueueEntry } from "../golden/schema/items.js";
 import { evidenceKey } from "../calibration/keys.js";
 import { configInputs, type ResolvedConfig } from "../golden/config.js";
@@ -35,25 +35,11 @@ export function loadQueue(file: string): Located<QueueEntry>[] {
   return rows;
 }
 
-/** What a command that writes a review queue reads, which the queue may not replace: the config's inputs (the judge cache too), the judgments file, the labels folder. */
+/**
+ * What a command that writes a review queue reads, which the queue may not
+ * replace (checked by `outputTarget`, golden/paths.ts): the config's inputs
+ * (the judge cache too), the judgments file, the labels folder.
+ */
 export function queueReads(cfg: Pick<ResolvedConfig, "config" | "file" | "path" | "outPath">, judgmentsFile: string, labelsDir: string): ReadPath[] {
   return [...configInputs(cfg), { path: judgmentsFile, what: "the judgments file" }, { path: labelsDir, what: "the labels folder", folder: true }];
-}
-
-/**
- * Checks where a review queue is to be written, before anything is sampled
- * or recorded: a writable file (not a folder, pipe or link out of its
- * folder), and none of the files the command reads (`reads`: the config's
- * inputs, the judgments file, the labels folder). `sample --out golden`
- * used to record its draws first and refuse the folder after, leaving
- * unfinished draws that held the trust gate back; `--out
- * ragjudge.config.json` replaced the config. Creates nothing.
- *
- * @example
- * const out = queueTarget(flags.out ?? defaultQueue, [...configInputs(cfg), { path: judgmentsFile, what: "the judgments file" }]);
- */
-export function queueTarget(file: string, reads: readonly ReadPath[]): string {
-  const target = writableTarget(file, { create: false });
-  refuseOverInput(target, file, reads);
-  return target;
 }

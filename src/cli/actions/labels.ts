@@ -5,7 +5,8 @@ import { labelHistoryProblems, lookalikeOf, lookalikeWords, namesInUse } from ".
 import { shellArg } from "../../report/next.js";
 import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
 import { drawItemOf, loadDraws } from "../../calibration/draws.js";
-import { loadConfig } from "../../golden/config.js";
+import { configInputs, loadConfig, type ResolvedConfig } from "../../golden/config.js";
+import { outputTarget } from "../../golden/paths.js";
 import { loadGolden } from "../../golden/dataset.js";
 import { UnknownQuestions } from "../../golden/unknown-question.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
@@ -25,7 +26,7 @@ export interface Common {
  * `--labels` and no `--config`, no config is read (an imported data set may
  * have none).
  */
-function context(opts: Common): { dir: string; known?: () => KnownNames } {
+function context(opts: Common): { dir: string; known?: () => KnownNames; resolved?: ResolvedConfig } {
   if (opts.labels && !opts.config) return { dir: opts.labels };
   const resolved = loadConfig(opts.config);
   const known = (): KnownNames => {
@@ -38,7 +39,7 @@ function context(opts: Common): { dir: string; known?: () => KnownNames } {
       variants: { names: resolved.config.variants.map((v) => v.name), file: resolved.file },
     };
   };
-  return { dir: opts.labels ?? resolved.path(resolved.config.labels), known };
+  return { dir: opts.labels ?? resolved.path(resolved.config.labels), known, resolved };
 }
 
 /** `ragjudge labels import`'s action (see commands/labels.ts). */
@@ -127,9 +128,11 @@ function conflictingRows(file: string, labels: readonly Label[], lines: readonly
 
 /** `ragjudge labels export`'s action (see commands/labels.ts). */
 export function labelsExport(opts: Common & { out: string; history?: boolean }): void {
-  const { dir } = context(opts);
+  const { dir, resolved } = context(opts);
+  // The CSV must replace nothing ragjudge reads: the labels (and calibration records) exported, nor what the config names.
+  const out = outputTarget(opts.out, [{ path: dir, what: "the labels folder", folder: true }, ...(resolved ? configInputs(resolved, ["config"]) : [])]);
   const book = loadLabels(dir);
-  writeOutputFile(opts.out, labelsToCsv(book, { history: opts.history }));
+  writeOutputFile(out, labelsToCsv(book, { history: opts.history }));
   const count = opts.history ? book.history.length : currentLabels(book).length;
   process.stdout.write(`exported ${count} label(s) to ${opts.out}\n`);
 }

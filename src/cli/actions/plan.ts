@@ -18,7 +18,8 @@ import { loadJsonl } from "../../golden/jsonl.js";
 import { Judgment } from "../../golden/schema/items.js";
 import { openDraws, type OpenDraw } from "../../review/open-draws.js";
 import { activeQueue, planQueue } from "../../review/plan-queue.js";
-import { queueReads, queueTarget } from "../../review/queue.js";
+import { queueReads } from "../../review/queue.js";
+import { outputTarget } from "../../golden/paths.js";
 import { checkAnnotator } from "../../review/store.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { commandLine, suggestedAnnotator } from "../../report/next.js";
@@ -149,7 +150,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const labelsDir = flags.labels ?? cfg.path(config.labels);
   // Where a budget's or active frame's queue goes, checked before any work: a budget records its draws before the
   // queue, and draws left without their queue hold the trust gate back.
-  const out = budget !== undefined || active !== undefined ? queueTarget(flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`), queueReads(cfg, judgmentsFile, labelsDir)) : "";
+  const out = budget !== undefined || active !== undefined ? outputTarget(flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`), queueReads(cfg, judgmentsFile, labelsDir)) : "";
   if (flags.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
   const book = loadLabels(labelsDir);
   // Before the baseline may judge into the cache and a budget writes draws and a queue; a plan alone prints commands with the name.

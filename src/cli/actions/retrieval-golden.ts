@@ -1,11 +1,12 @@
 /** The golden-set mode of `ragjudge retrieval` (golden set + chunks + pipeline outputs, from the config or explicit files), loaded only in that mode; see retrieval.ts. */
-import { chooseVariants, loadConfig, missingInputs } from "../../golden/config.js";
+import { chooseVariants, configInputs, loadConfig, missingInputs } from "../../golden/config.js";
 import { loadGolden, relevantSets, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
 import { loadVariantsParallel } from "../../golden/load-parallel.js";
 import { checkAnchors, type AnchorCheck } from "../../golden/anchors.js";
 import { unknownChunkIds, type ChunksFrom } from "../../golden/known-ids.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
+import { outputTarget, type ReadPath } from "../../golden/paths.js";
 import type { VariantDiagnostics } from "../../retrieval/diagnostics/diagnose.js";
 import { diagnoseVariants, renderDiagnosticsSection } from "../../retrieval/diagnostics/section.js";
 import { parseFloors, type Floor, type FloorsSource } from "../../retrieval/floors.js";
@@ -41,6 +42,25 @@ interface GoldenInputs {
   /** Where a chunks file is named in this mode (for the hint when there is none). */
   chunksFrom: ChunksFrom;
   poolDepth: number;
+  /** Where `--export-trec-run` and `--export-qrels` write, checked before anything was loaded. */
+  exports: Exports;
+}
+
+interface Exports {
+  trecRun?: string;
+  qrels?: string;
+}
+
+/**
+ * Checks where the exports go before any input is loaded: neither may
+ * replace a file this command reads or the config names (`--export-qrels
+ * questions.jsonl` replaced the golden set), nor the other export.
+ */
+function exportTargets(flags: RetrievalFlags, reads: readonly ReadPath[]): Exports {
+  const trecRun = flags.exportTrecRun === undefined ? undefined : outputTarget(flags.exportTrecRun, reads);
+  const qrels = flags.exportQrels === undefined ? undefined : outputTarget(flags.exportQrels, reads);
+  if (trecRun !== undefined && trecRun === qrels) throw new UsageError(`--export-trec-run and --export-qrels name the same file (${flags.exportQrels}): give each its own`);
+  return { ...(trecRun !== undefined ? { trecRun } : {}), ...(qrels !== undefined ? { qrels } : {}) };
 }
 
 /**
@@ -64,17 +84,23 @@ async function loadGoldenInputs(flags: RetrievalFlags): Promise<GoldenInputs> {
     return variants.length === 1 && checks.length === 1 && c!.chunks === variants[0]!.chunks && c!.chunksFile === variants[0]!.chunksFile ? c!.check : undefined;
   };
   if (files) {
+    const exports = exportTargets(flags, [
+      { path: files.golden, what: "the golden set" },
+      { path: files.output, what: "the pipeline output" },
+      ...(files.chunks ? [{ path: files.chunks, what: "the chunks file" }] : []),
+    ]);
     const golden = loadGolden(files.golden);
     const variants = await loadVariantsParallel([{ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, ...(files.chunks ? { chunks: files.chunks } : {}), contextK: 5, stages: { first: [] } }], golden, undefined, early(golden));
-    return { golden, variants, anchors: earlyCheck(variants), ks: [1, 5, 10], configFloors: {}, floorsSource: undefined, chunksFrom: "flag", poolDepth: 50 };
+    return { golden, variants, anchors: earlyCheck(variants), ks: [1, 5, 10], configFloors: {}, floorsSource: undefined, chunksFrom: "flag", poolDepth: 50, exports };
   }
   const cfg = loadConfig(flags.config);
+  const exports = exportTargets(flags, configInputs(cfg, ["config", "golden", "variants"]));
   const missing = missingInputs(cfg);
   if (missing.length) throw new InputErrors(missing);
   const chosen = chooseVariants(cfg, flags.variant);
   const golden = loadGolden(cfg.path(cfg.config.golden));
   const variants = await loadVariantsParallel(chosen, golden, cfg.path, early(golden));
-  return { golden, variants, anchors: earlyCheck(variants), ks: cfg.config.k, configFloors: cfg.config.floors, floorsSource: cfg, chunksFrom: "config", poolDepth: cfg.config.poolDepth };
+  return { golden, variants, anchors: earlyCheck(variants), ks: cfg.config.k, configFloors: cfg.config.floors, floorsSource: cfg, chunksFrom: "config", poolDepth: cfg.config.poolDepth, exports };
 }
 
 /** Scores the golden-set inputs; `section` renders the diagnostics (misses, pool recall) for people. */
@@ -103,15 +129,16 @@ export async function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | un
   if (flags.format === "trec") single("--format trec");
   if (flags.format === "trec" && flags.misses) throw new UsageError("--misses does not apply to --format trec, which prints trec_eval's output only");
   const poolDepth = flags.poolDepth === undefined ? inputs.poolDepth : parseNumber("--pool-depth", flags.poolDepth, "poolDepth");
-  if (flags.exportTrecRun) {
+  const { trecRun, qrels } = inputs.exports;
+  if (trecRun !== undefined) {
     single("--export-trec-run");
     const v = inputs.variants[0]!;
-    writeFileAtomic(flags.exportTrecRun, pipelineToRun(v.outputs, v.name, { file: v.outputFile, lineOf: v.lineOf }));
+    writeFileAtomic(trecRun, pipelineToRun(v.outputs, v.name, { file: v.outputFile, lineOf: v.lineOf }));
     process.stderr.write(`ragjudge: wrote TREC run of variant ${v.name} to ${flags.exportTrecRun}\n`);
   }
-  if (flags.exportQrels) {
+  if (qrels !== undefined) {
     single("--export-qrels");
-    writeFileAtomic(flags.exportQrels, goldenToQrels(inputs.golden, inputs.variants[0]!.chunks));
+    writeFileAtomic(qrels, goldenToQrels(inputs.golden, inputs.variants[0]!.chunks));
     process.stderr.write(`ragjudge: wrote qrels of ${inputs.golden.file} (chunks of variant ${inputs.variants[0]!.name}) to ${flags.exportQrels}\n`);
   }
   const scored = inputs.variants.map((v) => {

@@ -5,7 +5,8 @@ import { displayPath, InputError, InputErrors } from "../../golden/errors.js";
 import { commandLine, shellArg } from "../../report/next.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { itemQueue } from "../../review/item-queue.js";
-import { queueReads, queueTarget } from "../../review/queue.js";
+import { queueReads } from "../../review/queue.js";
+import { outputTarget } from "../../golden/paths.js";
 import { startReviewServer } from "../../review/server.js";
 import { provenanceNote, ReviewSession } from "../../review/session.js";
 import { labelsFileOf } from "../../review/store.js";
@@ -58,7 +59,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   if (flags.item !== undefined) {
     refuseLookalikeAnnotator(flags.annotator, labelsDir());
     // the queue --item writes must replace none of what is read (a queue named as the config replaced it)
-    const target = queueTarget(queueFile, queueReads(config(), judgmentsFile(), labelsDir()));
+    const target = outputTarget(queueFile, queueReads(config(), judgmentsFile(), labelsDir()));
     const entries = itemQueue(config(), { item: flags.item, judgmentsFile: judgmentsFile() });
     writeOutputFile(target, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   } else if (!existsSync(queueFile)) {

@@ -7,7 +7,8 @@ import { InputError } from "../../golden/errors.js";
 import { loadJsonl } from "../../golden/jsonl.js";
 import { Judgment } from "../../golden/schema/items.js";
 import { planQueue } from "../../review/plan-queue.js";
-import { queueReads, queueTarget } from "../../review/queue.js";
+import { queueReads } from "../../review/queue.js";
+import { outputTarget } from "../../golden/paths.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
 import { reviewNext, sampleInputs, shortPath, type SampleFlags } from "./sample.js";
@@ -29,7 +30,7 @@ export function sampleDrawAction(flags: SampleFlags): void {
   const { seed, judgmentsFile } = sampleInputs(flags, cacheFile);
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   refuseLookalikeAnnotator(flags.annotator, labelsDir);
-  const out = queueTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, judgmentsFile, labelsDir));
+  const out = outputTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, judgmentsFile, labelsDir));
   const book = loadDraws(labelsDir);
   const found = book.draws.find((d) => d.draw.id === flags.draw);
   if (!found) {

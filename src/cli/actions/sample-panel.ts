@@ -5,7 +5,8 @@ import { REPORT_FILE } from "../../report/folder.js";
 import { shellArg } from "../../report/next.js";
 import { PANEL_JUDGMENTS } from "../../report/panel/run.js";
 import { panelSplitQueue } from "../../review/panel-splits.js";
-import { queueReads, queueTarget } from "../../review/queue.js";
+import { queueReads } from "../../review/queue.js";
+import { outputTarget } from "../../golden/paths.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { displayPath, InputError } from "../../golden/errors.js";
 import { existsSync } from "node:fs";
@@ -29,7 +30,7 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
   const variants = flags.variant === undefined ? undefined : nameList("--variant", flags.variant, "variant");
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   refuseLookalikeAnnotator(flags.annotator, labelsDir);
-  const out = queueTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, file, labelsDir));
+  const out = outputTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, file, labelsDir));
   const r = panelSplitQueue(cfg, {
     annotator: flags.annotator, panelJudgmentsFile: file, labelsDir,
     ...(rubrics ? { rubrics } : {}), ...(variants ? { variants } : {}),

@@ -4,7 +4,8 @@ import { InputError } from "../../golden/errors.js";
 import { REPORT_FILE } from "../../report/folder.js";
 import { commandLine } from "../../report/next.js";
 import { loadConfig } from "../../golden/config.js";
-import { queueReads, queueTarget } from "../../review/queue.js";
+import { queueReads } from "../../review/queue.js";
+import { outputTarget } from "../../golden/paths.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { writeDraw } from "../../calibration/draws.js";
 import { heldoutSplit } from "../../calibration/gate.js";
@@ -115,7 +116,7 @@ export function sampleAction(flags: SampleFlags): void {
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
   refuseLookalikeAnnotator(flags.annotator, labelsDir);
   // Where the queue goes, checked before a draw is recorded: a draw left without its queue holds the trust gate back.
-  const out = queueTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, judgmentsFile, labelsDir));
+  const out = outputTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, judgmentsFile, labelsDir));
   const result = sampleFromRun(cfg, {
     annotator: flags.annotator,
     seed,
