@@ -74,6 +74,7 @@ export { sampleQueue, type Candidate, type ExistingLabels, type SampleOptions, t
 export type { RubricRunNotes } from "./review/candidates.js";
 export { ReviewSession, ReviewRequestError, ReviewConflictError, provenanceNote, type ReviewOptions, type ConflictView, type JudgeView, type RevealView, type ItemState } from "./review/session.js";
 export type { ItemView, ChunkView } from "./review/view.js";
+export { readReviewLabels, type ReviewLabels } from "./review/store.js";
 export type { Segment } from "./review/highlight.js";
 export type { ReviewOrder } from "./review/order.js";
 export { startReviewServer, type ReviewServer, type ServeOptions } from "./review/server.js";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { evidenceKey } from "../calibration/keys.js";
-import { loadLabels } from "../calibration/labels.js";
+import { loadLabels, type LabelBook } from "../calibration/labels.js";
 import type { ResolvedConfig } from "../golden/config.js";
 import { InputError } from "../golden/errors.js";
 import { loadJsonl } from "../golden/jsonl.js";
@@ -36,6 +36,8 @@ export interface PanelSplitOptions {
   annotator: string;
   panelJudgmentsFile: string;
   labelsDir: string;
+  /** The labels folder as the caller already read it (for its annotator check); default: read here. */
+  book?: LabelBook;
   rubrics?: string[];
   variants?: string[];
 }
@@ -60,7 +62,7 @@ export function panelSplitQueue(cfg: ResolvedConfig, o: PanelSplitOptions): { en
     const { candidates } = candidatesFromRun(itemSet.items, all.filter((j) => j.judgeName === name), golden, variants);
     return new Map(candidates.map((c) => [evidenceKey(c.key, c.inputHash), c]));
   });
-  const book = loadLabels(o.labelsDir);
+  const book = o.book ?? loadLabels(o.labelsDir);
   const own = new Set(book.history.filter((l) => l.value.annotator === o.annotator).map((l) => evidenceKey(l.value, l.value.inputHash)));
   const counts = new Map<string, PanelSplitCount>();
   const entries: QueueEntry[] = [];

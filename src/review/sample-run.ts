@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { countedLabels, loadLabels } from "../calibration/labels.js";
+import { countedLabels, loadLabels, type LabelBook } from "../calibration/labels.js";
 import type { DrawBody } from "../calibration/draws.js";
 import type { ResolvedConfig } from "../golden/config.js";
 import { InputError } from "../golden/errors.js";
@@ -15,6 +15,8 @@ import { checkAnnotator } from "./store.js";
 export interface SampleRunOptions extends SampleOptions {
   judgmentsFile: string;
   labelsDir: string;
+  /** The labels folder as the caller already read it (for its annotator check); default: read here. */
+  book?: LabelBook;
   /** Rubric names; default: the config's `rubrics`, else every non-optional rubric. */
   rubrics?: string[];
   /** Variant names; default: every variant of the config. */
@@ -68,7 +70,7 @@ export function sampleFromRun(
   }
   const candidates = opts.splits ? all.filter((c) => c.split !== undefined && opts.splits!.includes(c.split)) : all;
 
-  const book = loadLabels(opts.labelsDir);
+  const book = opts.book ?? loadLabels(opts.labelsDir);
   const existing: ExistingLabels[] = [...book.items.values()].map((i) => ({
     key: i.key,
     inputHash: i.inputHash,

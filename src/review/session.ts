@@ -6,7 +6,8 @@ import { evidenceKey, keyOf } from "../calibration/keys.js";
 import { meanPYes, uncertainOrder, type ReviewOrder } from "./order.js";
 import { loadQueue } from "./queue.js";
 import { InputError, InputErrors } from "../golden/errors.js";
-import { appendLabelDurable, appendSkipDurable, checkAnnotator, labelsSignature, readAnnotatorLabels, readSkips } from "./store.js";
+import { annotatorLabels, appendLabelDurable, appendSkipDurable, checkAnnotator, labelsSignature, readReviewLabels, readSkips, type ReviewLabels } from "./store.js";
+import { loadLabels } from "../calibration/labels.js";
 import { buildItemView, type ItemView } from "./view.js";
 
 /** A request the session refuses; `status` is the HTTP status the server answers with. */
@@ -44,6 +45,8 @@ export interface ReviewOptions {
   judgmentsFile?: string;
   labelsDir: string;
   annotator: string;
+  /** The labels folder as the caller read it with `readReviewLabels` (to check the annotator's name); default: read here. */
+  labels?: ReviewLabels;
   /** `human` (default) or `author` for the project's own example labels. */
   provenance?: "human" | "author";
   /** The order items are served in (review/order.ts); default `queue`. */
@@ -144,8 +147,9 @@ export class ReviewSession {
       this.ids = perm.map((i) => ids[i]!);
       this.questions = perm.map((i) => questions[i]!);
     }
-    this.seenOnDisk = labelsSignature(opts.labelsDir, this.annotator);
-    this.labels = readAnnotatorLabels(opts.labelsDir, this.annotator);
+    const read = opts.labels ?? readReviewLabels(opts.labelsDir, this.annotator);
+    this.seenOnDisk = read.seen;
+    this.labels = annotatorLabels(read.book, this.annotator);
     this.skips = readSkips(opts.labelsDir, this.annotator);
   }
 
@@ -160,7 +164,7 @@ export class ReviewSession {
     const now = labelsSignature(this.opts.labelsDir, this.annotator);
     if (now === this.seenOnDisk) return;
     try {
-      this.labels = readAnnotatorLabels(this.opts.labelsDir, this.annotator);
+      this.labels = annotatorLabels(loadLabels(this.opts.labelsDir), this.annotator);
       this.skips = readSkips(this.opts.labelsDir, this.annotator);
     } catch (e) {
       if (!(e instanceof InputErrors || e instanceof InputError)) throw e;

@@ -6,7 +6,7 @@ import { confinedPath as confinedIn } from "../golden/paths.js";
 import { appendLineDurable, readText } from "../golden/files.js";
 import { parseJsonl } from "../golden/jsonl.js";
 import { ItemKey, type Label } from "../golden/schema/items.js";
-import { appendLabel, labelFileFor, labelFiles, loadLabels } from "../calibration/labels.js";
+import { appendLabel, labelFileFor, labelFiles, loadLabels, type LabelBook } from "../calibration/labels.js";
 import { Sha256, Time } from "../golden/schema/common.js";
 import { evidenceKey } from "../calibration/keys.js";
 
@@ -56,13 +56,13 @@ function loadLog<S extends z.ZodType>(file: string, schema: S): z.infer<S>[] {
 
 /**
  * One annotator's current label per item and input hash, by {@link evidenceKey},
- * read through the labels module (every file of the folder, validated):
- * the latest by time, ties by reading order, adjudication labels included
- * (an item this person adjudicated counts as labelled by them).
+ * from the labels folder as the labels module reads it (every file,
+ * validated): the latest by time, ties by reading order, adjudication labels
+ * included (an item this person adjudicated counts as labelled by them).
  */
-export function readAnnotatorLabels(labelsDir: string, annotator: string): Map<string, Label> {
+export function annotatorLabels(book: LabelBook, annotator: string): Map<string, Label> {
   const out = new Map<string, Label>();
-  for (const { value } of loadLabels(labelsDir).history) {
+  for (const { value } of book.history) {
     if (value.annotator !== annotator) continue;
     const id = evidenceKey(value, value.inputHash);
     const prev = out.get(id);
@@ -110,6 +110,28 @@ export function labelsSignature(labelsDir: string, annotator: string): string {
     const st = statSync(f, { throwIfNoEntry: false });
     return st ? `${f}\u0000${st.size}\u0000${st.mtimeMs}` : `${f}\u0000-`;
   }).join("\n");
+}
+
+/** The labels folder as a review reads it: what it held ({@link labelsSignature}), and its labels. */
+export interface ReviewLabels {
+  seen: string;
+  book: LabelBook;
+}
+
+/**
+ * Reads the labels folder for a review, its signature first: a label
+ * appended between the two reads makes the session read again (the
+ * signature no longer matches), never go unseen. `ragjudge review` reads it
+ * once, checks the annotator's name against it and hands it to the session.
+ *
+ * @example
+ * const labels = readReviewLabels("labels", "asha");
+ * refuseLookalikeAnnotator("asha", labels.book, loadDraws("labels"));
+ * new ReviewSession({ ..., labelsDir: "labels", annotator: "asha", labels });
+ */
+export function readReviewLabels(labelsDir: string, annotator: string): ReviewLabels {
+  const seen = labelsSignature(labelsDir, annotator);
+  return { seen, book: loadLabels(labelsDir) };
 }
 
 /** Item ids an annotator skipped (none when nothing was skipped yet; creates nothing). */

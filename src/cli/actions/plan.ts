@@ -154,9 +154,9 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   if (flags.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
   const book = loadLabels(labelsDir);
   // Before the baseline may judge into the cache and a budget writes draws and a queue; a plan alone prints commands with the name.
-  if (flags.annotator !== undefined) refuseLookalikeAnnotator(flags.annotator, labelsDir, book);
-  const judgments = await currentVerdicts(cfg, judgmentsFile, await verdicts(cfg, judgmentsFile, flags.judgments !== undefined));
   const draws = loadDraws(labelsDir);
+  if (flags.annotator !== undefined) refuseLookalikeAnnotator(flags.annotator, book, draws);
+  const judgments = await currentVerdicts(cfg, judgmentsFile, await verdicts(cfg, judgmentsFile, flags.judgments !== undefined));
   const golden = loadGolden(cfg.path(config.golden));
   const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), ...(config.trust ? { trust: config.trust } : {}) };
   if (active !== undefined) {

@@ -9,7 +9,8 @@ import { queueReads } from "../../review/queue.js";
 import { outputTarget } from "../../golden/paths.js";
 import { startReviewServer } from "../../review/server.js";
 import { provenanceNote, ReviewSession } from "../../review/session.js";
-import { labelsFileOf } from "../../review/store.js";
+import { labelsFileOf, readReviewLabels, type ReviewLabels } from "../../review/store.js";
+import { loadDraws } from "../../calibration/draws.js";
 import { runTtyReview } from "../../review/tty.js";
 import { DEFAULT_QUEUE, ITEM_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
@@ -56,8 +57,15 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
   const labelsDir = () => flags.labels ?? config().path(config().config.labels);
   const judgmentsFile = () => flags.judgments ?? cacheFile("judgments.jsonl");
+  // The labels folder, read once: the names checked are those of the labels the session starts from.
+  const readLabels = (): ReviewLabels => {
+    const labels = readReviewLabels(labelsDir(), flags.annotator);
+    refuseLookalikeAnnotator(flags.annotator, labels.book, loadDraws(labelsDir()));
+    return labels;
+  };
+  let labels: ReviewLabels;
   if (flags.item !== undefined) {
-    refuseLookalikeAnnotator(flags.annotator, labelsDir());
+    labels = readLabels();
     // the queue --item writes must replace none of what is read (a queue named as the config replaced it)
     const target = outputTarget(queueFile, queueReads(config(), judgmentsFile(), labelsDir()));
     const entries = itemQueue(config(), { item: flags.item, judgmentsFile: judgmentsFile() });
@@ -69,12 +77,13 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     const split = heldoutSplitInUse(config);
     const splitArg = split === undefined ? "" : ` --split ${shellArg(split)}`;
     throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20${splitArg} --annotator ${shellArg(flags.annotator)}${cfgArgs}${outArg}\` (after \`ragjudge run\`), then run this again`);
-  } else refuseLookalikeAnnotator(flags.annotator, labelsDir());
+  } else labels = readLabels();
   const session = new ReviewSession({
     queueFile,
     rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
     judgmentsFile: judgmentsFile(),
     labelsDir: labelsDir(),
+    labels,
     annotator: flags.annotator,
     provenance: flags.provenance,
     order: flags.order ?? "queue",

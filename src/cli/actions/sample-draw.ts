@@ -29,19 +29,21 @@ export function sampleDrawAction(flags: SampleFlags): void {
   const cacheFile = (name: string) => cfg.outPath(`${cfg.config.cacheDir}/${name}`);
   const { seed, judgmentsFile } = sampleInputs(flags, cacheFile);
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
-  refuseLookalikeAnnotator(flags.annotator, labelsDir);
+  // read once: the names checked are those of the labels and draws queued from
+  const book = loadLabels(labelsDir);
+  const draws = loadDraws(labelsDir);
+  refuseLookalikeAnnotator(flags.annotator, book, draws);
   const out = outputTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, judgmentsFile, labelsDir));
-  const book = loadDraws(labelsDir);
-  const found = book.draws.find((d) => d.draw.id === flags.draw);
+  const found = draws.draws.find((d) => d.draw.id === flags.draw);
   if (!found) {
-    const known = book.draws.map((d) => d.draw.id);
+    const known = draws.draws.map((d) => d.draw.id);
     throw new InputError(drawsDir(labelsDir), undefined, undefined, `no draw ${flags.draw} is recorded here (${known.length ? `draws: ${known.slice(0, 8).join(", ")}${known.length > 8 ? ", ..." : ""}` : "no draws yet: ragjudge sample --random N records one"})`);
   }
   // Labels of a draw the gate refuses whatever they say would be spent for nothing.
   const refused = designRefusal(found.draw);
   if (refused) throw new InputError(found.file, undefined, undefined, `the trust gate does not count draw ${found.draw.id}: ${refused}`);
   const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
-  const entries = planQueue(cfg, judgments, loadLabels(labelsDir), [found.draw], seed);
+  const entries = planQueue(cfg, judgments, book, [found.draw], seed);
   writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   const d = found.draw;
   const lines = [`Draw ${d.id} (${d.rubric}, ${d.design}, drawn for ${d.annotator}): ${d.drawn.length} drawn items, ${entries.length} of them still unlabelled → ${entries.length} queued for ${flags.annotator}`];

@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import { loadConfig } from "../../golden/config.js";
+import { loadDraws } from "../../calibration/draws.js";
+import { loadLabels } from "../../calibration/labels.js";
 import { writeOutputFile } from "../../calibration/output.js";
 import { REPORT_FILE } from "../../report/folder.js";
 import { shellArg } from "../../report/next.js";
@@ -29,10 +31,12 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
   const rubrics = flags.rubrics === undefined ? undefined : nameList("--rubrics", flags.rubrics, "rubric");
   const variants = flags.variant === undefined ? undefined : nameList("--variant", flags.variant, "variant");
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
-  refuseLookalikeAnnotator(flags.annotator, labelsDir);
+  // read once: the names checked are those of the labels the queue leaves out
+  const book = loadLabels(labelsDir);
+  refuseLookalikeAnnotator(flags.annotator, book, loadDraws(labelsDir));
   const out = outputTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, file, labelsDir));
   const r = panelSplitQueue(cfg, {
-    annotator: flags.annotator, panelJudgmentsFile: file, labelsDir,
+    annotator: flags.annotator, panelJudgmentsFile: file, labelsDir, book,
     ...(rubrics ? { rubrics } : {}), ...(variants ? { variants } : {}),
   });
   writeOutputFile(out, r.entries.map((e) => JSON.stringify(e) + "\n").join(""));

@@ -7,7 +7,8 @@ import { loadConfig } from "../../golden/config.js";
 import { queueReads } from "../../review/queue.js";
 import { outputTarget } from "../../golden/paths.js";
 import { writeOutputFile } from "../../calibration/output.js";
-import { writeDraw } from "../../calibration/draws.js";
+import { loadDraws, writeDraw } from "../../calibration/draws.js";
+import { loadLabels } from "../../calibration/labels.js";
 import { heldoutSplit } from "../../calibration/gate.js";
 import { sampleFromRun } from "../../review/sample-run.js";
 import type { RubricSample } from "../../review/sample.js";
@@ -114,7 +115,9 @@ export function sampleAction(flags: SampleFlags): void {
   const variants = flags.variant === undefined ? undefined : nameList("--variant", flags.variant, "variant");
   const splits = flags.split === undefined ? undefined : nameList("--split", flags.split, "split");
   const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
-  refuseLookalikeAnnotator(flags.annotator, labelsDir);
+  // read once: the names checked are those of the labels sampled against
+  const book = loadLabels(labelsDir);
+  refuseLookalikeAnnotator(flags.annotator, book, loadDraws(labelsDir));
   // Where the queue goes, checked before a draw is recorded: a draw left without its queue holds the trust gate back.
   const out = outputTarget(flags.out ?? cacheFile(DEFAULT_QUEUE), queueReads(cfg, judgmentsFile, labelsDir));
   const result = sampleFromRun(cfg, {
@@ -125,6 +128,7 @@ export function sampleAction(flags: SampleFlags): void {
     ...(flags.disagreements ? { disagreements: true } : {}),
     judgmentsFile,
     labelsDir,
+    book,
     ...(rubrics ? { rubrics } : {}),
     ...(variants ? { variants } : {}),
     ...(splits ? { splits } : {}),
