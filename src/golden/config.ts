@@ -72,12 +72,13 @@ export class ConfigNotFoundError extends Error {
 }
 
 /**
- * The nearest config in a folder above `cwd`, for the not-found message
- * only: a command run from a project's subfolder is told where its project
- * is, rather than to start a new one inside it. Never loaded unasked (a
- * config two folders up may be another project's).
+ * The nearest config in a folder above `cwd`, for messages only: a command
+ * run from a project's subfolder is told where its project is, rather than
+ * to start a new one inside it (`compare` names the config above an
+ * evaluation folder the same way). Never loaded unasked (a config two
+ * folders up may be another project's).
  */
-function configAbove(cwd: string): string | undefined {
+export function configAbove(cwd: string): string | undefined {
   for (let dir = dirname(cwd); ; dir = dirname(dir)) {
     const file = join(dir, CONFIG_FILE);
     if (existsSync(file)) return file;

@@ -37,3 +37,4 @@ export type { RunFindings } from "./build/report.js";
 export * from "./compare/load.js";
 export * from "./compare/compare.js";
 export * from "./compare/render.js";
+export * from "./compare/trust.js";

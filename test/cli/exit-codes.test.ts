@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/errors.js";
-import { NO_KEY, runCliCaptured } from "../helpers/cli.js";
+import { NO_KEY, runCliCaptured, runCliIn } from "../helpers/cli.js";
 import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
 import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
@@ -14,16 +14,8 @@ import { startOpenAIServer, type TestServer } from "../server/openai-server.js";
  */
 const EXAMPLE = join(ROOT, "ragjudge.config.json");
 
-/** Runs a command in `cwd` (in-process; the test pool runs in forks, so chdir is safe). */
-async function inDir(cwd: string, args: string[], env = NO_KEY) {
-  const before = process.cwd();
-  process.chdir(cwd);
-  try {
-    return await runCliCaptured(args, env);
-  } finally {
-    process.chdir(before);
-  }
-}
+/** Runs a command in `cwd`, with no key. */
+const inDir = (cwd: string, args: string[]) => runCliIn(cwd, args, NO_KEY);
 
 describe("no config: every command says so in one line, exits 2 and writes nothing", () => {
   const commands: string[][] = [
@@ -80,6 +72,16 @@ describe("exit codes per command", () => {
     ["labels: a CSV that is not there", EXIT.badInput, () => ["labels", "import", join(tempDir(), "none.csv"), "--config", EXAMPLE, "--annotator", "a", "--provenance", "human", "--frame", "random"]],
     ["compare: two variants that are not there", EXIT.badInput, () => ["compare", "--variants", "a,b", "--config", EXAMPLE, "--evaluations-dir", tempDir()]],
   ];
+  it("compare: --require-trusted with a judge figure untrusted now: exit 1; without it: exit 0", async () => {
+    const evaluations = tempDir();
+    expect((await runCliCaptured(["run", "--config", EXAMPLE, "--evaluations-dir", evaluations, "--quiet"], NO_KEY)).code).toBe(EXIT.ok);
+    const compare = ["compare", "--variants", "bm25-small,hybrid-rerank", "--config", EXAMPLE, "--evaluations-dir", evaluations, "--reps", "100"];
+    expect((await runCliCaptured(compare, NO_KEY)).code).toBe(EXIT.ok);
+    const gated = await runCliCaptured([...compare, "--require-trusted"], NO_KEY);
+    expect(gated.code).toBe(EXIT.failed);
+    expect(gated.err).toMatch(/^ragjudge: untrusted judge figures: hybrid-rerank against bm25-small: /);
+  });
+
   it("batch: the endpoint down: exit 4; a file that is not there: exit 2", async () => {
     const cache = tempDir();
     const file = join(tempDir(), "batch.jsonl");

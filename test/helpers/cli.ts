@@ -76,3 +76,21 @@ export async function runCliCaptured(args: string[], env: EnvOverrides = {}): Pr
     process.exitCode = undefined;
   }
 }
+
+/**
+ * {@link runCliCaptured} with `cwd` as the working folder (the test pool runs
+ * in forks, so chdir is safe), for commands that look for
+ * ./ragjudge.config.json or write beside it.
+ *
+ * @example
+ * const r = await runCliIn(tempDir(), ["compare", a, b]);
+ */
+export async function runCliIn(cwd: string, args: string[], env: EnvOverrides = {}): Promise<CliRun> {
+  const before = process.cwd();
+  process.chdir(cwd);
+  try {
+    return await runCliCaptured(args, env);
+  } finally {
+    process.chdir(before);
+  }
+}

@@ -1,10 +1,13 @@
 import { resolve } from "node:path";
-import { loadConfig } from "../../golden/config.js";
+import { ConfigNotFoundError, configAbove, loadConfig, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { compareSides } from "../../report/compare/compare.js";
-import { loadEvaluation, parseSide, pickVariant, variantPairs, type CompareSide } from "../../report/compare/load.js";
+import { loadEvaluation, parseSide, pickVariant, variantPairs, type CompareSide, type LoadedEvaluation } from "../../report/compare/load.js";
 import { renderComparisons, type CompareFormat } from "../../report/compare/render.js";
+import { untrustedLine } from "../../report/compare/render-trust.js";
+import { notRechecked, recheckTrust } from "../../report/compare/trust.js";
 import { configEvaluationsDir, latestEvaluation } from "../../report/folder.js";
+import { shellArg } from "../../report/next.js";
 import { EXIT, UsageError } from "../errors.js";
 import { parseNumber } from "../commands/numbers.js";
 
@@ -18,28 +21,69 @@ export interface CompareFlags {
   reps: string;
   minGroup: string;
   failOnRegression?: boolean;
+  requireTrusted?: boolean;
+}
+
+/**
+ * The project whose labels folder re-checks each evaluation's trust:
+ * `--config` (or `--example`), else ./ragjudge.config.json. None there is
+ * not an error (the folders to compare may be named outright): the trust
+ * state is then shown as not re-checked, with {@link noProject}'s reason.
+ */
+function projectOf(flags: CompareFlags): ResolvedConfig | ConfigNotFoundError {
+  try {
+    return loadConfig(flags.config);
+  } catch (e) {
+    if (e instanceof ConfigNotFoundError) return e;
+    throw e;
+  }
+}
+
+/** Why an evaluation's trust could not be re-checked without a config, with the flag that re-checks it. */
+function noProject(ev: LoadedEvaluation, e: ConfigNotFoundError): string {
+  const none = `no ragjudge.config.json in ${e.cwd} and no --config, so no calibration records to read`;
+  if (ev.report.config.shippedExample) return `${none}: add --example to re-check it against the shipped example's`;
+  const near = e.above ?? configAbove(ev.folder);
+  return near ? `${none}: add --config ${shellArg(displayPath(near))} to re-check it` : `${none}: run compare from the project's folder, or add --config with the project's config`;
+}
+
+/** Loads each evaluation folder once, with its trust decided again against the project's records. */
+function evaluations(project: ResolvedConfig | ConfigNotFoundError): (folder: string) => LoadedEvaluation {
+  const seen = new Map<string, LoadedEvaluation>();
+  return (folder) => {
+    const key = resolve(folder);
+    let ev = seen.get(key);
+    if (!ev) {
+      ev = loadEvaluation(folder);
+      ev.trust = project instanceof ConfigNotFoundError ? notRechecked(noProject(ev, project)) : recheckTrust(ev, project);
+      seen.set(key, ev);
+    }
+    return ev;
+  };
 }
 
 /** The newest evaluation under the config's evaluationsDir (or --evaluations-dir). */
-function latest(flags: CompareFlags): string {
-  const dir = flags.evaluationsDir ? resolve(flags.evaluationsDir) : configEvaluationsDir(loadConfig(flags.config));
+function latest(flags: CompareFlags, project: ResolvedConfig | ConfigNotFoundError): string {
+  if (!flags.evaluationsDir && project instanceof ConfigNotFoundError) throw project;
+  const dir = flags.evaluationsDir ? resolve(flags.evaluationsDir) : configEvaluationsDir(project as ResolvedConfig);
   const found = latestEvaluation(dir);
   if (!found) throw new UsageError(`no evaluation in ${displayPath(dir)}: run ragjudge run first, or name the folders (ragjudge compare A B)`);
   return found;
 }
 
-function pairsFrom(args: string[], flags: CompareFlags): [CompareSide, CompareSide][] {
+function pairsFrom(args: string[], flags: CompareFlags, project: ResolvedConfig | ConfigNotFoundError): [CompareSide, CompareSide][] {
+  const load = evaluations(project);
   if (flags.variants !== undefined) {
     const names = flags.variants.split(",").map((s) => s.trim()).filter(Boolean);
     if (names.length !== 2) throw new UsageError(`--variants takes two variant names, A,B (got ${JSON.stringify(flags.variants)})`);
     if (args.length > 1) throw new UsageError("with --variants, give at most one evaluation folder (default: the latest evaluation)");
-    const ev = loadEvaluation(args[0] ?? latest(flags));
+    const ev = load(args[0] ?? latest(flags, project));
     return [[{ evaluation: ev, variant: pickVariant(ev, names[0]!) }, { evaluation: ev, variant: pickVariant(ev, names[1]!) }]];
   }
   if (args.length !== 2) throw new UsageError("compare needs two evaluations, A and B (FOLDER or FOLDER#variant), or --variants A,B [FOLDER]");
   const a = parseSide(args[0]!);
   const b = parseSide(args[1]!);
-  return variantPairs(loadEvaluation(a.folder), a.variant, loadEvaluation(b.folder), b.variant);
+  return variantPairs(load(a.folder), a.variant, load(b.folder), b.variant);
 }
 
 /** `ragjudge compare`'s action (see commands/compare.ts). */
@@ -47,11 +91,14 @@ export function compareAction(args: string[], flags: CompareFlags): void {
   const seed = parseNumber("--seed", flags.seed, "randomSeed");
   const reps = parseNumber("--reps", flags.reps, "bootstrapReps");
   const minGroup = parseNumber("--min-group", flags.minGroup, "minGroup");
-  const comparisons = pairsFrom(args, flags).map(([a, b]) => compareSides(a, b, { metric: flags.metric, seed, reps, minGroup }));
+  const comparisons = pairsFrom(args, flags, projectOf(flags)).map(([a, b]) => compareSides(a, b, { metric: flags.metric, seed, reps, minGroup }));
   process.stdout.write(renderComparisons(comparisons, flags.format));
   const regressed = comparisons.filter((c) => c.regressions.length > 0);
   if (flags.failOnRegression && regressed.length) {
     for (const c of regressed) process.stderr.write(`ragjudge: regression: ${c.b.variant} against ${c.a.variant}: ${c.regressions.join("; ")}\n`);
     process.exitCode = EXIT.failed;
   }
+  const untrusted = flags.requireTrusted ? comparisons.map(untrustedLine).filter(Boolean) : [];
+  for (const line of untrusted) process.stderr.write(`ragjudge: untrusted judge figures: ${line}\n`);
+  if (untrusted.length) process.exitCode = EXIT.failed;
 }

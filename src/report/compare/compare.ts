@@ -9,6 +9,7 @@ import { num } from "../format.js";
 import { NOT_FOUND_RUBRIC, type Outcome } from "../search-or-answer.js";
 import type { ReportJson, RubricJson } from "../schema.js";
 import type { CompareSide } from "./load.js";
+import { sideTrust, type SideTrust, type TrustSource } from "./trust.js";
 
 /** Options of {@link compareSides}. */
 export interface CompareOptions {
@@ -58,8 +59,16 @@ export interface VerdictComparison {
   fingerprintB: string | null;
   /** Why the comparison is refused (different judges, missing rubric); null when compared. */
   refused: string | null;
+  /**
+   * Trusted now, as the gate decides it again (`trustA`): false when not
+   * trusted now or when it could not be re-checked (report.json's word alone
+   * is never taken); null when no rubric was found to compare.
+   */
   trustedA: boolean | null;
   trustedB: boolean | null;
+  /** Each side's trust: report.json's word, the gate's now, and where they differ. */
+  trustA: SideTrust | null;
+  trustB: SideTrust | null;
   paired: PairedDelta | null;
   mcnemar: McNemarResult | null;
 }
@@ -87,10 +96,22 @@ export interface ChangedQuestion {
   metricDelta: number | null;
 }
 
+/** One side of a comparison: its evaluation, variant, and where its trust was re-checked (or why not). */
+export interface ComparedSide {
+  folder: string;
+  evaluation: string;
+  variant: string;
+  time: string;
+  trust: TrustSource;
+}
+
+/** Said of a side whose evaluation was loaded without a recheck ({@link recheckTrust}). */
+const NOT_RECHECKED: TrustSource = { rechecked: false, why: "no project was given to re-check it against (recheckTrust)" };
+
 /** Everything `ragjudge compare` reports for one pair of variants. */
 export interface Comparison {
-  a: { folder: string; evaluation: string; variant: string; time: string };
-  b: { folder: string; evaluation: string; variant: string; time: string };
+  a: ComparedSide;
+  b: ComparedSide;
   golden: string;
   metric: string;
   seed: number;
@@ -195,15 +216,19 @@ interface VerdictSource {
   b: Map<string, 0 | 1>;
 }
 
+/** The trust fields of a comparison from the report entries each side's measure rests on. */
+function trustFields(a: CompareSide, b: CompareSide, ea: readonly RubricJson[], eb: readonly RubricJson[]): Pick<VerdictComparison, "trustedA" | "trustedB" | "trustA" | "trustB"> {
+  const trustA = sideTrust(a.evaluation, ea);
+  const trustB = sideTrust(b.evaluation, eb);
+  return { trustA, trustB, trustedA: trustA.now === true, trustedB: trustB.now === true };
+}
+
 function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids: readonly string[], seed: number, reps: number, minN: number): VerdictSource {
   const empty = new Map<string, 0 | 1>();
-  const base = { measure, fingerprintA: null, fingerprintB: null, trustedA: null, trustedB: null, paired: null, mcnemar: null };
+  const base = { measure, fingerprintA: null, fingerprintB: null, trustedA: null, trustedB: null, trustA: null, trustB: null, paired: null, mcnemar: null };
   const names = measure === "answer" ? [...new Set([...a.variant.searchOrAnswer.answerRubrics, ...b.variant.searchOrAnswer.answerRubrics, NOT_FOUND_RUBRIC])] : [measure];
-  const fa: string[] = [];
-  const fb: string[] = [];
-  let trustedA = true;
-  let trustedB = true;
-  let single: [RubricJson, RubricJson] | undefined;
+  const ea: RubricJson[] = [];
+  const eb: RubricJson[] = [];
   for (const name of names) {
     const ra = rubricOf(a.evaluation.report, name, a.variant.name);
     const rb = rubricOf(b.evaluation.report, name, b.variant.name);
@@ -212,15 +237,12 @@ function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids:
       return { comparison: { ...base, refused: `${name} was judged in ${ra.length ? "A only" : rb.length ? "B only" : "neither evaluation"}` }, a: empty, b: empty };
     }
     if (ra.length > 1 || rb.length > 1) return { comparison: { ...base, refused: `${name} has verdicts of several judge fingerprints in one evaluation; they never mix` }, a: empty, b: empty };
-    single = [ra[0]!, rb[0]!];
-    fa.push(ra[0]!.fingerprint);
-    fb.push(rb[0]!.fingerprint);
-    trustedA &&= ra[0]!.trust.trusted;
-    trustedB &&= rb[0]!.trust.trusted;
+    ea.push(ra[0]!);
+    eb.push(rb[0]!);
     if (ra[0]!.fingerprint !== rb[0]!.fingerprint) {
       return {
         comparison: {
-          ...base, fingerprintA: ra[0]!.fingerprint, fingerprintB: rb[0]!.fingerprint, trustedA, trustedB,
+          ...base, fingerprintA: ra[0]!.fingerprint, fingerprintB: rb[0]!.fingerprint, ...trustFields(a, b, ea, eb),
           refused: `${name} was judged by different judges (fingerprint ${ra[0]!.fingerprint.slice(0, 12)} in A, ${rb[0]!.fingerprint.slice(0, 12)} in B: another prompt, model or setting); verdicts of different judges are never compared`,
         },
         a: empty, b: empty,
@@ -228,13 +250,12 @@ function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids:
     }
   }
   // A single rubric (not "answer") went through the loop once, which kept its two entries.
-  const va = measure === "answer" ? answerValues(a) : rubricValues(single![0], a.variant.name);
-  const vb = measure === "answer" ? answerValues(b) : rubricValues(single![1], b.variant.name);
+  const va = measure === "answer" ? answerValues(a) : rubricValues(ea[0]!, a.variant.name);
+  const vb = measure === "answer" ? answerValues(b) : rubricValues(eb[0]!, b.variant.name);
   const [xs, ys] = pairsOf({ a: va, b: vb }, ids);
-  const fpA = fa.length === 1 ? fa[0]! : fa.join("+");
-  const fpB = fb.length === 1 ? fb[0]! : fb.join("+");
+  const fingerprints = (es: readonly RubricJson[]) => es.map((e) => e.fingerprint).join("+");
   return {
-    comparison: { ...base, fingerprintA: fpA, fingerprintB: fpB, trustedA, trustedB, refused: null, paired: paired(xs, ys, seed, reps, minN), mcnemar: mcnemarOf(xs, ys) },
+    comparison: { ...base, fingerprintA: fingerprints(ea), fingerprintB: fingerprints(eb), ...trustFields(a, b, ea, eb), refused: null, paired: paired(xs, ys, seed, reps, minN), mcnemar: mcnemarOf(xs, ys) },
     a: va,
     b: vb,
   };
@@ -286,7 +307,9 @@ const ciText = (ci: Interval | null) => (ci ? `[${f3(ci.lo)}, ${f3(ci.hi)}]` : "
  *   resamples questions; McNemar's test for Hit@k (yes/no);
  * - every rubric and the answer outcome (right or wrong): the same, with
  *   McNemar's test (exact below 25 discordant pairs); verdicts of different
- *   judge fingerprints are refused, never compared;
+ *   judge fingerprints are refused, never compared; each side's trust is
+ *   the gate's now when its evaluation was re-checked (`recheckTrust`,
+ *   trust.ts), report.json's word beside it, and never "trusted" otherwise;
  * - per kind and tag, the same differences with n shown; a group is
  *   flagged regressed only when its interval lies wholly below zero, and a
  *   group under `minGroup` questions gets no interval at all;
@@ -375,7 +398,7 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
     + (otherOverall.length ? `other measures regressed over all questions: ${otherOverall.map((r) => r.replace(/^overall /, "")).join("; ")}; ` : "")
     + (groupRegressions.length ? `regressed groups: ${groupRegressions.join("; ")}` : "no kind or tag group regressed")
     + ".";
-  const side = (s: CompareSide) => ({ folder: s.evaluation.folder, evaluation: s.evaluation.report.folder, variant: s.variant.name, time: s.evaluation.report.time });
+  const side = (s: CompareSide): ComparedSide => ({ folder: s.evaluation.folder, evaluation: s.evaluation.report.folder, variant: s.variant.name, time: s.evaluation.report.time, trust: s.evaluation.trust?.source ?? NOT_RECHECKED });
   return {
     a: side(a), b: side(b), golden: ra.inputs.golden.sha256, metric, seed, reps, minGroup,
     headline, metrics, answers: answers.comparison, rubrics: rubrics.map((r) => r.comparison), groups, changed, regressions, verdict,

@@ -4,11 +4,14 @@ import { InputError } from "../../golden/errors.js";
 import { loadJson } from "../../golden/jsonl.js";
 import { REPORT_FILE } from "../folder.js";
 import { ReportJson, type VariantJson } from "../schema.js";
+import type { TrustRecheck } from "./trust.js";
 
 /** An evaluation folder read back: its path and its validated report.json. */
 export interface LoadedEvaluation {
   folder: string;
   report: ReportJson;
+  /** Its trust decided again against the project's calibration records ({@link recheckTrust}); absent: not re-checked. */
+  trust?: TrustRecheck;
 }
 
 /** One side of a comparison: an evaluation and one of its variants. */

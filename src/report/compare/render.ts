@@ -1,6 +1,7 @@
 import { renderTable, type TextFormat } from "../../retrieval/diagnostics/table.js";
 import { num, OUTCOME_LABELS, signed } from "../format.js";
-import type { ChangedQuestion, Comparison, GroupComparison, McNemarResult, PairedDelta, VerdictComparison } from "./compare.js";
+import type { ChangedQuestion, Comparison, GroupComparison, McNemarResult, PairedDelta } from "./compare.js";
+import { trustCell, trustNotes } from "./render-trust.js";
 
 /** Output formats of `ragjudge compare`. */
 export type CompareFormat = "table" | "md" | "json";
@@ -23,11 +24,6 @@ function metricsTable(c: Comparison, format: TextFormat): string {
     rows,
     format,
   );
-}
-
-function trustCell(v: VerdictComparison): string {
-  if (v.trustedA === null) return "";
-  return v.trustedA && v.trustedB ? "trusted" : "untrusted";
 }
 
 function verdictsTable(c: Comparison, format: TextFormat): string {
@@ -86,8 +82,8 @@ export function renderComparisonText(c: Comparison, format: TextFormat): string 
   out.push(`${format === "markdown" ? "\n" : ""}same golden set (sha256 ${c.golden.slice(0, 12)}); paired over questions; 95% seeded bootstrap intervals (seed ${c.seed}, ${c.reps} resamples); groups under ${c.minGroup} questions get no interval`, "");
   out.push(heading("Retrieval (answerable questions)", format), "", metricsTable(c, format), "");
   out.push(heading("Answers and judge pass rates (per question)", format), "", verdictsTable(c, format), "");
-  const untrusted = [c.answers, ...c.rubrics].filter((v) => v.refused === null && (v.trustedA === false || v.trustedB === false)).map((v) => v.measure);
-  if (untrusted.length) out.push(`${format === "markdown" ? "> " : "note: "}untrusted judge figures (${untrusted.join(", ")}): differences shown, but read them as indicative until calibrated.`, "");
+  const notes = trustNotes(c, format);
+  if (notes.length) out.push(...(format === "markdown" ? notes.flatMap((n) => [n, ""]) : [...notes, ""]));
   const { table, hidden } = groupsTable(c, format);
   out.push(heading("By kind and tag (flagged only when the interval lies below zero)", format), "", table);
   if (hidden) out.push("", `${hidden} group${hidden === 1 ? "" : "s"} with fewer than ${c.minGroup} questions not shown (no interval; --format json lists them)`);
