@@ -14,7 +14,7 @@ describe("ragjudge review: bad input", () => {
   it("exits 2 with one line for a bad annotator, a missing queue, a bad port or provenance", async () => {
     const cases: [string[], RegExp][] = [
       [[...base, "--annotator", "../x"], /cannot name a labels file/],
-      [["review", join(w.dir, "missing.jsonl"), "--rubrics-dir", w.rubrics, "--labels", w.labels, "--annotator", "asha"], /missing\.jsonl: no review queue: make one with `ragjudge sample --random 20 (--split heldout )?--annotator asha --out \S*missing\.jsonl`/],
+      [["review", join(w.dir, "missing.jsonl"), "--rubrics-dir", w.rubrics, "--labels", w.labels, "--annotator", "asha"], /missing\.jsonl: no review queue: make one with `ragjudge sample --random 20 (--split heldout )?--annotator asha --labels \S*labels --out \S*missing\.jsonl`/],
       [[...base, "--annotator", "asha", "--port", "http"], /--port: expected a whole number from 0 to 65,535, got "http"/],
       [[...base, "--annotator", "asha", "--provenance", "import"], /--provenance/],
     ];

@@ -12,6 +12,7 @@ import { loadGolden } from "../../golden/dataset.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { Judgment } from "../../golden/schema/items.js";
 import { EXIT } from "../errors.js";
+import { labelsToWrite } from "./example-labels.js";
 import { parseNumber } from "../commands/numbers.js";
 
 export interface CalibrateOptions {
@@ -32,12 +33,13 @@ export function calibrateAction(opts: CalibrateOptions): void {
   const reps = parseNumber("--reps", opts.reps, "bootstrapReps");
   const resolved = loadConfig(opts.config);
   const { config } = resolved;
+  // Records are written into the labels folder (not with --no-write): never the installed example's.
+  const labelsDir = opts.write ? labelsToWrite(resolved, opts.labels, "add --no-write to print the example's calibration without recording it") : opts.labels ?? resolved.path(config.labels);
   const judgmentsFile = opts.judgments ?? resolved.outPath(`${config.cacheDir}/judgments.jsonl`);
   if (!existsSync(judgmentsFile)) {
     throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
   }
   const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
-  const labelsDir = opts.labels ?? resolved.path(config.labels);
   // A folder named on the command line must exist: a mistyped path is not "no labels yet".
   if (opts.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
   const book = loadLabels(labelsDir);

@@ -14,6 +14,7 @@ import { writeOutputFile } from "../../calibration/output.js";
 import { canonicalJson } from "../../golden/hash.js";
 import type { Label } from "../../golden/schema/items.js";
 import { UsageError } from "../errors.js";
+import { EXAMPLE_LABELS, labelsToWrite } from "./example-labels.js";
 
 export interface Common {
   labels?: string;
@@ -24,9 +25,9 @@ export interface Common {
  * The labels folder and, when a config is given or needed, the rubrics,
  * golden-set questions and variants to check imported labels against. With
  * `--labels` and no `--config`, no config is read (an imported data set may
- * have none).
+ * have none). With `write` (import), the installed example's folder is refused.
  */
-function context(opts: Common): { dir: string; known?: () => KnownNames; resolved?: ResolvedConfig } {
+function context(opts: Common, write = false): { dir: string; known?: () => KnownNames; resolved?: ResolvedConfig } {
   if (opts.labels && !opts.config) return { dir: opts.labels };
   const resolved = loadConfig(opts.config);
   const known = (): KnownNames => {
@@ -39,7 +40,8 @@ function context(opts: Common): { dir: string; known?: () => KnownNames; resolve
       variants: { names: resolved.config.variants.map((v) => v.name), file: resolved.file },
     };
   };
-  return { dir: opts.labels ?? resolved.path(resolved.config.labels), known, resolved };
+  const hint = `add --labels ${EXAMPLE_LABELS} to import into a folder of your own (made when missing)`;
+  return { dir: write ? labelsToWrite(resolved, opts.labels, hint) : opts.labels ?? resolved.path(resolved.config.labels), known, resolved };
 }
 
 /** `ragjudge labels import`'s action (see commands/labels.ts). */
@@ -49,7 +51,7 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
     inclusionProbability = Number(opts.inclusionProbability);
     if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
   }
-  const { dir, known } = context(opts);
+  const { dir, known } = context(opts, true);
   const draws = loadDraws(dir);
   const isDrawn = (l: Label) => draws.draws.some((d) => drawItemOf(d, l, l.inputHash)?.drawn === true);
   const csv = readLabelsCsv(file, {

@@ -26,6 +26,7 @@ import { commandLine, suggestedAnnotator } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 import { parseNumber } from "../commands/numbers.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
+import { EXAMPLE_LABELS, labelsToWrite } from "./example-labels.js";
 
 export interface PlanFlags {
   width: string;
@@ -147,7 +148,9 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const cfg = loadConfig(flags.config);
   const { config } = cfg;
   const judgmentsFile = flags.judgments ?? cfg.outPath(`${config.cacheDir}/judgments.jsonl`);
-  const labelsDir = flags.labels ?? cfg.path(config.labels);
+  // A budget records its draws in the labels folder: never the installed example's (a folder of one's own must exist, as below).
+  const labelsDir = budget === undefined ? flags.labels ?? cfg.path(config.labels)
+    : labelsToWrite(cfg, flags.labels, `mkdir ${EXAMPLE_LABELS}, then add --labels ${EXAMPLE_LABELS} to record the draws in a folder of your own`);
   // Where a budget's or active frame's queue goes, checked before any work: a budget records its draws before the
   // queue, and draws left without their queue hold the trust gate back.
   const out = budget !== undefined || active !== undefined ? outputTarget(flags.out ?? cfg.outPath(`${config.cacheDir}/${DEFAULT_QUEUE}`), queueReads(cfg, judgmentsFile, labelsDir)) : "";

@@ -16,6 +16,7 @@ import { DEFAULT_QUEUE, ITEM_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
 import { parseNumber } from "../commands/numbers.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
+import { EXAMPLE_LABELS, labelsToWrite } from "./example-labels.js";
 
 export interface ReviewFlags {
   annotator: string;
@@ -55,23 +56,24 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const cacheFile = (name: string) => config().outPath(`${config().config.cacheDir}/${name}`);
   const port = parseNumber("--port", flags.port, "port");
   const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
-  const labelsDir = () => flags.labels ?? config().path(config().config.labels);
+  // Every label goes there: the installed example's folder is refused before anything is read or written.
+  const labelsDir = flags.labels ?? labelsToWrite(config(), undefined, `add --labels ${EXAMPLE_LABELS} to keep your labels in a folder of your own (made when missing)`);
   const judgmentsFile = () => flags.judgments ?? cacheFile("judgments.jsonl");
   // The labels folder, read once: the names checked are those of the labels the session starts from.
   const readLabels = (): ReviewLabels => {
-    const labels = readReviewLabels(labelsDir(), flags.annotator);
-    refuseLookalikeAnnotator(flags.annotator, labels.book, loadDraws(labelsDir()));
+    const labels = readReviewLabels(labelsDir, flags.annotator);
+    refuseLookalikeAnnotator(flags.annotator, labels.book, loadDraws(labelsDir));
     return labels;
   };
   let labels: ReviewLabels;
   if (flags.item !== undefined) {
     labels = readLabels();
     // the queue --item writes must replace none of what is read (a queue named as the config replaced it)
-    const target = outputTarget(queueFile, queueReads(config(), judgmentsFile(), labelsDir()));
+    const target = outputTarget(queueFile, queueReads(config(), judgmentsFile(), labelsDir));
     const entries = itemQueue(config(), { item: flags.item, judgmentsFile: judgmentsFile() });
     writeOutputFile(target, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   } else if (!existsSync(queueFile)) {
-    const cfgArgs = flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "";
+    const cfgArgs = (flags.example ? " --example" : flags.config ? ` --config ${shellArg(flags.config)}` : "") + (flags.labels !== undefined ? ` --labels ${shellArg(flags.labels)}` : "");
     // The hint must make the queue this command reads: the same path, and the split the trust gate counts when the golden set has one.
     const outArg = queueArg === undefined ? "" : ` --out ${shellArg(queueArg)}`;
     const split = heldoutSplitInUse(config);
@@ -82,7 +84,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     queueFile,
     rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
     judgmentsFile: judgmentsFile(),
-    labelsDir: labelsDir(),
+    labelsDir,
     labels,
     annotator: flags.annotator,
     provenance: flags.provenance,
@@ -93,7 +95,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     process.stdout.write(`The review queue ${queueFile} is empty: nothing to review (run \`ragjudge sample\` to draw items).\n`);
     return;
   }
-  const labelsFile = labelsFileOf(labelsDir(), session.annotator, { create: false });
+  const labelsFile = labelsFileOf(labelsDir, session.annotator, { create: false });
   process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${displayPath(labelsFile)} (${provenanceNote(session.provenance)})\n`);
   if (flags.order === "uncertain") process.stdout.write(`Serving the least certain verdicts first within each draw (P(yes) nearest 0.5; items without one last); the draw and its labels' inclusion probabilities are unchanged.\n`);
   if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");

@@ -48,6 +48,6 @@ export function sampleDrawAction(flags: SampleFlags): void {
   const d = found.draw;
   const lines = [`Draw ${d.id} (${d.rubric}, ${d.design}, drawn for ${d.annotator}): ${d.drawn.length} drawn items, ${entries.length} of them still unlabelled → ${entries.length} queued for ${flags.annotator}`];
   if (entries.length === 0) lines.push(`Nothing to review: every drawn item that is judged today is labelled (wrote an empty queue to ${shortPath(out)}).`);
-  else lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewNext(flags, out, flags.judgments)}`);
+  else lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewNext(flags, out, flags.judgments, cfg)}`);
   process.stdout.write(lines.join("\n") + "\n");
 }

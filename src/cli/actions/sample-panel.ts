@@ -16,6 +16,7 @@ import { UsageError } from "../errors.js";
 import { nameList } from "./lists.js";
 import type { SampleFlags } from "./sample.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
+import { labelsArgs } from "./example-labels.js";
 
 /** `ragjudge sample --panel-splits`: the items a judge panel split on, as a review frame of its own (never counted by the trust gate). */
 export function samplePanelSplitsAction(flags: SampleFlags): void {
@@ -42,7 +43,7 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
   writeOutputFile(out, r.entries.map((e) => JSON.stringify(e) + "\n").join(""));
   const lines = [`Review queue for ${flags.annotator}: items where the judges ${r.judges.join(", ")} split (frame panel-split; its labels never count for the trust gate):`];
   for (const n of r.rubrics) lines.push(`  ${n.rubric}: ${n.splits} of ${n.judged} judged items split${n.labelledByAnnotator ? `; ${n.labelledByAnnotator} already labelled by you` : ""} → ${n.queued} queued`);
-  const cfgOpt = flags.config ? ` --config ${shellArg(flags.config)}` : "";
+  const cfgOpt = [...(flags.config ? ["--config", flags.config] : []), ...labelsArgs(cfg, flags.labels)].map((a) => ` ${shellArg(a)}`).join("");
   const shown = displayPath(out);
   lines.push(r.entries.length ? `Wrote ${r.entries.length} entries to ${shown}. Next: ragjudge review ${flags.out ? shellArg(shown) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}` : `Nothing to review: wrote an empty queue to ${shown}.`);
   process.stdout.write(lines.join("\n") + "\n");

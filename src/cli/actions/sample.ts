@@ -18,6 +18,8 @@ import { parseNumber } from "../commands/numbers.js";
 import { nameList } from "./lists.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
+import { EXAMPLE_LABELS, labelsArgs, labelsToWrite } from "./example-labels.js";
+import type { ResolvedConfig } from "../../golden/config.js";
 
 export interface SampleFlags {
   random?: string;
@@ -114,7 +116,9 @@ export function sampleAction(flags: SampleFlags): void {
   const rubrics = flags.rubrics === undefined ? undefined : nameList("--rubrics", flags.rubrics, "rubric");
   const variants = flags.variant === undefined ? undefined : nameList("--variant", flags.variant, "variant");
   const splits = flags.split === undefined ? undefined : nameList("--split", flags.split, "split");
-  const labelsDir = flags.labels ?? cfg.path(cfg.config.labels);
+  // A random sample records its draw in the labels folder; the other frames only read it.
+  const labelsDir = random === undefined ? flags.labels ?? cfg.path(cfg.config.labels)
+    : labelsToWrite(cfg, flags.labels, `add --labels ${EXAMPLE_LABELS} to record the draw in a folder of your own (made when missing); review and calibrate then take the same --labels`);
   // read once: the names checked are those of the labels sampled against
   const book = loadLabels(labelsDir);
   refuseLookalikeAnnotator(flags.annotator, book, loadDraws(labelsDir));
@@ -154,15 +158,19 @@ export function sampleAction(flags: SampleFlags): void {
   // The judgments that reveal the judge's verdict after each answer: the ones sampled from.
   const judgments = flags.evaluation !== undefined ? join(flags.evaluation, "judgments.jsonl") : flags.judgments;
   if (result.entries.length === 0) lines.push(`Nothing to review: wrote an empty queue to ${shortPath(out)}.`);
-  else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ${reviewNext(flags, out, judgments)}`);
+  else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ${reviewNext(flags, out, judgments, cfg)}`);
   process.stdout.write(lines.join("\n") + "\n");
 }
 
-/** The `ragjudge review` command that serves a queue `sample` just wrote, with the inputs it was sampled from. */
-export function reviewNext(flags: Pick<SampleFlags, "out" | "annotator" | "example" | "config" | "labels">, out: string, judgments: string | undefined): string {
+/**
+ * The `ragjudge review` command that serves a queue `sample` just wrote, with
+ * the inputs it was sampled from (and, for the installed example, whose
+ * labels folder is never written, a folder of one's own: `labelsArgs`).
+ */
+export function reviewNext(flags: Pick<SampleFlags, "out" | "annotator" | "example" | "config" | "labels">, out: string, judgments: string | undefined, cfg: Pick<ResolvedConfig, "isShippedExample">): string {
   return commandLine([
     "review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator,
-    ...(flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : []), ...(flags.labels ? ["--labels", flags.labels] : []),
+    ...(flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : []), ...labelsArgs(cfg, flags.labels),
     ...(judgments !== undefined ? ["--judgments", judgments] : []),
   ]).trim();
 }

@@ -3,8 +3,8 @@ import { reviewNext } from "../../../src/cli/actions/sample.js";
 
 describe("reviewNext", () => {
   it("prints the review command for the queue sample wrote, each argument quoted for a shell only when it needs it", () => {
-    expect(reviewNext({ annotator: "asha", config: "ragjudge.config.json" }, "/tmp/q.jsonl", undefined)).toBe("ragjudge review --annotator asha --config ragjudge.config.json");
-    expect(reviewNext({ annotator: "Asha K", example: true, labels: "my labels", out: "q.jsonl" }, "q.jsonl", "evaluations/x y/judgments.jsonl")).toBe(
+    expect(reviewNext({ annotator: "asha", config: "ragjudge.config.json" }, "/tmp/q.jsonl", undefined, { isShippedExample: false })).toBe("ragjudge review --annotator asha --config ragjudge.config.json");
+    expect(reviewNext({ annotator: "Asha K", example: true, labels: "my labels", out: "q.jsonl" }, "q.jsonl", "evaluations/x y/judgments.jsonl", { isShippedExample: true })).toBe(
       "ragjudge review q.jsonl --annotator 'Asha K' --example --labels 'my labels' --judgments 'evaluations/x y/judgments.jsonl'",
     );
   });

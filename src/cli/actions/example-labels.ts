@@ -1,0 +1,53 @@
+import { realpathSync } from "node:fs";
+import { packageRoot, type ResolvedConfig } from "../../golden/config.js";
+import { displayPath } from "../../golden/errors.js";
+import { UsageError } from "../errors.js";
+
+/**
+ * The shipped example's labels folder is part of the installed package,
+ * which ragjudge never writes: a command that would write labels, draws or
+ * calibration records there (its config by `--example` or by path, and no
+ * `--labels`) is refused, exit 2, with a hint that works as printed. Only
+ * from the package's own folder (this repository, where the example's
+ * authors keep its labels) is it the project's own folder to write.
+ */
+
+/** The folder the hints name for labels of one's own beside the example: made by the commands that write labels when missing. */
+export const EXAMPLE_LABELS = "example-labels";
+
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+/** True when `labels` is unset and the config's labels folder is the installed example's, seen from outside the package. */
+function shippedLabels(cfg: Pick<ResolvedConfig, "isShippedExample">, labels: string | undefined): boolean {
+  return labels === undefined && cfg.isShippedExample && real(process.cwd()) !== real(packageRoot());
+}
+
+/**
+ * The labels folder a command writes into: `--labels`, else the config's;
+ * the installed example's is refused with `hint`, the flag that makes the
+ * command work (say, `add --labels example-labels ...`).
+ *
+ * @example
+ * const labelsDir = labelsToWrite(cfg, flags.labels, `add --labels ${EXAMPLE_LABELS} to keep your labels in a folder of your own`);
+ */
+export function labelsToWrite(cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "config">, labels: string | undefined, hint: string): string {
+  const dir = labels ?? cfg.path(cfg.config.labels);
+  if (shippedLabels(cfg, labels)) throw new UsageError(`the shipped example's labels folder (${displayPath(dir)}) belongs to the installed ragjudge package, which is never written: ${hint}`);
+  return dir;
+}
+
+/**
+ * The `--labels` a printed command needs to write labels as this one reads
+ * them: the one given; for the installed example's folder, which is never
+ * written, {@link EXAMPLE_LABELS}; else none (the config's).
+ */
+export function labelsArgs(cfg: Pick<ResolvedConfig, "isShippedExample">, labels: string | undefined): string[] {
+  if (labels !== undefined) return ["--labels", labels];
+  return shippedLabels(cfg, labels) ? ["--labels", EXAMPLE_LABELS] : [];
+}
