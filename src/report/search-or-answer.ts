@@ -92,6 +92,13 @@ export function classify(e: QuestionEvidence, answerRubrics: readonly string[] =
   return { ...base, relevantInContext: e.relevantInContext, answerPassed: passed, outcome, because: parts.join(", ") };
 }
 
+/** Outcome of an answer as 1 (right), 0 (wrong) or null (unjudged). */
+export function answerScore(o: Outcome): 0 | 1 | null {
+  if (o === "ok" || o === "ok-without-retrieval" || o === "correct-not-found") return 1;
+  if (o === "unjudged") return null;
+  return 0;
+}
+
 /** Counts of outcomes, overall and per group (kind, tag). */
 export interface CrossTab {
   n: number;

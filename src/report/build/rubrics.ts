@@ -12,7 +12,7 @@ import type { Judgment } from "../../golden/schema/items.js";
 import { RULE_FINGERPRINT } from "../../judge/items/items.js";
 import { isClaimUnit } from "../../judge/items/claims.js";
 import type { Rubric } from "../../judge/rubric/rubric.js";
-import { servedKeys } from "../../judge/summary/served.js";
+import { servedKeys, type ServedKey } from "../../judge/summary/served.js";
 import { answerOutcome } from "../../judge/summary/summary.js";
 import type { RubricJson, RubricVariantJson } from "../schema.js";
 import { recordKey } from "../../calibration/record.js";
@@ -187,6 +187,59 @@ function variantFigures(
   return { variant, ...main, pairs: citation ? items : null, uncited, notFound };
 }
 
+/** One report entry's judge and per-question verdicts, as {@link entryVerdicts} derives them from the judgments. */
+export interface EntryVerdicts {
+  fingerprint: string;
+  servedModel: string | null;
+  judge: RubricJson["judge"];
+  /** The judge group (absent for a rubric decided by rule alone). */
+  group: JudgeGroup | undefined;
+  /** Claim verdicts (c<n>) are the labelled unit; the answers' verdicts are derived from them. */
+  claims: boolean;
+  /** The judge-decided rows (claims left out) and, for the rubric's first entry, its rule rows. */
+  rows: Judgment[];
+  rules: Judgment[];
+  perQuestion: Map<string, Map<string, QuestionVerdict>>;
+  /** report.json's `verdicts` of the entry. */
+  verdicts: RubricJson["verdicts"];
+}
+
+/**
+ * The report entries of one rubric (one per judge fingerprint and served
+ * model, the most verdicts first; rule verdicts join the first, or make one
+ * entry of their own when no judge gave any) with their per-question
+ * verdicts: what report.json's `rubrics[].verdicts` says, so `compare` can
+ * check a report against the judgments.jsonl it was built from.
+ */
+export function entryVerdicts(
+  judgments: readonly Judgment[],
+  rubric: Pick<Rubric, "name" | "unit">,
+  variants: readonly string[],
+  requireCitations: boolean,
+  groups: readonly JudgeGroup[] = groupJudgments(judgments).groups,
+  served: (j: Judgment) => ServedKey = servedKeys(judgments.filter((j) => j.judge !== "rule")),
+): EntryVerdicts[] {
+  const rows = judgments.filter((j) => j.rubric === rubric.name);
+  const rules = rows.filter((j) => j.judge === "rule");
+  const mine: (JudgeGroup | undefined)[] = groups.filter((g) => g.rubric === rubric.name).sort((a, b) => b.items.length - a.items.length);
+  if (mine.length === 0) {
+    if (rules.length === 0) return [];
+    mine.push(undefined);
+  }
+  return mine.map((group, gi) => {
+    const fingerprint = group?.fingerprint ?? RULE_FINGERPRINT;
+    const servedModel = group?.servedModel ?? null;
+    const myRules = gi === 0 ? rules : [];
+    const judgedAll = rows.filter((j) => j.judge !== "rule" && j.fingerprint === fingerprint && served(j) === (servedModel ?? ""));
+    const claims = judgedAll.some((j) => isClaimUnit(j.unit));
+    const judgedRows = claims ? judgedAll.filter((j) => !isClaimUnit(j.unit)) : judgedAll;
+    const perQuestion = new Map<string, Map<string, QuestionVerdict>>();
+    for (const v of variants) perQuestion.set(v, questionVerdicts([...judgedRows, ...myRules].filter((j) => j.variant === v), rubric.unit, requireCitations));
+    const verdicts = [...perQuestion].flatMap(([variant, m]) => [...m].map(([question, verdict]) => ({ variant, question, verdict })));
+    return { fingerprint, servedModel, judge: group?.judge ?? "rule", group, claims, rows: [...judgedRows, ...myRules], rules: myRules, perQuestion, verdicts };
+  });
+}
+
 /**
  * One report entry per judged rubric and judge fingerprint (verdicts of
  * different fingerprints never mix): the trust state from this run's
@@ -213,42 +266,27 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
   const gateInputs = { draws: input.draws, ...(input.trust ? { trust: input.trust } : {}), splits: splitsOf(input.golden.questions) };
   const out: RubricJson[] = [];
   for (const rubric of input.rubrics) {
-    const rows = input.judgments.filter((j) => j.rubric === rubric.name);
-    const rules = rows.filter((j) => j.judge === "rule");
-    const mine: (JudgeGroup | undefined)[] = groups.filter((g) => g.rubric === rubric.name).sort((a, b) => b.items.length - a.items.length);
-    if (mine.length === 0) {
-      if (rules.length === 0) continue;
-      mine.push(undefined);
-    }
-    mine.forEach((group, gi) => {
-      const fingerprint = group?.fingerprint ?? RULE_FINGERPRINT;
-      const servedModel = group?.servedModel ?? null;
+    for (const e of entryVerdicts(input.judgments, rubric, input.variants, input.requireCitations, groups, served)) {
+      const { group, fingerprint, servedModel, claims } = e;
       const cal = input.calibration.rubrics.find((r) => r.group.rubric === rubric.name && r.group.fingerprint === fingerprint && r.group.servedModel === servedModel);
       const pairing = group ? pairGroup(group, input.book, gateContext(gateInputs, group.rubric)) : undefined;
       const gate = { pairs: pairing?.gate ?? [], weighted: pairing?.weighted ?? false, skipped: pairing?.skipped ?? [] };
-      const myRules = gi === 0 ? rules : [];
-      const judgedAll = rows.filter((j) => j.judge !== "rule" && j.fingerprint === fingerprint && served(j) === (servedModel ?? ""));
-      // Claim verdicts (c<n>) are the labelled unit; the answers' verdicts are derived from them.
-      const claims = judgedAll.some((j) => isClaimUnit(j.unit));
-      const judgedRows = claims ? judgedAll.filter((j) => !isClaimUnit(j.unit)) : judgedAll;
-      const perQuestionAll = new Map<string, Map<string, "yes" | "no" | "error" | null>>();
-      for (const v of input.variants) perQuestionAll.set(v, questionVerdicts([...judgedRows, ...myRules].filter((j) => j.variant === v), rubric.unit, input.requireCitations));
       out.push({
         rubric: rubric.name,
         unit: claims ? "claim" : rubric.unit,
         rateUnit: rubric.unit === "question" ? "questions" : "answers",
         fingerprint,
         servedModel,
-        judge: group?.judge ?? "rule",
+        judge: e.judge,
         model: group?.models[0] ?? null,
         trust: trustJson(cal, heldout),
         calibration: calibrationJson(cal, input.recordFiles.get(recordKey({ rubric: rubric.name, fingerprint, servedModels: group?.servedModels ?? [] }))),
         variants: input.variants
-          .map((v) => variantFigures(v, group?.items ?? [], [...judgedRows, ...myRules], myRules, gate, perQuestionAll.get(v)!, input, rubric, claims))
+          .map((v) => variantFigures(v, group?.items ?? [], e.rows, e.rules, gate, e.perQuestion.get(v)!, input, rubric, claims))
           .filter((f) => f.pass + f.fail + f.errors > 0 || (f.uncited ?? 0) > 0),
-        verdicts: [...perQuestionAll].flatMap(([variant, m]) => [...m].map(([question, verdict]) => ({ variant, question, verdict }))),
+        verdicts: e.verdicts,
       });
-    });
+    }
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { MeasureSpecError, measureLabel, UnknownMeasureError } from "../../retri
 import { MEASURES } from "../../retrieval/measures/registry.js";
 import { REPORT_FILE } from "../folder.js";
 import { num } from "../format.js";
-import { NOT_FOUND_RUBRIC, type Outcome } from "../search-or-answer.js";
+import { answerScore, NOT_FOUND_RUBRIC, type Outcome } from "../search-or-answer.js";
 import type { ReportJson, RubricJson } from "../schema.js";
 import type { CompareSide } from "./load.js";
 import { sideTrust, type SideTrust, type TrustSource } from "./trust.js";
@@ -130,12 +130,7 @@ export interface Comparison {
   verdict: string;
 }
 
-/** Outcome of an answer as 1 (right), 0 (wrong) or null (unjudged). */
-export function answerScore(o: Outcome): 0 | 1 | null {
-  if (o === "ok" || o === "ok-without-retrieval" || o === "correct-not-found") return 1;
-  if (o === "unjudged") return null;
-  return 0;
-}
+export { answerScore };
 
 function paired(a: readonly number[], b: readonly number[], seed: number, reps: number, minN: number): PairedDelta {
   const n = a.length;

@@ -3,12 +3,16 @@ import { join } from "node:path";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import type { ResolvedConfig } from "../../golden/config.js";
 import { loadGolden } from "../../golden/dataset.js";
+import { readBytes } from "../../golden/files.js";
+import { sha256 } from "../../golden/hash.js";
 import { displayPath, InputError, InputErrors } from "../../golden/errors.js";
 import { loadJsonl } from "../../golden/jsonl.js";
 import { Judgment } from "../../golden/schema/items.js";
 import { trustKey, type TrustLine } from "../../judge/summary/format.js";
 import type { RubricJson } from "../schema.js";
+import { reportDifference } from "./consistency.js";
 import type { LoadedEvaluation } from "./load.js";
+import { forgedRule } from "./rules-check.js";
 
 /**
  * The trust state `compare` shows is decided again, never read from
@@ -59,7 +63,13 @@ export function recheckTrust(ev: LoadedEvaluation, project: ResolvedConfig): Tru
   const labels = project.path(project.config.labels);
   try {
     const judgments = loadJsonl(file, Judgment).map((r) => r.value);
-    const golden = loadGolden(project.path(project.config.golden));
+    const goldenFile = project.path(project.config.golden);
+    const golden = loadGolden(goldenFile);
+    if (sha256(readBytes(goldenFile)) !== ev.report.inputs.golden.sha256) {
+      return notRechecked(`the evaluation's golden set (sha256 ${ev.report.inputs.golden.sha256.slice(0, 12)}) is not the project's ${displayPath(goldenFile)}: compare it from the project it was run in (--config)`);
+    }
+    const differs = reportDifference(ev.report, judgments, golden.questions) ?? forgedRule(judgments, project, ev.report.variants.map((v) => v.name));
+    if (differs) return notRechecked(`${differs}: report.json and ${displayPath(file)} are not one run's, so its figures rest on no verdicts the gate can check`);
     const t = summaryTrust(judgments, labels, project.config.trust, golden.questions);
     const judged = new Set(judgments.filter((j) => j.judge !== "rule").map((j) => j.rubric));
     return { source: { rechecked: true, records: displayPath(join(labels, "calibration")) }, states: t.lines, judged };
