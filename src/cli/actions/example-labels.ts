@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import { join } from "node:path";
 import { packageRoot, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { UsageError } from "../errors.js";
@@ -15,6 +16,9 @@ import { UsageError } from "../errors.js";
 /** The folder the hints name for labels of one's own beside the example: made by the commands that write labels when missing. */
 export const EXAMPLE_LABELS = "example-labels";
 
+/** The package's own labels folder (package.json `files`), where the shipped example's labels are. */
+const PACKAGE_LABELS = "labels";
+
 const real = (p: string) => {
   try {
     return realpathSync(p);
@@ -23,9 +27,15 @@ const real = (p: string) => {
   }
 };
 
-/** True when `labels` is unset and the config's labels folder is the installed example's, seen from outside the package. */
-function shippedLabels(cfg: Pick<ResolvedConfig, "isShippedExample">, labels: string | undefined): boolean {
-  return labels === undefined && cfg.isShippedExample && real(process.cwd()) !== real(packageRoot());
+/**
+ * True when `labels` is unset and the config's labels folder is the installed
+ * example's, seen from outside the package: the shipped config, or any config
+ * whose labels folder is the package's own once links are followed (the
+ * example's config named through a symlink to the package, say).
+ */
+function shippedLabels(cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "config">, labels: string | undefined): boolean {
+  if (labels !== undefined || real(process.cwd()) === real(packageRoot())) return false;
+  return cfg.isShippedExample || real(cfg.path(cfg.config.labels)) === real(join(packageRoot(), PACKAGE_LABELS));
 }
 
 /**
@@ -47,7 +57,7 @@ export function labelsToWrite(cfg: Pick<ResolvedConfig, "isShippedExample" | "pa
  * them: the one given; for the installed example's folder, which is never
  * written, {@link EXAMPLE_LABELS}; else none (the config's).
  */
-export function labelsArgs(cfg: Pick<ResolvedConfig, "isShippedExample">, labels: string | undefined): string[] {
+export function labelsArgs(cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "config">, labels: string | undefined): string[] {
   if (labels !== undefined) return ["--labels", labels];
   return shippedLabels(cfg, labels) ? ["--labels", EXAMPLE_LABELS] : [];
 }

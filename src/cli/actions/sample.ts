@@ -167,7 +167,7 @@ export function sampleAction(flags: SampleFlags): void {
  * the inputs it was sampled from (and, for the installed example, whose
  * labels folder is never written, a folder of one's own: `labelsArgs`).
  */
-export function reviewNext(flags: Pick<SampleFlags, "out" | "annotator" | "example" | "config" | "labels">, out: string, judgments: string | undefined, cfg: Pick<ResolvedConfig, "isShippedExample">): string {
+export function reviewNext(flags: Pick<SampleFlags, "out" | "annotator" | "example" | "config" | "labels">, out: string, judgments: string | undefined, cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "config">): string {
   return commandLine([
     "review", ...(flags.out ? [shortPath(out)] : []), "--annotator", flags.annotator,
     ...(flags.example ? ["--example"] : flags.config ? ["--config", flags.config] : []), ...labelsArgs(cfg, flags.labels),

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -110,6 +110,19 @@ describe("--example never writes the installed package's labels folder", () => {
     expect(plan.code, plan.err).toBe(0);
     expect(readdirSync(join(fresh, EXAMPLE_LABELS, "draws")).length).toBeGreaterThan(0);
 
+    expect(snapshot(PACKAGE_LABELS)).toEqual(before);
+  }, 60_000);
+
+  it("refuses the example's config named through a symlink to the package as it refuses --example, and writes nothing there", async () => {
+    const link = join(tempDir("ragjudge-example-link-"), "pkg");
+    symlinkSync(ROOT, link);
+    const args = ["calibrate", "--config", join(link, "ragjudge.config.json"), "--judgments", join(cwd, ".ragjudge", "judgments.jsonl")];
+    const r = await runCliIn(cwd, args, NO_KEY);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err).toBe(`ragjudge: error: the shipped example's labels folder (${join(link, "labels")}) belongs to the installed ragjudge package, which is never written: ${HINTS.calibrate}\n`);
+    expect(snapshot(PACKAGE_LABELS)).toEqual(before);
+    const hinted = await runCliIn(cwd, [...args, ...flagOf(HINTS.calibrate), "--reps", "100"], NO_KEY);
+    expect(hinted.code, hinted.err).toBe(0);
     expect(snapshot(PACKAGE_LABELS)).toEqual(before);
   }, 60_000);
 
