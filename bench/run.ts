@@ -20,11 +20,11 @@
  * (default os.tmpdir()/ragjudge-bench-run), BENCH_OLD.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { prepareGoldenData } from "./golden-data.js";
+import { prepareRunData as prepare } from "./run-data.js";
 import { describePaired, median, pairedRatio } from "./retrieval-measure.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
@@ -37,33 +37,6 @@ interface StageFigure {
   cpuMs: number;
   peakMiB: number;
   heapMiB: number;
-}
-
-/** The evaluation's files and config in `dir` (two variants over one golden set and chunks file). */
-function prepare(dir: string, questions: number): string {
-  const shape = { docs: 10_000, chunksPerDoc: 10, questions, retrieved: 100, seed: 20261202 };
-  const a = prepareGoldenData(dir, { ...shape, variant: 0 });
-  const b = prepareGoldenData(dir, { ...shape, variant: 1 });
-  const labels = join(dir, "labels");
-  mkdirSync(labels, { recursive: true });
-  const config = {
-    name: "bench-run",
-    golden: a.golden,
-    variants: [
-      { name: "first", output: a.output, chunks: a.chunks, contextK: 5, stages: { first: [] } },
-      { name: "second", output: b.output, chunks: b.chunks, contextK: 5, stages: { first: [] } },
-    ],
-    k: [1, 5, 10],
-    poolDepth: 50,
-    rubricsDir: join(ROOT, "rubrics"),
-    labels,
-    cacheDir: join(dir, "cache"),
-    evaluationsDir: join(dir, "evaluations"),
-    judge: { kind: "baseline" },
-  };
-  const file = join(dir, "ragjudge.config.json");
-  writeFileSync(file, JSON.stringify(config, null, 2) + "\n");
-  return file;
 }
 
 /** One run in this process (the child's side): prints the stage figures as JSON. */

@@ -122,12 +122,66 @@ export interface PairedDifference {
   bootstrap: BootstrapInterval;
 }
 
+/** Indices a {@link ResampleCache} holds at most, all sets together: 64M (128 MB as 16-bit indices). */
+const CACHED_INDICES_MAX = 64 << 20;
+
+/**
+ * The resamples of seeded bootstraps, kept for the next bootstrap of the
+ * same seed, replicates and size. Those draw the very same indices (each
+ * starts its own generator from the seed), so a caller that bootstraps many
+ * figures over the same questions draws them once: `ragjudge compare`
+ * bootstraps a dozen measures over all questions and again within each
+ * kind and tag, and at 10,000 questions spent 15.7 s of its 20.8 s drawing
+ * the same indices again (about 500 million draws). Holds the most
+ * recently used sets up to `budget` indices in all; a set larger than that
+ * is drawn as it is used and never kept.
+ *
+ * @example
+ * const resamples = new ResampleCache();
+ * pairedBootstrapMeanDifference(b1, a1, { seed: 7, resamples });
+ * pairedBootstrapMeanDifference(b2, a2, { seed: 7, resamples }); // the same 2,000 resamples, not drawn again
+ */
+export class ResampleCache {
+  private readonly sets = new Map<string, Uint16Array | Uint32Array>();
+  private held = 0;
+
+  constructor(private readonly budget = CACHED_INDICES_MAX) {}
+
+  /** All `reps` resamples of `n` indices drawn from `seed`, one after the other; undefined when too many to keep. */
+  indices(seed: number, reps: number, n: number): Uint16Array | Uint32Array | undefined {
+    const size = reps * n;
+    if (size > this.budget) return undefined;
+    const key = `${seed}:${reps}:${n}`;
+    let flat = this.sets.get(key);
+    if (flat) this.sets.delete(key); // most recently used goes last
+    else {
+      flat = n <= 0x10000 ? new Uint16Array(size) : new Uint32Array(size);
+      fillIndices(seededRng(seed), n, flat);
+      for (const [oldest, set] of this.sets) {
+        if (this.held + size <= this.budget) break;
+        this.sets.delete(oldest);
+        this.held -= set.length;
+      }
+      this.held += size;
+    }
+    this.sets.set(key, flat);
+    return flat;
+  }
+}
+
+/** Fills `out` with indices in [0, size), as {@link resampleIndices} draws them. */
+function fillIndices(rng: RandomGenerator, size: number, out: Uint16Array | Uint32Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = unsafeUniformIntDistribution(0, size - 1, rng);
+}
+
 /**
  * Mean of the paired differences x_i - y_i (for example a per-question metric
  * of variant B minus variant A, in that order) with a seeded paired
  * bootstrap interval: each replicate resamples whole pairs, so the
  * correlation between the two measurements of one question is kept
- * (Efron & Tibshirani 1993, §9).
+ * (Efron & Tibshirani 1993, §9). With `resamples`, the resamples are those
+ * of an earlier call of the same seed, replicates and size: the same
+ * interval, bit for bit, without drawing them again.
  *
  * @example
  * pairedBootstrapMeanDifference([0.9, 0.7, 1], [0.8, 0.7, 0.5], { seed: 1 }).meanDifference // 0.2
@@ -135,15 +189,26 @@ export interface PairedDifference {
 export function pairedBootstrapMeanDifference(
   x: readonly number[],
   y: readonly number[],
-  options: BootstrapOptions = {},
+  options: BootstrapOptions & { resamples?: ResampleCache } = {},
 ): PairedDifference {
   if (x.length !== y.length) throw new RangeError(`paired samples need equal lengths: ${x.length} vs ${y.length}`);
   const d = x.map((v, i) => v - y[i]!);
   for (const v of d) if (!Number.isFinite(v)) throw new RangeError("paired values must be finite numbers");
-  const bootstrap = bootstrapInterval(d.length, (idx) => {
+  const n = d.length;
+  if (n === 0) return { n, meanDifference: null, bootstrap: noBootstrap("no items", options) };
+  const { reps, seed, level } = settingsOf(options);
+  // every replicate's indices: from the cache, or drawn into one buffer as they are needed
+  const cached = options.resamples?.indices(seed, reps, n);
+  const rng = cached ? undefined : seededRng(seed);
+  const drawn = cached ? undefined : new Uint32Array(n);
+  const values: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const idx = cached ?? drawn!;
+    if (!cached) fillIndices(rng!, n, drawn!);
     let s = 0;
-    for (const i of idx) s += d[i]!;
-    return s / idx.length;
-  }, options);
-  return { n: d.length, meanDifference: d.length ? mean(d) : null, bootstrap };
+    for (let j = cached ? r * n : 0, end = j + n; j < end; j++) s += d[idx[j]!]!;
+    const v = s / n;
+    if (Number.isFinite(v)) values.push(v);
+  }
+  return { n, meanDifference: mean(d), bootstrap: percentileInterval(values, reps, seed, level) };
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { DEFAULT_REPS, DEFAULT_SEED, mcnemarCounts, MCNEMAR_EXACT_BELOW, pairedBootstrapMeanDifference, type Interval } from "../../calibration/stats/index.js";
+import { DEFAULT_REPS, DEFAULT_SEED, mcnemarCounts, MCNEMAR_EXACT_BELOW, pairedBootstrapMeanDifference, ResampleCache, type Interval } from "../../calibration/stats/index.js";
 import { InputError } from "../../golden/errors.js";
 import { meanOf } from "../../retrieval/diagnostics/kinds.js";
 import { MeasureSpecError, measureLabel, UnknownMeasureError } from "../../retrieval/measures/parse.js";
@@ -132,10 +132,17 @@ export interface Comparison {
 
 export { answerScore };
 
-function paired(a: readonly number[], b: readonly number[], seed: number, reps: number, minN: number): PairedDelta {
+/** The bootstrap settings of one comparison; its figures over the same questions share their resamples. */
+interface Boot {
+  seed: number;
+  reps: number;
+  resamples: ResampleCache;
+}
+
+function paired(a: readonly number[], b: readonly number[], boot: Boot, minN: number): PairedDelta {
   const n = a.length;
   if (n === 0) return { n, meanA: null, meanB: null, difference: null, ci: null, ciReason: "no question scored on both sides", direction: "unclear" };
-  const d = pairedBootstrapMeanDifference(b, a, { seed, reps });
+  const d = pairedBootstrapMeanDifference(b, a, boot);
   let ci = d.bootstrap.ci;
   let ciReason = ci ? null : d.bootstrap.reason ?? "undefined";
   if (n < minN) {
@@ -179,10 +186,10 @@ function pairsOf(values: SideValues, ids: Iterable<string>): [number[], number[]
   return [xs, ys];
 }
 
-function metricComparison(a: CompareSide, b: CompareSide, metric: string, ids: readonly string[], seed: number, reps: number, minN: number): MetricComparison {
+function metricComparison(a: CompareSide, b: CompareSide, metric: string, ids: readonly string[], boot: Boot, minN: number): MetricComparison {
   const [xs, ys] = pairsOf({ a: perQuery(a, metric), b: perQuery(b, metric) }, ids);
   const binary = metric.startsWith("Hit@");
-  return { metric, ...paired(xs, ys, seed, reps, minN), mcnemar: binary ? mcnemarOf(xs, ys) : null };
+  return { metric, ...paired(xs, ys, boot, minN), mcnemar: binary ? mcnemarOf(xs, ys) : null };
 }
 
 /** Per question yes/no (1/0) of a rubric for one variant; null entries are not scored. */
@@ -218,7 +225,7 @@ function trustFields(a: CompareSide, b: CompareSide, ea: readonly RubricJson[], 
   return { trustA, trustB, trustedA: trustA.now === true, trustedB: trustB.now === true };
 }
 
-function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids: readonly string[], seed: number, reps: number, minN: number): VerdictSource {
+function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids: readonly string[], boot: Boot, minN: number): VerdictSource {
   const empty = new Map<string, 0 | 1>();
   const base = { measure, fingerprintA: null, fingerprintB: null, trustedA: null, trustedB: null, trustA: null, trustB: null, paired: null, mcnemar: null };
   const names = measure === "answer" ? [...new Set([...a.variant.searchOrAnswer.answerRubrics, ...b.variant.searchOrAnswer.answerRubrics, NOT_FOUND_RUBRIC])] : [measure];
@@ -250,7 +257,7 @@ function verdictComparison(measure: string, a: CompareSide, b: CompareSide, ids:
   const [xs, ys] = pairsOf({ a: va, b: vb }, ids);
   const fingerprints = (es: readonly RubricJson[]) => es.map((e) => e.fingerprint).join("+");
   return {
-    comparison: { ...base, fingerprintA: fingerprints(ea), fingerprintB: fingerprints(eb), ...trustFields(a, b, ea, eb), refused: null, paired: paired(xs, ys, seed, reps, minN), mcnemar: mcnemarOf(xs, ys) },
+    comparison: { ...base, fingerprintA: fingerprints(ea), fingerprintB: fingerprints(eb), ...trustFields(a, b, ea, eb), refused: null, paired: paired(xs, ys, boot, minN), mcnemar: mcnemarOf(xs, ys) },
     a: va,
     b: vb,
   };
@@ -336,11 +343,13 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
   const answerable = ra.questions.filter((q) => q.answerable).map((q) => q.id);
   const all = ra.questions.map((q) => q.id);
   const main = [...new Set(["RR", ...ra.config.k.flatMap((k) => [`Hit@${k}`, `R@${k}`, `nDCG@${k}`])])].filter((m) => available.includes(m));
-  const metrics = [...new Set([metric, ...main])].map((m) => metricComparison(a, b, m, answerable, seed, reps, minGroup));
+  // one draw of the resamples for each number of paired questions, however many figures are bootstrapped over them
+  const boot: Boot = { seed, reps, resamples: new ResampleCache() };
+  const metrics = [...new Set([metric, ...main])].map((m) => metricComparison(a, b, m, answerable, boot, minGroup));
   const headline = metrics[0]!;
-  const answers = verdictComparison("answer", a, b, all, seed, reps, minGroup);
+  const answers = verdictComparison("answer", a, b, all, boot, minGroup);
   const rubricNames = [...new Set([...ra.rubrics, ...rb.rubrics].map((r) => r.rubric))].sort();
-  const rubrics = rubricNames.map((n) => verdictComparison(n, a, b, all, seed, reps, minGroup));
+  const rubrics = rubricNames.map((n) => verdictComparison(n, a, b, all, boot, minGroup));
 
   const mA = perQuery(a, metric);
   const mB = perQuery(b, metric);
@@ -352,7 +361,7 @@ export function compareSides(a: CompareSide, b: CompareSide, options: CompareOpt
     for (const m of measures) {
       const [xs, ys] = pairsOf(m, g.ids);
       if (xs.length === 0) continue;
-      const p = paired(xs, ys, seed, reps, minGroup);
+      const p = paired(xs, ys, boot, minGroup);
       groups.push({ measure: m.name, by: g.by, group: g.group, paired: p, regressed: p.direction === "worse" });
     }
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   cohenKappa, cohenKappaBootstrap, confusion, confusionTable, countsFromRatings, fleissKappa, krippendorffAlphaNominal,
-  mcnemarCounts, pairedBootstrapMeanDifference, ppiMean, rates, roganGladen, roganGladenBootstrap, type Pair,
+  bootstrapInterval, mcnemarCounts, pairedBootstrapMeanDifference, ppiMean, ResampleCache, rates, roganGladen, roganGladenBootstrap, type Pair,
 } from "../../../src/calibration/stats/index.js";
 
 /** n pairs from a 2x2 of counts: tp (yes/yes), fp (judge yes, label no), fn, tn. */
@@ -221,6 +221,52 @@ describe("pairedBootstrapMeanDifference", () => {
   it("rejects unequal lengths and handles no pairs", () => {
     expect(() => pairedBootstrapMeanDifference([1], [1, 2])).toThrow(RangeError);
     expect(pairedBootstrapMeanDifference([], []).meanDifference).toBeNull();
+    expect(pairedBootstrapMeanDifference([], [], { resamples: new ResampleCache() }).bootstrap).toEqual(pairedBootstrapMeanDifference([], []).bootstrap);
+  });
+
+  /** The interval as defined: every replicate resamples the n differences by bootstrapInterval's draws and takes their mean in draw order. */
+  const reference = (x: readonly number[], y: readonly number[], seed: number, reps: number) => {
+    const d = x.map((v, i) => v - y[i]!);
+    return bootstrapInterval(d.length, (idx) => {
+      let s = 0;
+      for (const i of idx) s += d[i]!;
+      return s / idx.length;
+    }, { seed, reps });
+  };
+  const sample = (n: number, salt: number) => Array.from({ length: n }, (_, i) => ((i * 7919 + salt * 104729) % 1000) / 997);
+
+  it("gives, bit for bit, the defined interval with shared resamples: kept, evicted and drawn again, or never kept (too large)", () => {
+    // a budget of 1,500 indices keeps one set of 3 x 300 at a time, so the sizes below evict each other
+    const caches = [new ResampleCache(), new ResampleCache(1_500), new ResampleCache(10)];
+    const calls: [number, number, number][] = [[300, 1, 3], [500, 2, 3], [300, 3, 3], [300, 4, 3], [500, 5, 3], [70_000, 6, 2]];
+    for (const resamples of caches) {
+      for (const [n, salt, reps] of calls) {
+        const x = sample(n, salt);
+        const y = sample(n, salt + 1);
+        const got = pairedBootstrapMeanDifference(x, y, { seed: 5, reps, resamples });
+        expect(got.bootstrap).toEqual(reference(x, y, 5, reps));
+        expect(got).toEqual(pairedBootstrapMeanDifference(x, y, { seed: 5, reps }));
+      }
+    }
+    // more replicates: the percentiles of 2,000 means, and another seed
+    const x = sample(800, 9);
+    const y = sample(800, 10);
+    const shared = new ResampleCache();
+    pairedBootstrapMeanDifference(y, x, { seed: 21, reps: 2000, resamples: shared });
+    expect(pairedBootstrapMeanDifference(x, y, { seed: 21, reps: 2000, resamples: shared }).bootstrap).toEqual(reference(x, y, 21, 2000));
+  });
+
+  it("keeps the most recently used sets within its budget of indices", () => {
+    const cache = new ResampleCache(1_000);
+    const a = cache.indices(1, 2, 300)!; // 600 indices
+    expect(cache.indices(1, 2, 300)).toBe(a); // kept
+    const b = cache.indices(1, 2, 200)!; // 400 more: 1,000 in all
+    expect(cache.indices(1, 2, 300)).toBe(a);
+    cache.indices(1, 2, 100); // 200 more: the least recently used (200) goes
+    expect(cache.indices(1, 2, 300)).toBe(a);
+    expect(cache.indices(1, 2, 200)).not.toBe(b);
+    expect(cache.indices(1, 2, 501)).toBeUndefined(); // 1,002: never kept
+    expect(cache.indices(2, 2, 300)).not.toEqual(a); // another seed, other resamples
   });
 });
 
