@@ -313,6 +313,7 @@ export function calibrate(input: CalibrateInput): CalibrationReport {
   if (counts.ruleVerdicts) warnings.push(`${counts.ruleVerdicts} rule verdict(s) left out: rule verdicts are never calibrated`);
   if (counts.duplicates) warnings.push(`${counts.duplicates} judgment line(s) repeat an earlier item, fingerprint and repeat: the later line was used`);
   if (unpaired.stale.length) warnings.push(`${unpaired.stale.length} stale label(s): the judged evidence changed since labelling (input hash differs); not paired, relabel them`);
+  if (unpaired.relabelled.length) warnings.push(`${unpaired.relabelled.length} label(s) on earlier evidence of items labelled again since: kept as history, not paired`);
   if (unpaired.unknownItem.length) warnings.push(`${unpaired.unknownItem.length} label(s) for items the judgments do not cover (other variants, questions or units): not paired`);
   if (unpaired.unknownRubric.length) warnings.push(`${unpaired.unknownRubric.length} label(s) for rubrics the judgments do not cover: not paired`);
   if (groups.length === 0) warnings.push("no judge verdicts to calibrate (only rule verdicts, or an empty file)");

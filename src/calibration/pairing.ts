@@ -123,8 +123,10 @@ export interface GroupPairing {
 
 /** Labels that pair with no verdict, for the warnings line. */
 export interface UnpairedLabels {
-  /** Label items whose item is judged but never on this evidence: stale, reported, never paired. */
+  /** Label items whose item is judged but never on this evidence, and has no label on the evidence judged now: stale, reported, never paired. */
   stale: LabelledItem[];
+  /** Label items on earlier evidence of an item labelled again on the evidence judged now: history (labels are append-only), never paired, nothing to do. */
+  relabelled: LabelledItem[];
   /** Label items whose item no judgment covers (another variant, question or unit). */
   unknownItem: LabelledItem[];
   /** Label items for a rubric no judgment covers. */
@@ -299,8 +301,9 @@ function skippedItems(gate: readonly GateItem[], heldoutItems: readonly JudgedIt
 /**
  * Finds the labels that pair with no verdict: stale ones (the item was
  * judged, but on other evidence: its answer or context changed since the
- * label), labels for items no judgment covers, and labels for rubrics no
- * judgment covers. Rule verdicts count as coverage for none of these: their
+ * label, and no label is on the evidence judged now), earlier labels of an
+ * item labelled again on its current evidence, labels for items no judgment
+ * covers, and labels for rubrics no judgment covers. Rule verdicts count as coverage for none of these: their
  * items are never calibrated, and their labels are reported as unknown items.
  */
 export function unpairedLabels(groups: readonly JudgeGroup[], book: LabelBook): UnpairedLabels {
@@ -314,10 +317,14 @@ export function unpairedLabels(groups: readonly JudgeGroup[], book: LabelBook): 
       judgedItems.add(itemKey(it.key));
     }
   }
-  const out: UnpairedLabels = { stale: [], unknownItem: [], unknownRubric: [] };
+  // items with a label on evidence judged now: their labels on other evidence are history
+  const labelledNow = new Set<string>();
+  for (const [ek, item] of book.items) if (judgedEvidence.has(ek)) labelledNow.add(itemKey(item.key));
+  const out: UnpairedLabels = { stale: [], relabelled: [], unknownItem: [], unknownRubric: [] };
   for (const [ek, item] of book.items) {
     if (judgedEvidence.has(ek)) continue;
     if (!rubrics.has(item.key.rubric)) out.unknownRubric.push(item);
+    else if (labelledNow.has(itemKey(item.key))) out.relabelled.push(item);
     else if (judgedItems.has(itemKey(item.key))) out.stale.push(item);
     else out.unknownItem.push(item);
   }

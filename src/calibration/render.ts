@@ -268,6 +268,7 @@ export function renderJson(report: CalibrationReport, written: RecordFiles = new
     }),
     unpaired: {
       stale: unpairedJson(report.unpaired.stale),
+      relabelled: unpairedJson(report.unpaired.relabelled),
       unknownItem: unpairedJson(report.unpaired.unknownItem),
       unknownRubric: unpairedJson(report.unpaired.unknownRubric),
     },

@@ -77,7 +77,7 @@ describe("ragjudge calibrate", () => {
     expect(out).toMatch(/frame disagreement\s+10\s+0\.40/);
     expect(out).toMatch(/3 rule verdict\(s\) left out/);
     expect(out).toMatch(/1 stale label\(s\)/);
-    expect(out).toContain(`asha.jsonl:81: bm25/${roleQuestion(dir, 1)}/faithfulness/answer: stale`);
+    expect(out).toContain(`asha.jsonl:81: hybrid/${roleQuestion(dir, 1)}/faithfulness/answer: stale`);
     expect(out).toMatch(/1 label\(s\) for items the judgments do not cover/);
     expect(out).not.toMatch(/NaN/);
   });
@@ -130,6 +130,23 @@ describe("ragjudge calibrate", () => {
     expect(err).toMatch(/asha\.jsonl:81: inputHash: stale label/);
     expect(err).toMatch(/asha\.jsonl:82: question: label for an item no judgment covers/);
     expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
+  });
+
+  it("a stale label whose item was labelled again on its current evidence is history: not listed as stale, not an error under --strict", async () => {
+    const labels = join(dir, "labels", "asha.jsonl");
+    const old = JSON.parse(readFileSync(labels, "utf8").split("\n")[80]!);
+    const judged = readFileSync(join(dir, "judgments.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))
+      .find((x) => x.variant === old.variant && x.question === old.question && x.rubric === old.rubric && x.unit === old.unit);
+    appendFileSync(labels, JSON.stringify({ ...old, inputHash: judged.inputHash, frame: "manual", attestation: undefined, time: "2026-11-30T11:00:00.000Z" }) + "\n");
+    const { out } = await run("--no-write");
+    expect(out).not.toMatch(/stale label/);
+    expect(out).not.toMatch(/asha\.jsonl:81: .*: stale/);
+    expect(out).toMatch(/1 label\(s\) on earlier evidence of items labelled again since: kept as history, not paired/);
+    const strict = await run("--strict");
+    expect(strict.code).toBe(2);
+    expect(strict.err).not.toMatch(/asha\.jsonl:81/);
+    expect(strict.err).toMatch(/asha\.jsonl:82: question: label for an item no judgment covers/);
+    expect(JSON.parse((await run("--format", "json", "--no-write")).out).unpaired).toMatchObject({ stale: [], relabelled: [{ question: old.question, line: 81 }] });
   });
 
   it("refuses to run over a record renamed to another fingerprint, in one line", async () => {

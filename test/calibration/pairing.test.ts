@@ -76,6 +76,14 @@ describe("pairGroup", () => {
     });
   });
 
+  it("calls a label on earlier evidence relabelled, not stale, once the item has a label on the evidence judged now", () => {
+    const { groups } = groupJudgments([j(1, "yes"), j(2, "no")]);
+    // q1: labelled on H(99), then again on its current evidence H(1); q2: only on old evidence H(98)
+    const u = unpairedLabels(groups, book([l(1, "no", { inputHash: H(99) }), l(1, "yes"), l(2, "no", { inputHash: H(98) })]));
+    expect(u.stale.map((i) => i.key.question)).toEqual(["q2"]);
+    expect(u.relabelled.map((i) => [i.key.question, i.inputHash])).toEqual([["q1", H(99)]]);
+  });
+
   it("counts a label as random only when a recorded draw drew its item: a label's own frame is not enough", () => {
     const { groups } = groupJudgments([j(1, "yes"), j(2, "no"), j(3, "yes")]);
     const labels = book([l(1, "yes"), l(2, "no"), l(3, "yes")]);
