@@ -200,11 +200,15 @@ function heading(r: RubricCalibration): string {
   return `${g.rubric} · ${who}${served} · fingerprint ${g.fingerprint.slice(0, 12)} · ${g.items} judged items`;
 }
 
-function unpairedLines(items: LabelledItem[], what: string): string[] {
-  return items.slice(0, 5).map((i) => {
+const UNPAIRED_LISTED = 5;
+
+function unpairedLines(items: LabelledItem[], what: string, plural: string): string[] {
+  const lines = items.slice(0, UNPAIRED_LISTED).map((i) => {
     const l = firstLabel(i);
     return `${l.file}:${l.line}: ${i.key.variant}/${i.key.question}/${i.key.rubric}/${i.key.unit}: ${what}`;
   });
+  if (items.length > UNPAIRED_LISTED) lines.push(`... and ${items.length - UNPAIRED_LISTED} more ${plural} (--format json lists them all)`);
+  return lines;
 }
 
 /** Renders the report as aligned terminal text. */
@@ -229,8 +233,8 @@ export function renderTable(report: CalibrationReport, written: RecordFiles = ne
 
 function summaryLines(report: CalibrationReport): string[] {
   const out = report.warnings.map((w) => `warning: ${w}`);
-  out.push(...unpairedLines(report.unpaired.stale, "stale (evidence changed since labelling)"));
-  out.push(...unpairedLines(report.unpaired.unknownItem, "no judgment for this item"));
+  out.push(...unpairedLines(report.unpaired.stale, "stale (evidence changed since labelling)", "stale labels"));
+  out.push(...unpairedLines(report.unpaired.unknownItem, "no judgment for this item", "labels for items no judgment covers"));
   return out;
 }
 

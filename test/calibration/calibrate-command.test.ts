@@ -149,6 +149,18 @@ describe("ragjudge calibrate", () => {
     expect(JSON.parse((await run("--format", "json", "--no-write")).out).unpaired).toMatchObject({ stale: [], relabelled: [{ question: old.question, line: 81 }] });
   });
 
+  it("lists the first five stale labels and says how many more there are", async () => {
+    const labels = join(dir, "labels", "asha.jsonl");
+    const old = JSON.parse(readFileSync(labels, "utf8").split("\n")[80]!);
+    for (let role = 13; role <= 18; role++) {
+      appendFileSync(labels, JSON.stringify({ ...old, variant: "bm25", rubric: "correctness", question: roleQuestion(dir, role), inputHash: "ab".repeat(32) }) + "\n");
+    }
+    const { out } = await run("--no-write");
+    expect(out).toMatch(/7 stale label\(s\)/);
+    expect(out.match(/: stale \(evidence changed since labelling\)/g)).toHaveLength(5);
+    expect(out).toContain("... and 2 more stale labels (--format json lists them all)");
+  });
+
   it("refuses to run over a record renamed to another fingerprint, in one line", async () => {
     expect((await run()).code).toBe(0);
     const cal = join(dir, "labels", "calibration");
