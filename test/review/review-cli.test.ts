@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -53,5 +53,23 @@ describe("ragjudge review --tty: the labels folder", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Reviewing 1 items as asha");
     expect(readdirSync(w.labels)).toEqual([]);
+  });
+});
+
+describe("ragjudge review: provenance follows the annotator's earlier labels", () => {
+  const tty = (w: ReturnType<typeof workspace>, extra: string[], input: string) =>
+    spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "asha", "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments, ...extra], { cwd: ROOT, input, encoding: "utf8" });
+  const provenances = (w: ReturnType<typeof workspace>) =>
+    readFileSync(join(w.labels, "asha.jsonl"), "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { provenance: string }).provenance);
+
+  it("an annotator whose labels are all author labels goes on as author without the flag (as the printed next commands omit it); --provenance human says otherwise", () => {
+    const w = workspace([entry("q1", "A."), entry("q2", "B."), entry("q3", "C.")]);
+    expect(tty(w, ["--provenance", "author"], "y\nq\n").status).toBe(0);
+    const again = tty(w, [], "y\nq\n");
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain("(provenance author, as every earlier label of asha: pass --provenance human if a person labels now;");
+    expect(provenances(w)).toEqual(["author", "author"]);
+    expect(tty(w, ["--provenance", "human"], "y\nq\n").status).toBe(0);
+    expect(provenances(w)).toEqual(["author", "author", "human"]);
   });
 });

@@ -10,6 +10,7 @@ import { outputTarget } from "../../golden/paths.js";
 import { startReviewServer } from "../../review/server.js";
 import { provenanceNote, ReviewSession } from "../../review/session.js";
 import { labelsFileOf, readReviewLabels, type ReviewLabels } from "../../review/store.js";
+import { reviewProvenance } from "../../review/provenance.js";
 import { loadDraws } from "../../calibration/draws.js";
 import { runTtyReview } from "../../review/tty.js";
 import { DEFAULT_QUEUE, ITEM_QUEUE } from "../commands/review.js";
@@ -21,7 +22,7 @@ import { EXAMPLE_LABELS, labelsToWrite } from "./example-labels.js";
 export interface ReviewFlags {
   annotator: string;
   tty?: boolean;
-  provenance: "human" | "author";
+  provenance?: "human" | "author";
   labels?: string;
   judgments?: string;
   rubricsDir?: string;
@@ -80,6 +81,8 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     const splitArg = split === undefined ? "" : ` --split ${shellArg(split)}`;
     throw new InputError(queueFile, undefined, undefined, `no review queue: make one with \`ragjudge sample --random 20${splitArg} --annotator ${shellArg(flags.annotator)}${cfgArgs}${outArg}\` (after \`ragjudge run\`), then run this again`);
   } else labels = readLabels();
+  const chosen = reviewProvenance(flags.provenance, labels.book, flags.annotator);
+  flags = { ...flags, provenance: chosen.provenance };
   const session = new ReviewSession({
     queueFile,
     rubricsDir: flags.rubricsDir ?? resolveRubrics(config()).dir,
@@ -87,7 +90,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     labelsDir,
     labels,
     annotator: flags.annotator,
-    provenance: flags.provenance,
+    provenance: chosen.provenance,
     order: flags.order ?? "queue",
   });
   const c = session.counts();
@@ -96,7 +99,7 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
     return;
   }
   const labelsFile = labelsFileOf(labelsDir, session.annotator, { create: false });
-  process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${displayPath(labelsFile)} (${provenanceNote(session.provenance)})\n`);
+  process.stdout.write(`Reviewing ${c.total} items as ${session.annotator} (${c.labelled} labelled, ${c.skipped} skipped, ${c.open} to go); labels go to ${displayPath(labelsFile)} (${chosen.inherited ? `provenance author, as every earlier label of ${session.annotator}: pass --provenance human if a person labels now; ${provenanceNote("author").replace(/^provenance author: /, "")}` : provenanceNote(session.provenance)})\n`);
   if (flags.order === "uncertain") process.stdout.write(`Serving the least certain verdicts first within each draw (P(yes) nearest 0.5; items without one last); the draw and its labels' inclusion probabilities are unchanged.\n`);
   if (!session.hasJudgments) process.stdout.write("No judge verdicts found for these items: the page cannot reveal them after you answer.\n");
 

@@ -21,7 +21,7 @@ export function registerReview(program: Command): void {
     .option("--item <variant/question[/rubric[/unit]]>", "review one item (every judged rubric and unit of that question, or the one named): drawn into a queue of its own in the manual frame, which the trust gate never counts; the HTML report's explorer shows this command for each item")
     .requiredOption("--annotator <name>", "who is labelling; labels go to <labels>/<name>.jsonl")
     .option("--tty", "review in the terminal instead of a web page (for remote shells)")
-    .addOption(new Option("--provenance <kind>", "human, or author for the project's own example labels").choices(["human", "author"]).default("human"))
+    .addOption(new Option("--provenance <kind>", "human, or author for the project's own example labels (default: author when every earlier label of this annotator is one, else human)").choices(["human", "author"]))
     .option("--labels <dir>", "labels folder (default: the config's labels)")
     .option("--judgments <file>", "judgments JSONL, to reveal the judge's verdict after you answer (default: <cacheDir>/judgments.jsonl)")
     .option("--rubrics-dir <dir>", "rubrics folder, for each rubric's yes/no question (default: the config's rubricsDir)")
