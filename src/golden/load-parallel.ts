@@ -171,22 +171,27 @@ export async function loadVariantsParallel(
   const out: VariantData[] = [];
   const wanted = wantedTexts(golden);
   const keepText = keepTextOf(wanted);
-  for (const v of vs) {
-    const pending = startOutputLoad(path(v.output), golden, minBytes);
-    let files: VariantChunks;
-    try {
+  // The next variant's output starts loading while this one's chunks, anchors and output are worked on: one after
+  // the other, this thread sat idle while a second variant's worker parsed (1.3 s of 4.7 s at 10,000 questions x 2
+  // variants). At most two loads are under way; both are cancelled when a variant fails.
+  const pendings: PendingOutput[] = [];
+  const start = (i: number) => (pendings[i] ??= startOutputLoad(path(vs[i]!.output), golden, minBytes));
+  try {
+    for (const [i, v] of vs.entries()) {
+      const pending = start(i);
+      if (i + 1 < vs.length) start(i + 1);
       // with the output loading here, the second thread reads half of the chunks file
       const chunksFile = v.chunks === undefined ? undefined : path(v.chunks);
       if (chunksFile !== undefined && !pending.onThread && !loaded.has(chunksFile)) loaded.set(chunksFile, await loadChunksOnTwoThreads(chunksFile, wanted, chunksMinBytes));
-      files = variantChunks(v, path, loaded, keepText);
+      const files = variantChunks(v, path, loaded, keepText);
       whileOutputLoads(files);
       // ids given as passages' text join the index later: the lines are then walked (unknownChunkIds)
       if (files.chunksFile !== undefined) pending.checkIdsIn(files.chunks.byId);
-    } catch (e) {
-      pending.cancel();
-      throw e;
+      out.push(joinVariant(v, files, await pending.take()));
     }
-    out.push(joinVariant(v, files, await pending.take()));
+  } catch (e) {
+    for (const p of pendings) p.cancel(); // a taken load's worker has ended already
+    throw e;
   }
   return out;
 }

@@ -123,6 +123,29 @@ describe("loadVariantsParallel", () => {
     expect(serial.messages[0]).toContain("chunks.jsonl:1");
     expect(await failure(() => loadVariantsParallel(vs, golden, undefined, undefined, 0))).toEqual(serial);
   });
+
+  it("loads the next variant's output while this one's is worked on, and fails as loadVariants does whichever variant is bad", async () => {
+    const good = writeInputs("next-good");
+    const badOutput = writeInputs("next-bad-output", (o) => (o[3] = "{"));
+    const badChunks = writeInputs("next-bad-chunks");
+    writeFileSync(badChunks.chunks, "{also bad\n");
+    const golden = loadGolden(good.golden);
+    const variant = (name: string, f: { output: string; chunks: string }) => ({ name, output: f.output, chunks: f.chunks, contextK: 5, stages: { first: [] } });
+    for (const vs of [
+      [variant("a", good), variant("b", badOutput)],
+      [variant("a", badOutput), variant("b", good)],
+      [variant("a", badChunks), variant("b", badOutput)],
+      [variant("a", good), variant("b", badChunks), variant("c", badOutput)],
+    ]) {
+      const serial = await failure(() => loadVariants(vs, golden));
+      expect(await failure(() => loadVariantsParallel(vs, golden, undefined, undefined, 0))).toEqual(serial);
+    }
+    const three = [variant("a", good), variant("b", good), variant("c", good)];
+    const seen: string[] = [];
+    const parallel = await loadVariantsParallel(three, golden, undefined, (v) => seen.push(v.chunksFile!), 0);
+    expect(seen).toEqual([good.chunks, good.chunks, good.chunks]);
+    expect(parallel.map((v) => [v.name, v.outputs.size])).toEqual(loadVariants(three, golden).map((v) => [v.name, v.outputs.size]));
+  });
 });
 
 describe("idChecker", () => {
