@@ -1,4 +1,5 @@
 import { InputError, InputErrors } from "../golden/errors.js";
+import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import type { TrustSettings } from "./gate.js";
 import type { GoldenQuestion } from "../golden/schema/golden.js";
 import type { Judgment } from "../golden/schema/items.js";
@@ -283,13 +284,17 @@ function againstStored(fresh: TrustState, stored: TrustState): TrustState {
  * corrected pass rates, and the calibration record with the gate's state.
  * A label for a rubric that neither the judgments nor the rubric files know
  * is an error (a typo); stale labels and labels for unjudged items are
- * counted in `unpaired` and warned about.
+ * counted in `unpaired` and warned about. A `seed` or `reps` outside the
+ * bounds of `calibrate --seed` and `--reps` throws a RangeError before any
+ * work (golden/bounds.ts): 10^9 bootstrap resamples would run for hours.
  *
  * @example
  * const report = calibrate({ judgments, judgmentsFile, book: loadLabels("labels"), trust: config.trust });
  * report.rubrics[0].trust.message
  */
 export function calibrate(input: CalibrateInput): CalibrationReport {
+  requireWithin("seed", input.seed, BOUNDS.randomSeed);
+  requireWithin("reps", input.reps, BOUNDS.bootstrapReps);
   const time = input.time ?? new Date().toISOString();
   const { groups, counts } = groupJudgments(input.judgments);
   const unpaired = unpairedLabels(groups, input.book);

@@ -126,6 +126,29 @@ export function withinBounds(n: number, b: NumberBounds): boolean {
 }
 
 /**
+ * `value` itself when it lies within `b`, else a RangeError naming it and
+ * the values allowed: "reps: 1000000000 is out of range: expected a whole
+ * number from 100 to 100,000 (the time grows with ...)". The guard of the
+ * library's entry points (`runEvaluation`, `calibrate`, `compareSides`, the
+ * samplers and planners, the judge's settings, ...), which take numbers
+ * from code rather than from a flag ({@link withinBounds} through the CLI's
+ * parser) or a config key (the schema's `bounded`): without it a library
+ * caller's `reps: 1e9` ran for ever or out of memory, a concurrency of 2^32
+ * aborted V8 and a timeout past {@link MAX_TIMER_MS} fired at once. Checked
+ * once where a call enters the library, never per item. `undefined` passes
+ * through (an option left to its default).
+ *
+ * @example
+ * requireWithin("reps", options.reps, BOUNDS.bootstrapReps) // options.reps, or throws RangeError
+ */
+export function requireWithin<T extends number | undefined>(name: string, value: T, b: NumberBounds): T {
+  if (value === undefined || withinBounds(value, b)) return value;
+  const over = typeof value === "number" && value > b.max ? ` (${b.why})` : "";
+  const shownValue = typeof value === "number" ? String(value) : JSON.stringify(value);
+  throw new RangeError(`${name}: ${shownValue} is out of range: expected ${describeBounds(b)}${over}`);
+}
+
+/**
  * The README's table of bounded numbers, one row per {@link BOUNDS} entry:
  * the README shows this text, and a test keeps the two equal.
  */

@@ -6,6 +6,7 @@ import { loadLabels } from "../calibration/labels.js";
 import { loadRecords } from "../calibration/record.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
+import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import { copyFileAtomic } from "../golden/files.js";
 import { displayPath, InputErrors } from "../golden/errors.js";
 import { forgetKeptLoads } from "../golden/jsonl.js";
@@ -102,13 +103,18 @@ export interface EvaluationResult {
  * retrieval with the answer verdicts (search or answering), and writes the
  * evaluation folder `<evaluationsDir>/<UTC time>-<name>/` with every artifact
  * and report. The folder is built hidden and renamed into place at the end:
- * it is complete or absent.
+ * it is complete or absent. Its numbers meet the bounds of `ragjudge run`'s
+ * flags (golden/bounds.ts): a `seed` or `reps` outside them throws a
+ * RangeError before anything is read, a `judge` override once the config is
+ * ({@link resolveJudge}).
  *
  * @example
  * const r = await runEvaluation({ evaluationsDir: "/tmp/evals" });
  * console.log(r.summary); // r.failed: a floor missed, or an untrusted rubric under requireTrusted
  */
 export async function runEvaluation(options: RunEvaluationOptions = {}): Promise<EvaluationResult> {
+  requireWithin("seed", options.seed, BOUNDS.randomSeed);
+  requireWithin("reps", options.reps, BOUNDS.bootstrapReps);
   const started = Date.now();
   let stageStart = performance.now();
   const stage = (name: RunStage) => {

@@ -1,4 +1,5 @@
 import type { GoldenSet, VariantData } from "../golden/dataset.js";
+import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import { isCheckedUnique, loadGolden, loadVariant, relevantSets, variantNameFromFile } from "../golden/dataset.js";
 import { kindOf, NO_KIND } from "./diagnostics/kinds.js";
 import { computeValues, summarise, type Evaluation, type QueryValues } from "./evaluate.js";
@@ -14,7 +15,7 @@ export const GROUP_BY: readonly GroupBy[] = ["kind", "tags", "split"];
 
 /** Options of {@link scoreRetrieval}. */
 export interface ScoreOptions {
-  /** Cutoffs for measures given without one and for the defaults; default [1, 5, 10]. */
+  /** Cutoffs for measures given without one and for the defaults; default [1, 5, 10]. Each a positive whole number, as `-k` takes: another is refused with a RangeError (golden/bounds.ts). */
   k?: readonly number[];
   /** Measures as objects or names ("R@10", "RR", "nDCG@5"); default: all trec_eval measures at every k, with counts. */
   measures?: readonly Measure[] | readonly string[];
@@ -75,6 +76,7 @@ const NO_SPLIT = "(no split)";
 
 function resolveMeasures(options: ScoreOptions): Measure[] {
   const ks = options.k ?? [1, 5, 10];
+  for (const k of ks) requireWithin("k", k, BOUNDS.cutoff);
   const m = options.measures;
   if (m === undefined) return defaultMeasures(ks, true);
   if (m.length > 0 && typeof m[0] === "string") return parseMeasures(m as readonly string[], ks);

@@ -8,7 +8,7 @@ import { Judgment, type QueueEntry } from "../golden/schema/items.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
 import { cachedClaimsFrom } from "../judge/claims/prepare.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
-import { sampleQueue, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
+import { requireSampleNumbers, sampleQueue, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
 import { checkAnnotator } from "./store.js";
 
 /** Inputs of one `ragjudge sample` run beyond the config. */
@@ -36,12 +36,14 @@ export interface SampleRunOptions extends SampleOptions {
  * Loads the data, the run's judgments and the labels folder, and samples a
  * review queue (see {@link sampleQueue}). The items and their evidence come
  * from the same builder the judge uses, so each entry's input hash is the
- * one its verdict and its label join on.
+ * one its verdict and its label join on. Its numbers are checked first
+ * (a RangeError, before any file is read: {@link requireSampleNumbers}).
  */
 export function sampleFromRun(
   cfg: ResolvedConfig,
   opts: SampleRunOptions,
 ): { entries: QueueEntry[]; rubrics: RubricSample[]; notes: RubricRunNotes[]; draws: DrawBody[] } {
+  requireSampleNumbers(opts);
   checkAnnotator(opts.annotator);
   if (!existsSync(opts.judgmentsFile)) {
     throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --evaluation DIR or --judgments FILE");

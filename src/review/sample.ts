@@ -1,5 +1,6 @@
 import type { Evidence, ItemKey, QueueEntry } from "../golden/schema/items.js";
 import type { DrawItem } from "../golden/schema/draw.js";
+import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import { drawIdOf, populationHash, type DrawBody } from "../calibration/draws.js";
 import { populationSeed, uniformReplay } from "../calibration/plan/stratified-draw.js";
 import { byEvidence, evidenceKey } from "../calibration/keys.js";
@@ -97,6 +98,17 @@ export function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProba
 }
 
 /**
+ * Throws a RangeError for a `seed`, `random` or `balanced` outside the
+ * bounds of `sample --seed`, `--random` and `--balanced` (golden/bounds.ts):
+ * the numbers of a library call, which no flag parser read.
+ */
+export function requireSampleNumbers(opts: Pick<SampleOptions, "seed" | "random" | "balanced">): void {
+  requireWithin("seed", opts.seed, BOUNDS.randomSeed);
+  requireWithin("random", opts.random, BOUNDS.sampleSize);
+  requireWithin("balanced", opts.balanced, BOUNDS.sampleSize);
+}
+
+/**
  * Builds a review queue from the run's candidates and the existing labels.
  * Per rubric (sorted by name), each frame draws from its own seeded stream:
  *
@@ -122,7 +134,8 @@ export function toEntry(c: Candidate, frame: QueueEntry["frame"], inclusionProba
  * An item drawn by two frames is kept once, under the first in that order.
  * Each rubric's entries are then shuffled with the seed, so position gives no
  * hint of frame or verdict. The same inputs and seed give the same queue,
- * whatever order the inputs come in.
+ * whatever order the inputs come in. A `seed`, `random` or `balanced`
+ * outside the bounds of `sample`'s flags throws a RangeError (golden/bounds.ts).
  */
 export function sampleQueue(
   candidates: readonly Candidate[],
@@ -131,6 +144,7 @@ export function sampleQueue(
   /** Items the annotator ever labelled (superseded labels too), beyond those in `existing`. */
   labelledEarlier: readonly { key: ItemKey; inputHash: string }[] = [],
 ): { entries: QueueEntry[]; rubrics: RubricSample[]; draws: DrawBody[] } {
+  requireSampleNumbers(opts);
   const labelsOf = new Map<string, ExistingLabels["labels"]>();
   const own = new Set(labelledEarlier.map((l) => evidenceKey(l.key, l.inputHash)));
   for (const e of existing) {

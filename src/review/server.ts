@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { Sha256 } from "../golden/schema/common.js";
+import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import { HttpError, hostAllowed, originAllowed, parseBody, readBody, sameSecret, sendJson, sendText } from "./http.js";
 import { CLIENT_JS } from "./page/client.js";
 import { pageHtml } from "./page/html.js";
@@ -72,12 +73,15 @@ function queryIndex(url: URL): number {
  * A label request returns only after the label is flushed to disk; one that
  * names the label it saw (`seen`) is refused with 409 and the current label
  * when that changed meanwhile (two tabs, or another process appending).
+ * A `port` outside 0 to 65,535 (the bounds of `review --port`) is refused
+ * with a RangeError in the words of the other bounded numbers (golden/bounds.ts).
  *
  * @example
  * const server = await startReviewServer(session);
  * console.log(server.url); await server.closed;
  */
 export async function startReviewServer(session: ReviewSession, opts: ServeOptions = {}): Promise<ReviewServer> {
+  requireWithin("port", opts.port, BOUNDS.port);
   const token = opts.token ?? randomBytes(32).toString("base64url");
   let port = 0;
   let resolveClosed!: () => void;

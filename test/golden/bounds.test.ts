@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BOUNDS, describeBounds, MAX_TIMER_MS, readDecimal, readWhole, renderBoundsMarkdown } from "../../src/golden/bounds.js";
+import { BOUNDS, describeBounds, MAX_TIMER_MS, readDecimal, readWhole, renderBoundsMarkdown, requireWithin } from "../../src/golden/bounds.js";
 import { ROOT } from "../helpers/paths.js";
 
 describe("readWhole: the one reading of a whole-number flag", () => {
@@ -58,5 +58,22 @@ describe("describeBounds", () => {
     // digits grouped by hand (no Intl at start-up), the fraction left alone
     expect(describeBounds({ ...BOUNDS.concurrency, integer: false, min: -1500, max: 1234.5678 })).toBe("a number from -1,500 to 1,234.5678");
     expect(describeBounds({ ...BOUNDS.concurrency, max: 2_147_483_647 })).toBe("a whole number from 1 to 2,147,483,647");
+  });
+});
+
+describe("requireWithin: the guard of the library's entry points", () => {
+  it("returns a value within its bounds, the edges included, and passes undefined through", () => {
+    expect(requireWithin("reps", 100, BOUNDS.bootstrapReps)).toBe(100);
+    expect(requireWithin("reps", 100_000, BOUNDS.bootstrapReps)).toBe(100_000);
+    expect(requireWithin("temperature", 1.5, BOUNDS.temperature)).toBe(1.5);
+    expect(requireWithin("reps", undefined, BOUNDS.bootstrapReps)).toBeUndefined();
+  });
+
+  it("throws a RangeError naming the value and the values allowed, with why the largest is the largest when it is passed", () => {
+    expect(() => requireWithin("reps", 1e9, BOUNDS.bootstrapReps)).toThrow(new RangeError(`reps: 1000000000 is out of range: expected a whole number from 100 to 100,000 (${BOUNDS.bootstrapReps.why})`));
+    expect(() => requireWithin("concurrency", 0, BOUNDS.concurrency)).toThrow(new RangeError("concurrency: 0 is out of range: expected a whole number from 1 to 1,024"));
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 2.5, -1]) expect(() => requireWithin("k", bad, BOUNDS.cutoff), String(bad)).toThrow(RangeError);
+    // a JavaScript caller's string is no number
+    expect(() => requireWithin("k", "5" as unknown as number, BOUNDS.cutoff)).toThrow('k: "5" is out of range: expected a positive whole number');
   });
 });

@@ -1,3 +1,4 @@
+import { BOUNDS, requireWithin } from "../../golden/bounds.js";
 import { evidenceKey } from "../keys.js";
 import { kappaMeans } from "./kappa-linear.js";
 import { isHeldout, type GroupPlan } from "./plan.js";
@@ -44,8 +45,13 @@ export interface BudgetShare {
   outside: StratifiedItem[];
 }
 
-/** Splits `budget` labels over the plans (see the module comment). */
+/**
+ * Splits `budget` labels over the plans (see the module comment). A budget
+ * outside the bounds of `plan --budget` (a positive whole number) throws a
+ * RangeError (golden/bounds.ts): a library call's, which no flag parser read.
+ */
 export function splitBudget(plans: readonly GroupPlan[], budget: number): Map<GroupPlan, { labels: number; why: Set<string> }> {
+  requireWithin("budget", budget, BOUNDS.sampleSize);
   const out = new Map(plans.map((p) => [p, { labels: 0, why: new Set<string>() }]));
   const room = (p: GroupPlan) => Math.max(0, p.heldoutItems - p.labelledHeldout) - out.get(p)!.labels;
   let left = budget;
@@ -171,7 +177,7 @@ function newLabels(rubric: string, cut: Pick<BudgetShare, "allocation" | "frame"
   return fresh;
 }
 
-/** The budget's shares with their draws (rubrics given no labels are left out). */
+/** The budget's shares with their draws (rubrics given no labels are left out); the budget is checked as {@link splitBudget} checks it. */
 export function budgetShares(plans: readonly GroupPlan[], budget: number, inputs: Pick<TrustInputs, "splits" | "book">): BudgetShare[] {
   const split = splitBudget(plans, budget);
   const out: BudgetShare[] = [];

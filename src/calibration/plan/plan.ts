@@ -1,4 +1,5 @@
 import type { Judgment } from "../../golden/schema/items.js";
+import { BOUNDS, requireWithin } from "../../golden/bounds.js";
 import { labelledVerdicts, ppiLabels } from "../corrected.js";
 import { agreementFigures, gateFigureItems } from "../figures.js";
 import { gateInterval, thresholdsFor } from "../gate.js";
@@ -78,8 +79,24 @@ export function isHeldout(inputs: Pick<TrustInputs, "splits">, heldout: string, 
   return (inputs.splits?.get(it.key.question) ?? null) === heldout;
 }
 
-/** Plans one group. */
+/**
+ * Throws a RangeError for a `reps` or `seed` outside the bounds of `plan
+ * --reps` and `--seed` (golden/bounds.ts): a library call's numbers, which
+ * no flag parser read; 10^9 replicates would simulate for days.
+ */
+function requirePlanNumbers(options: PlanOptions): void {
+  requireWithin("reps", options.reps, BOUNDS.simulationReps);
+  requireWithin("seed", options.seed, BOUNDS.randomSeed);
+}
+
+/** Plans one group; its numbers are checked first ({@link requirePlanNumbers}). */
 export function planGroup(group: JudgeGroup, inputs: TrustInputs, options: PlanOptions = {}): GroupPlan {
+  requirePlanNumbers(options);
+  return planChecked(group, inputs, options);
+}
+
+/** {@link planGroup} with numbers already checked (once per plan, not per group). */
+function planChecked(group: JudgeGroup, inputs: TrustInputs, options: PlanOptions): GroupPlan {
   const pairing = pairGroup(group, inputs.book, gateContext(inputs, group.rubric));
   const t = thresholdsFor(inputs.trust, group.rubric);
   // The gate's own figures: a counting draw's skipped items count as disagreements until they are labelled.
@@ -131,11 +148,13 @@ export function planGroup(group: JudgeGroup, inputs: TrustInputs, options: PlanO
 
 /**
  * Plans every group of the judgments (rule verdicts left out), in the order
- * calibrate reports them.
+ * calibrate reports them. Its numbers are checked once, first
+ * ({@link requirePlanNumbers}).
  *
  * @example
  * planGroups(judgments, { book, draws, records: [], splits }).map((p) => p.need.further)
  */
 export function planGroups(judgments: readonly Judgment[], inputs: TrustInputs, options: PlanOptions = {}): GroupPlan[] {
-  return groupJudgments(judgments).groups.map((g) => planGroup(g, inputs, options));
+  requirePlanNumbers(options);
+  return groupJudgments(judgments).groups.map((g) => planChecked(g, inputs, options));
 }

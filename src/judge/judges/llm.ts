@@ -6,6 +6,7 @@ import { FORMAT_WORDS } from "../transport/retry.js";
 import { FatalJudgeError, type Judge } from "./judge.js";
 import { LogprobsSwitch, type LogprobsMemory, type LogprobsSetting } from "./logprobs.js";
 import type { OpenAISettings } from "./settings.js";
+import { requireJudgeNumbers } from "./numbers.js";
 
 /**
  * Where the LLM judge remembers that an endpoint lacks structured outputs,
@@ -193,6 +194,8 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
  * the cache for this endpoint and model unless `--response-format` chose
  * one. The client's outage breaker counts max(16, 2 x concurrency) failed
  * attempts, so a restart dropping every call in flight does not stop a run.
+ * Settings built in code rather than by {@link resolveJudge} meet the same
+ * bounds: a number outside them throws a RangeError.
  *
  * @example
  * const backend = llmBackend(settings, { cache, onModeChange: (_m, cause) => log(cause) });
@@ -201,6 +204,7 @@ export function llmBackend(
   s: OpenAISettings,
   o: { cache?: ResponseModeMemory & Partial<LogprobsMemory>; onModeChange?: (mode: ResponseMode, cause: string) => void; onLogprobsOff?: (cause: string) => void } = {},
 ): OpenAIBackend {
+  requireJudgeNumbers(s);
   const remembered = s.responseFormatExplicit ? undefined : o.cache?.responseMode(s.baseURL, s.model);
   const client = new JudgeClient({
     baseURL: s.baseURL,

@@ -3,6 +3,7 @@ import { JudgeSetupError, resolveEndpoint, type Endpoint } from "../transport/en
 import type { ResponseMode } from "../transport/request.js";
 import { BASELINE_CONCURRENCY } from "./baseline-threads.js";
 import type { LogprobsSetting } from "./logprobs.js";
+import { requireJudgeNumbers } from "./numbers.js";
 
 /** Flags of `ragjudge judge` that override the config's `judge` block. `false` is commander's `--no-x`. */
 export interface JudgeFlags {
@@ -58,12 +59,15 @@ function orNull(flag: number | false | undefined, config: number | null): number
  * `--judge` imply the LLM judge. The endpoint and key are found by
  * {@link resolveEndpoint} (`keyless`: a dry run, which sends nothing, needs
  * no key). With no judge anywhere, throws
- * {@link JudgeSetupError} with {@link HOW_TO_CONFIGURE}.
+ * {@link JudgeSetupError} with {@link HOW_TO_CONFIGURE}. A number of `flags`
+ * outside its flag's bounds (`runEvaluation`'s `judge` comes from code, not
+ * the command line) throws a RangeError first.
  *
  * @example
  * resolveJudge(config, { judge: "openai", model: "qwen2.5:7b", baseUrl: "http://localhost:11434/v1" })
  */
 export function resolveJudge(config: RagjudgeConfig, flags: JudgeFlags, env: NodeJS.ProcessEnv = process.env, opts: { keyless?: boolean } = {}): JudgeSettings {
+  requireJudgeNumbers(flags);
   let kind = flags.judge;
   if (kind !== undefined && kind !== "baseline" && kind !== "openai") throw new JudgeSetupError(`--judge must be "baseline" or "openai", got ${JSON.stringify(kind)}`);
   if (kind === undefined && (flags.model !== undefined || flags.baseUrl !== undefined)) kind = "openai";

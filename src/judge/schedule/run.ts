@@ -1,5 +1,6 @@
 import type { Judgment } from "../../golden/schema/items.js";
 import type { Judge, JudgeOutcome } from "../judges/judge.js";
+import { requireJudgeNumbers } from "../judges/numbers.js";
 import { cacheKey, type CachedVerdict, type JudgeCache } from "./cache.js";
 import { planCalls, type Call } from "./calls.js";
 import { CommitBatcher } from "./commits.js";
@@ -169,11 +170,15 @@ function toCached(backend: Judge, rubric: Rubric, o: JudgeOutcome, time: string)
  * paying for the same calls; and a verdict another process committed first
  * is reported as it is in the cache, never this run's different reply.
  * Nothing here asks which judge it is: only the record's properties.
+ * A `repeats` or `concurrency` outside the bounds of `--repeats` and
+ * `--concurrency` (golden/bounds.ts) is refused with a RangeError before
+ * anything runs: 2^32 calls in flight would abort V8.
  *
  * @example
  * const { judgments } = await runJudge({ items, backend, cache, repeats: 1, concurrency: 8 });
  */
 export async function runJudge(opts: RunOptions): Promise<RunResult> {
+  requireJudgeNumbers({ repeats: opts.repeats, concurrency: opts.concurrency });
   const { backend } = opts;
   if (backend.cached && !opts.cache) throw new Error(`runJudge: ${backend.name} caches its verdicts and needs a cache`);
   // One run per cache folder at a time: a second one is refused before it pays for anything.

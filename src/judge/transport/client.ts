@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { BOUNDS, requireWithin } from "../../golden/bounds.js";
 import type { VerdictReply } from "../verdict/parse.js";
 import { readCompletion, type Usage } from "./completion.js";
 import { leanFetch } from "./http-fetch.js";
@@ -118,6 +119,10 @@ type Attempt =
  * const judge = openAIBackend({ client, baseURL: "http://127.0.0.1:8000/v1", settings: { model: "qwen2.5-7b-instruct", temperature: 0, seed: 0, maxTokens: 512, responseMode: "json_schema" } });
  * const r = await client.complete(judge.request(rubric, evidence)); // the body a run sends for this item
  * r.ok ? r.reply.verdict : r.cause // "yes" or "no"; else why, after the retries: "http-401: ... (the endpoint refused the API key)"
+ *
+ * A `timeoutMs` or `policy.maxRetries` outside the bounds of `--timeout-ms`
+ * and `--max-retries` (golden/bounds.ts) throws a RangeError: a deadline
+ * past Node's timer limit would fire at once, so every attempt would time out.
  */
 export class JudgeClient {
   readonly policy: RetryPolicy;
@@ -139,6 +144,8 @@ export class JudgeClient {
   private sdkClient: Promise<OpenAI> | undefined;
 
   constructor(private readonly opts: ClientOptions) {
+    requireWithin("timeoutMs", opts.timeoutMs, BOUNDS.timeoutMs);
+    requireWithin("maxRetries", opts.policy?.maxRetries, BOUNDS.maxRetries);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...opts.policy };
     this.secrets = [opts.apiKey];
     this.random = opts.random ?? Math.random;

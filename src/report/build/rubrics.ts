@@ -8,6 +8,7 @@ import { ppiMean, roganGladenBootstrap, wilsonInterval, type Interval } from "..
 import { gateContext, splitsOf } from "../../calibration/trust.js";
 import { groupJudgments, type JudgeGroup, type JudgedItem } from "../../calibration/verdicts.js";
 import type { GoldenSet } from "../../golden/dataset.js";
+import { BOUNDS, requireWithin } from "../../golden/bounds.js";
 import type { Judgment } from "../../golden/schema/items.js";
 import { RULE_FINGERPRINT } from "../../judge/items/items.js";
 import { isClaimUnit } from "../../judge/items/claims.js";
@@ -257,9 +258,12 @@ export function entryVerdicts(
  * judge (its error rates are the judge's, whatever the variant); PPI's
  * rectifier uses the variant's own gate labels (it must be a random sample
  * of the population whose rate it corrects). Uncited answers are counted
- * apart unless citations are required.
+ * apart unless citations are required. A `seed` or `reps` outside the
+ * bounds of their flags throws a RangeError (golden/bounds.ts).
  */
 export function rubricReports(input: RubricReportInput): RubricJson[] {
+  requireWithin("seed", input.seed, BOUNDS.randomSeed);
+  requireWithin("reps", input.reps, BOUNDS.bootstrapReps);
   const { groups } = groupJudgments(input.judgments);
   const served = servedKeys(input.judgments.filter((j) => j.judge !== "rule"));
   const heldout = heldoutSplit(input.trust);

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { DEFAULT_REPS, DEFAULT_SEED, mcnemarCounts, MCNEMAR_EXACT_BELOW, pairedBootstrapMeanDifference, ResampleCache, type Interval } from "../../calibration/stats/index.js";
 import { InputError } from "../../golden/errors.js";
+import { BOUNDS, requireWithin } from "../../golden/bounds.js";
 import { meanOf } from "../../retrieval/diagnostics/kinds.js";
 import { MeasureSpecError, measureLabel, UnknownMeasureError } from "../../retrieval/measures/parse.js";
 import { MEASURES } from "../../retrieval/measures/registry.js";
@@ -318,13 +319,18 @@ const ciText = (ci: Interval | null) => (ci ? `[${f3(ci.lo)}, ${f3(ci.hi)}]` : "
  * - the questions whose outcome or headline metric changed, worst first;
  * - one verdict line.
  *
- * Different golden sets are refused (compared by SHA-256).
+ * Different golden sets are refused (compared by SHA-256), and a `seed`,
+ * `reps` or `minGroup` outside the bounds of `compare`'s flags with a
+ * RangeError (golden/bounds.ts).
  *
  * @example
  * const c = compareSides(sideA, sideB, { metric: "RR", seed: 1 });
  * console.log(c.verdict);
  */
 export function compareSides(a: CompareSide, b: CompareSide, options: CompareOptions = {}): Comparison {
+  requireWithin("seed", options.seed, BOUNDS.randomSeed);
+  requireWithin("reps", options.reps, BOUNDS.bootstrapReps);
+  requireWithin("minGroup", options.minGroup, BOUNDS.minGroup);
   const ra = a.evaluation.report;
   const rb = b.evaluation.report;
   if (ra.inputs.golden.sha256 !== rb.inputs.golden.sha256) {

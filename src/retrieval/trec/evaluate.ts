@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { InputError, InputErrors } from "../../golden/errors.js";
+import { BOUNDS, requireWithin } from "../../golden/bounds.js";
 import { computeValues, summarise, type Evaluation, type QueryValues } from "../evaluate.js";
 import type { JudgedList, Measure } from "../measures/types.js";
 import { readQrels, type Qrels } from "./qrels.js";
@@ -12,7 +13,10 @@ import { lineRanges, scoreRangesInWorkers, threadsFor } from "./threads.js";
 /** Options of a qrels + run evaluation, with trec_eval's flags as names. */
 export interface TrecEvalOptions {
   measures: readonly Measure[];
-  /** Minimum grade that counts as relevant (trec_eval -l); default 1. nDCG uses grades and ignores it. */
+  /**
+   * Minimum grade that counts as relevant (trec_eval -l); default 1. nDCG uses grades and ignores it.
+   * A whole number of 0 or more, as `-l` takes: another is refused with a RangeError (golden/bounds.ts).
+   */
   level?: number;
   /**
    * trec_eval -c (default true): qrels queries missing from the run score 0
@@ -83,7 +87,7 @@ function duplicateError(file: string, qid: string, docno: string): InputError {
  */
 export function evaluateTrec(qrels: Qrels, run: TrecRun, options: TrecEvalOptions): TrecEvaluation {
   if (run.judgedBy !== qrels) throw new Error("evaluateTrec: read the run with these qrels: readRun(file, qrels)");
-  const level = options.level ?? 1;
+  const level = requireWithin("level", options.level, BOUNDS.level) ?? 1;
   const scratch = new RankScratch();
   const judged = new Map<string, JudgedList>();
   for (const q of qrels.queries) {
@@ -128,8 +132,8 @@ function evaluateWhole(qrels: Qrels, runFile: string, options: TrecEvalOptions):
  * grouped by query (as runs are written), else reading it whole.
  */
 export function evaluateTrecFiles(qrelsFile: string, runFile: string, options: TrecEvalOptions): TrecEvaluation {
+  const level = requireWithin("level", options.level, BOUNDS.level) ?? 1;
   const qrels = readQrels(qrelsFile);
-  const level = options.level ?? 1;
   const range = scoreRange({ runFile, from: 0, to: Infinity, level }, qrels);
   const joined = joinRanges(runFile, [range], qrels, level, MAX_PROBLEMS);
   return evaluationOfJoined(qrels, runFile, joined, options) ?? evaluateWhole(qrels, runFile, options);
@@ -147,6 +151,7 @@ export function evaluateTrecFiles(qrelsFile: string, runFile: string, options: T
  * const ev = await scoreTrecFiles("qrels.txt", "run.txt", { measures: parseMeasures(["map"], []) });
  */
 export async function scoreTrecFiles(qrelsFile: string, runFile: string, options: TrecEvalOptions & { threads?: number }): Promise<TrecEvaluation> {
+  requireWithin("level", options.level, BOUNDS.level);
   let size = 0;
   try {
     size = statSync(runFile).size;
