@@ -11,6 +11,9 @@
  *   large   50,000 questions x 100 retrieved    target < 8 s and < 1 GiB peak
  *   mid     10,000 questions                    (slope: cost per question)
  *   chunks  100 questions over 100,000 chunks   (slope: cost per chunk)
+ *   two     10,000 questions x 2 variants over 100,000 chunks, from a
+ *           config (ragjudge retrieval --config): the second variant's
+ *           output loads while the first is worked on
  * The slopes between mid and large and between chunks and small give the
  * cost per question and per chunk; nothing is asserted.
  *
@@ -18,7 +21,7 @@
  * default all), BENCH_DIR (default os.tmpdir()/ragjudge-bench-golden),
  * BENCH_TIME (as bench:retrieval).
  */
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +33,8 @@ const ROOT = resolve(fileURLToPath(import.meta.url), "..", "..");
 interface Case {
   name: string;
   shape: GoldenShape;
+  /** Variants scored from one config (default 1: explicit --golden --chunks --output). */
+  variants?: number;
   targetSeconds?: number;
   targetMiB?: number;
 }
@@ -40,7 +45,21 @@ const CASES: Case[] = [
   { name: "large", shape: { ...BASE, docs: 50_000, questions: 50_000 }, targetSeconds: 8, targetMiB: 1024 },
   { name: "mid", shape: { ...BASE, docs: 50_000, questions: 10_000 } },
   { name: "chunks", shape: { ...BASE, docs: 10_000, questions: 100 } },
+  { name: "two", shape: { ...BASE, docs: 10_000, questions: 10_000 }, variants: 2 },
 ];
+
+/** The arguments of one case: explicit files, or a config naming each variant's output over the same golden set and chunks. */
+function caseArgs(c: Case, dir: string): { args: string[]; bytes: { golden: number; chunks: number; output: number }; generated: boolean } {
+  const files = Array.from({ length: c.variants ?? 1 }, (_, variant) => prepareGoldenData(dir, { ...c.shape, variant }));
+  const [first] = files;
+  const bytes = { ...first!.bytes, output: files.reduce((n, f) => n + f.bytes.output, 0) };
+  const generated = files.some((f) => f.generated);
+  if (files.length === 1) return { args: ["retrieval", "--golden", first!.golden, "--chunks", first!.chunks, "--output", first!.output, "--format", "json"], bytes, generated };
+  const config = join(dir, `${c.name}.config.json`);
+  const variants = files.map((f, i) => ({ name: `v${i}`, output: f.output, chunks: f.chunks }));
+  writeFileSync(config, JSON.stringify({ name: `bench-${c.name}`, golden: first!.golden, variants }, null, 2) + "\n");
+  return { args: ["retrieval", "--config", config, "--format", "json"], bytes, generated };
+}
 
 const secs = (x: number) => `${x.toFixed(2)} s`;
 const mib = (x: number | null) => (x === null ? "n/a" : `${x.toFixed(0)} MiB`);
@@ -54,10 +73,9 @@ interface Tool {
 
 async function runCase(c: Case, dir: string, tools: Tool[], runs: number, meter: ReturnType<typeof pickMeter>): Promise<{ wall: number; cpu: number | null; rss: number | null; agree: boolean }> {
   const t0 = performance.now();
-  const files = prepareGoldenData(dir, c.shape);
+  const { args, bytes, generated } = caseArgs(c, dir);
   const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
-  console.log(`\n== ${c.name}: ${c.shape.questions.toLocaleString("en")} questions x ${c.shape.retrieved} retrieved, ${(c.shape.docs * c.shape.chunksPerDoc).toLocaleString("en")} chunks (golden ${mb(files.bytes.golden)}, chunks ${mb(files.bytes.chunks)}, output ${mb(files.bytes.output)}; ${files.generated ? `generated in ${((performance.now() - t0) / 1000).toFixed(1)} s` : "reused"})`);
-  const args = ["retrieval", "--golden", files.golden, "--chunks", files.chunks, "--output", files.output, "--format", "json"];
+  console.log(`\n== ${c.name}: ${c.shape.questions.toLocaleString("en")} questions x ${c.shape.retrieved} retrieved${c.variants ? ` x ${c.variants} variants` : ""}, ${(c.shape.docs * c.shape.chunksPerDoc).toLocaleString("en")} chunks (golden ${mb(bytes.golden)}, chunks ${mb(bytes.chunks)}, output ${mb(bytes.output)}; ${generated ? `generated in ${((performance.now() - t0) / 1000).toFixed(1)} s` : "reused"})`);
   for (const t of tools) t.samples = [];
   for (let round = 1; round <= runs; round++) {
     for (const t of round % 2 === 1 ? tools : [...tools].reverse()) {
@@ -110,8 +128,8 @@ async function main(): Promise<number> {
   console.log(`meter: ${describeMeter(meter)}`);
   const results = new Map<string, { wall: number; cpu: number | null; rss: number | null; agree: boolean }>();
   for (const c of CASES.filter((x) => wanted.includes(x.name))) {
-    // the slope cases have no target: the old build is timed on the target cases only (it takes minutes)
-    const withOld = c.targetSeconds !== undefined ? tools : tools.slice(0, 1);
+    // the slope cases have no target: the old build is timed on the target and two-variant cases only (it takes minutes)
+    const withOld = c.targetSeconds !== undefined || c.variants ? tools : tools.slice(0, 1);
     results.set(c.name, await runCase(c, dir, withOld, runs, meter));
   }
   const r = (n: string) => results.get(n);
