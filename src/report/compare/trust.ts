@@ -68,8 +68,10 @@ export function recheckTrust(ev: LoadedEvaluation, project: ResolvedConfig): Tru
     if (sha256(readBytes(goldenFile)) !== ev.report.inputs.golden.sha256) {
       return notRechecked(`the evaluation's golden set (sha256 ${ev.report.inputs.golden.sha256.slice(0, 12)}) is not the project's ${displayPath(goldenFile)}: compare it from the project it was run in (--config)`);
     }
-    const differs = reportDifference(ev.report, judgments, golden.questions) ?? forgedRule(judgments, project, ev.report.variants.map((v) => v.name));
+    const differs = reportDifference(ev.report, judgments, golden.questions);
     if (differs) return notRechecked(`${differs}: report.json and ${displayPath(file)} are not one run's, so its figures rest on no verdicts the gate can check`);
+    const forged = forgedRule(judgments, project, ev.report);
+    if (forged) return notRechecked(forged);
     const t = summaryTrust(judgments, labels, project.config.trust, golden.questions);
     const judged = new Set(judgments.filter((j) => j.judge !== "rule").map((j) => j.rubric));
     return { source: { rechecked: true, records: displayPath(join(labels, "calibration")) }, states: t.lines, judged };

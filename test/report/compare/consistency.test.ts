@@ -105,6 +105,25 @@ describe("compare takes report.json's figures only as judgments.jsonl gives them
     expect(r.out).toMatch(/judgments\.jsonl says a rule decided correctness of bm25-small on \S+ \(unit answer: (yes|no)\), which no rule gives on the project's data/);
   });
 
+  it("says the pipeline output changed since the run, not that the files were forged, when a rule's item changed", async () => {
+    const p = await judged({ minLabels: 20, minPerClass: 3 }, CORRECTNESS_ONLY);
+    const output = join(p.dir, "golden", "variants", "bm25-small", "output.jsonl");
+    const honestOutput = readFileSync(output, "utf8");
+    // an answer left empty: correctness is decided by the no-answer rule in this run
+    const rows = honestOutput.trim().split("\n").map((l) => JSON.parse(l) as { id: string; answer?: string });
+    const emptied = rows.find((r) => typeof r.answer === "string" && r.answer.length > 0)!;
+    writeFileSync(output, rows.map((r) => JSON.stringify(r.id === emptied.id ? { ...r, answer: "" } : r)).join("\n") + "\n");
+    const ev = await run(p);
+    expect(readFileSync(join(ev, "judgments.jsonl"), "utf8")).toContain('"rule":"no-answer"');
+    // the pipeline answers again: the next run's data, the evaluation's rule no longer given by a rule today
+    writeFileSync(output, honestOutput);
+    const r = await compare(ev, p);
+    expect(r.code).toBe(1);
+    expect(trustColumn(r.out, "correctness")).toBe("not re-checked");
+    expect(r.out).toContain(`judgments.jsonl says a rule decided correctness of bm25-small on ${emptied.id} (unit answer: no), which cannot be checked: ${output} changed since this evaluation was run`);
+    expect(r.out).not.toContain("not one run's");
+  }, 60_000);
+
   it("re-checks the shipped example's own rule verdicts (no answer, uncited, outside the context) as rules", async () => {
     const cwd = tempDir("ragjudge-rules-");
     const { runCliIn } = await import("../../helpers/cli.js");
