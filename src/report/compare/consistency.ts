@@ -3,6 +3,7 @@ import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { Judgment } from "../../golden/schema/items.js";
 import { servedKeys } from "../../judge/summary/served.js";
 import { entryVerdicts } from "../build/rubrics.js";
+import { answerVerdicts } from "../join.js";
 import { ANSWER_RUBRICS, answerScore, classify } from "../search-or-answer.js";
 import type { ReportJson, RubricJson } from "../schema.js";
 
@@ -52,19 +53,16 @@ function entryDifference(report: ReportJson, judgments: readonly Judgment[], req
 function answerDifference(report: ReportJson, judgments: readonly Judgment[], questions: readonly GoldenQuestion[]): string | null {
   const judged = new Set([...report.inputs.rubrics.map((r) => r.name), ...judgments.map((j) => j.rubric)]);
   const answerRubrics: string[] = ANSWER_RUBRICS.filter((r) => judged.has(r));
+  const verdicts = answerVerdicts(judgments);
   for (const v of report.variants) {
     const soa = v.searchOrAnswer;
     if (soa.answerRubrics.join(",") !== answerRubrics.join(",")) {
       return `report.json says ${v.name}'s answers rest on ${soa.answerRubrics.join(", ") || "no rubric"}; the judged rubrics give ${answerRubrics.join(", ") || "none"}`;
     }
-    const verdicts = new Map<string, Map<string, Judgment["verdict"]>>();
-    for (const j of judgments) {
-      if (j.variant !== v.name || j.unit !== "answer" || j.repeat !== 0) continue;
-      (verdicts.get(j.question) ?? verdicts.set(j.question, new Map()).get(j.question)!).set(j.rubric, j.verdict);
-    }
     const stated = new Map(soa.questions.map((q) => [q.id, answerScore(q.outcome)]));
     for (const q of questions) {
-      const o = classify({ question: q, relevantInContext: false, verdicts: verdicts.get(q.id) ?? new Map() }, answerRubrics.length ? answerRubrics : ["correctness"]);
+      // whether a relevant chunk reached the context changes which right or wrong outcome, never whether it is right
+      const o = classify({ question: q, relevantInContext: false, verdicts: verdicts.get(`${v.name}\u0000${q.id}`) ?? new Map() }, answerRubrics.length ? answerRubrics : ["correctness"]);
       if ((stated.get(q.id) ?? null) !== answerScore(o.outcome)) return `report.json's answer outcome of ${v.name} on ${q.id} is not what judgments.jsonl's verdicts give`;
     }
   }
