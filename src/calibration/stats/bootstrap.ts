@@ -36,7 +36,7 @@ export function seededRng(seed: number): RandomGenerator {
 /** Draws n indices in [0, size) with replacement. */
 export function resampleIndices(rng: RandomGenerator, size: number, n = size): Uint32Array {
   const idx = new Uint32Array(n);
-  for (let i = 0; i < n; i++) idx[i] = unsafeUniformIntDistribution(0, size - 1, rng);
+  fillIndices(rng, size, idx);
   return idx;
 }
 
@@ -169,7 +169,7 @@ export class ResampleCache {
   }
 }
 
-/** Fills `out` with indices in [0, size), as {@link resampleIndices} draws them. */
+/** Fills `out` with indices in [0, size) drawn from `rng` in order: {@link resampleIndices} and {@link ResampleCache} both draw through it. */
 function fillIndices(rng: RandomGenerator, size: number, out: Uint16Array | Uint32Array): void {
   for (let i = 0; i < out.length; i++) out[i] = unsafeUniformIntDistribution(0, size - 1, rng);
 }
