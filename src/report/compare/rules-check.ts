@@ -45,31 +45,48 @@ function changedSince(report: ReportJson, project: ResolvedConfig, variant: stri
   return out;
 }
 
+/** What {@link checkRules} found. */
+export interface RuleCheck {
+  /** The first rule verdict no rule of the project gives (in words, with why it cannot be taken), or null. */
+  forged: string | null;
+  /**
+   * Of the rubrics with rule verdicts, those the project's data gives items
+   * no rule decides (which only a judge can), with how many: a rubric whose
+   * report entry is "decided by rule" must have none, or its judge verdicts
+   * were left out of both files.
+   */
+  judgeItems: ReadonlyMap<string, number>;
+}
+
 /**
- * The first rule verdict of `judgments` that no rule of the project gives
- * (in words, with why it cannot be taken), or null when every one is (or
- * there is none). When the project's data the rule reads changed since the
- * evaluation (`report`'s recorded inputs), that is said instead of a forgery:
- * the rules can only be checked against the data as it is now.
+ * Checks the rule verdicts of `judgments` against the rules of the project:
+ * the first one no rule gives, and the rubrics that also need a judge. When
+ * the project's data the rule reads changed since the evaluation
+ * (`report`'s recorded inputs), that is said instead of a forgery: the rules
+ * can only be checked against the data as it is now.
  *
  * @example
- * forgedRule(judgments, loadConfig(), report) // "judgments.jsonl says a rule decided correctness of bm25-small on fact-01 (unit answer: no), which no rule gives on the project's data: ..."
+ * checkRules(judgments, loadConfig(), report).forged // "judgments.jsonl says a rule decided correctness of bm25-small on fact-01 (unit answer: no), which no rule gives on the project's data: ..."
  */
-export function forgedRule(judgments: readonly Judgment[], project: ResolvedConfig, report: ReportJson): string | null {
+export function checkRules(judgments: readonly Judgment[], project: ResolvedConfig, report: ReportJson): RuleCheck {
   const rules = judgments.filter((j) => j.judge === "rule");
-  if (rules.length === 0) return null;
+  const judgeItems = new Map<string, number>();
+  if (rules.length === 0) return { forged: null, judgeItems };
   const rubrics = [...new Set(rules.map((j) => j.rubric))];
   const inputs = loadJudgeInputs(project, { rubrics, variants: report.variants.map((v) => v.name) });
   const given = new Map<string, string>();
-  for (const it of [...inputs.answerItemSet.items, ...inputs.itemSet.items]) if (it.rule) given.set(evidenceKey(it.key, it.inputHash), it.rule.verdict);
+  for (const it of [...inputs.answerItemSet.items, ...inputs.itemSet.items]) {
+    if (it.rule) given.set(evidenceKey(it.key, it.inputHash), it.rule.verdict);
+    else judgeItems.set(it.key.rubric, (judgeItems.get(it.key.rubric) ?? 0) + 1);
+  }
   for (const j of rules) {
     if (given.get(evidenceKey(j, j.inputHash)) === j.verdict) continue;
     const said = `judgments.jsonl says a rule decided ${j.rubric} of ${j.variant} on ${j.question} (unit ${j.unit}: ${j.verdict})`;
     const changed = changedSince(report, project, j.variant);
-    if (changed.length) {
-      return `${said}, which cannot be checked: ${changed.join(", ")} changed since this evaluation was run, and rule verdicts are checked against the project's data as it is now (compare it before changing them, or run it again)`;
-    }
-    return `${said}, which no rule gives on the project's data: judgments.jsonl is not what ragjudge wrote for this data, so its figures rest on no verdicts the gate can check`;
+    const forged = changed.length
+      ? `${said}, which cannot be checked: ${changed.join(", ")} changed since this evaluation was run, and rule verdicts are checked against the project's data as it is now (compare it before changing them, or run it again)`
+      : `${said}, which no rule gives on the project's data: judgments.jsonl is not what ragjudge wrote for this data, so its figures rest on no verdicts the gate can check`;
+    return { forged, judgeItems };
   }
-  return null;
+  return { forged: null, judgeItems };
 }

@@ -12,7 +12,7 @@ import { trustKey, type TrustLine } from "../../judge/summary/format.js";
 import type { RubricJson } from "../schema.js";
 import { reportDifference } from "./consistency.js";
 import type { LoadedEvaluation } from "./load.js";
-import { forgedRule } from "./rules-check.js";
+import { checkRules } from "./rules-check.js";
 
 /**
  * The trust state `compare` shows is decided again, never read from
@@ -35,6 +35,8 @@ export interface TrustRecheck {
   states: ReadonlyMap<string, TrustLine>;
   /** Rubrics with verdicts of a judge (not only rule verdicts) in the evaluation's judgments.jsonl. */
   judged: ReadonlySet<string>;
+  /** Rubrics with rule verdicts whose items the project's data also gives to a judge, with how many (`checkRules`, rules-check.ts). */
+  judgeItems: ReadonlyMap<string, number>;
 }
 
 /** The evaluation's verdicts file, as `ragjudge run` writes it into the folder. */
@@ -42,7 +44,7 @@ const JUDGMENTS_FILE = "judgments.jsonl";
 
 /** A recheck that could not be done, and why (the reason names what to do). */
 export function notRechecked(why: string): TrustRecheck {
-  return { source: { rechecked: false, why }, states: new Map(), judged: new Set() };
+  return { source: { rechecked: false, why }, states: new Map(), judged: new Set(), judgeItems: new Map() };
 }
 
 /**
@@ -70,11 +72,11 @@ export function recheckTrust(ev: LoadedEvaluation, project: ResolvedConfig): Tru
     }
     const differs = reportDifference(ev.report, judgments, golden.questions);
     if (differs) return notRechecked(`${differs}: report.json and ${displayPath(file)} are not one run's, so its figures rest on no verdicts the gate can check`);
-    const forged = forgedRule(judgments, project, ev.report);
-    if (forged) return notRechecked(forged);
+    const rules = checkRules(judgments, project, ev.report);
+    if (rules.forged) return notRechecked(rules.forged);
     const t = summaryTrust(judgments, labels, project.config.trust, golden.questions);
     const judged = new Set(judgments.filter((j) => j.judge !== "rule").map((j) => j.rubric));
-    return { source: { rechecked: true, records: displayPath(join(labels, "calibration")) }, states: t.lines, judged };
+    return { source: { rechecked: true, records: displayPath(join(labels, "calibration")) }, states: t.lines, judged, judgeItems: rules.judgeItems };
   } catch (e) {
     if (!(e instanceof InputError || e instanceof InputErrors)) throw e;
     return notRechecked(e instanceof InputErrors ? e.problems[0]?.message ?? e.message : e.message);
@@ -84,9 +86,11 @@ export function recheckTrust(ev: LoadedEvaluation, project: ResolvedConfig): Tru
 /** The gate's line now for one report entry of a re-checked evaluation. */
 function currentLine(check: TrustRecheck, r: RubricJson): TrustLine {
   if (r.judge === "rule") {
-    // Rule verdicts are exact and need no calibration, but only when no judge gave verdicts of the rubric.
-    if (!check.judged.has(r.rubric)) return { trusted: true, message: r.trust.message };
-    return { trusted: false, message: `untrusted: report.json says ${r.rubric} was decided by rule only, but ${JUDGMENTS_FILE} holds judge verdicts of it` };
+    // Rule verdicts are exact and need no calibration, but only when no judge gave, or had to give, verdicts of the rubric.
+    if (check.judged.has(r.rubric)) return { trusted: false, message: `untrusted: report.json says ${r.rubric} was decided by rule only, but ${JUDGMENTS_FILE} holds judge verdicts of it` };
+    const left = check.judgeItems.get(r.rubric) ?? 0;
+    if (left > 0) return { trusted: false, message: `untrusted: report.json says ${r.rubric} was decided by rule only, but the project's data gives ${left} item(s) of it to a judge, whose verdicts ${JUDGMENTS_FILE} lacks` };
+    return { trusted: true, message: r.trust.message };
   }
   return check.states.get(trustKey(r.rubric, r.fingerprint, r.servedModel ?? ""))
     ?? { trusted: false, message: `untrusted: ${JUDGMENTS_FILE} holds no verdict of this judge (fingerprint ${r.fingerprint.slice(0, 12)}), so nothing backs report.json's figures` };

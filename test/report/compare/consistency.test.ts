@@ -10,6 +10,11 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ReportJson } from "../../../src/report/schema.js";
+import { entryVerdicts } from "../../../src/report/build/rubrics.js";
+import { answerVerdicts } from "../../../src/report/join.js";
+import { answerScore, classify } from "../../../src/report/search-or-answer.js";
+import { loadGolden } from "../../../src/golden/dataset.js";
+import { Judgment } from "../../../src/golden/schema/items.js";
 import { runCliCaptured } from "../../helpers/cli.js";
 import { calibrate, honest, judged, type Project } from "../../helpers/gate-project.js";
 import { tempDir } from "../../helpers/temp.js";
@@ -23,10 +28,15 @@ async function run(p: Project): Promise<string> {
   return r.out.trim().startsWith("/") ? r.out.trim() : join(p.dir, r.out.trim());
 }
 
-/** A copy of `ev` with report.json (and judgments.jsonl) edited. */
-function edited(ev: string, report: (r: ReportJson) => void, judgments?: (j: Record<string, unknown>) => void): string {
+/** A copy of `ev` with report.json (and judgments.jsonl) edited; `keep` first chooses the judgments.jsonl lines kept. */
+function edited(ev: string, report: (r: ReportJson) => void, judgments?: (j: Record<string, unknown>) => void, keep?: (all: Judgment[]) => Judgment[]): string {
   const copy = join(tempDir("ragjudge-edited-"), "ev");
   cpSync(ev, copy, { recursive: true });
+  if (keep) {
+    const file = join(copy, "judgments.jsonl");
+    const rows = keep(readFileSync(file, "utf8").trim().split("\n").map((l) => Judgment.parse(JSON.parse(l))));
+    writeFileSync(file, rows.map((x) => JSON.stringify(x)).join("\n") + "\n");
+  }
   const r = JSON.parse(readFileSync(join(copy, "report.json"), "utf8")) as ReportJson;
   report(r);
   writeFileSync(join(copy, "report.json"), JSON.stringify(r));
@@ -122,6 +132,36 @@ describe("compare takes report.json's figures only as judgments.jsonl gives them
     expect(trustColumn(r.out, "correctness")).toBe("not re-checked");
     expect(r.out).toContain(`judgments.jsonl says a rule decided correctness of bm25-small on ${emptied.id} (unit answer: no), which cannot be checked: ${output} changed since this evaluation was run`);
     expect(r.out).not.toContain("not one run's");
+  }, 60_000);
+
+  it("refuses a rubric shown as decided by rule alone when the judge verdicts the project's data needs were left out of both files", async () => {
+    const p = await judged({ minLabels: 20, minPerClass: 3 }, CORRECTNESS_ONLY);
+    // one empty answer: correctness of that question is decided by the no-answer rule, every other one by the judge
+    const output = join(p.dir, "golden", "variants", "bm25-small", "output.jsonl");
+    const rows = readFileSync(output, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; answer?: string });
+    const emptied = rows.find((r) => typeof r.answer === "string" && r.answer.length > 0)!;
+    writeFileSync(output, rows.map((r) => JSON.stringify(r.id === emptied.id ? { ...r, answer: "" } : r)).join("\n") + "\n");
+    const ev = await run(p);
+    const questions = loadGolden(join(p.dir, "golden", "questions.jsonl")).questions;
+    let kept: Judgment[] = [];
+    const forged = edited(ev, (r) => {
+      // report.json made to agree: correctness by rule alone, its verdicts and the answer outcomes those left give
+      const entry = r.rubrics.find((e) => e.rubric === "correctness")!;
+      const built = entryVerdicts(kept, { name: "correctness", unit: "answer" }, r.variants.map((v) => v.name), r.config.requireCitations)[0]!;
+      Object.assign(entry, { judge: "rule", fingerprint: built.fingerprint, servedModel: null, verdicts: built.verdicts, trust: { ...entry.trust, trusted: true, reason: null, message: "trusted: decided by rule" } });
+      const verdicts = answerVerdicts(kept);
+      for (const v of r.variants) {
+        for (const q of v.searchOrAnswer.questions) {
+          const o = classify({ question: questions.find((x) => x.id === q.id)!, relevantInContext: false, verdicts: verdicts.get(`${v.name}\u0000${q.id}`) ?? new Map() }, v.searchOrAnswer.answerRubrics);
+          if (answerScore(o.outcome) !== answerScore(q.outcome)) q.outcome = o.outcome;
+        }
+      }
+    }, undefined, (all) => (kept = all.filter((j) => j.rubric !== "correctness" || j.judge === "rule")));
+    expect(kept.filter((j) => j.rubric === "correctness").map((j) => j.rule)).toEqual(["no-answer"]);
+    const r = await compare(forged, p);
+    expect(r.code).toBe(1);
+    expect(trustColumn(r.out, "correctness")).toBe("untrusted");
+    expect(r.out).toMatch(/say not: report\.json says correctness was decided by rule only, but the project's data gives \d+ item\(s\) of it to a judge, whose verdicts judgments\.jsonl lacks/);
   }, 60_000);
 
   it("re-checks the shipped example's own rule verdicts (no answer, uncited, outside the context) as rules", async () => {
