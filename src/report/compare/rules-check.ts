@@ -16,7 +16,8 @@ import type { ReportJson } from "../schema.js";
  * context, ...), so `compare` rebuilds the items of the project
  * (`loadJudgeInputs`, what `ragjudge judge` judges) and takes a rule verdict
  * only when the same item, with the same evidence, is decided by a rule
- * there with the same verdict.
+ * there with the same verdict, and a rubric as decided by rule alone only
+ * when the project gives none of its items to a judge.
  */
 
 /** A file of the project that is not, byte for byte, the one the evaluation recorded, or null. */
