@@ -151,8 +151,9 @@ function sizeOf(file: string): number | undefined {
 
 /**
  * {@link loadVariants} with each variant's pipeline output loading on a
- * worker thread ({@link startOutputLoad}) while this thread reads its
- * chunks file, then calls `whileOutputLoads` with the chunks (work that
+ * worker thread ({@link startOutputLoad}), from the time the variant before
+ * it is worked on, while this thread reads its chunks file, then calls
+ * `whileOutputLoads` with the chunks (work that
  * needs only them: `retrieval` checks the anchors and computes the relevant
  * sets there). A pipeline output small enough to load here leaves the
  * second thread to half of the chunks file ({@link loadChunksOnTwoThreads}).
