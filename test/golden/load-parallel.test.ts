@@ -124,7 +124,7 @@ describe("loadVariantsParallel", () => {
     expect(await failure(() => loadVariantsParallel(vs, golden, undefined, undefined, 0))).toEqual(serial);
   });
 
-  it("loads the next variant's output while this one's is worked on, and fails as loadVariants does whichever variant is bad", async () => {
+  it("with the next variant's output loading early (timed by bench:golden's two-variant case), fails as loadVariants does whichever variant is bad, and gives its variants", async () => {
     const good = writeInputs("next-good");
     const badOutput = writeInputs("next-bad-output", (o) => (o[3] = "{"));
     const badChunks = writeInputs("next-bad-chunks");
