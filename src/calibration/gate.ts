@@ -1,5 +1,7 @@
 import type { TrustOverride, TrustThresholds } from "../golden/schema/config.js";
 import type { CalibrationRecord } from "./record.js";
+import { join, resolve, sep } from "node:path";
+import { packageRoot } from "../golden/config.js";
 import { displayPath } from "../golden/errors.js";
 import { describeBasis, type LabelBasis } from "./basis.js";
 import { fixed as f2, interval } from "./format.js";
@@ -184,10 +186,14 @@ export function gateDecision(
     const { items: k, files } = options.author;
     const which = k === figures.n ? "" : `${k} of them with author labels; `;
     const where = files.length ? `${files.slice(0, 3).map(displayPath).join(", ")}${files.length > 3 ? `, and ${files.length - 3} more` : ""}` : "the labels folder";
+    // the shipped example's own labels are never moved or written (the package stays as installed): say where trust comes from instead
+    const fix = files.length && files.every(isShippedLabel)
+      ? `they are the shipped example's (${where}) and stay as shipped; a rubric of your own project is trusted on people's labels (start one with ragjudge init my-eval)`
+      : `move them out of the labels folder (${where}) and have people label those items, as ragjudge review does`;
     return {
       trusted: false,
       reason: "author-labels",
-      message: `${trustRule("author-labels").says} (n = ${labels}; ${which}author labels are example labels, the project's own, and say nothing about a judge: move them out of the labels folder (${where}) and have people label those items, as ragjudge review does)`,
+      message: `${trustRule("author-labels").says} (n = ${labels}; ${which}author labels are example labels, the project's own, and say nothing about a judge: ${fix})`,
     };
   }
   if (figures.n < t.minLabels || figures.labelYes < t.minPerClass || figures.labelNo < t.minPerClass) {
@@ -270,3 +276,8 @@ export function digitsApart(lo: number, threshold: number): number {
 
 /** The label-rule phrase, exported for renderers that list exclusions. */
 export { labelRule };
+
+/** Whether a labels file is one of the shipped example's, in the package's own labels folder. */
+function isShippedLabel(file: string): boolean {
+  return resolve(file).startsWith(join(packageRoot(), "labels") + sep);
+}

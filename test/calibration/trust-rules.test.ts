@@ -42,4 +42,13 @@ describe("the trust gate's rules", () => {
     }
     expect(gateDecision(fig({ n: 0, labelYes: 0, labelNo: 0, kappa: null, kappaSe: null, kappaCi: null }), { nonRandom: 0, notHeldout: 0, notDrawn: 12 }, T).message).toContain("12 random-frame labels outside any recorded draw");
   });
+
+  it("asks a project to move its author labels out, and never the shipped example, whose labels stay as shipped", () => {
+    const own = gateDecision(fig({}), none, T, undefined, { author: { items: 3, files: ["/tmp/my-eval/labels/me.jsonl"] } }).message;
+    expect(own).toContain("move them out of the labels folder (/tmp/my-eval/labels/me.jsonl)");
+    const shipped = gateDecision(fig({}), none, T, undefined, { author: { items: 3, files: [join(ROOT, "labels", "ragjudge-authors.jsonl")] } }).message;
+    expect(shipped).not.toContain("move them out");
+    expect(shipped).toContain("are the shipped example's (labels/ragjudge-authors.jsonl) and stay as shipped");
+    expect(shipped).toContain("ragjudge init my-eval");
+  });
 });
