@@ -1,7 +1,7 @@
 import type { TrustOverride, TrustThresholds } from "../golden/schema/config.js";
 import type { CalibrationRecord } from "./record.js";
-import { join, resolve, sep } from "node:path";
-import { packageRoot } from "../golden/config.js";
+import { resolve, sep } from "node:path";
+import { packageLabelsDir } from "../golden/config.js";
 import { displayPath } from "../golden/errors.js";
 import { describeBasis, type LabelBasis } from "./basis.js";
 import { fixed as f2, interval } from "./format.js";
@@ -279,5 +279,5 @@ export { labelRule };
 
 /** Whether a labels file is one of the shipped example's, in the package's own labels folder. */
 function isShippedLabel(file: string): boolean {
-  return resolve(file).startsWith(join(packageRoot(), "labels") + sep);
+  return resolve(file).startsWith(packageLabelsDir() + sep);
 }

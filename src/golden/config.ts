@@ -40,6 +40,11 @@ export function packageRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 }
 
+/** The package's own labels folder (package.json `files`), where the shipped example's labels are: never written from outside the package. */
+export function packageLabelsDir(): string {
+  return resolve(packageRoot(), "labels");
+}
+
 /** The shipped example's judge panel config, beside its config. */
 export const EXAMPLE_PANEL_CONFIG = "ragjudge.panel.config.json";
 

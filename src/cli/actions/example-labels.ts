@@ -1,6 +1,5 @@
 import { realpathSync } from "node:fs";
-import { join } from "node:path";
-import { packageRoot, type ResolvedConfig } from "../../golden/config.js";
+import { packageLabelsDir, packageRoot, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { UsageError } from "../errors.js";
 
@@ -15,9 +14,6 @@ import { UsageError } from "../errors.js";
 
 /** The folder the hints name for labels of one's own beside the example: made by the commands that write labels when missing. */
 export const EXAMPLE_LABELS = "example-labels";
-
-/** The package's own labels folder (package.json `files`), where the shipped example's labels are. */
-const PACKAGE_LABELS = "labels";
 
 const real = (p: string) => {
   try {
@@ -35,7 +31,7 @@ const real = (p: string) => {
  */
 function shippedLabels(cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "config">, labels: string | undefined): boolean {
   if (labels !== undefined || real(process.cwd()) === real(packageRoot())) return false;
-  return cfg.isShippedExample || real(cfg.path(cfg.config.labels)) === real(join(packageRoot(), PACKAGE_LABELS));
+  return cfg.isShippedExample || real(cfg.path(cfg.config.labels)) === real(packageLabelsDir());
 }
 
 /**
