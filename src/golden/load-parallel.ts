@@ -6,6 +6,7 @@ import { isKeptForNextLoad, type Located } from "./jsonl.js";
 import type { ChunkIndex } from "./relevance.js";
 import type { VariantConfig } from "./schema/config.js";
 import { listDecoder, type EncodedLists } from "./ranked-codes.js";
+import { codeRanker } from "./relevant-ranks.js";
 import type { PipelineOutput } from "./schema/pipeline.js";
 import { rebuiltError, startWorker, type PostedError } from "./worker.js";
 
@@ -42,6 +43,13 @@ export interface PendingOutput {
    * {@link unknownChunkIds} need not walk its lines. No-op for a load here.
    */
   checkIdsIn(known: ReadonlyMap<string, unknown>): void;
+  /**
+   * Works out where each question's relevant chunks sit in its `retrieved`
+   * list from the numbers the lists arrive as (relevant-ranks.ts,
+   * codeRanker), for the scoring and diagnostics that read them after the
+   * load. No-op for a load here.
+   */
+  rankAgainst(relevant: ReadonlyMap<string, ReadonlySet<string>>): void;
 }
 
 /**
@@ -61,7 +69,7 @@ export interface PendingOutput {
  * const { outputs, lineOf } = await pending.take();
  */
 export function startOutputLoad(file: string, golden: Pick<GoldenSet, "file" | "byId">, minBytes = OUTPUT_THREAD_MIN_BYTES): PendingOutput {
-  const here: PendingOutput = { take: async () => loadPipelineOutput(file, golden), cancel: () => {}, onThread: false, checkIdsIn: () => {} };
+  const here: PendingOutput = { take: async () => loadPipelineOutput(file, golden), cancel: () => {}, onThread: false, checkIdsIn: () => {}, rankAgainst: () => {} };
   const size = sizeOf(file);
   if (size === undefined || size < minBytes || isKeptForNextLoad(file)) return here;
   let worker: Worker;
@@ -75,6 +83,7 @@ export function startOutputLoad(file: string, golden: Pick<GoldenSet, "file" | "
   const loaded: LoadedOutput = { outputs: new Map(), lineOf: new Map() };
   const decode = listDecoder();
   const ids = idChecker();
+  const ranker = codeRanker();
   type End = { done: true } | { error: PostedError } | { failed: true };
   const end = new Promise<End>((resolve) => {
     worker.on("message", (m: OutputRows | End) => {
@@ -83,6 +92,7 @@ export function startOutputLoad(file: string, golden: Pick<GoldenSet, "file" | "
       m.rows.forEach((r, i) => (r.value.retrieved = lists[i]!));
       addOutputRows(loaded, m.rows);
       ids.add(m.retrieved.fresh, m.rows);
+      ranker.add(m.retrieved, lists, m.rows.map((r) => r.value.id));
     });
     // A block that cannot be read here would otherwise be dropped without a word, its questions scored as missing.
     worker.once("messageerror", () => resolve({ failed: true }));
@@ -104,6 +114,7 @@ export function startOutputLoad(file: string, golden: Pick<GoldenSet, "file" | "
     cancel: () => void worker.terminate(),
     onThread: true,
     checkIdsIn: ids.against,
+    rankAgainst: ranker.against,
   };
 }
 
@@ -155,7 +166,8 @@ function sizeOf(file: string): number | undefined {
  * it is worked on, while this thread reads its chunks file, then calls
  * `whileOutputLoads` with the chunks (work that
  * needs only them: `retrieval` checks the anchors and computes the relevant
- * sets there). A pipeline output small enough to load here leaves the
+ * sets there). When it returns the relevant sets, each list's relevant
+ * ranks are worked out as its block comes in ({@link PendingOutput.rankAgainst}). A pipeline output small enough to load here leaves the
  * second thread to half of the chunks file ({@link loadChunksOnTwoThreads}).
  * The same variants, and the same first error: a chunks file's
  * problems come before its output's, as in loadVariants.
@@ -164,7 +176,7 @@ export async function loadVariantsParallel(
   vs: readonly VariantConfig[],
   golden: GoldenSet,
   path: (p: string) => string = (p) => p,
-  whileOutputLoads: (files: VariantChunks) => void = () => {},
+  whileOutputLoads: (files: VariantChunks) => ReadonlyMap<string, ReadonlySet<string>> | void = () => {},
   minBytes = OUTPUT_THREAD_MIN_BYTES,
   chunksMinBytes = CHUNKS_THREAD_MIN_BYTES,
 ): Promise<VariantData[]> {
@@ -185,9 +197,10 @@ export async function loadVariantsParallel(
       const chunksFile = v.chunks === undefined ? undefined : path(v.chunks);
       if (chunksFile !== undefined && !pending.onThread && !loaded.has(chunksFile)) loaded.set(chunksFile, await loadChunksOnTwoThreads(chunksFile, wanted, chunksMinBytes));
       const files = variantChunks(v, path, loaded, keepText);
-      whileOutputLoads(files);
+      const relevant = whileOutputLoads(files);
       // ids given as passages' text join the index later: the lines are then walked (unknownChunkIds)
       if (files.chunksFile !== undefined) pending.checkIdsIn(files.chunks.byId);
+      if (relevant) pending.rankAgainst(relevant);
       out.push(joinVariant(v, files, await pending.take()));
     }
   } catch (e) {

@@ -120,6 +120,33 @@ function contentStem(token: string): string | null {
 const STEMS = new Map<string, string | null>();
 const MAX_STEMS = 200_000;
 
+/** A word starting at the search position, not preceded by a word character (the tokens {@link wordTokens} gives). */
+const WORD_AT = /(?<![\p{L}\p{M}\p{N}])[\p{L}\p{M}\p{N}]+/uy;
+
+/**
+ * Whether a normalised text has a content word whose stem is `stem`: the
+ * same answer as `stemSet(text).has(stem)` for `norm = normalise(text)`,
+ * without tokenising and stemming every word of the text. A stem is a
+ * prefix of each word it comes from, or that prefix plus "y" for an
+ * "-ies"/"-ied" word ({@link stemWord}), so only the words that start with
+ * that prefix are read and stemmed (the miss analysis asks about a
+ * question's few stems in thousands of chunks; most words never match).
+ *
+ * @example
+ * hasStem(normalise("Leaves are carried forward"), "carry") // true
+ * hasStem("carrot cake", "carry") // false
+ */
+export function hasStem(norm: string, stem: string): boolean {
+  const prefix = stem.length > 1 && stem.endsWith("y") ? stem.slice(0, -1) : stem;
+  if (prefix === "") return false;
+  for (let at = norm.indexOf(prefix); at !== -1; at = norm.indexOf(prefix, at + 1)) {
+    WORD_AT.lastIndex = at;
+    const m = WORD_AT.exec(norm);
+    if (m !== null && contentStem(m[0]) === stem) return true;
+  }
+  return false;
+}
+
 /**
  * How many words a phrase has, as a person counts them: white-space
  * separated pieces holding a letter or a digit ("Rs 1,500 a day" is four;

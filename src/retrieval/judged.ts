@@ -25,12 +25,24 @@ export function judgeList(ranked: readonly string[], relevant: ReadonlySet<strin
       if (relevant.has(id)) relRanks.push(i + 1);
     }
   }
+  return judgedFromRanks(ranked.length, relevant.size, relRanks);
+}
+
+/**
+ * {@link judgeList} from what it reads of the list: its length, the size
+ * of the relevant set, and the ranks of the relevant ids in it (for a
+ * caller that has them already: `relevantRanks`, golden/relevant-ranks.ts).
+ *
+ * @example
+ * judgedFromRanks(5, 3, [3, 5]) // { numRet: 5, numRel: 3, relRanks: [3, 5], gainRanks: [3, 5], gains: [1, 1], idealGains: [1, 1, 1] }
+ */
+export function judgedFromRanks(numRet: number, numRel: number, relRanks: readonly number[]): JudgedList {
   return {
-    numRet: ranked.length,
-    numRel: relevant.size,
+    numRet,
+    numRel,
     relRanks,
     gainRanks: relRanks,
     gains: relRanks.map(() => 1),
-    idealGains: new Array<number>(relevant.size).fill(1),
+    idealGains: new Array<number>(numRel).fill(1),
   };
 }

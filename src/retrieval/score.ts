@@ -1,9 +1,10 @@
 import type { GoldenSet, VariantData } from "../golden/dataset.js";
 import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import { isCheckedUnique, loadGolden, loadVariant, relevantSets, variantNameFromFile } from "../golden/dataset.js";
+import { relevantRanks } from "../golden/relevant-ranks.js";
 import { kindOf, NO_KIND } from "./diagnostics/kinds.js";
 import { computeValues, summarise, type Evaluation, type QueryValues } from "./evaluate.js";
-import { judgeList } from "./judged.js";
+import { judgedFromRanks, judgeList } from "./judged.js";
 import { defaultMeasures, measureLabel, parseMeasures } from "./measures/parse.js";
 import type { Measure } from "./measures/types.js";
 import { byteOrder } from "./trec/fields.js";
@@ -119,7 +120,8 @@ export function scoreRetrieval(
     const rel = relevant.get(q.id)!;
     const out = variant.outputs.get(q.id);
     const ranked = out ? out.retrieved : [];
-    const judged = judgeList(ranked, rel, { unique: out !== undefined && isCheckedUnique(out.retrieved) });
+    // A list the loader checked for repeated ids has its relevant ranks worked out once, for the diagnostics too.
+    const judged = out !== undefined && isCheckedUnique(out.retrieved) ? judgedFromRanks(ranked.length, rel.size, relevantRanks(ranked, rel)) : judgeList(ranked, rel);
     if (!out) missing.push(q.id);
     if (rel.size === 0) noRelevant.push(q.id);
     if (q.relevant?.some((id) => !variant.chunks.byId.has(id))) unknownRelevant.push(q.id);

@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isCheckedUnique, loadGolden, loadPipelineOutput, loadVariants } from "../../src/golden/dataset.js";
+import { isCheckedUnique, loadGolden, loadPipelineOutput, loadVariants, relevantSets } from "../../src/golden/dataset.js";
 import { InputErrors } from "../../src/golden/errors.js";
 import { keepForNextLoad, parseJsonl } from "../../src/golden/jsonl.js";
 import { idChecker, loadVariantsParallel, startOutputLoad } from "../../src/golden/load-parallel.js";
+import { knownRelevantRanks } from "../../src/golden/relevant-ranks.js";
 import { PipelineOutput } from "../../src/golden/schema/pipeline.js";
 import { mulberry32 } from "../helpers/seeded.js";
 import { tempDir } from "../helpers/temp.js";
@@ -108,10 +109,30 @@ describe("loadVariantsParallel", () => {
       { name: "b", output: f.output, chunks: f.chunks, contextK: 3, stages: { first: ["first"] } },
     ];
     const seen: string[] = [];
-    const parallel = await loadVariantsParallel(vs, golden, undefined, (v) => seen.push(`${v.chunksFile}:${v.chunks.byId.size}`), 0);
+    const parallel = await loadVariantsParallel(vs, golden, undefined, (v) => void seen.push(`${v.chunksFile}:${v.chunks.byId.size}`), 0);
     const serial = loadVariants(vs, golden);
     expect(seen).toEqual([`${f.chunks}:150`, `${f.chunks}:150`]);
     expect(parallel.map((v) => ({ ...v, chunks: [...v.chunks.byId.keys()] }))).toEqual(serial.map((v) => ({ ...v, chunks: [...v.chunks.byId.keys()] })));
+  });
+
+  it("works out each list's relevant ranks from its numbers as its block comes in, when the callback gives the relevant sets", async () => {
+    const f = writeInputs("ranked", undefined, 2_600);
+    const golden = loadGolden(f.golden);
+    const sets: ReadonlyMap<string, ReadonlySet<string>>[] = [];
+    const [v] = await loadVariantsParallel([{ name: "a", output: f.output, chunks: f.chunks, contextK: 5, stages: { first: [] } }], golden, undefined, (files) => {
+      const rel = relevantSets(golden, files.chunks);
+      sets.push(rel);
+      return rel;
+    }, 0);
+    const rel = sets[0]!;
+    let known = 0;
+    for (const [id, out] of v!.outputs) {
+      const ranks = knownRelevantRanks(out.retrieved, rel.get(id)!);
+      expect(ranks, id).toEqual(out.retrieved.flatMap((c, i) => (rel.get(id)!.has(c) ? [i + 1] : [])));
+      known++;
+    }
+    expect(known).toBe(v!.outputs.size);
+    expect(known).toBeGreaterThan(2_000);
   });
 
   it("reports a bad chunks file before a bad output, as loadVariants does", async () => {
@@ -142,7 +163,7 @@ describe("loadVariantsParallel", () => {
     }
     const three = [variant("a", good), variant("b", good), variant("c", good)];
     const seen: string[] = [];
-    const parallel = await loadVariantsParallel(three, golden, undefined, (v) => seen.push(v.chunksFile!), 0);
+    const parallel = await loadVariantsParallel(three, golden, undefined, (v) => void seen.push(v.chunksFile!), 0);
     expect(seen).toEqual([good.chunks, good.chunks, good.chunks]);
     expect(parallel.map((v) => [v.name, v.outputs.size])).toEqual(loadVariants(three, golden).map((v) => [v.name, v.outputs.size]));
   });

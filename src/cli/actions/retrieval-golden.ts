@@ -75,7 +75,7 @@ async function loadGoldenInputs(flags: RetrievalFlags): Promise<GoldenInputs> {
   const checks: { chunks: VariantData["chunks"]; chunksFile: string | undefined; check: AnchorCheck }[] = [];
   const early = (golden: GoldenSet) => (v: { chunks: VariantData["chunks"]; chunksFile: string | undefined }) => {
     checks.push({ chunks: v.chunks, chunksFile: v.chunksFile, check: checkAnchors(golden, [v]) });
-    relevantSets(golden, v.chunks);
+    return relevantSets(golden, v.chunks);
   };
   // One variant whose chunks are those checked early (passages given as text would make another index): that check
   // is the whole check (at 50,000 questions, 0.2 s not spent again); with more variants the check runs over all.

@@ -7,7 +7,9 @@ import type { PipelineOutput, RankedList } from "../../golden/schema/pipeline.js
 import { NO_DOC } from "../../golden/passages.js";
 import { classifyMiss, shortRank, type SiblingEvidence, type SiblingRelation, type StageRank } from "./classify.js";
 import { kindOf } from "./kinds.js";
-import { bestRank, countInTop, declaredLists } from "./stages.js";
+import { relevantRanks } from "../../golden/relevant-ranks.js";
+import { contentWords } from "../../golden/words.js";
+import { bestRank, countInTop, declaredLists, rankOf } from "./stages.js";
 import type { FailureKind, Fix } from "./taxonomy.js";
 import { ChunkWords, describeEvidence, emptyEvidence, neighbourText, textEvidence, type TextEvidence } from "./text.js";
 
@@ -92,13 +94,8 @@ export interface MissVariant {
  * such). Linear in the documents' chunks: one pass for the relevant
  * positions and headings, one for the relations.
  */
-function relationsOf(relevant: ReadonlySet<string>, chunks: ChunkIndex): Map<string, { doc: string; relation: SiblingRelation }> {
+function relationsOf(relevant: ReadonlySet<string>, docs: ReadonlySet<string>, chunks: ChunkIndex): Map<string, { doc: string; relation: SiblingRelation }> {
   const out = new Map<string, { doc: string; relation: SiblingRelation }>();
-  const docs = new Set<string>();
-  for (const id of relevant) {
-    const doc = chunks.byId.get(id)?.doc;
-    if (doc !== undefined) docs.add(doc);
-  }
   const { passages } = chunks;
   // Passages given as text are filed in the order first seen, not the document's: never "adjacent".
   const ordered = (id: string) => passages.size === 0 || !passages.has(id);
@@ -123,12 +120,13 @@ function relationsOf(relevant: ReadonlySet<string>, chunks: ChunkIndex): Map<str
 function findSiblings(
   lists: readonly { name: string; list: Readonly<RankedList> }[],
   relevant: ReadonlySet<string>,
+  docs: ReadonlySet<string>,
   chunks: ChunkIndex,
   k: number,
 ): { neighbour: SiblingEvidence | null; sibling: SiblingEvidence | null } {
   let neighbour: SiblingEvidence | null = null;
   let sibling: SiblingEvidence | null = null;
-  const relations = relationsOf(relevant, chunks);
+  const relations = relationsOf(relevant, docs, chunks);
   for (const { name, list } of lists) {
     for (let i = 0; i < Math.min(k, list.length); i++) {
       const id = list[i]!;
@@ -186,30 +184,35 @@ export function analyseMisses(
     const rel = relevant.get(q.id) ?? new Set<string>();
     const out = variant.outputs.get(q.id);
     const retrieved = out?.retrieved ?? [];
-    if (!isRetrievalMiss(rel, retrieved, k)) continue;
+    // The first relevant rank in `retrieved` says whether this is a miss (isRetrievalMiss: none in the top k) and is its last rank.
+    const first = relevantRanks(retrieved, rel)[0];
+    if (first !== undefined && first <= k) continue;
+    const final = rankOf(retrieved, first, depth);
     const named = [
       ...lists.map((l) => ({ ...l, list: out?.stages?.[l.name] ?? [] })),
       { name: "retrieved", role: "retrieved" as const, list: retrieved },
     ];
-    const ranks: StageRank[] = named.map(({ name, role, list }) => ({ name, role, ...bestRank(list, rel, depth) }));
-    const docs = new Set<string>();
-    if (q.anchor) docs.add(q.anchor.doc);
+    const ranks: StageRank[] = named.map(({ name, role, list }) => ({ name, role, ...(list === retrieved ? final : bestRank(list, rel, depth)) }));
+    // Each relevant chunk's document is looked up once (500,000 chunks: each look-up is a cache miss).
+    const relDocs = new Set<string>();
     for (const id of rel) {
       const doc = variant.chunks.byId.get(id)?.doc;
-      if (doc !== undefined) docs.add(doc);
+      if (doc !== undefined) relDocs.add(doc);
     }
-    const { neighbour, sibling } = rel.size > 0 ? findSiblings(named, rel, variant.chunks, k) : { neighbour: null, sibling: null };
-    const text = out === undefined ? emptyEvidence() : textEvidence(q, rel, variant.chunks, layouts, words);
+    const docs = [...new Set(q.anchor ? [q.anchor.doc, ...relDocs] : relDocs)];
+    const qWords = contentWords(q.question);
+    const { neighbour, sibling } = rel.size > 0 ? findSiblings(named, rel, relDocs, variant.chunks, k) : { neighbour: null, sibling: null };
+    const text = out === undefined ? emptyEvidence() : textEvidence(q, rel, variant.chunks, layouts, words, { words: qWords, docs: relDocs });
     const ambiguity = opts.ambiguity?.get(q.id) ?? null;
     const c = classifyMiss({
       k,
       depth,
       ranks,
       relevantCount: rel.size,
-      docs: [...docs],
+      docs,
       text,
       neighbour,
-      ...(neighbour ? { neighbourText: neighbourText(q, rel, neighbour.chunk, variant.chunks, words) } : {}),
+      ...(neighbour ? { neighbourText: neighbourText(q, rel, neighbour.chunk, variant.chunks, words, qWords) } : {}),
       sibling,
       ...(text.split ? { pieceRanks: pieceRanks(text.split, named, depth) } : {}),
       ambiguity,

@@ -2,6 +2,7 @@ import type { StageRoles } from "../../golden/schema/config.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { PipelineOutput } from "../../golden/schema/pipeline.js";
 import { groupByKind, kindOf, meanOf, OVERALL } from "./kinds.js";
+import { relevantRanks, ranksWithin } from "../../golden/relevant-ranks.js";
 import { countInTop, poolList, type PoolChoice } from "./stages.js";
 
 /** Pool and final recall of one answerable question. */
@@ -99,7 +100,7 @@ export function poolRecall(
     const rel = relevant.get(q.id) ?? new Set<string>();
     if (rel.size === 0) noRelevant.push(q.id);
     const out = outputs.get(q.id);
-    const inTopK = countInTop(out?.retrieved, rel, k);
+    const inTopK = out === undefined ? 0 : ranksWithin(relevantRanks(out.retrieved, rel), k);
     const inPool = pool.available ? countInTop(out?.stages?.[pool.list], rel, depth) : null;
     const share = (n: number) => (rel.size === 0 ? 0 : n / rel.size);
     rows.push({

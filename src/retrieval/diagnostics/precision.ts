@@ -1,7 +1,7 @@
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import type { PipelineOutput } from "../../golden/schema/pipeline.js";
 import { groupByKind, kindOf, meanOf, OVERALL } from "./kinds.js";
-import { countInTop } from "./stages.js";
+import { relevantRanks, ranksWithin } from "../../golden/relevant-ranks.js";
 import { joinWords } from "./table.js";
 
 /** P@k beside the best any ranking could score on the same questions. */
@@ -81,7 +81,8 @@ export function precisionCap(
     if (!q.answerable) continue;
     const rel = relevant.get(q.id) ?? new Set<string>();
     const list = outputs.get(q.id)?.retrieved;
-    const hits = sorted.map((k) => countInTop(list, rel, k));
+    const ranks = list === undefined ? [] : relevantRanks(list, rel);
+    const hits = sorted.map((k) => ranksWithin(ranks, k));
     qs.push({ id: q.id, kind: kindOf(q), r: rel.size, hits });
   }
   const overall = qs.length ? row(OVERALL, qs, sorted) : null;

@@ -44,11 +44,20 @@ export type ListRank =
  * bestRank(["a", "b"], new Set(["b"]), 1)  // {status:"beyond-depth", rank:2, chunk:"b"}
  */
 export function bestRank(list: Readonly<RankedList>, wanted: ReadonlySet<string>, depth: number): ListRank {
-  for (let i = 0; i < list.length; i++) {
-    const id = list[i]!;
-    if (wanted.has(id)) return i < depth ? { status: "ranked", rank: i + 1, chunk: id } : { status: "beyond-depth", rank: i + 1, chunk: id };
-  }
+  for (let i = 0; i < list.length; i++) if (wanted.has(list[i]!)) return rankOf(list, i + 1, depth);
   return { status: "absent" };
+}
+
+/**
+ * {@link bestRank} for a best rank already known (undefined: none).
+ *
+ * @example
+ * rankOf(["a", "b"], 2, 1) // {status:"beyond-depth", rank:2, chunk:"b"}
+ */
+export function rankOf(list: Readonly<RankedList>, rank: number | undefined, depth: number): ListRank {
+  if (rank === undefined) return { status: "absent" };
+  const chunk = list[rank - 1]!;
+  return rank <= depth ? { status: "ranked", rank, chunk } : { status: "beyond-depth", rank, chunk };
 }
 
 /**

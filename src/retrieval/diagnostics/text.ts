@@ -2,7 +2,7 @@ import { cachedLayout, locateAnchor, type AnchorPiece, type LayoutCache } from "
 import type { ChunkIndex } from "../../golden/relevance.js";
 import type { GoldenQuestion } from "../../golden/schema/golden.js";
 import { normalise } from "../../golden/normalise.js";
-import { contentWords, stemSet } from "../../golden/words.js";
+import { contentWords, hasStem } from "../../golden/words.js";
 import { joinWords } from "./table.js";
 
 /**
@@ -68,6 +68,16 @@ function neighbours(list: readonly { chunk: { id: string; heading?: string | und
 }
 
 /**
+ * What the caller already knows of one question, so that the miss analysis
+ * works it out once: its {@link contentWords}, and the documents of its
+ * relevant chunks in the relevant set's order.
+ */
+export interface KnownOfQuestion {
+  words?: ReadonlyMap<string, string>;
+  docs?: ReadonlySet<string>;
+}
+
+/**
  * Reads one miss's chunks: the question's words, which of them the relevant
  * chunks hold, which sit in a chunk beside them instead, and whether a chunk
  * boundary cuts the anchor (only looked for when no chunk is relevant).
@@ -77,8 +87,15 @@ function neighbours(list: readonly { chunk: { id: string; heading?: string | und
  * textEvidence(q, new Set(["hr#1"]), chunks, new Map()).across
  * // [{ word: "casual", chunk: "hr#0", where: "heading", side: "previous" }]
  */
-export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<string>, chunks: ChunkIndex, layouts: LayoutCache, chunkWords: ChunkWords = new ChunkWords()): TextEvidence {
-  const words = contentWords(question.question);
+export function textEvidence(
+  question: GoldenQuestion,
+  relevant: ReadonlySet<string>,
+  chunks: ChunkIndex,
+  layouts: LayoutCache,
+  chunkWords: ChunkWords = new ChunkWords(),
+  known: KnownOfQuestion = {},
+): TextEvidence {
+  const words = known.words ?? contentWords(question.question);
   const ev = emptyEvidence([...words.values()]);
   if (relevant.size === 0) {
     if (question.anchor && chunks.byDoc.has(question.anchor.doc)) {
@@ -89,7 +106,7 @@ export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<str
   }
   const held: ChunkStems[] = [];
   const beside: { index: number; side: Side; list: { chunk: { id: string; text: string; heading?: string | undefined } }[] }[] = [];
-  const docs = new Set([...relevant].map((id) => chunks.byId.get(id)?.doc).filter((d): d is string => d !== undefined));
+  const docs = known.docs ?? new Set([...relevant].map((id) => chunks.byId.get(id)?.doc).filter((d): d is string => d !== undefined));
   for (const doc of docs) {
     const list = chunks.byDoc.get(doc) ?? [];
     list.forEach((e, i) => {
@@ -120,43 +137,30 @@ export function textEvidence(question: GoldenQuestion, relevant: ReadonlySet<str
 
 /**
  * Whether one chunk's words have a given stem, in its text, its heading, or
- * either ({@link stemSet} of `${heading} ${text}` is the union of the two).
+ * either (the stems of `${heading} ${text}` are the union of the two).
  * The analysis only ever asks about a question's few stems, and most are
- * not there: a stem is a prefix of the normalised word it came from (or,
- * for "-ies"/"-ied" words, is that prefix plus "y"), so a normalised text
- * without that prefix cannot hold it, and the text's words are only
- * tokenised and stemmed when the prefix is found.
+ * not there: {@link hasStem} reads only the words that start as the stem
+ * does, so the normalised text is all that is kept.
  */
 export class ChunkStems {
   private textNorm: string | undefined;
-  private textStems: Set<string> | undefined;
   private headingNorm: string | undefined;
-  private headingStems: Set<string> | undefined;
 
   constructor(private readonly chunk: { text: string; heading?: string | undefined }) {}
 
   inText(stem: string): boolean {
-    const norm = (this.textNorm ??= normalise(this.chunk.text));
-    if (!norm.includes(probe(stem))) return false;
-    return (this.textStems ??= stemSet(this.chunk.text)).has(stem);
+    return hasStem((this.textNorm ??= normalise(this.chunk.text)), stem);
   }
 
   inHeading(stem: string): boolean {
     const heading = this.chunk.heading;
     if (!heading) return false;
-    const norm = (this.headingNorm ??= normalise(heading));
-    if (!norm.includes(probe(stem))) return false;
-    return (this.headingStems ??= stemSet(heading)).has(stem);
+    return hasStem((this.headingNorm ??= normalise(heading)), stem);
   }
 
   has(stem: string): boolean {
     return this.inHeading(stem) || this.inText(stem);
   }
-}
-
-/** The part of a stem every word it comes from begins with (the light stemmer's rules in golden/words.ts). */
-function probe(stem: string): string {
-  return stem.length > 1 && stem.endsWith("y") ? stem.slice(0, -1) : stem;
 }
 
 /**
@@ -222,7 +226,14 @@ export interface NeighbourText {
  * high): which of the question's words it holds that the relevant chunks
  * lack, and whether it is another section.
  */
-export function neighbourText(question: GoldenQuestion, relevant: ReadonlySet<string>, chunk: string, chunks: ChunkIndex, chunkWords: ChunkWords = new ChunkWords()): NeighbourText {
+export function neighbourText(
+  question: GoldenQuestion,
+  relevant: ReadonlySet<string>,
+  chunk: string,
+  chunks: ChunkIndex,
+  chunkWords: ChunkWords = new ChunkWords(),
+  questionWords: ReadonlyMap<string, string> = contentWords(question.question),
+): NeighbourText {
   const c = chunks.byId.get(chunk);
   const held: ChunkStems[] = [];
   const headings = new Set<string>();
@@ -233,7 +244,7 @@ export function neighbourText(question: GoldenQuestion, relevant: ReadonlySet<st
     if (r.heading && r.doc === c?.doc) headings.add(r.heading);
   }
   const has = c ? chunkWords.of(c) : undefined;
-  const words = has ? [...contentWords(question.question)].filter(([s]) => has.has(s) && !held.some((r) => r.has(s))).map(([, w]) => w) : [];
+  const words = has ? [...questionWords].filter(([s]) => has.has(s) && !held.some((r) => r.has(s))).map(([, w]) => w) : [];
   const otherSection = c?.heading && headings.size > 0 && !headings.has(c.heading) ? c.heading : null;
   return { chunk, words, otherSection };
 }
