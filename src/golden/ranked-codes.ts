@@ -35,9 +35,9 @@ export interface EncodedLists {
  * alone, numbered in one loop); in the worker, profiled, 1.56 s against
  * 2.29 s for the Map and the Set that checked each list for duplicates.
  */
-class IdNumbers {
+export class IdNumbers {
   /** Slot s holds [hash, number + 1] at 2s and 2s + 1 (number + 1 = 0: empty). */
-  private slots = new Int32Array(2 << 12);
+  private slots: Int32Array;
   /** Number -> id, and its hash (for growing the table). */
   readonly ids: string[] = [];
   private hashes: number[] = [];
@@ -45,8 +45,49 @@ class IdNumbers {
   private listHashes = new Int32Array(256);
   private candidates = new Int32Array(256);
 
+  /** `expected`: how many ids it will hold, so that the table need not grow on the way. */
+  constructor(expected = 0) {
+    let slots = 1 << 12;
+    while (slots < 2 * expected) slots <<= 1;
+    this.slots = new Int32Array(2 * slots);
+  }
+
   /** Writes the number of each id of `list` to `out` from `at`, numbering new ids as they come. */
   numberAll(list: readonly string[], out: Int32Array, at: number): void {
+    this.probe(list);
+    const { ids, listHashes, candidates } = this;
+    for (let j = 0; j < list.length; j++) {
+      const id = list[j]!;
+      const c = candidates[j]!;
+      if (c >= 0 && ids[c] === id) {
+        out[at + j] = c;
+        continue;
+      }
+      // a new id, a hash shared with another id, or an id first seen earlier in this list; numbers never change, so a
+      // candidate stays right when this grows the table
+      out[at + j] = this.numberOf(id, listHashes[j]!);
+    }
+  }
+
+  /** Whether every id of `list` has a number already (none is given one). */
+  hasAll(list: readonly string[]): boolean {
+    this.probe(list);
+    const { ids, listHashes, candidates } = this;
+    for (let j = 0; j < list.length; j++) {
+      const c = candidates[j]!;
+      if (c < 0) return false; // an empty slot first: no id has this hash
+      if (ids[c] !== list[j] && this.find(list[j]!, listHashes[j]!) < 0) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The passes both of the above begin with: each id's hash into
+   * `listHashes`, then into `candidates` the number held in the first slot
+   * with that hash, or -1 at an empty one (an id not matched there is
+   * found by the full probe).
+   */
+  private probe(list: readonly string[]): void {
     const n = list.length;
     if (n > this.listHashes.length) {
       this.listHashes = new Int32Array(2 * n);
@@ -59,7 +100,6 @@ class IdNumbers {
       for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
       listHashes[j] = h;
     }
-    // the number held in the first slot with the hash, or -1 at an empty one (an id new to this list is found by the full probe)
     const slots = this.slots;
     const mask = (slots.length >> 1) - 1;
     for (let j = 0; j < n; j++) {
@@ -76,17 +116,16 @@ class IdNumbers {
         }
       }
     }
-    const { ids } = this;
-    for (let j = 0; j < n; j++) {
-      const id = list[j]!;
-      const c = candidates[j]!;
-      if (c >= 0 && ids[c] === id) {
-        out[at + j] = c;
-        continue;
-      }
-      // a new id, a hash shared with another id, or an id first seen earlier in this list; numbers never change, so a
-      // candidate stays right when this grows the table
-      out[at + j] = this.numberOf(id, listHashes[j]!);
+  }
+
+  /** The number of `id` (hash `h`), -1 when it has none. */
+  private find(id: string, h: number): number {
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const v = slots[2 * s + 1]!;
+      if (v === 0) return -1;
+      if (slots[2 * s] === h && this.ids[v - 1] === id) return v - 1;
     }
   }
 
@@ -122,6 +161,34 @@ class IdNumbers {
     }
     this.slots = slots;
   }
+}
+
+/**
+ * {@link IdNumbers} holding `ids` (numbered in order), for checking many ids
+ * against them at once with {@link IdNumbers.hasAll}: the loader checks the
+ * 500,000 distinct ids of a 50,000-question output against 500,000 chunk
+ * ids so, in passes that keep many cache misses under way, where
+ * `Map.has` took one miss after another (in isolation: 0.19 s with the
+ * table's building against 0.37 s).
+ *
+ * @example
+ * const known = idNumbersOf(["c1", "c2"]);
+ * known.hasAll(["c2", "c1"]) // true
+ * known.hasAll(["c3"]) // false
+ */
+export function idNumbersOf(ids: Iterable<string>, expected = 0): IdNumbers {
+  const numbers = new IdNumbers(expected);
+  const batch: string[] = [];
+  const out = new Int32Array(4096);
+  for (const id of ids) {
+    batch.push(id);
+    if (batch.length === out.length) {
+      numbers.numberAll(batch, out, 0);
+      batch.length = 0;
+    }
+  }
+  if (batch.length) numbers.numberAll(batch, out, 0);
+  return numbers;
 }
 
 /**

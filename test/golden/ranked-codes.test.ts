@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ListEncoder, listDecoder, type EncodedLists } from "../../src/golden/ranked-codes.js";
+import { idNumbersOf, ListEncoder, listDecoder, type EncodedLists } from "../../src/golden/ranked-codes.js";
 import { mulberry32 } from "../helpers/seeded.js";
 
 /** An encoder that takes a block of lists at a time, as the output worker sends them. */
@@ -70,6 +70,28 @@ describe("ListEncoder / listDecoder", () => {
     expect(decode(block)).toEqual(lists);
     expect(block.fresh).toEqual(["c65229", "c503230", "x", "c503231", "c65228", "c503238", "c65221"]);
     expect(pairs.flat().every((id) => block.fresh.includes(id))).toBe(true);
+  });
+});
+
+describe("idNumbersOf / IdNumbers.hasAll", () => {
+  it("answers as a Set of the ids does, for lists of known, unknown and hash-sharing ids, without adding any", () => {
+    const next = mulberry32(20261207);
+    const known = Array.from({ length: 20_000 }, (_, i) => `doc-${i % 4_000}#${i}`);
+    const set = new Set(known);
+    const table = idNumbersOf(known, known.length);
+    for (let round = 0; round < 300; round++) {
+      const list = Array.from({ length: Math.floor(next() * 50) }, () => (next() < 0.98 ? known[Math.floor(next() * known.length)]! : `other-${Math.floor(next() * 1e6)}`));
+      expect(table.hasAll(list), list.join(" ")).toBe(list.every((id) => set.has(id)));
+    }
+    expect(table.hasAll(["other-1"])).toBe(false);
+    expect(table.hasAll(["other-1"])).toBe(false); // asked twice: asking added nothing
+    expect(table.hasAll([])).toBe(true);
+    // FNV-1a collisions: each id of a pair has the other's hash, so only the full comparison tells them apart
+    const one = idNumbersOf(["c65229", "c503231", "x"]);
+    expect(one.hasAll(["c65229", "c503231"])).toBe(true);
+    expect(one.hasAll(["c503230"])).toBe(false);
+    expect(one.hasAll(["x", "c65228"])).toBe(false);
+    expect(idNumbersOf(["c503230"]).hasAll(["c503230", "c65229"])).toBe(false);
   });
 });
 
