@@ -1,6 +1,7 @@
-import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from "pure-rand";
+import { unsafeUniformIntDistribution, type RandomGenerator } from "pure-rand";
 import { mean, quantileSorted } from "simple-statistics";
 import type { Interval } from "./types.js";
+import { Xoroshiro128Plus, xoroshiro128plus } from "./xoroshiro.js";
 
 /** Default number of bootstrap replicates. */
 export const DEFAULT_REPS = 2000;
@@ -171,7 +172,8 @@ export class ResampleCache {
 
 /** Fills `out` with indices in [0, size) drawn from `rng` in order: {@link resampleIndices} and {@link ResampleCache} both draw through it. */
 function fillIndices(rng: RandomGenerator, size: number, out: Uint16Array | Uint32Array): void {
-  for (let i = 0; i < out.length; i++) out[i] = unsafeUniformIntDistribution(0, size - 1, rng);
+  if (rng instanceof Xoroshiro128Plus) rng.fillUniform(size, out);
+  else for (let i = 0; i < out.length; i++) out[i] = unsafeUniformIntDistribution(0, size - 1, rng);
 }
 
 /**
