@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  bootstrapInterval, cohenKappaBootstrap, pairedBootstrapMeanDifference, roganGladenBootstrap,
   budgetShares, calibrate, compareSides, diagnoseVariants, evaluateTrec, evaluateTrecFiles, loadDraws, loadLabels, planGroup, planGroups,
   rubricReports, runEvaluation, sampleFromRun, sampleQueue, scoreRetrieval, scoreTrecFiles, splitBudget, startReviewServer,
   type CompareSide, type GoldenSet, type Qrels, type RubricReportInput, type SampleOptions, type TrecRun,
@@ -109,5 +110,22 @@ describe("the library's entry points refuse numbers outside their flags' bounds"
       expect(() => evaluateTrecFiles(join(empty, "q"), join(empty, "r"), { measures: [], level })).toThrow(/not found|no such file|ENOENT/i);
       await expect(scoreTrecFiles(join(empty, "q"), join(empty, "r"), { measures: [], level })).rejects.not.toThrow(RangeError);
     }
+  });
+
+  it("the statistics' building blocks: reps (1 to 100,000, whole), seed (whole) and level (0 to 1), before any draw", () => {
+    const mean = (idx: Uint32Array) => idx.length;
+    const pairs = [{ judge: "yes", label: "yes" }, { judge: "no", label: "no" }, { judge: "yes", label: "no" }] as const;
+    const labelled = [{ judge: 1, label: 1 }, { judge: 0, label: 0 }, { judge: 1, label: 0 }] as const;
+    expect(() => bootstrapInterval(3, mean, { reps: 1e9 })).toThrow(out("reps", 1e9));
+    expect(() => bootstrapInterval(3, mean, { reps: 0 })).toThrow(out("reps", 0));
+    expect(() => bootstrapInterval(3, mean, { reps: 2.5 })).toThrow(RangeError);
+    expect(() => bootstrapInterval(3, mean, { seed: 1.5 })).toThrow(RangeError);
+    expect(() => bootstrapInterval(3, mean, { level: 95 })).toThrow(out("level", 95));
+    expect(() => bootstrapInterval(0, mean, { reps: 1e9 })).toThrow(RangeError); // no items: refused all the same
+    expect(() => cohenKappaBootstrap([...pairs], { reps: 1e9 })).toThrow(out("reps", 1e9));
+    expect(() => pairedBootstrapMeanDifference([1, 0], [0, 1], { reps: 1e9 })).toThrow(out("reps", 1e9));
+    expect(() => roganGladenBootstrap([1, 0], [...labelled], { reps: 1e9 })).toThrow(out("reps", 1e9));
+    // the edges run
+    for (const [reps, seed, level] of [[1, -SAFE, 0], [100_000, SAFE, 1], [10, 0, 0.95]]) expect(bootstrapInterval(3, mean, { reps, seed, level }).reps).toBe(reps);
   });
 });

@@ -1,5 +1,6 @@
 import { unsafeUniformIntDistribution, type RandomGenerator } from "pure-rand";
 import { mean, quantileSorted } from "simple-statistics";
+import { BOUNDS, requireWithin, type NumberBounds } from "../../golden/bounds.js";
 import type { Interval } from "./types.js";
 import { Xoroshiro128Plus, xoroshiro128plus } from "./xoroshiro.js";
 
@@ -59,9 +60,26 @@ export function percentileInterval(values: number[], reps: number, seed: number,
   return { ...base, ci: { lo: quantileSorted(values, alpha), hi: quantileSorted(values, 1 - alpha) } };
 }
 
-/** The options with their defaults filled in. */
+/**
+ * What the statistics themselves take from a caller's code. Wider than the
+ * flags' bounds (`--reps` starts at 100; a test or a quick look may draw 10
+ * resamples), but a count of resamples that would run out of memory or for
+ * ever, a fractional count or seed, or a level outside 0 to 1, is a
+ * RangeError before any draw, as at the library's entry points.
+ */
+const STATS_BOUNDS = {
+  reps: { min: 1, max: BOUNDS.bootstrapReps.max, integer: true, flags: [], why: BOUNDS.bootstrapReps.why },
+  seed: { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, integer: true, flags: [], why: "a whole number, taken to 32 bits" },
+  level: { min: 0, max: 1, integer: false, flags: [], why: "a confidence level is a share" },
+} as const satisfies Record<string, NumberBounds>;
+
+/** The options with their defaults filled in, held to {@link STATS_BOUNDS}. */
 function settingsOf(options: BootstrapOptions): { reps: number; seed: number; level: number } {
-  return { reps: options.reps ?? DEFAULT_REPS, seed: options.seed ?? DEFAULT_SEED, level: options.level ?? 0.95 };
+  return {
+    reps: requireWithin("reps", options.reps ?? DEFAULT_REPS, STATS_BOUNDS.reps),
+    seed: requireWithin("seed", options.seed ?? DEFAULT_SEED, STATS_BOUNDS.seed),
+    level: requireWithin("level", options.level ?? 0.95, STATS_BOUNDS.level),
+  };
 }
 
 /**
