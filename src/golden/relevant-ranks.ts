@@ -39,14 +39,16 @@ export function knownRelevantRanks(list: Readonly<RankedList>, relevant: Readonl
 }
 
 /**
- * How many of the ranks are within the top `n`.
+ * How many of the ranks are within the top `n`: as `countInTop` counts,
+ * the places before index `n` (so a cutoff of 2.5 takes three places, as
+ * `i < 2.5` does, where `rank <= 2.5` took two).
  *
  * @example
  * ranksWithin([3, 5], 4) // 1
  */
 export function ranksWithin(ranks: readonly number[], n: number): number {
   let c = 0;
-  while (c < ranks.length && ranks[c]! <= n) c++;
+  while (c < ranks.length && ranks[c]! - 1 < n) c++;
   return c;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listDecoder, ListEncoder } from "../../src/golden/ranked-codes.js";
 import { codeRanker, knownRelevantRanks, ranksWithin, relevantRanks } from "../../src/golden/relevant-ranks.js";
+import { countInTop } from "../../src/retrieval/diagnostics/stages.js";
 import { mulberry32 } from "../helpers/seeded.js";
 
 /** The ranks by their definition: every place of a relevant id, from 1. */
@@ -24,6 +25,14 @@ describe("relevantRanks", () => {
     expect(ranksWithin([3, 5, 6], 5)).toBe(2);
     expect(ranksWithin([3, 5, 6], 100)).toBe(3);
     expect(ranksWithin([], 10)).toBe(0);
+  });
+
+  it("ranksWithin counts as countInTop does for any cutoff: 2.5 takes three places (i < 2.5), 0, negative, NaN and Infinity", () => {
+    const list = ["a", "b", "c", "d", "a"];
+    const rel = new Set(["a", "c"]);
+    for (const n of [0, 0.5, 1, 2, 2.5, 2.9999, 3, 4.5, 5, 5.5, 6, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(ranksWithin(relevantRanks(list, rel), n), `n ${n}`).toBe(countInTop(list, rel, n));
+    }
   });
 });
 

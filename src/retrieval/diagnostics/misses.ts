@@ -186,7 +186,7 @@ export function analyseMisses(
     const retrieved = out?.retrieved ?? [];
     // The first relevant rank in `retrieved` says whether this is a miss (isRetrievalMiss: none in the top k) and is its last rank.
     const first = relevantRanks(retrieved, rel)[0];
-    if (first !== undefined && first <= k) continue;
+    if (first !== undefined && first - 1 < k) continue; // index first - 1 within the top k, as countInTop counts (k of 2.5: three places)
     const final = rankOf(retrieved, first, depth);
     const named = [
       ...lists.map((l) => ({ ...l, list: out?.stages?.[l.name] ?? [] })),

@@ -57,7 +57,8 @@ export function bestRank(list: Readonly<RankedList>, wanted: ReadonlySet<string>
 export function rankOf(list: Readonly<RankedList>, rank: number | undefined, depth: number): ListRank {
   if (rank === undefined) return { status: "absent" };
   const chunk = list[rank - 1]!;
-  return rank <= depth ? { status: "ranked", rank, chunk } : { status: "beyond-depth", rank, chunk };
+  // index rank - 1 within the depth, as bestRank reads it (a depth of 2.5 ranks three places)
+  return rank - 1 < depth ? { status: "ranked", rank, chunk } : { status: "beyond-depth", rank, chunk };
 }
 
 /**
