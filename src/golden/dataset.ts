@@ -5,6 +5,7 @@ import { UnknownQuestions } from "./unknown-question.js";
 import { InputError, InputErrors } from "./errors.js";
 import { loadJsonl, streamJsonl, type Located, type Place } from "./jsonl.js";
 import { addPassages, chunkIndexer, copyIndex, indexChunks, type ChunkIndex } from "./relevance.js";
+import { markReadOnly } from "./relevant-ranks.js";
 import { Chunk, GoldenQuestion } from "./schema/golden.js";
 import { fastChunk, fastGoldenQuestion } from "./schema/golden.fast.js";
 import { PipelineOutput } from "./schema/pipeline.js";
@@ -287,7 +288,10 @@ const UNIQUE = new WeakSet<readonly unknown[]>();
  * whose marks stay in its thread.
  */
 export function adoptCheckedOutputs(loaded: LoadedOutput): void {
-  for (const out of loaded.outputs.values()) UNIQUE.add(out.retrieved);
+  for (const out of loaded.outputs.values()) {
+    UNIQUE.add(out.retrieved);
+    markReadOnly(out.retrieved); // read, never changed: its relevant ranks may be remembered (relevant-ranks.ts)
+  }
 }
 
 /**

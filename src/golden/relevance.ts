@@ -1,5 +1,6 @@
 import { normalise } from "./normalise.js";
 import { NO_DOC, passageId } from "./passages.js";
+import { markReadOnly } from "./relevant-ranks.js";
 import type { Chunk, GoldenQuestion } from "./schema/golden.js";
 import type { LinePassage } from "./schema/pipeline.js";
 
@@ -251,7 +252,12 @@ export function relevantSets(golden: { questions: readonly GoldenQuestion[] }, c
   let out = byQuestions.get(golden.questions);
   if (!out) {
     const sets = new Map<string, ReadonlySet<string>>();
-    for (const q of golden.questions) if (q.answerable) sets.set(q.id, relevantSet(q, chunks));
+    for (const q of golden.questions) {
+      if (!q.answerable) continue;
+      const rel = relevantSet(q, chunks);
+      markReadOnly(rel); // shared and never changed: its ranks in a loaded list may be remembered (relevant-ranks.ts)
+      sets.set(q.id, rel);
+    }
     byQuestions.set(golden.questions, (out = sets));
   }
   return out;

@@ -7,33 +7,56 @@ import type { RankedList } from "./schema/pipeline.js";
  * read them; at 50,000 questions x 100 retrieved each reading is 5,000,000
  * look-ups of id strings in sets, so they are worked out once per list and
  * relevant set. Like the relevant sets (relevance.ts), the memo is keyed by the objects
- * themselves: loaded lists and relevant sets are read, never changed.
+ * themselves, and kept only for objects ragjudge made and never changes
+ * ({@link READ_ONLY}): a list or set a caller built may be changed between
+ * two calls, and is read as it is at each.
  */
 const memo = new WeakMap<Readonly<RankedList>, { relevant: ReadonlySet<string>; ranks: readonly number[] }>();
 
 /**
+ * The lists and relevant sets whose ranks are remembered: the `retrieved`
+ * lists a loader read (adoptCheckedOutputs, dataset.ts) and the sets
+ * relevantSets made (relevance.ts), both read and never changed after. A
+ * caller's own list, changed in place between two calls of poolRecall,
+ * precisionCap or analyseMisses, was answered from the first call's ranks
+ * when every list was remembered.
+ */
+const READ_ONLY = new WeakSet<object>();
+
+/** Marks a loaded list or a shared relevant set as never changed, so that its ranks may be remembered ({@link READ_ONLY}). */
+export function markReadOnly(list: Readonly<RankedList> | ReadonlySet<string>): void {
+  READ_ONLY.add(list);
+}
+
+/**
  * The 1-based ranks, ascending, of the ids of `list` that are in
  * `relevant` (an id listed twice counts at each place, as `countInTop`
- * counts it), remembered for this list and set.
+ * counts it), remembered for this list and set when both are
+ * {@link READ_ONLY}.
  *
  * @example
  * relevantRanks(["d3", "d8", "d1", "d6", "d2"], new Set(["d1", "d2", "d5"])) // [3, 5]
  */
 export function relevantRanks(list: Readonly<RankedList>, relevant: ReadonlySet<string>): readonly number[] {
-  const known = memo.get(list);
-  if (known !== undefined && known.relevant === relevant) return known.ranks;
+  const kept = READ_ONLY.has(list) && READ_ONLY.has(relevant);
+  if (kept) {
+    const known = memo.get(list);
+    if (known !== undefined && known.relevant === relevant) return known.ranks;
+  }
   const ranks: number[] = [];
   for (let i = 0; i < list.length; i++) if (relevant.has(list[i]!)) ranks.push(i + 1);
-  memo.set(list, { relevant, ranks });
+  if (kept) memo.set(list, { relevant, ranks });
   return ranks;
 }
 
 /**
- * The ranks {@link relevantRanks} would give, when they are known already
- * (worked out ahead by a {@link codeRanker}, or asked for before); undefined
- * otherwise. For tests and benchmarks that check the work ahead was done.
+ * The ranks {@link relevantRanks} would take from its memo (worked out
+ * ahead by a {@link codeRanker}, or asked for before); undefined when it
+ * would work them out. For tests and benchmarks that check the work ahead
+ * was done.
  */
 export function knownRelevantRanks(list: Readonly<RankedList>, relevant: ReadonlySet<string>): readonly number[] | undefined {
+  if (!READ_ONLY.has(list) || !READ_ONLY.has(relevant)) return undefined;
   const known = memo.get(list);
   return known !== undefined && known.relevant === relevant ? known.ranks : undefined;
 }
