@@ -194,4 +194,37 @@ describe("idChecker", () => {
     c.add(["a"], []);
     expect(c.allKnown()).toBe(false);
   });
+
+  it("answers as Map.has over every id, for blocks of thousands of ids before and after the map, ids sharing a hash, and a map of 10,000 chunk ids", () => {
+    const next = mulberry32(20261210);
+    // FNV-1a pairs with one hash each (ranked-codes.ts): only one of each pair is a chunk id
+    const pairs = [["c65229", "c503230"]];
+    const chunkIds = [...Array.from({ length: 10_000 }, (_, i) => `doc-${i % 700}#${i}`), ...pairs.map(([one]) => one!)];
+    const map = new Map(chunkIds.map((id) => [id, 1]));
+    // this round's ids that are no chunk's: none, the id sharing a known id's hash, or others
+    let stray: (() => string) | undefined;
+    const pick = () => (stray && next() < 0.0005 ? stray() : chunkIds[Math.floor(next() * chunkIds.length)]!);
+    const outcomes = new Set<boolean>();
+    for (let round = 0; round < 60; round++) {
+      const kind = Math.floor(next() * 3);
+      stray = kind === 0 ? undefined : kind === 1 ? () => pairs[0]![1]! : () => `elsewhere-${Math.floor(next() * 1e6)}`;
+      const c = idChecker();
+      const blocks = 1 + Math.floor(next() * 4);
+      const knownAt = Math.floor(next() * (blocks + 1));
+      let all = true;
+      for (let b = 0; b < blocks; b++) {
+        if (b === knownAt) c.against(map);
+        const fresh = Array.from({ length: Math.floor(next() * 3_000) }, pick);
+        const rows = Array.from({ length: Math.floor(next() * 40) }, (_, i) =>
+          row({ ...(next() < 0.5 ? { context: Array.from({ length: Math.floor(next() * 10) }, pick) } : {}), ...(next() < 0.5 ? { stages: { first: Array.from({ length: Math.floor(next() * 400) }, pick), second: [pick()] } } : {}) }, i + 1),
+        );
+        all &&= fresh.every((id) => map.has(id)) && rows.every(({ value }) => [...(value.context ?? []), ...Object.values(value.stages ?? {}).flat()].every((id) => map.has(id)));
+        c.add(fresh, rows);
+      }
+      if (knownAt === blocks) c.against(map);
+      expect(c.allKnown(), `round ${round}`).toBe(all);
+      outcomes.add(all);
+    }
+    expect([...outcomes].sort()).toEqual([false, true]);
+  });
 });
