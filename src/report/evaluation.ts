@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
@@ -8,7 +9,7 @@ import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
 import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import { copyFileAtomic } from "../golden/files.js";
-import { displayPath, InputErrors } from "../golden/errors.js";
+import { displayPath, InputError, InputErrors } from "../golden/errors.js";
 import { forgetKeptLoads } from "../golden/jsonl.js";
 import { checkFolder } from "../golden/paths.js";
 import { validateInputs } from "../golden/validate.js";
@@ -48,6 +49,8 @@ export interface RunEvaluationOptions {
   evaluationsDir?: string;
   /** The LLM judge's cache folder (default: the config's `cacheDir`, shared with `ragjudge judge`). */
   cacheDir?: string;
+  /** Labels folder the judge is calibrated against (default: the config's `labels`); it must exist. Only read. */
+  labels?: string;
   /** Fail (exit 1) when a rubric is untrusted. */
   requireTrusted?: boolean;
   /** Extra floors, `R@10=0.7,RR=0.5`, added to the config's (the flag wins). */
@@ -133,6 +136,9 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   // Where the run writes, checked before any work: a file named as a folder fails now, not after judging.
   const cacheDir = checkFolder(options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.outPath(config.cacheDir), "the cache folder");
   const evaluationsDir = checkFolder(options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved), "the evaluations folder");
+  const labelsDir = options.labels !== undefined ? resolve(cwd, options.labels) : resolved.path(config.labels);
+  // a folder named by hand that is not there is a typo, not "no labels yet": every rubric would read as uncalibrated
+  if (options.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
 
   const missing = missingInputs(resolved);
   if (missing.length) throw new InputErrors(missing);
@@ -160,9 +166,9 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const { golden, variants, rubrics, itemSet } = inputs;
   log(`${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);
   checkJudgeSetup(settings, rubrics);
-  const book = loadLabels(resolved.path(config.labels));
-  const draws = loadDraws(resolved.path(config.labels));
-  const records = loadRecords(resolved.path(config.labels));
+  const book = loadLabels(labelsDir);
+  const draws = loadDraws(labelsDir);
+  const records = loadRecords(labelsDir);
   stage("load");
   // a second thread: hashes the inputs for report.json while the judge runs, later compresses the page's evidence
   const background = startBackground();

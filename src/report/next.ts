@@ -28,6 +28,8 @@ export interface Invocation {
    * Without it they would read an older run's verdicts there.
    */
   judgments?: string[];
+  /** The labels folder the run was gated on, when not the config's (`["--labels", dir]`): every next command that reads or writes labels, and a run again, take it. */
+  labels?: string[];
   /** Who labels (default: the login name, when it is a valid annotator name; `ragjudge run` passes {@link suggestedAnnotator}). */
   annotator?: string;
 }
@@ -69,10 +71,10 @@ export function shellArg(a: string): string {
 export const commandLine = (args: readonly string[]) => "  ragjudge " + args.map(shellArg).join(" ");
 
 /** A command that reads the run's judgments (sample, review, calibrate, plan), with the config and where the judgments are. */
-const reading = (inv: Invocation, args: readonly string[]) => commandLine([...args, ...inv.config, ...(inv.judgments ?? [])]);
+const reading = (inv: Invocation, args: readonly string[]) => commandLine([...args, ...inv.config, ...(inv.judgments ?? []), ...(inv.labels ?? [])]);
 
 /** `ragjudge run` again, as this run was invoked (config, judge, floors, folders), with `extra` flags. */
-const rerun = (inv: Invocation, ...extra: string[]) => commandLine(["run", ...inv.config, ...inv.judge, ...(inv.run ?? []), ...extra.filter((x) => !inv.run?.includes(x))]);
+const rerun = (inv: Invocation, ...extra: string[]) => commandLine(["run", ...inv.config, ...inv.judge, ...(inv.run ?? []), ...(inv.labels ?? []), ...extra.filter((x) => !inv.run?.includes(x))]);
 
 /**
  * The draw at which `minPerClass` labels of each answer are expected. The

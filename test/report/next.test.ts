@@ -90,6 +90,13 @@ describe("after a run: its judgments where sample, review and calibrate look, an
       "  ragjudge calibrate --config 'my dir/c.json'",
       "  ragjudge run --config 'my dir/c.json' --judge openai --require-trusted",
     ]);
+    // run --labels: every command that reads or writes labels, and the run again, take the same folder
+    expect(nextCommands(report, { config: [], judge: [], labels: ["--labels", "our labels"], annotator: "asha" }).slice(1)).toEqual([
+      "  ragjudge sample --random 50 --split heldout --annotator asha --labels 'our labels'",
+      "  ragjudge review --annotator asha --labels 'our labels'",
+      "  ragjudge calibrate --labels 'our labels'",
+      "  ragjudge run --labels 'our labels' --require-trusted",
+    ]);
     expect(nextCommands({ ...report, judgeTotals: { errors: 3 } } as ReportJson, { config: [], judge: [] })[1]).toBe("  ragjudge run");
     expect(nextCommands({ ...report, rubrics: [rubric("faithfulness", 60, true)] } as ReportJson, { config: [], judge: [] })).toEqual(["Next: every rubric is trusted; gate CI on it:", "  ragjudge run --require-trusted"]);
     expect(shellArg("it's")).toBe(`'it'\\''s'`);

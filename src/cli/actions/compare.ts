@@ -5,15 +5,17 @@ import { compareSides } from "../../report/compare/compare.js";
 import { loadEvaluation, parseSide, pickVariant, variantPairs, type CompareSide, type LoadedEvaluation } from "../../report/compare/load.js";
 import { renderComparisons, type CompareFormat } from "../../report/compare/render.js";
 import { untrustedLine } from "../../report/compare/render-trust.js";
-import { notRechecked, recheckTrust } from "../../report/compare/trust.js";
+import { notRechecked, recheckTrust, type TrustRecheck } from "../../report/compare/trust.js";
 import { configEvaluationsDir, latestEvaluation } from "../../report/folder.js";
 import { shellArg } from "../../report/next.js";
 import { EXIT, UsageError } from "../errors.js";
+import { calibrateHint, labelsToRead } from "./example-labels.js";
 import { parseNumber } from "../commands/numbers.js";
 
 export interface CompareFlags {
   variants?: string;
   config?: string;
+  labels?: string;
   evaluationsDir?: string;
   format: CompareFormat;
   metric: string;
@@ -47,15 +49,23 @@ function noProject(ev: LoadedEvaluation, e: ConfigNotFoundError): string {
   return near ? `${none}: add --config ${shellArg(displayPath(near))} to re-check it` : `${none}: run compare from the project's folder, or add --config with the project's config`;
 }
 
+/** A re-check's trust lines with their `run ragjudge calibrate` advice for the `--labels` folder ({@link calibrateHint}). */
+function withHints(check: TrustRecheck, project: ResolvedConfig, labels: string | undefined): TrustRecheck {
+  if (labels === undefined) return check;
+  return { ...check, states: new Map([...check.states].map(([k, l]) => [k, { ...l, message: calibrateHint(project, labels, l.message) }])) };
+}
+
 /** Loads each evaluation folder once, with its trust decided again against the project's records. */
-function evaluations(project: ResolvedConfig | ConfigNotFoundError): (folder: string) => LoadedEvaluation {
+function evaluations(project: ResolvedConfig | ConfigNotFoundError, labels: string | undefined): (folder: string) => LoadedEvaluation {
   const seen = new Map<string, LoadedEvaluation>();
+  if (project instanceof ConfigNotFoundError && labels !== undefined) throw new UsageError(`--labels re-checks trust within a project, and there is no ragjudge.config.json in ${displayPath(project.cwd)} and no --config: add --config with the project's config`);
+  const labelsDir = project instanceof ConfigNotFoundError ? undefined : labelsToRead(project, labels);
   return (folder) => {
     const key = resolve(folder);
     let ev = seen.get(key);
     if (!ev) {
       ev = loadEvaluation(folder);
-      ev.trust = project instanceof ConfigNotFoundError ? notRechecked(noProject(ev, project)) : recheckTrust(ev, project);
+      ev.trust = project instanceof ConfigNotFoundError ? notRechecked(noProject(ev, project)) : withHints(recheckTrust(ev, project, labelsDir), project, labels);
       seen.set(key, ev);
     }
     return ev;
@@ -72,7 +82,7 @@ function latest(flags: CompareFlags, project: ResolvedConfig | ConfigNotFoundErr
 }
 
 function pairsFrom(args: string[], flags: CompareFlags, project: ResolvedConfig | ConfigNotFoundError): [CompareSide, CompareSide][] {
-  const load = evaluations(project);
+  const load = evaluations(project, flags.labels);
   if (flags.variants !== undefined) {
     const names = flags.variants.split(",").map((s) => s.trim()).filter(Boolean);
     if (names.length !== 2) throw new UsageError(`--variants takes two variant names, A,B (got ${JSON.stringify(flags.variants)})`);

@@ -1,6 +1,8 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { packageLabelsDir, packageRoot, type ResolvedConfig } from "../../golden/config.js";
-import { displayPath } from "../../golden/errors.js";
+import { displayPath, InputError } from "../../golden/errors.js";
+import { shellArg } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 
 /**
@@ -56,4 +58,36 @@ export function labelsToWrite(cfg: Pick<ResolvedConfig, "isShippedExample" | "pa
 export function labelsArgs(cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "config">, labels: string | undefined): string[] {
   if (labels !== undefined) return ["--labels", labels];
   return shippedLabels(cfg, labels) ? ["--labels", EXAMPLE_LABELS] : [];
+}
+
+/**
+ * The labels folder a command only reads (`judge`, `compare`): `--labels`,
+ * else the config's. A folder named by hand that is not there is a typo,
+ * not "no labels yet" (every rubric would read as uncalibrated): bad input,
+ * exit 2, before any work.
+ *
+ * @example
+ * const labelsDir = labelsToRead(resolved, flags.labels);
+ */
+export function labelsToRead(cfg: Pick<ResolvedConfig, "path" | "config">, labels: string | undefined): string {
+  if (labels === undefined) return cfg.path(cfg.config.labels);
+  const dir = resolve(labels);
+  if (!existsSync(dir)) throw new InputError(dir, undefined, undefined, "labels folder not found");
+  return dir;
+}
+
+/**
+ * A trust line's advice to `run ragjudge calibrate`, when the labels were
+ * read from `--labels`: with the flags that calibrate that same folder
+ * (`--example` or `--config`, and `--labels`), so the hint works as
+ * printed. Without `--labels`, the message as it is.
+ *
+ * @example
+ * calibrateHint(cfg, "mine", "untrusted: no calibration record for this judge: run ragjudge calibrate")
+ * // "untrusted: no calibration record for this judge: run ragjudge calibrate --config ragjudge.config.json --labels mine"
+ */
+export function calibrateHint(cfg: Pick<ResolvedConfig, "isShippedExample" | "file">, labels: string | undefined, message: string): string {
+  if (labels === undefined) return message;
+  const args = [...(cfg.isShippedExample ? ["--example"] : ["--config", displayPath(cfg.file)]), "--labels", labels];
+  return message.replace(/\brun ragjudge calibrate\b/g, `run ragjudge calibrate ${args.map(shellArg).join(" ")}`);
 }

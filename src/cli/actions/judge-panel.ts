@@ -16,12 +16,11 @@ import { judgePanel, PANEL_JUDGMENTS, panelErrors, panelJson, panelJudgmentsText
  * section is printed as `run` prints it. Returns the error verdicts the
  * panel's model and baseline judges left (exit 4 unless allowed).
  */
-export async function judgeWithPanel(resolved: ResolvedConfig, inputs: JudgeInputs, cacheDir: string, out: string, log: (s: string) => void): Promise<number> {
+export async function judgeWithPanel(resolved: ResolvedConfig, inputs: JudgeInputs, cacheDir: string, out: string, log: (s: string) => void, labels = resolved.path(resolved.config.labels)): Promise<number> {
   const { config } = resolved;
   const runs = await judgePanel({ config, items: inputs.itemSet.items, rubrics: inputs.rubrics, cacheDir, log });
   const file = join(dirname(out), PANEL_JUDGMENTS);
   writeFileAtomic(file, panelJudgmentsText(runs));
-  const labels = resolved.path(config.labels);
   const figures = panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), questions: inputs.golden.byId, trust: config.trust });
   process.stdout.write(`\n${panelSection(panelJson(runs, figures), "terminal", displayPath(resolved.file))}`);
   log(`judge: wrote the panel's ${runs.reduce((n, r) => n + r.judgments.length, 0)} judgments to ${file}\n`);

@@ -26,6 +26,7 @@ import { formatSummary } from "../../judge/summary/format.js";
 import { costLine, costTotals } from "../../judge/schedule/cost.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
+import { calibrateHint, labelsToRead } from "./example-labels.js";
 import { nameList } from "./lists.js";
 import { mainJudgeOf } from "../../judge/judges/panel.js";
 
@@ -35,6 +36,7 @@ export interface JudgeCommandFlags extends JudgeFlags {
   variant?: string[];
   out?: string;
   cacheDir?: string;
+  labels?: string;
   dryRun?: boolean;
   allowErrors?: boolean;
   progress?: boolean;
@@ -68,6 +70,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   // repeated or comma separated: each given value must name one at least
   const variants = flags.variant?.flatMap((v) => nameList("--variant", v, "variant"));
   const resolved = loadConfig(flags.config);
+  const labelsDir = labelsToRead(resolved, flags.labels);
   // Where the judge writes, checked before any work: a folder given as --out fails now, not after judging.
   const cacheDir = checkFolder(flags.cacheDir ? resolve(flags.cacheDir) : resolved.outPath(resolved.config.cacheDir), "the cache folder");
   const out = writableTarget(flags.out ? resolve(flags.out) : resolve(cacheDir, "judgments.jsonl"), { create: false });
@@ -156,7 +159,9 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   result = { ...result, judgments: withDerivedVerdicts(items, result.judgments) };
   writeFileAtomic(out, judgmentsJsonl(result.judgments));
   const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
-  const trust = summaryTrust(result.judgments, resolved.path(resolved.config.labels), resolved.config.trust, inputs.golden.questions);
+  const decided = summaryTrust(result.judgments, labelsDir, resolved.config.trust, inputs.golden.questions);
+  const hint = (message: string) => calibrateHint(resolved, flags.labels, message);
+  const trust = { ...decided, states: decided.states.map((s) => ({ ...s, message: hint(s.message) })), lines: new Map([...decided.lines].map(([k, l]) => [k, { ...l, message: hint(l.message) }])) };
   if (trust.problem) log(`judge: ${trust.problem}\n`);
   const cost = costTotals(backend, result.usage.values(), resolved.config.prices);
   // Claim-level faithfulness: which claims the sources did not support, with the context each was checked against.
@@ -166,7 +171,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
   // A judge panel (config `judges`) judges too, unless a flag chose one judge.
   const panelErrors = resolved.config.judges && flags.judge === undefined && flags.model === undefined && flags.baseUrl === undefined
-    ? await (await import("./judge-panel.js")).judgeWithPanel(resolved, { ...inputs, itemSet: { ...inputs.itemSet, items } }, cacheDir, out, log) : 0;
+    ? await (await import("./judge-panel.js")).judgeWithPanel(resolved, { ...inputs, itemSet: { ...inputs.itemSet, items } }, cacheDir, out, log, labelsDir) : 0;
   const errors = result.judgments.filter((j) => j.verdict === "error" && !j.derived).length + panelErrors;
   if (errors && !flags.allowErrors) {
     log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);

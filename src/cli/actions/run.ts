@@ -12,6 +12,7 @@ export interface RunFlags {
   name?: string;
   evaluationsDir?: string;
   cacheDir?: string;
+  labels?: string;
   requireTrusted?: boolean;
   failUnder?: string;
   judge?: string;
@@ -31,8 +32,8 @@ export interface RunFlags {
  * judge overrides (the endpoint and model set the fingerprint; a deadline or
  * retry budget the user raised for a slow server is needed again); the gate
  * and folders of the run (a CI command without the floor this run failed on
- * would pass); and, with `--cache-dir`, where its judgments are for the
- * commands that read them.
+ * would pass); with `--cache-dir`, where its judgments are for the
+ * commands that read them; and with `--labels`, the labels folder.
  */
 function invocation(flags: RunFlags): Invocation {
   const config = flags.example ? ["--example"] : flags.config !== undefined ? ["--config", flags.config] : [];
@@ -51,7 +52,9 @@ function invocation(flags: RunFlags): Invocation {
   if (flags.requireTrusted) run.push("--require-trusted");
   if (flags.allowErrors) run.push("--allow-errors");
   const judgments = flags.cacheDir !== undefined ? ["--judgments", join(flags.cacheDir, "judgments.jsonl")] : [];
-  return { config, judge, run, judgments };
+  // the labels this run was gated on: labelling, calibrating and running again must use the same folder
+  const labels = flags.labels !== undefined ? ["--labels", flags.labels] : [];
+  return { config, judge, run, judgments, labels };
 }
 
 /** At most this many input warnings are printed; validation.json has them all. */
@@ -73,6 +76,7 @@ export async function runAction(flags: RunFlags): Promise<void> {
       name: flags.name,
       evaluationsDir: flags.evaluationsDir,
       cacheDir: flags.cacheDir,
+      labels: flags.labels,
       requireTrusted: flags.requireTrusted ?? false,
       failUnder: flags.failUnder,
       judge: { judge: flags.judge, baseUrl: flags.baseUrl, model: flags.model, concurrency: flags.concurrency, timeoutMs: flags.timeoutMs, maxRetries: flags.maxRetries },

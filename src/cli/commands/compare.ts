@@ -25,6 +25,7 @@ export function registerCompare(program: Command): void {
     .option("--fail-on-regression", "exit 1 when an overall measure or a kind or tag regressed (its interval lies below zero)")
     .option("--require-trusted", "exit 1 when a compared judge figure is not trusted on either side as the project's calibration records decide it now (or its trust could not be re-checked)")
     .option("--config <file>", "the project's config (default: ./ragjudge.config.json): its labels folder's calibration records re-check each evaluation's trust, and its evaluationsDir holds the latest evaluation (with --variants and no folder)")
+    .option("--labels <dir>", "labels folder whose calibration records re-check each evaluation's trust (default: the project's labels)")
     .option("--evaluations-dir <dir>", "where to look for the latest evaluation (with --variants and no folder)")
     .action(async (args: string[], flags: CompareFlags) => (await import("../actions/compare.js")).compareAction(args, flags));
 }

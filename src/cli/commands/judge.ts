@@ -46,6 +46,7 @@ export function registerJudge(program: Command): void {
     .option("--variant <names>", "variants to judge, comma separated or repeated (default: all)", collect)
     .option("--out <file>", "judgments JSONL to write (default: <cacheDir>/judgments.jsonl)")
     .option("--cache-dir <dir>", "cache folder (default: config cacheDir, .ragjudge)")
+    .option("--labels <dir>", "labels folder the trust lines are decided against (default: the config's labels)")
     .option("--dry-run", "print the number of calls, estimated tokens and cost, and send nothing")
     .option("--temperature <t>", `sampling temperature, ${BOUNDS.temperature.min} to ${BOUNDS.temperature.max} (default: config, 0)`, numberFlag("--temperature", "temperature"))
     .option("--no-temperature", "omit temperature from requests (for models that reject it)")

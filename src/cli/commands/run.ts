@@ -27,6 +27,7 @@ export function registerRun(program: Command): void {
     .option("--timeout-ms <ms>", `the LLM judge's deadline of one attempt, at most ${BOUNDS.timeoutMs.max} (Node's timer limit; default: config judge.timeoutMs, 60000)`, numberFlag("--timeout-ms", "timeoutMs"))
     .option("--max-retries <n>", `the LLM judge's retries per call for 429, 5xx, timeouts, resets, at most ${BOUNDS.maxRetries.max} (default: config judge.maxRetries, 4)`, numberFlag("--max-retries", "maxRetries"))
     .option("--cache-dir <dir>", "the LLM judge's cache folder (default: config cacheDir, shared with ragjudge judge)")
+    .option("--labels <dir>", "labels folder the judge is calibrated against (default: the config's labels; with --example, a folder of your own such as example-labels)")
     .option("--allow-errors", "exit 0 (not 4) when some items end as error verdicts; they still count as unjudged, never as yes or no")
     .option("--no-progress", "no judge progress display on stderr")
     .option("--quiet", "print only the evaluation folder (and failures on stderr)")

@@ -51,7 +51,7 @@ export function notRechecked(why: string): TrustRecheck {
  * Decides the trust of every judge of an evaluation again, as `ragjudge
  * judge` does for its verdicts: the evaluation's judgments.jsonl, the
  * project's golden set (each question's split) and its labels folder (labels,
- * draws, calibration records). Verdicts or a golden set that cannot be read
+ * draws, calibration records; `labels` when given). Verdicts or a golden set that cannot be read
  * leave it not re-checked, saying why; a bad labels folder makes every judge
  * untrusted, as in `judge`.
  *
@@ -59,10 +59,9 @@ export function notRechecked(why: string): TrustRecheck {
  * const ev = loadEvaluation("evaluations/20261130T134501Z-example");
  * ev.trust = recheckTrust(ev, loadConfig());
  */
-export function recheckTrust(ev: LoadedEvaluation, project: ResolvedConfig): TrustRecheck {
+export function recheckTrust(ev: LoadedEvaluation, project: ResolvedConfig, labels = project.path(project.config.labels)): TrustRecheck {
   const file = join(ev.folder, JUDGMENTS_FILE);
   if (!existsSync(file)) return notRechecked(`${displayPath(file)} is missing, so there are no verdicts to re-check`);
-  const labels = project.path(project.config.labels);
   try {
     const judgments = loadJsonl(file, Judgment).map((r) => r.value);
     const goldenFile = project.path(project.config.golden);
