@@ -23,7 +23,7 @@ import { checkFloors, parseFloors } from "../retrieval/floors.js";
 import { defaultMeasures, sortMeasures } from "../retrieval/measures/parse.js";
 import { overallValue, scoreRetrieval } from "../retrieval/score.js";
 import { assembleReport, type RunFindings } from "./build/report.js";
-import { suggestedAnnotator } from "./next.js";
+import { calibrateHint, suggestedAnnotator } from "./next.js";
 import { rubricReports } from "./build/rubrics.js";
 import { configEvaluationsDir, EvaluationFolder } from "./folder.js";
 import { buildItems } from "./items/build.js";
@@ -219,10 +219,11 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
     if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
     const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
+    // with --labels, each trust line's advice to calibrate names that folder (it works as printed)
     const rubricJson = rubricReports({
       judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, trust: config.trust,
       requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
-    });
+    }).map((r) => (options.labels === undefined ? r : { ...r, trust: { ...r.trust, message: calibrateHint(resolved, options.labels, r.trust.message) } }));
     const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
     stage("join");
 

@@ -1,4 +1,5 @@
 import { userInfo } from "node:os";
+import { displayPath } from "../golden/errors.js";
 import { hasUnlabelled } from "../calibration/gate.js";
 import { labellingExhausted } from "./labelling-limit.js";
 import type { ReportJson, RubricJson } from "./schema.js";
@@ -255,4 +256,20 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
     ...loop.lines,
   );
   return out;
+}
+
+/**
+ * A trust line's advice to `run ragjudge calibrate`, when the labels were
+ * read from `--labels`: with the flags that calibrate that same folder
+ * (`--example` or `--config`, and `--labels`), so the hint works as
+ * printed. Without `--labels`, the message as it is.
+ *
+ * @example
+ * calibrateHint(cfg, "mine", "untrusted: no calibration record for this judge: run ragjudge calibrate")
+ * // "untrusted: no calibration record for this judge: run ragjudge calibrate --config ragjudge.config.json --labels mine"
+ */
+export function calibrateHint(cfg: { isShippedExample: boolean; file: string }, labels: string | undefined, message: string): string {
+  if (labels === undefined) return message;
+  const args = [...(cfg.isShippedExample ? ["--example"] : ["--config", displayPath(cfg.file)]), "--labels", labels];
+  return message.replace(/\brun ragjudge calibrate\b/g, `run ragjudge calibrate ${args.map(shellArg).join(" ")}`);
 }

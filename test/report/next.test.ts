@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultAnnotator, nextCommands, shellArg, suggestedAnnotator } from "../../src/report/next.js";
+import { calibrateHint, defaultAnnotator, nextCommands, shellArg, suggestedAnnotator } from "../../src/report/next.js";
 import { ItemRecord } from "../../src/report/items/schema.js";
 import { ROOT } from "../helpers/paths.js";
 import type { ReportJson } from "../../src/report/schema.js";
@@ -100,6 +100,11 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(nextCommands({ ...report, judgeTotals: { errors: 3 } } as ReportJson, { config: [], judge: [] })[1]).toBe("  ragjudge run");
     expect(nextCommands({ ...report, rubrics: [rubric("faithfulness", 60, true)] } as ReportJson, { config: [], judge: [] })).toEqual(["Next: every rubric is trusted; gate CI on it:", "  ragjudge run --require-trusted"]);
     expect(shellArg("it's")).toBe(`'it'\\''s'`);
+    // --labels: the gate's advice to calibrate names the folder, with how the config was given
+    const msg = "untrusted: stale: run ragjudge calibrate (the labels changed)";
+    expect(calibrateHint({ isShippedExample: true, file: "/pkg/ragjudge.config.json" }, "example labels", msg)).toBe("untrusted: stale: run ragjudge calibrate --example --labels 'example labels' (the labels changed)");
+    expect(calibrateHint({ isShippedExample: false, file: join(process.cwd(), "ragjudge.config.json") }, "mine", msg)).toBe("untrusted: stale: run ragjudge calibrate --config ragjudge.config.json --labels mine (the labels changed)");
+    expect(calibrateHint({ isShippedExample: false, file: "/x/ragjudge.config.json" }, undefined, msg)).toBe(msg);
   });
 
   it("asks for a draw large enough for minPerClass labels of the rarer answer: of the judge's verdicts before any label, of the labels after", () => {

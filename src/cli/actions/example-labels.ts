@@ -2,7 +2,6 @@ import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { packageLabelsDir, packageRoot, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath, InputError } from "../../golden/errors.js";
-import { shellArg } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 
 /**
@@ -76,18 +75,5 @@ export function labelsToRead(cfg: Pick<ResolvedConfig, "path" | "config">, label
   return dir;
 }
 
-/**
- * A trust line's advice to `run ragjudge calibrate`, when the labels were
- * read from `--labels`: with the flags that calibrate that same folder
- * (`--example` or `--config`, and `--labels`), so the hint works as
- * printed. Without `--labels`, the message as it is.
- *
- * @example
- * calibrateHint(cfg, "mine", "untrusted: no calibration record for this judge: run ragjudge calibrate")
- * // "untrusted: no calibration record for this judge: run ragjudge calibrate --config ragjudge.config.json --labels mine"
- */
-export function calibrateHint(cfg: Pick<ResolvedConfig, "isShippedExample" | "file">, labels: string | undefined, message: string): string {
-  if (labels === undefined) return message;
-  const args = [...(cfg.isShippedExample ? ["--example"] : ["--config", displayPath(cfg.file)]), "--labels", labels];
-  return message.replace(/\brun ragjudge calibrate\b/g, `run ragjudge calibrate ${args.map(shellArg).join(" ")}`);
-}
+/** {@link calibrateHint}: kept beside the next commands (report/next.ts), which `run` prints too. */
+export { calibrateHint } from "../../report/next.js";
