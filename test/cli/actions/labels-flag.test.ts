@@ -65,6 +65,10 @@ describe("--labels on run, judge and compare", () => {
     const own = trustMessages(folder("own"));
     expect(shipped.every((m) => m.includes("author labels are not evidence")), shipped.join("\n")).toBe(true);
     expect(own.some((m) => m.includes("author labels")), own.join("\n")).toBe(false);
+    // report.json says which folder the trust rests on
+    const labelsOf = (f: string) => (JSON.parse(readFileSync(join(f, "report.json"), "utf8")) as { inputs: { labels: { dir: string } } }).inputs.labels.dir;
+    expect(labelsOf(folder("own"))).toMatch(/(^|\/)other-empty$/);
+    expect(labelsOf(folder("shipped"))).toMatch(/(^|\/)labels$/);
 
     const compare = (extra: string[]) => runCliIn(cwd, ["compare", "--variants", "bm25-small,hybrid-rerank", folder("own"), "--format", "json", ...extra], NO_KEY);
     const rechecked = await compare(["--example", "--labels", "other-empty"]);
