@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findNodeAtLocation, parse as parseJsonc, parseTree, type Node, type ParseError } from "jsonc-parser";
@@ -43,6 +43,29 @@ export function packageRoot(): string {
 /** The package's own labels folder (package.json `files`), where the shipped example's labels are: never written from outside the package. */
 export function packageLabelsDir(): string {
   return resolve(packageRoot(), "labels");
+}
+
+const realOrSelf = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+/**
+ * True when `dir` (resolved against `cwd`) is the package's own labels folder
+ * once links are followed (by its own path, a symlink, `..`), named from
+ * outside the package: a folder ragjudge never writes. From the package's
+ * own folder (this repository, where the example's authors keep its labels)
+ * it is the project's own folder, and false.
+ *
+ * @example
+ * isPackageLabels("node_modules/ragjudge/labels") // true
+ */
+export function isPackageLabels(dir: string, cwd = process.cwd()): boolean {
+  if (realOrSelf(cwd) === realOrSelf(packageRoot())) return false;
+  return realOrSelf(resolve(cwd, dir)) === realOrSelf(packageLabelsDir());
 }
 
 /** The shipped example's judge panel config, beside its config. */

@@ -1,15 +1,14 @@
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { calibrate } from "../calibration/calibrate.js";
 import { knownRubricNames } from "../calibration/context.js";
 import { loadDraws } from "../calibration/draws.js";
-import { loadLabels } from "../calibration/labels.js";
+import { givenLabelsFolder, loadLabels } from "../calibration/labels.js";
 import { loadRecords } from "../calibration/record.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
 import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
 import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import { copyFileAtomic } from "../golden/files.js";
-import { displayPath, InputError, InputErrors } from "../golden/errors.js";
+import { displayPath, InputErrors } from "../golden/errors.js";
 import { forgetKeptLoads } from "../golden/jsonl.js";
 import { checkFolder } from "../golden/paths.js";
 import { validateInputs } from "../golden/validate.js";
@@ -136,9 +135,8 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   // Where the run writes, checked before any work: a file named as a folder fails now, not after judging.
   const cacheDir = checkFolder(options.cacheDir ? resolve(cwd, options.cacheDir) : resolved.outPath(config.cacheDir), "the cache folder");
   const evaluationsDir = checkFolder(options.evaluationsDir ? resolve(cwd, options.evaluationsDir) : configEvaluationsDir(resolved), "the evaluations folder");
-  const labelsDir = options.labels !== undefined ? resolve(cwd, options.labels) : resolved.path(config.labels);
-  // a folder named by hand that is not there is a typo, not "no labels yet": every rubric would read as uncalibrated
-  if (options.labels !== undefined && !existsSync(labelsDir)) throw new InputError(labelsDir, undefined, undefined, "labels folder not found");
+  // a folder named by hand that is not there, a file, unreadable, or the installed package's own: bad input before any work
+  const labelsDir = options.labels !== undefined ? givenLabelsFolder(options.labels, cwd) : resolved.path(config.labels);
 
   const missing = missingInputs(resolved);
   if (missing.length) throw new InputErrors(missing);
@@ -219,11 +217,11 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
     if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
     const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
-    // with --labels, each trust line's advice to calibrate names that folder (it works as printed)
+    // with --labels, each trust line's advice to calibrate names that folder, and with --cache-dir where the run's verdicts are (it works as printed)
     const rubricJson = rubricReports({
       judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, trust: config.trust,
       requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
-    }).map((r) => (options.labels === undefined ? r : { ...r, trust: { ...r.trust, message: calibrateHint(resolved, options.labels, r.trust.message) } }));
+    }).map((r) => (options.labels === undefined ? r : { ...r, trust: { ...r.trust, message: calibrateHint(resolved, options.labels, r.trust.message, options.cacheDir !== undefined ? join(options.cacheDir, "judgments.jsonl") : undefined) } }));
     const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
     stage("join");
 

@@ -173,16 +173,22 @@ function finishDraws(rubrics: readonly RubricJson[], inv: Invocation): string[] 
  * quiet about it): re-run after judge errors; label a random sample, review
  * it, calibrate and gate with `--require-trusted` while a rubric is
  * untrusted; the CI gate once every rubric is trusted. The shipped example
- * points to `ragjudge init` instead: its labels are the project's own.
+ * points to `ragjudge init` instead (its labels are the project's own),
+ * unless run with `--labels`: then it is gated on labels of one's own.
  *
  * @example
  * nextCommands(report, { config: [], judge: [] })
  * // ["Next: ...", "  ragjudge sample --random 50 --split heldout --annotator asha", ...]
  */
 export function nextCommands(report: ReportJson, inv: Invocation): string[] {
-  if (report.config.shippedExample) {
-    return ["Next: this was the shipped example. To evaluate your own data, start a project in a folder of its own:", "  ragjudge init my-eval"];
-  }
+  if (!report.config.shippedExample) return projectNext(report, inv);
+  const shipped = ["Next: this was the shipped example. To evaluate your own data, start a project in a folder of its own:", "  ragjudge init my-eval"];
+  // With --labels the example is gated on labels of one's own: its trust lines send the user here for the commands that label them.
+  return inv.labels?.length ? [...projectNext(report, inv), ...shipped] : shipped;
+}
+
+/** {@link nextCommands} of a project's run (or the example's gated on `--labels`). */
+function projectNext(report: ReportJson, inv: Invocation): string[] {
   const out: string[] = [];
   if (report.judgeTotals.errors > 0) {
     out.push(`Next: ${report.judgeTotals.errors} error verdict${report.judgeTotals.errors === 1 ? "" : "s"} left (not yes or no); run again to retry them (committed verdicts come from the cache):`, rerun(inv));
@@ -260,16 +266,21 @@ export function nextCommands(report: ReportJson, inv: Invocation): string[] {
 
 /**
  * A trust line's advice to `run ragjudge calibrate`, when the labels were
- * read from `--labels`: with the flags that calibrate that same folder
- * (`--example` or `--config`, and `--labels`), so the hint works as
- * printed. Without `--labels`, the message as it is.
+ * read from `--labels`: with the flags that calibrate that same folder on
+ * the same verdicts (`--example` or `--config`, `--labels`, and
+ * `--judgments` when the verdicts are not where `calibrate` looks by
+ * default: `judge --out` or `--cache-dir`, `run --cache-dir`, the compared
+ * evaluation's own), so the hint works as printed. Without `--labels`, the
+ * message as it is.
  *
  * @example
  * calibrateHint(cfg, "mine", "untrusted: no calibration record for this judge: run ragjudge calibrate")
  * // "untrusted: no calibration record for this judge: run ragjudge calibrate --config ragjudge.config.json --labels mine"
  */
-export function calibrateHint(cfg: { isShippedExample: boolean; file: string }, labels: string | undefined, message: string): string {
+export function calibrateHint(cfg: { isShippedExample: boolean; file: string }, labels: string | undefined, message: string, judgments?: string): string {
   if (labels === undefined) return message;
-  const args = [...(cfg.isShippedExample ? ["--example"] : ["--config", displayPath(cfg.file)]), "--labels", labels];
-  return message.replace(/\brun ragjudge calibrate\b/g, `run ragjudge calibrate ${args.map(shellArg).join(" ")}`);
+  const args = [...(cfg.isShippedExample ? ["--example"] : ["--config", displayPath(cfg.file)]), "--labels", labels, ...(judgments !== undefined ? ["--judgments", judgments] : [])];
+  const command = `run ragjudge calibrate ${args.map(shellArg).join(" ")}`;
+  // a function, not a string: a folder named with `$&` or `$'` is text, not a replacement pattern
+  return message.replace(/\brun ragjudge calibrate\b/g, () => command);
 }

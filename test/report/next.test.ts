@@ -105,6 +105,21 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(calibrateHint({ isShippedExample: true, file: "/pkg/ragjudge.config.json" }, "example labels", msg)).toBe("untrusted: stale: run ragjudge calibrate --example --labels 'example labels' (the labels changed)");
     expect(calibrateHint({ isShippedExample: false, file: join(process.cwd(), "ragjudge.config.json") }, "mine", msg)).toBe("untrusted: stale: run ragjudge calibrate --config ragjudge.config.json --labels mine (the labels changed)");
     expect(calibrateHint({ isShippedExample: false, file: "/x/ragjudge.config.json" }, undefined, msg)).toBe(msg);
+    // where the verdicts are, when calibrate would not look there; and a folder's name is text, never a replacement pattern
+    expect(calibrateHint({ isShippedExample: true, file: "/pkg/ragjudge.config.json" }, "mine", msg, "c2/judgments.jsonl")).toBe("untrusted: stale: run ragjudge calibrate --example --labels mine --judgments c2/judgments.jsonl (the labels changed)");
+    expect(calibrateHint({ isShippedExample: true, file: "/pkg/ragjudge.config.json" }, "a$&b", msg)).toBe("untrusted: stale: run ragjudge calibrate --example --labels 'a$&b' (the labels changed)");
+    // the shipped example gated on labels of one's own (--labels): the commands that label that folder, then init
+    const shipped = { ...report, config: { ...report.config, shippedExample: true } } as ReportJson;
+    const init = ["Next: this was the shipped example. To evaluate your own data, start a project in a folder of its own:", "  ragjudge init my-eval"];
+    expect(nextCommands(shipped, { config: ["--example"], judge: [] })).toEqual(init);
+    const own = nextCommands(shipped, { config: ["--example"], judge: [], labels: ["--labels", "own"], annotator: "asha" });
+    expect(own.slice(1, -2)).toEqual([
+      "  ragjudge sample --random 50 --split heldout --annotator asha --example --labels own",
+      "  ragjudge review --annotator asha --example --labels own",
+      "  ragjudge calibrate --example --labels own",
+      "  ragjudge run --example --labels own --require-trusted",
+    ]);
+    expect(own.slice(-2)).toEqual(init);
   });
 
   it("asks for a draw large enough for minPerClass labels of the rarer answer: of the judge's verdicts before any label, of the labels after", () => {

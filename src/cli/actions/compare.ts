@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { ConfigNotFoundError, configAbove, loadConfig, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { compareSides } from "../../report/compare/compare.js";
@@ -49,10 +49,15 @@ function noProject(ev: LoadedEvaluation, e: ConfigNotFoundError): string {
   return near ? `${none}: add --config ${shellArg(displayPath(near))} to re-check it` : `${none}: run compare from the project's folder, or add --config with the project's config`;
 }
 
-/** A re-check's trust lines with their `run ragjudge calibrate` advice for the `--labels` folder ({@link calibrateHint}). */
-function withHints(check: TrustRecheck, project: ResolvedConfig, labels: string | undefined): TrustRecheck {
+/**
+ * A re-check's trust lines with their `run ragjudge calibrate` advice for the
+ * `--labels` folder and the evaluation's own verdicts, the ones re-checked
+ * (the cache may hold another run's by now): {@link calibrateHint}.
+ */
+function withHints(check: TrustRecheck, project: ResolvedConfig, labels: string | undefined, ev: LoadedEvaluation): TrustRecheck {
   if (labels === undefined) return check;
-  return { ...check, states: new Map([...check.states].map(([k, l]) => [k, { ...l, message: calibrateHint(project, labels, l.message) }])) };
+  const judgments = displayPath(join(ev.folder, "judgments.jsonl"));
+  return { ...check, states: new Map([...check.states].map(([k, l]) => [k, { ...l, message: calibrateHint(project, labels, l.message, judgments) }])) };
 }
 
 /** Loads each evaluation folder once, with its trust decided again against the project's records. */
@@ -65,7 +70,7 @@ function evaluations(project: ResolvedConfig | ConfigNotFoundError, labels: stri
     let ev = seen.get(key);
     if (!ev) {
       ev = loadEvaluation(folder);
-      ev.trust = project instanceof ConfigNotFoundError ? notRechecked(noProject(ev, project)) : withHints(recheckTrust(ev, project, labelsDir), project, labels);
+      ev.trust = project instanceof ConfigNotFoundError ? notRechecked(noProject(ev, project)) : withHints(recheckTrust(ev, project, labelsDir), project, labels, ev);
       seen.set(key, ev);
     }
     return ev;

@@ -1,16 +1,17 @@
-import { existsSync, realpathSync } from "node:fs";
-import { resolve } from "node:path";
-import { packageLabelsDir, packageRoot, type ResolvedConfig } from "../../golden/config.js";
-import { displayPath, InputError } from "../../golden/errors.js";
+import { realpathSync } from "node:fs";
+import { givenLabelsFolder } from "../../calibration/labels.js";
+import { isPackageLabels, packageLabelsDir, packageRoot, type ResolvedConfig } from "../../golden/config.js";
+import { displayPath } from "../../golden/errors.js";
 import { UsageError } from "../errors.js";
 
 /**
  * The shipped example's labels folder is part of the installed package,
  * which ragjudge never writes: a command that would write labels, draws or
  * calibration records there (its config by `--example` or by path, and no
- * `--labels`) is refused, exit 2, with a hint that works as printed. Only
- * from the package's own folder (this repository, where the example's
- * authors keep its labels) is it the project's own folder to write.
+ * `--labels`; or `--labels` naming that folder by any path) is refused,
+ * exit 2, with a hint that works as printed. Only from the package's own
+ * folder (this repository, where the example's authors keep its labels) is
+ * it the project's own folder to write.
  */
 
 /** The folder the hints name for labels of one's own beside the example: made by the commands that write labels when missing. */
@@ -44,9 +45,25 @@ function shippedLabels(cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "
  * const labelsDir = labelsToWrite(cfg, flags.labels, `add --labels ${EXAMPLE_LABELS} to keep your labels in a folder of your own`);
  */
 export function labelsToWrite(cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "config">, labels: string | undefined, hint: string): string {
-  const dir = labels ?? cfg.path(cfg.config.labels);
-  if (shippedLabels(cfg, labels)) throw new UsageError(`the shipped example's labels folder (${displayPath(dir)}) belongs to the installed ragjudge package, which is never written: ${hint}`);
+  if (labels !== undefined) return givenLabelsToWrite(labels, hint);
+  const dir = cfg.path(cfg.config.labels);
+  if (shippedLabels(cfg, labels)) throw refusal(dir, hint);
   return dir;
+}
+
+const refusal = (dir: string, hint: string) => new UsageError(`the shipped example's labels folder (${displayPath(dir)}) belongs to the installed ragjudge package, which is never written: ${hint}`);
+
+/**
+ * `--labels DIR` of a command that writes into it, as given: refused (exit
+ * 2, with `hint`) when it is the installed package's labels folder by
+ * whatever path (its own, a symlink to it, `..`): see {@link isPackageLabels}.
+ *
+ * @example
+ * const labelsDir = flags.labels !== undefined ? givenLabelsToWrite(flags.labels, hint) : labelsToWrite(config(), undefined, hint);
+ */
+export function givenLabelsToWrite(labels: string, hint: string): string {
+  if (isPackageLabels(labels)) throw refusal(labels, hint);
+  return labels;
 }
 
 /**
@@ -61,18 +78,16 @@ export function labelsArgs(cfg: Pick<ResolvedConfig, "isShippedExample" | "path"
 
 /**
  * The labels folder a command only reads (`judge`, `compare`): `--labels`,
- * else the config's. A folder named by hand that is not there is a typo,
- * not "no labels yet" (every rubric would read as uncalibrated): bad input,
- * exit 2, before any work.
+ * else the config's. A folder named by hand that is not there, a file, a
+ * folder that cannot be read, or the installed package's own labels folder
+ * is bad input, exit 2, before any work ({@link givenLabelsFolder}).
  *
  * @example
  * const labelsDir = labelsToRead(resolved, flags.labels);
  */
 export function labelsToRead(cfg: Pick<ResolvedConfig, "path" | "config">, labels: string | undefined): string {
   if (labels === undefined) return cfg.path(cfg.config.labels);
-  const dir = resolve(labels);
-  if (!existsSync(dir)) throw new InputError(dir, undefined, undefined, "labels folder not found");
-  return dir;
+  return givenLabelsFolder(labels);
 }
 
 /** {@link calibrateHint}: kept beside the next commands (report/next.ts), which `run` prints too. */

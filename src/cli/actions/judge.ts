@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { configInputs, describeRubrics, loadConfig } from "../../golden/config.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { checkFolder, refuseOverInput, writableTarget } from "../../golden/paths.js";
@@ -160,7 +160,9 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   writeFileAtomic(out, judgmentsJsonl(result.judgments));
   const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
   const decided = summaryTrust(result.judgments, labelsDir, resolved.config.trust, inputs.golden.questions);
-  const hint = (message: string) => calibrateHint(resolved, flags.labels, message);
+  // where the verdicts were written, when calibrate would not look there by default
+  const written = flags.out ?? (flags.cacheDir !== undefined ? join(flags.cacheDir, "judgments.jsonl") : undefined);
+  const hint = (message: string) => calibrateHint(resolved, flags.labels, message, written);
   const trust = { ...decided, states: decided.states.map((s) => ({ ...s, message: hint(s.message) })), lines: new Map([...decided.lines].map(([k, l]) => [k, { ...l, message: hint(l.message) }])) };
   if (trust.problem) log(`judge: ${trust.problem}\n`);
   const cost = costTotals(backend, result.usage.values(), resolved.config.prices);

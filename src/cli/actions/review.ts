@@ -17,7 +17,7 @@ import { DEFAULT_QUEUE, ITEM_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
 import { parseNumber } from "../commands/numbers.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
-import { EXAMPLE_LABELS, labelsToWrite } from "./example-labels.js";
+import { EXAMPLE_LABELS, givenLabelsToWrite, labelsToWrite } from "./example-labels.js";
 
 export interface ReviewFlags {
   annotator: string;
@@ -58,7 +58,8 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const port = parseNumber("--port", flags.port, "port");
   const queueFile = queueArg ?? cacheFile(flags.item !== undefined ? ITEM_QUEUE : DEFAULT_QUEUE);
   // Every label goes there: the installed example's folder is refused before anything is read or written.
-  const labelsDir = flags.labels ?? labelsToWrite(config(), undefined, `add --labels ${EXAMPLE_LABELS} to keep your labels in a folder of your own (made when missing)`);
+  const hint = `add --labels ${EXAMPLE_LABELS} to keep your labels in a folder of your own (made when missing)`;
+  const labelsDir = flags.labels !== undefined ? givenLabelsToWrite(flags.labels, hint) : labelsToWrite(config(), undefined, hint);
   const judgmentsFile = () => flags.judgments ?? cacheFile("judgments.jsonl");
   // The labels folder, read once: the names checked are those of the labels the session starts from.
   const readLabels = (): ReviewLabels => {
