@@ -1,7 +1,5 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
-import { isPackageLabels } from "../golden/config.js";
-import { fsWords } from "../golden/fs-words.js";
+import { basename, join } from "node:path";
 import { InputError, InputErrors, zodProblems } from "../golden/errors.js";
 import { appendLineDurable, readTextHashed } from "../golden/files.js";
 import { hashJson } from "../golden/hash.js";
@@ -150,38 +148,6 @@ function isLater(a: LocatedLabel, b: LocatedLabel, order: Map<LocatedLabel, numb
   const tb = Date.parse(b.value.time);
   if (ta !== tb) return ta > tb;
   return order.get(a)! > order.get(b)!;
-}
-
-/**
- * A labels folder named by hand (`--labels DIR`) for a command that reads
- * it, resolved against `cwd`, checked before any work: a path that is not
- * there is a typo, not "no labels yet" (every rubric would read as
- * uncalibrated); a file, or a folder that cannot be listed, is bad input
- * too (not a trust state found "unknown" after judging). The installed
- * package's own labels folder, by whatever path, is refused: the commands
- * printed after a run, a judge or a compare would write labels, draws and
- * records into the labels folder they name. Each is an InputError (exit 2).
- *
- * @example
- * givenLabelsFolder("mine") // "/work/proj/mine"
- */
-export function givenLabelsFolder(labels: string, cwd = process.cwd()): string {
-  const dir = resolve(cwd, labels);
-  const problem = (why: string) => new InputError(dir, undefined, undefined, why);
-  if (!existsSync(dir)) throw problem("labels folder not found");
-  if (isPackageLabels(dir, cwd)) {
-    throw problem("is the installed ragjudge package's labels folder (the shipped example's own), which is never written, and the commands printed next would write there: leave out --labels to read the example's own labels, or give a folder of your own (--labels example-labels)");
-  }
-  try {
-    if (!statSync(dir).isDirectory()) throw problem("is a file, not a folder: --labels must be a labels folder");
-    readdirSync(dir);
-  } catch (e) {
-    if (e instanceof InputError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === undefined) throw e;
-    throw problem(fsWords(code, "use") ?? `cannot read (${code})`);
-  }
-  return dir;
 }
 
 /** Lists the `*.jsonl` files of a labels folder (not recursive), sorted by name. */

@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { givenLabelsFolder } from "../../calibration/labels.js";
+import { givenLabelsFolder } from "../../calibration/labels-folder.js";
 import { isPackageLabels, packageLabelsDir, packageRoot, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { UsageError } from "../errors.js";
