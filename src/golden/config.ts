@@ -64,8 +64,12 @@ const realOrSelf = (p: string) => {
  * isPackageLabels("node_modules/ragjudge/labels") // true
  */
 export function isPackageLabels(dir: string, cwd = process.cwd()): boolean {
-  if (realOrSelf(cwd) === realOrSelf(packageRoot())) return false;
-  return realOrSelf(resolve(cwd, dir)) === realOrSelf(packageLabelsDir());
+  return !inPackage(cwd) && realOrSelf(resolve(cwd, dir)) === realOrSelf(packageLabelsDir());
+}
+
+/** Whether `cwd` is the package's own folder once links are followed (this repository, where the example's labels are the project's). */
+export function inPackage(cwd = process.cwd()): boolean {
+  return realOrSelf(cwd) === realOrSelf(packageRoot());
 }
 
 /** The shipped example's judge panel config, beside its config. */

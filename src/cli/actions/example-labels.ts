@@ -1,6 +1,5 @@
-import { realpathSync } from "node:fs";
 import { givenLabelsFolder } from "../../calibration/labels-folder.js";
-import { isPackageLabels, packageLabelsDir, packageRoot, type ResolvedConfig } from "../../golden/config.js";
+import { inPackage, isPackageLabels, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { UsageError } from "../errors.js";
 
@@ -17,14 +16,6 @@ import { UsageError } from "../errors.js";
 /** The folder the hints name for labels of one's own beside the example: made by the commands that write labels when missing. */
 export const EXAMPLE_LABELS = "example-labels";
 
-const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-};
-
 /**
  * True when `labels` is unset and the config's labels folder is the installed
  * example's, seen from outside the package: the shipped config, or any config
@@ -32,8 +23,8 @@ const real = (p: string) => {
  * example's config named through a symlink to the package, say).
  */
 function shippedLabels(cfg: Pick<ResolvedConfig, "isShippedExample" | "path" | "config">, labels: string | undefined): boolean {
-  if (labels !== undefined || real(process.cwd()) === real(packageRoot())) return false;
-  return cfg.isShippedExample || real(cfg.path(cfg.config.labels)) === real(packageLabelsDir());
+  if (labels !== undefined) return false;
+  return (cfg.isShippedExample && !inPackage()) || isPackageLabels(cfg.path(cfg.config.labels));
 }
 
 /**
