@@ -25,15 +25,22 @@ function trustMessages(folder: string): string[] {
   return report.rubrics.map((r) => `${r.rubric}: ${r.trust.message}`);
 }
 
+/** The commands that read --labels, each given `labels` in `dir`: refused, exit 2, with `err`, before anything is written. */
+async function expectRefused(dir: string, labels: string, err: string, commands: string[][]): Promise<void> {
+  for (const args of commands) {
+    const r = await runCliIn(dir, [...args, "--labels", labels], NO_KEY);
+    expect(r.code, args.join(" ")).toBe(2);
+    expect(r.err, args.join(" ")).toBe(err);
+    expect(existsSync(join(dir, "evaluations")), args.join(" ")).toBe(false);
+    expect(existsSync(join(dir, ".ragjudge")), args.join(" ")).toBe(false);
+  }
+}
+const READERS = [["run", "--example", "--quiet"], ["judge", "--example"], ["judge", "--example", "--dry-run"]];
+const WITH_COMPARE = [...READERS, ["compare", "--example", "--variants", "bm25-small,hybrid-rerank"]];
+
 describe("--labels on run, judge and compare", () => {
   it("refuses a labels folder that is not there, exit 2, one line, before anything is written", async () => {
-    for (const args of [["run", "--example", "--quiet"], ["judge", "--example"], ["judge", "--example", "--dry-run"]]) {
-      const r = await runCliIn(cwd, [...args, "--labels", "nowhere"], NO_KEY);
-      expect(r.code, args.join(" ")).toBe(2);
-      expect(r.err).toBe("ragjudge: error: nowhere: labels folder not found\n");
-      expect(existsSync(join(cwd, "evaluations")), args.join(" ")).toBe(false);
-      expect(existsSync(join(cwd, ".ragjudge")), args.join(" ")).toBe(false);
-    }
+    await expectRefused(cwd, "nowhere", "ragjudge: error: nowhere: labels folder not found\n", READERS);
   }, 60_000);
 
   it("judge decides trust on the folder given, and its advice to calibrate, run as printed, calibrates that folder", async () => {
@@ -110,13 +117,7 @@ describe("--labels: bad folders, the installed package's folder, and advice that
   it("refuses a file given as the labels folder, exit 2, one line, before anything is written", async () => {
     const dir = tempDir("ragjudge-labels-file-");
     writeFileSync(join(dir, "labels.jsonl"), "");
-    for (const args of [["run", "--example", "--quiet"], ["judge", "--example"], ["judge", "--example", "--dry-run"], ["compare", "--example", "--variants", "bm25-small,hybrid-rerank"]]) {
-      const r = await runCliIn(dir, [...args, "--labels", "labels.jsonl"], NO_KEY);
-      expect(r.code, args.join(" ")).toBe(2);
-      expect(r.err, args.join(" ")).toBe("ragjudge: error: labels.jsonl: is a file, not a folder: --labels must be a labels folder\n");
-      expect(existsSync(join(dir, "evaluations")), args.join(" ")).toBe(false);
-      expect(existsSync(join(dir, ".ragjudge")), args.join(" ")).toBe(false);
-    }
+    await expectRefused(dir, "labels.jsonl", "ragjudge: error: labels.jsonl: is a file, not a folder: --labels must be a labels folder\n", WITH_COMPARE);
   }, 60_000);
 
   it.skipIf(process.getuid?.() === 0)("refuses a labels folder it cannot read, exit 2, one line, before anything is written", async () => {
@@ -124,13 +125,7 @@ describe("--labels: bad folders, the installed package's folder, and advice that
     mkdirSync(join(dir, "locked"));
     chmodSync(join(dir, "locked"), 0);
     try {
-      for (const args of [["run", "--example", "--quiet"], ["judge", "--example"], ["judge", "--example", "--dry-run"], ["compare", "--example", "--variants", "bm25-small,hybrid-rerank"]]) {
-        const r = await runCliIn(dir, [...args, "--labels", "locked"], NO_KEY);
-        expect(r.code, args.join(" ")).toBe(2);
-        expect(r.err, args.join(" ")).toBe("ragjudge: error: locked: permission denied\n");
-        expect(existsSync(join(dir, "evaluations")), args.join(" ")).toBe(false);
-        expect(existsSync(join(dir, ".ragjudge")), args.join(" ")).toBe(false);
-      }
+      await expectRefused(dir, "locked", "ragjudge: error: locked: permission denied\n", WITH_COMPARE);
     } finally {
       chmodSync(join(dir, "locked"), 0o755);
     }
