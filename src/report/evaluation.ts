@@ -218,11 +218,11 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
     if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
     const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
-    // with --labels, each trust line's advice to calibrate names that folder, and with --cache-dir where the run's verdicts are (it works as printed)
+    // each trust line's advice to calibrate names the project, the --labels folder and, with --cache-dir, where the run's verdicts are (it works as printed)
     const rubricJson = rubricReports({
       judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, trust: config.trust,
       requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
-    }).map((r) => (options.labels === undefined ? r : { ...r, trust: { ...r.trust, message: calibrateHint(resolved, options.labels, r.trust.message, options.cacheDir !== undefined ? join(options.cacheDir, "judgments.jsonl") : undefined) } }));
+    }).map((r) => ({ ...r, trust: { ...r.trust, message: calibrateHint(resolved, options.labels, r.trust.message, options.cacheDir !== undefined ? join(options.cacheDir, "judgments.jsonl") : undefined) } }));
     const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });
     stage("join");
 

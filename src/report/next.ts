@@ -265,21 +265,26 @@ function projectNext(report: ReportJson, inv: Invocation): string[] {
 }
 
 /**
- * A trust line's advice to `run ragjudge calibrate`, when the labels were
- * read from `--labels`: with the flags that calibrate that same folder on
- * the same verdicts (`--example` or `--config`, `--labels`, and
- * `--judgments` when the verdicts are not where `calibrate` looks by
- * default: `judge --out` or `--cache-dir`, `run --cache-dir`, the compared
- * evaluation's own), so the hint works as printed. Without `--labels`, the
- * message as it is.
+ * A trust line's advice to `run ragjudge calibrate`, with the flags that
+ * calibrate the same labels on the same verdicts, so the hint works as
+ * printed from any folder: `--config` (a bare `ragjudge calibrate` finds
+ * only a config in the folder it is typed in) or `--example`; `--labels`
+ * when the labels were read from there; `--judgments` when the verdicts are
+ * not where `calibrate` looks by default (`judge --out` or `--cache-dir`,
+ * `run --cache-dir`, the compared evaluation's own). The shipped example
+ * without `--labels` gets `--no-write`: its labels folder is the installed
+ * package's, which `calibrate` refuses to write into.
  *
  * @example
  * calibrateHint(cfg, "mine", "untrusted: no calibration record for this judge: run ragjudge calibrate")
  * // "untrusted: no calibration record for this judge: run ragjudge calibrate --config ragjudge.config.json --labels mine"
  */
 export function calibrateHint(cfg: { isShippedExample: boolean; file: string }, labels: string | undefined, message: string, judgments?: string): string {
-  if (labels === undefined) return message;
-  const args = [...(cfg.isShippedExample ? ["--example"] : ["--config", displayPath(cfg.file)]), "--labels", labels, ...(judgments !== undefined ? ["--judgments", judgments] : [])];
+  const args = [
+    ...(cfg.isShippedExample ? ["--example"] : ["--config", displayPath(cfg.file)]),
+    ...(labels !== undefined ? ["--labels", labels] : cfg.isShippedExample ? ["--no-write"] : []),
+    ...(judgments !== undefined ? ["--judgments", judgments] : []),
+  ];
   const command = `run ragjudge calibrate ${args.map(shellArg).join(" ")}`;
   // a function, not a string: a folder named with `$&` or `$'` is text, not a replacement pattern
   return message.replace(/\brun ragjudge calibrate\b/g, () => command);

@@ -63,7 +63,7 @@ describe("the trust gate cannot be talked into trust", () => {
       }).join("\n") + "\n");
     }
     const line = trustLine((await judgeAgain(p)).out, "correctness");
-    expect(line).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate \(the verdicts changed/);
+    expect(line).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate --config \S+ --judgments \S+ \(the verdicts changed/);
     expect((await calibrate(p)).code).toBe(0);
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED/);
   });
@@ -76,7 +76,7 @@ describe("the trust gate cannot be talked into trust", () => {
     // The same annotator answers 30 of the 36 items again, the other way (later labels supersede).
     const mine = readFileSync(join(p.labels, "test-author.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Label).slice(0, 30);
     appendFileSync(join(p.labels, "test-author.jsonl"), mine.map((l) => JSON.stringify({ ...l, label: l.label === "yes" ? "no" : "yes", time: new Date(Date.now() + 60_000).toISOString() })).join("\n") + "\n");
-    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate \(the labels of this rubric changed/);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate --config \S+ --judgments \S+ \(the labels of this rubric changed/);
     expect((await calibrate(p)).code).toBe(0);
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: kappa too low/);
   });

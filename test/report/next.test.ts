@@ -100,11 +100,16 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(nextCommands({ ...report, judgeTotals: { errors: 3 } } as ReportJson, { config: [], judge: [] })[1]).toBe("  ragjudge run");
     expect(nextCommands({ ...report, rubrics: [rubric("faithfulness", 60, true)] } as ReportJson, { config: [], judge: [] })).toEqual(["Next: every rubric is trusted; gate CI on it:", "  ragjudge run --require-trusted"]);
     expect(shellArg("it's")).toBe(`'it'\\''s'`);
-    // --labels: the gate's advice to calibrate names the folder, with how the config was given
+    // the gate's advice to calibrate names the --labels folder, with how the config was given
     const msg = "untrusted: stale: run ragjudge calibrate (the labels changed)";
     expect(calibrateHint({ isShippedExample: true, file: "/pkg/ragjudge.config.json" }, "example labels", msg)).toBe("untrusted: stale: run ragjudge calibrate --example --labels 'example labels' (the labels changed)");
     expect(calibrateHint({ isShippedExample: false, file: join(process.cwd(), "ragjudge.config.json") }, "mine", msg)).toBe("untrusted: stale: run ragjudge calibrate --config ragjudge.config.json --labels mine (the labels changed)");
-    expect(calibrateHint({ isShippedExample: false, file: "/x/ragjudge.config.json" }, undefined, msg)).toBe(msg);
+    // without --labels: still the project (a bare `ragjudge calibrate` finds only a config where it is typed) and the verdicts;
+    // the shipped example's labels folder is the package's, never written: --no-write, which calibrate accepts there
+    expect(calibrateHint({ isShippedExample: false, file: "/x/ragjudge.config.json" }, undefined, msg)).toBe("untrusted: stale: run ragjudge calibrate --config /x/ragjudge.config.json (the labels changed)");
+    expect(calibrateHint({ isShippedExample: false, file: "/x/ragjudge.config.json" }, undefined, msg, "c2/judgments.jsonl")).toBe("untrusted: stale: run ragjudge calibrate --config /x/ragjudge.config.json --judgments c2/judgments.jsonl (the labels changed)");
+    expect(calibrateHint({ isShippedExample: true, file: "/pkg/ragjudge.config.json" }, undefined, msg)).toBe("untrusted: stale: run ragjudge calibrate --example --no-write (the labels changed)");
+    expect(calibrateHint({ isShippedExample: false, file: "/x/ragjudge.config.json" }, undefined, "trusted: kappa 0.9")).toBe("trusted: kappa 0.9");
     // where the verdicts are, when calibrate would not look there; and a folder's name is text, never a replacement pattern
     expect(calibrateHint({ isShippedExample: true, file: "/pkg/ragjudge.config.json" }, "mine", msg, "c2/judgments.jsonl")).toBe("untrusted: stale: run ragjudge calibrate --example --labels mine --judgments c2/judgments.jsonl (the labels changed)");
     expect(calibrateHint({ isShippedExample: true, file: "/pkg/ragjudge.config.json" }, "a$&b", msg)).toBe("untrusted: stale: run ragjudge calibrate --example --labels 'a$&b' (the labels changed)");

@@ -51,11 +51,10 @@ function noProject(ev: LoadedEvaluation, e: ConfigNotFoundError): string {
 
 /**
  * A re-check's trust lines with their `run ragjudge calibrate` advice for the
- * `--labels` folder and the evaluation's own verdicts, the ones re-checked
- * (the cache may hold another run's by now): {@link calibrateHint}.
+ * project, the `--labels` folder and the evaluation's own verdicts, the ones
+ * re-checked (the cache may hold another run's by now): {@link calibrateHint}.
  */
 function withHints(check: TrustRecheck, project: ResolvedConfig, labels: string | undefined, ev: LoadedEvaluation): TrustRecheck {
-  if (labels === undefined) return check;
   const judgments = displayPath(join(ev.folder, "judgments.jsonl"));
   return { ...check, states: new Map([...check.states].map(([k, l]) => [k, { ...l, message: calibrateHint(project, labels, l.message, judgments) }])) };
 }

@@ -227,4 +227,28 @@ describe("--labels: bad folders, the installed package's folder, and advice that
     expect(again.code, again.out).toBe(0);
     expect(again.out + again.err).not.toContain("run ragjudge calibrate");
   }, 240_000);
+
+  it("without --labels, the advice to calibrate names the project and the verdicts, so it works as printed from another folder", async () => {
+    const dir = tempDir("ragjudge-advice-elsewhere-");
+    const project = join(dir, "project");
+    for (const f of ["golden", "rubrics"]) cpSync(join(ROOT, f), join(project, f), { recursive: true });
+    cpSync(join(ROOT, "labels"), join(project, "labels"), { recursive: true, filter: (f) => !f.includes("calibration") });
+    const file = join(project, "labels", "ragjudge-authors.jsonl");
+    writeFileSync(file, readFileSync(file, "utf8").replaceAll('"provenance":"author"', '"provenance":"human"'));
+    const config = JSON.parse(readFileSync(join(ROOT, "ragjudge.config.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(project, "ragjudge.config.json"), JSON.stringify({ ...config, rubrics: ["not-found"], trust: { minLabels: 5, minPerClass: 1, kappaLower: 0, minCoverage: 0.5 } }));
+    // typed in the project's parent: a bare `ragjudge calibrate` there finds no config
+    expect((await runCliIn(dir, ["calibrate"], NO_KEY)).code).toBe(2);
+    const judged = await runCliIn(dir, ["judge", "--config", join("project", "ragjudge.config.json"), "--out", "j.jsonl"], NO_KEY);
+    expect(judged.code, judged.err).toBe(0);
+    const advice = calibrateAdvice(judged.out);
+    expect(advice).toEqual(["calibrate", "--config", join("project", "ragjudge.config.json"), "--judgments", "j.jsonl"]);
+    const calibrated = await runCliIn(dir, advice!, NO_KEY);
+    expect(calibrated.code, calibrated.err).toBe(0);
+    expect(readdirSync(join(project, "labels", "calibration")).length).toBeGreaterThan(0);
+    const again = await runCliIn(dir, ["judge", "--config", join("project", "ragjudge.config.json"), "--out", "j.jsonl"], NO_KEY);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(/^\s*TRUSTED/m);
+    expect(again.out).not.toContain("run ragjudge calibrate");
+  }, 120_000);
 });

@@ -86,7 +86,10 @@ describe("compare decides trust again", () => {
     const r = await runCliCaptured(args);
     expect(r.code).toBe(1);
     expect(trustColumn(r.out, "correctness")).toBe("untrusted");
-    expect(r.out).toMatch(/warning: A and B: correctness: report\.json says trusted; the calibration records \([^)]*\) say not: stale: run ragjudge calibrate \(the labels of this rubric changed since the calibration of /);
+    expect(r.out).toMatch(/warning: A and B: correctness: report\.json says trusted; the calibration records \([^)]*\) say not: stale: run ragjudge calibrate --config (\S+) --judgments (\S+) \(the labels of this rubric changed since the calibration of /);
+    // the advice names the project and the evaluation's own verdicts, the ones re-checked
+    const [, config, judgments] = /run ragjudge calibrate --config (\S+) --judgments (\S+)/.exec(r.out)!;
+    expect([config, judgments]).toEqual([p.config, join(ev, "judgments.jsonl")]);
     expect(r.err).toMatch(/^ragjudge: untrusted judge figures: hybrid-rerank against bm25-small: answer right, correctness \(A and B: correctness: stale/);
   }, 60_000);
 
