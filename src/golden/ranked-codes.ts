@@ -44,6 +44,8 @@ export class IdNumbers {
   /** Per position of the list being numbered: its hash, and the number of the first id held under that hash (-1: none). */
   private listHashes = new Int32Array(256);
   private candidates = new Int32Array(256);
+  /** The last {@link probe}'s sum of its candidates' lengths (see there). */
+  private touched = 0;
 
   /** `expected`: how many ids it will hold, so that the table need not grow on the way. */
   constructor(expected = 0) {
@@ -116,6 +118,17 @@ export class IdNumbers {
         }
       }
     }
+    // Each candidate's id, read once here in a pass of loads that do not wait on one another (its place in `ids`,
+    // then its string), so that the comparisons after it find both in the cache: comparing at once, each one waited
+    // for its two misses before the next began (numbering the benchmark's 5,000,000 ids: 0.94 s against 1.16 s).
+    // The sum is kept so that the loads are not optimised away.
+    const ids = this.ids;
+    let touched = 0;
+    for (let j = 0; j < n; j++) {
+      const c = candidates[j]!;
+      if (c >= 0) touched += ids[c]!.length;
+    }
+    this.touched = touched;
   }
 
   /** The number of `id` (hash `h`), -1 when it has none. */
