@@ -32,7 +32,30 @@ export function buildProgram(): Command {
     .exitOverride();
   for (const register of commands) register(program);
   addExampleOption(program);
+  checkRequiredAfterUnknown(program);
   return program;
+}
+
+/**
+ * Checks each command's required options (`sample --annotator`) after its
+ * unknown ones: commander checks required options first, so a typo in one
+ * (`sample --anotator asha`) said "required option '--annotator <name>' not
+ * specified" and never named the flag typed, nor suggested the right one. The
+ * check moves to a preAction hook, which commander runs after its unknown-option
+ * check, with commander's own message and exit.
+ */
+function checkRequiredAfterUnknown(command: Command): void {
+  const required = command.options.filter((o) => o.mandatory);
+  for (const o of required) o.mandatory = false;
+  if (required.length > 0) {
+    command.hook("preAction", () => {
+      const missing = required.find((o) => command.getOptionValue(o.attributeName()) === undefined);
+      if (missing) {
+        command.error(`error: required option '${missing.flags}' not specified`, { code: "commander.missingMandatoryOptionValue" });
+      }
+    });
+  }
+  for (const sub of command.commands) checkRequiredAfterUnknown(sub);
 }
 
 /**
