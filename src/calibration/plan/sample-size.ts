@@ -115,8 +115,10 @@ export function kappaLabelsNeeded(input: KappaNeedInput): KappaNeed {
   }
   const nFormula = Math.ceil((z * z * v) / (kappa - input.kappaLower) ** 2);
   const nInterval = Math.max(nFormula, expectedGateLabels(input.cells, input.kappaLower, Math.max(20 * nFormula, 1000)) ?? Infinity);
-  const minC = Math.min(c, 1 - c);
-  const nClass = minC > 0 ? Math.ceil(input.minPerClass / minC) : Infinity;
+  // the rarer answer's share from its own cells, and rounded up past a last-bit error: 1 - 0.9 is 0.0999...98, and
+  // 1 / that rounded up asked a 9 yes / 1 no table for an 11th label that the gate (counting 1 of each) did not need
+  const minC = Math.min(c, input.cells.fp + input.cells.tn);
+  const nClass = minC > 0 ? Math.ceil(input.minPerClass / minC - 1e-9) : Infinity;
   const total = Math.max(nInterval, input.minLabels, nClass);
   const bound = total === nInterval ? "interval" : total === input.minLabels ? "minLabels" : "minPerClass";
   if (total > input.population) {

@@ -34,6 +34,10 @@ describe("labels needed for the gate", () => {
     const skewed = kappaLabelsNeeded({ cells: { tp: 0.95, fp: 0, fn: 0, tn: 0.05 }, n: 10, ...gate, population: 1000 });
     expect(skewed).toMatchObject({ bound: "minPerClass", total: 200 });
     expect(kappaLabelsNeeded({ cells: { tp: 0.95, fp: 0, fn: 0, tn: 0.05 }, n: 10, ...gate, population: 120 }).cannot!.reason).toBe("cannot: the gate needs 200 labels (10 of each answer at a yes share of 0.95) but only 120 held-out items exist");
+    // 9 yes / 1 no: 1 - 0.9 is 0.0999...98 in floating point, and 1 / that rounded up asked for an 11th label that
+    // `calibrate` did not need (it already passed with 1 label of each answer)
+    const oneNo = kappaLabelsNeeded({ cells: { tp: 0.9, fp: 0, fn: 0, tn: 0.1 }, n: 10, kappaLower: 0, minLabels: 5, minPerClass: 1, population: 16 });
+    expect(oneNo).toMatchObject({ bound: "minPerClass", total: 10, further: 0 });
     const small = kappaLabelsNeeded({ cells, n: 30, ...gate, population: 40 });
     expect(small.cannot!.reason).toMatch(/only 40 held-out items exist/);
     expect(kappaLabelsNeeded({ cells, n: 0, ...gate, population: 40 }).unknown).toMatch(/no gate labels yet/);
