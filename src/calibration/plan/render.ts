@@ -8,6 +8,9 @@ import type { GroupPlan } from "./plan.js";
  * pass rate's width, then the method in two lines.
  */
 
+/** "10 labels of each answer", "1 label of each answer" (a small project's minPerClass may be 1). */
+const perAnswer = (n: number) => `${n} label${n === 1 ? "" : "s"} of each answer`;
+
 function kappaLine(p: GroupPlan): string {
   const need = p.need;
   const kappa = p.kappa === null ? "n/a" : need.unknown ? `${fixed(p.kappa)} (not informative yet)` : fixed(p.kappa);
@@ -19,8 +22,8 @@ function kappaLine(p: GroupPlan): string {
     if (pilot > 0) return `${head}\n    next: ${need.unknown}; label a random pilot of ${pilot} more held-out item${pilot === 1 ? "" : "s"} first`;
     // the pilot is labelled and still one-sided: a pilot "of 0 more" would read as done
     const left = p.heldoutItems - p.labels;
-    if (left <= 0) return `${head}\n    cannot: every held-out item is labelled and ${need.unknown.replace(/ so far: .*$/, "")}, so kappa is not defined; the gate also needs ${p.minPerClass} labels of each answer: put questions whose answers should be judged the other way in the held-out split`;
-    return `${head}\n    next: ${need.unknown}; label more random held-out items (${left} left) until both answers appear among the labels and the verdicts (the gate needs ${p.minPerClass} labels of each answer)`;
+    if (left <= 0) return `${head}\n    cannot: every held-out item is labelled and ${need.unknown.replace(/ so far: .*$/, "")}, so kappa is not defined; the gate also needs ${perAnswer(p.minPerClass)}: put questions whose answers should be judged the other way in the held-out split`;
+    return `${head}\n    next: ${need.unknown}; label more random held-out items (${left} left) until both answers appear among the labels and the verdicts (the gate needs ${perAnswer(p.minPerClass)})`;
   }
   if (need.cannot) {
     const maybe = p.kappa !== null && p.kappa <= p.kappaLower && p.ci && p.ci.hi > p.kappaLower ? `; today's kappa rests on ${p.labels} labels and its interval reaches ${fixed(p.ci.hi)}, so the judge may yet be better than it looks` : "";
@@ -29,7 +32,7 @@ function kappaLine(p: GroupPlan): string {
   const sim = p.simulated
     ? `; simulation (${p.simulated.reps} draws at today's estimates): ${p.simulated.n === null ? "not reached" : `${p.simulated.n} labels`} for the median lower bound to reach it${p.simulated.passShareAtFormula !== null ? `, ${Math.round(100 * p.simulated.passShareAtFormula)}% pass at the formula's ${need.nInterval}` : ""}`
     : "";
-  const bound = need.bound === "interval" ? "" : `; set by ${need.bound === "minLabels" ? `minLabels ${p.minLabels}` : `${p.minPerClass} labels of each answer`}`;
+  const bound = need.bound === "interval" ? "" : `; set by ${need.bound === "minLabels" ? `minLabels ${p.minLabels}` : perAnswer(p.minPerClass)}`;
   const formula = `formula ${need.nFormula}${need.nInterval !== need.nFormula ? `, ${need.nInterval} with the gate's goodness-of-fit half` : ""}`;
   return `${head}\n    next: ${need.further} more random held-out label${need.further === 1 ? "" : "s"} (${need.total} in all: ${formula}${bound})${sim}`;
 }

@@ -26,6 +26,9 @@ describe("renderPlan's advice while kappa cannot be estimated", () => {
 
   it("never asks for a pilot of 0 more: with the pilot labelled and every label one answer, it asks for more until both appear", () => {
     expect(kappaNext(plan(50, 80))).toBe(`    next: ${ONE_SIDED}; label more random held-out items (30 left) until both answers appear among the labels and the verdicts (the gate needs 10 labels of each answer)`);
+    // a small project's minPerClass of 1 reads "1 label", not "1 labels"
+    const small = { ...plan(5, 12), minLabels: 5, minPerClass: 1 } as GroupPlan;
+    expect(kappaNext(small)).toBe(`    next: ${ONE_SIDED}; label more random held-out items (7 left) until both answers appear among the labels and the verdicts (the gate needs 1 label of each answer)`);
   });
 
   it("says it cannot when every held-out item is labelled and all are one answer (it said to label a pilot of 0 more)", () => {
