@@ -26,6 +26,11 @@ describe("ragjudge init", () => {
     expect(parseConfigText(config, "c").config.variants[0]!.chunks).toBeUndefined();
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(/^\.ragjudge\/$/m);
 
+    // the import hint names a new folder, after the cd and the commands for this one: import never writes into the
+    // starter (it read "(or ... --out DIR), then: cd my-eval", and `import ragas FILE --out my-eval` was refused)
+    const next = r.out.slice(r.out.indexOf("Next:")).split("\n");
+    expect(next.findIndex((l) => l.includes("import ragas"))).toBeGreaterThan(next.indexOf("  ragjudge run"));
+    expect(r.out).toMatch(/^ {2}ragjudge import ragas FILE --out NEW-FOLDER /m);
     const cfg = join(dir, "ragjudge.config.json");
     expect((await runCliCaptured(["validate", "--config", cfg])).code).toBe(0);
     const run = await runCliCaptured(["run", "--config", cfg, "--quiet"]);

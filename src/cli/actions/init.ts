@@ -20,16 +20,20 @@ export function initAction(dir: string, flags: { rubrics?: boolean }): void {
   lines.push(r.gitignore === "added" ? "  added .ragjudge/ (the judge's cache) to .gitignore" : "  .gitignore already ignores .ragjudge/");
   if (r.written.length === 0) lines.push(r.skipped.length ? "Nothing new written: the project exists." : "Nothing new written: every starter file exists.");
   const cd = cdHint(r.dir);
+  const starter = !(r.skipped.length || r.written.length === 0);
   lines.push(
-    ...(r.skipped.length || r.written.length === 0
-      ? ["Next: check the project's files and run it:"]
-      : [
-          "Next: put your questions in golden/questions.jsonl and your pipeline's output in outputs/my-rag.output.jsonl",
-          "(or convert a Ragas-style JSONL or a CSV: ragjudge import ragas FILE --out DIR), then:",
-        ]),
+    starter
+      ? "Next: put your questions in golden/questions.jsonl and your pipeline's output in outputs/my-rag.output.jsonl, then:"
+      : "Next: check the project's files and run it:",
     ...(cd ? [`  cd ${cd}`] : []),
     "  ragjudge validate",
     "  ragjudge run",
+    // import never overwrites, so it cannot fill the starter just written: its hint names a new folder, apart from the
+    // cd above (it read "(or ... ragjudge import ragas FILE --out DIR), then: cd my-eval", and --out my-eval was refused)
+    ...(starter
+      ? ["Have a Ragas-style JSONL or a CSV instead? import writes a project of its own (config, golden set, output) into a new folder:",
+         "  ragjudge import ragas FILE --out NEW-FOLDER   (or: ragjudge import csv FILE --out NEW-FOLDER), then validate and run there"]
+      : []),
   );
   process.stdout.write(lines.join("\n") + "\n");
 }
