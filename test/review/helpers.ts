@@ -94,7 +94,9 @@ export function workspace(entries: QueueEntry[], judgments: Judgment[] = []): { 
   const queue = join(dir, "queue.jsonl");
   writeFileSync(queue, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
   const judgmentsFile = join(dir, "judgments.jsonl");
-  if (judgments.length) writeFileSync(judgmentsFile, judgments.map((j) => JSON.stringify(j)).join("\n") + "\n");
+  // with no verdicts, one of an item no queue holds: review refuses a --judgments path that names no file
+  const lines = judgments.length ? judgments : [judgmentOf(entry("no-such-question", "-"), "yes", "placeholder")];
+  writeFileSync(judgmentsFile, lines.map((j) => JSON.stringify(j) + "\n").join(""));
   const labels = join(dir, "labels");
   return { dir, queue, rubrics, labels, judgments: judgmentsFile };
 }

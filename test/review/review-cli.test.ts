@@ -17,6 +17,8 @@ describe("ragjudge review: bad input", () => {
       [["review", join(w.dir, "missing.jsonl"), "--rubrics-dir", w.rubrics, "--labels", w.labels, "--annotator", "asha"], /missing\.jsonl: no review queue: make one with `ragjudge sample --random 20 (--split heldout )?--annotator asha --labels \S*labels --out \S*missing\.jsonl`/],
       [[...base, "--annotator", "asha", "--port", "http"], /--port: expected a whole number from 0 to 65,535, got "http"/],
       [[...base, "--annotator", "asha", "--provenance", "import"], /--provenance/],
+      // a mistyped --judgments went on with no verdicts, and printed `calibrate --judgments <typo>`, which failed
+      [["review", w.queue, "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", join(w.dir, "judgmnts.jsonl"), "--annotator", "asha", "--tty"], /judgmnts\.jsonl: judgments file not found: name the judgments\.jsonl that `ragjudge run` wrote/],
     ];
     for (const [args, re] of cases) {
       const r = await runCliCaptured(args);

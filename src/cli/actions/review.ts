@@ -61,6 +61,11 @@ export async function reviewAction(queueArg: string | undefined, flags: ReviewFl
   const hint = `add --labels ${EXAMPLE_LABELS} to keep your labels in a folder of your own (made when missing)`;
   const labelsDir = flags.labels !== undefined ? givenLabelsToWrite(flags.labels, hint) : labelsToWrite(config(), undefined, hint);
   const judgmentsFile = () => flags.judgments ?? cacheFile("judgments.jsonl");
+  // A --judgments path that names no file is a typo: review went on with no verdict to show ("No judge verdict for
+  // this item"), and the calibrate and resume commands it printed carried the same path, where calibrate failed.
+  if (flags.judgments !== undefined && !existsSync(flags.judgments)) {
+    throw new InputError(flags.judgments, undefined, undefined, "judgments file not found: name the judgments.jsonl that `ragjudge run` wrote (in the cache folder or its evaluation folder) or `ragjudge judge --out` wrote, or leave --judgments out");
+  }
   // The labels folder, read once: the names checked are those of the labels the session starts from.
   const readLabels = (): ReviewLabels => {
     const labels = readReviewLabels(labelsDir, flags.annotator);
