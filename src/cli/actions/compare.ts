@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ConfigNotFoundError, configAbove, loadConfig, type ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
@@ -80,8 +81,12 @@ function evaluations(project: ResolvedConfig | ConfigNotFoundError, labels: stri
 function latest(flags: CompareFlags, project: ResolvedConfig | ConfigNotFoundError): string {
   if (!flags.evaluationsDir && project instanceof ConfigNotFoundError) throw project;
   const dir = flags.evaluationsDir ? resolve(flags.evaluationsDir) : configEvaluationsDir(project as ResolvedConfig);
+  // a mistyped --evaluations-dir is named as such, and the run the hint asks for writes where compare looks: a bare
+  // `ragjudge run` wrote into the config's evaluations folder, and compare with the same flag failed again
+  if (flags.evaluationsDir && !existsSync(dir)) throw new UsageError(`${displayPath(dir)}: evaluations folder not found (--evaluations-dir): name the folder \`ragjudge run --evaluations-dir\` wrote, or leave the flag out for the config's`);
   const found = latestEvaluation(dir);
-  if (!found) throw new UsageError(`no evaluation in ${displayPath(dir)}: run ragjudge run first, or name the folders (ragjudge compare A B)`);
+  const run = ["ragjudge run", ...(flags.config ? ["--config", shellArg(flags.config)] : []), ...(flags.evaluationsDir ? ["--evaluations-dir", shellArg(flags.evaluationsDir)] : [])].join(" ");
+  if (!found) throw new UsageError(`no evaluation in ${displayPath(dir)}: run \`${run}\` first, or name the folders (ragjudge compare A B)`);
   return found;
 }
 
