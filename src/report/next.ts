@@ -203,7 +203,7 @@ function projectNext(report: ReportJson, inv: Invocation): string[] {
   const recordOnly = all.filter((r) => r.trust.labelsPass);
   if (recordOnly.length) {
     out.push(
-      `Next: the labels of ${recordOnly.map((r) => r.rubric).join(", ")} pass the gate, but no current calibration record measures this judge (${recordOnly.map((r) => `${r.rubric}: ${r.trust.message.replace(/^untrusted: /, "")}`).join("; ")}). Record the calibration, then gate on it:`,
+      `Next: the labels of ${recordOnly.map((r) => r.rubric).join(", ")} pass the gate, but no current calibration record measures this judge (${recordOnly.map((r) => `${r.rubric}: ${withoutAdvice(r.trust.message)}`).join("; ")}). Record the calibration, then gate on it:`,
       reading(inv, ["calibrate"]),
       rerun(inv, "--require-trusted"),
     );
@@ -262,6 +262,18 @@ function projectNext(report: ReportJson, inv: Invocation): string[] {
     ...loop.lines,
   );
   return out;
+}
+
+/**
+ * A trust message as a reason quoted before the commands that act on it:
+ * without its state and its own advice to calibrate (the commands printed
+ * after it say how, once, rather than once per rubric).
+ *
+ * @example
+ * withoutAdvice("untrusted: no calibration record for this judge: run ragjudge calibrate --config c.json (stale)") // "no calibration record for this judge (stale)"
+ */
+function withoutAdvice(message: string): string {
+  return message.replace(/^untrusted: /, "").replace(/: run ragjudge calibrate(?: (?:'[^']*'|\\'|[^\s'(])+)*/g, "");
 }
 
 /**
