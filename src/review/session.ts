@@ -120,6 +120,11 @@ export class ReviewSession {
   readonly provenance: "human" | "author";
   private readonly now: () => Date;
 
+  /** The folder the labels are written to (named when a review ends, so a `--labels` folder is not mistaken for the config's). */
+  get labelsDir(): string {
+    return this.opts.labelsDir;
+  }
+
   constructor(private readonly opts: ReviewOptions) {
     this.annotator = checkAnnotator(opts.annotator);
     this.provenance = opts.provenance ?? "human";

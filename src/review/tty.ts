@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import { styleText } from "node:util";
+import { displayPath } from "../golden/errors.js";
 import type { Segment } from "./highlight.js";
 import { ReviewRequestError, type ReviewSession } from "./session.js";
 import type { ChunkView, ItemView } from "./view.js";
@@ -197,8 +198,8 @@ export async function runTtyReview(session: ReviewSession, io: TtyIo): Promise<v
   const c = session.counts();
   out();
   // Resuming only helps while items are open: with none left, say the queue is done instead of sending the user back to it.
-  if (c.open > 0) out(`${c.labelled} of ${c.total} labelled, ${c.skipped} skipped, ${c.open} to go. Labels are in the labels folder; ${io.resume ? `to resume, run:\n  ${io.resume}` : "run the same command to resume."}`);
-  else out(`Queue done: ${c.labelled} of ${c.total} labelled, ${c.skipped} skipped. Labels are in the labels folder.${c.skipped > 0 ? " Skipped items stay unlabelled: run the same command again to start at the first of them (or type g N to go to item N)." : ""}`);
+  if (c.open > 0) out(`${c.labelled} of ${c.total} labelled, ${c.skipped} skipped, ${c.open} to go. Labels are in ${displayPath(session.labelsDir)}; ${io.resume ? `to resume, run:\n  ${io.resume}` : "run the same command to resume."}`);
+  else out(`Queue done: ${c.labelled} of ${c.total} labelled, ${c.skipped} skipped. Labels are in ${displayPath(session.labelsDir)}.${c.skipped > 0 ? " Skipped items stay unlabelled: run the same command again to start at the first of them (or type g N to go to item N)." : ""}`);
 }
 
 /**

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { displayPath } from "../../src/golden/errors.js";
 import { ReviewSession } from "../../src/review/session.js";
 import { runTtyReview, safeTerminalText } from "../../src/review/tty.js";
 import { ROOT } from "../helpers/paths.js";
@@ -126,7 +127,7 @@ describe("terminal review", () => {
       ["q4", "no", undefined],
     ]);
     // every item answered: the queue is done, not something to resume
-    expect(out).toContain("Queue done: 4 of 4 labelled, 0 skipped. Labels are in the labels folder.");
+    expect(out).toContain(`Queue done: 4 of 4 labelled, 0 skipped. Labels are in ${displayPath(w.labels)}.`);
     expect(out).not.toContain("run the same command to resume");
   });
 
@@ -148,7 +149,7 @@ describe("terminal review", () => {
     expect(labels(w).map((l) => l.question)).toEqual(["q1", "q2"]);
     expect(r.stdout).toContain("(provenance human)");
     // quit with items to go: how many, and the command as typed to resume; calibrating is not the next step yet
-    expect(r.stdout).toContain(`2 of 4 labelled, 0 skipped, 2 to go. Labels are in the labels folder; to resume, run:\n  ragjudge review ${w.queue} --annotator asha --tty --labels ${w.labels} --judgments ${w.judgments} --rubrics-dir ${w.rubrics}\n`);
+    expect(r.stdout).toContain(`2 of 4 labelled, 0 skipped, 2 to go. Labels are in ${w.labels}; to resume, run:\n  ragjudge review ${w.queue} --annotator asha --tty --labels ${w.labels} --judgments ${w.judgments} --rubrics-dir ${w.rubrics}\n`);
     expect(r.stdout).not.toContain("ragjudge calibrate");
     // the queue done: the next step, with the files this review used, so it measures these labels
     const done = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "review", w.queue, "--tty", "--annotator", "asha", "--rubrics-dir", w.rubrics, "--labels", w.labels, "--judgments", w.judgments], { cwd: ROOT, input: "y\ny\n", encoding: "utf8" });
