@@ -269,7 +269,9 @@ export function missingInputs(resolved: Pick<ResolvedConfig, "config" | "file" |
     const abs = resolved.path(p);
     if (existsSync(abs)) return;
     const rel = isAbsolute(p) ? "" : ` (paths are relative to the config's folder ${displayPath(resolved.root) || "."})`;
-    problems.push(new InputError(resolved.file, resolved.lineOf(field), formatPath(field), `${JSON.stringify(p)} not found: ${displayPath(abs)}${rel}`));
+    // where it was looked for, unless that reads as the path given (the config's folder is the working one)
+    const shown = displayPath(abs);
+    problems.push(new InputError(resolved.file, resolved.lineOf(field), formatPath(field), `${JSON.stringify(p)} not found${shown === p ? "" : `: ${shown}`}${rel}`));
   };
   check(resolved.config.golden, ["golden"]);
   resolved.config.variants.forEach((v, i) => {

@@ -101,6 +101,17 @@ describe("loadConfig", () => {
       `${join(dir, "ragjudge.config.json")}:4: variants[0].output: "out/v.jsonl" not found: ${join(dir, "out", "v.jsonl")} (paths are relative to the config's folder ${dir})`,
       `${join(dir, "ragjudge.config.json")}:4: variants[0].chunks: "chunks.jsonl" not found: ${join(dir, "chunks.jsonl")} (paths are relative to the config's folder ${dir})`,
     ]);
+    // from the config's own folder the place looked in reads as the path given: said once
+    const here = process.cwd();
+    try {
+      process.chdir(dir);
+      expect(missingInputs(loadConfig(join(dir, "ragjudge.config.json"))).map((p) => p.message)).toEqual([
+        `ragjudge.config.json:4: variants[0].output: "out/v.jsonl" not found (paths are relative to the config's folder ${dir})`,
+        `ragjudge.config.json:4: variants[0].chunks: "chunks.jsonl" not found (paths are relative to the config's folder ${dir})`,
+      ]);
+    } finally {
+      process.chdir(here);
+    }
   });
 
   it("uses rubricsDir when set (missing: an error, never a silent swap), else rubrics/ beside the config, else the packaged defaults", () => {
