@@ -63,6 +63,13 @@ export function describeJsonError(text: string, e: ParseError): { line: number; 
   const name = printParseErrorCode(e.error);
   const words = WORDS[name] ?? name;
   if (name === "CommaExpected") {
+    // A closing bracket where a comma or the list's own end belongs closes what is not open (`[1, 2]]`, `[1, 2}`):
+    // the bracket is the mistake, not a missing comma.
+    const found = text[e.offset];
+    if (found === "]" || found === "}") {
+      const { line, column } = lineColumnAt(text, e.offset);
+      return { line, message: `an unexpected "${found}" (column ${column}), which closes nothing open here: a bracket too many, or the wrong kind` };
+    }
     const end = endOfTokenBefore(text, e.offset);
     if (end !== undefined) {
       const { line, column } = lineColumnAt(text, end - 1);
