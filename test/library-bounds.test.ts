@@ -65,7 +65,7 @@ describe("the library's entry points refuse numbers outside their flags' bounds"
     for (const edge of [{ seed: 0, random: 1, balanced: 1 }, { seed: SAFE, random: SAFE, balanced: SAFE }]) {
       expect(sampleQueue([], [], { ...opts, ...edge }).entries).toEqual([]);
       // past the guard, the missing judgments file stops it
-      expect(() => sampleFromRun({} as never, { ...opts, ...edge, judgmentsFile: join(empty, "missing.jsonl"), labelsDir: empty })).toThrow(/judgments file not found/);
+      expect(() => sampleFromRun({ isShippedExample: false, file: join(empty, "ragjudge.config.json") } as never, { ...opts, ...edge, judgmentsFile: join(empty, "missing.jsonl"), labelsDir: empty })).toThrow(/judgments file not found/);
     }
   });
 

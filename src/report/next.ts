@@ -1,5 +1,6 @@
 import { userInfo } from "node:os";
 import { displayPath } from "../golden/errors.js";
+import { projectArgs, shellArg } from "../golden/project-args.js";
 import { hasUnlabelled } from "../calibration/gate.js";
 import { labellingExhausted } from "./labelling-limit.js";
 import type { ReportJson, RubricJson } from "./schema.js";
@@ -63,10 +64,7 @@ export function suggestedAnnotator(labels: Iterable<{ value: { annotator: string
   return names.size === 1 && !names.has(me) ? [...names][0]! : me;
 }
 
-/** Quotes one argument for a POSIX shell when it needs it. */
-export function shellArg(a: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
-}
+export { shellArg };
 
 /** A command as printed under Next: indented, each argument quoted for a shell when it needs it. */
 export const commandLine = (args: readonly string[]) => "  ragjudge " + args.map(shellArg).join(" ");
@@ -293,7 +291,7 @@ function withoutAdvice(message: string): string {
  */
 export function calibrateHint(cfg: { isShippedExample: boolean; file: string }, labels: string | undefined, message: string, judgments?: string): string {
   const args = [
-    ...(cfg.isShippedExample ? ["--example"] : ["--config", displayPath(cfg.file)]),
+    ...projectArgs(cfg),
     ...(labels !== undefined ? ["--labels", labels] : cfg.isShippedExample ? ["--no-write"] : []),
     ...(judgments !== undefined ? ["--judgments", judgments] : []),
   ];

@@ -7,6 +7,7 @@ import { loadJudgeInputs } from "../judge/items/inputs.js";
 import { cachedClaimsFrom } from "../judge/claims/prepare.js";
 import { candidatesFromRun } from "./candidates.js";
 import { toEntry } from "./sample.js";
+import { judgeFirst } from "../golden/project-args.js";
 
 /**
  * Whether an item key matches an `--item` spec: `variant/question`,
@@ -35,7 +36,7 @@ export function itemMatches(key: ItemKey, spec: string): boolean {
  */
 export function itemQueue(cfg: ResolvedConfig, opts: { item: string; judgmentsFile: string }): QueueEntry[] {
   if (!existsSync(opts.judgmentsFile)) {
-    throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found (run `ragjudge run` or `ragjudge judge` first, or pass --judgments FILE)");
+    throw new InputError(opts.judgmentsFile, undefined, undefined, `judgments file not found: ${judgeFirst(cfg)}, or pass --judgments FILE`);
   }
   const { golden, variants, itemSet } = loadJudgeInputs(cfg, { claimsFrom: cachedClaimsFrom(cfg.outPath(cfg.config.cacheDir)) });
   const judgments = loadJsonl(opts.judgmentsFile, Judgment).map((r) => r.value);

@@ -9,6 +9,7 @@ import { loadJudgeInputs } from "../judge/items/inputs.js";
 import { candidatesFromRun } from "./candidates.js";
 import { toEntry } from "./sample.js";
 import { checkAnnotator } from "./store.js";
+import { projectArgs, shellArg } from "../golden/project-args.js";
 
 /**
  * The `panel-split` review frame (`ragjudge sample --panel-splits`): every
@@ -51,7 +52,7 @@ export interface PanelSplitOptions {
 export function panelSplitQueue(cfg: ResolvedConfig, o: PanelSplitOptions): { entries: QueueEntry[]; rubrics: PanelSplitCount[]; judges: string[] } {
   checkAnnotator(o.annotator);
   if (!existsSync(o.panelJudgmentsFile)) {
-    throw new InputError(o.panelJudgmentsFile, undefined, undefined, "panel judgments not found: run `ragjudge run` with a judge panel (config \"judges\") first, or pass --evaluation DIR or --judgments FILE");
+    throw new InputError(o.panelJudgmentsFile, undefined, undefined, `panel judgments not found: run \`ragjudge run ${projectArgs(cfg).map(shellArg).join(" ")}\` with a judge panel (config "judges") first, or pass --evaluation DIR or --judgments FILE`);
   }
   const { golden, variants, itemSet } = loadJudgeInputs(cfg, { rubrics: o.rubrics, variants: o.variants });
   const all = loadJsonl(o.panelJudgmentsFile, Judgment).map((r) => r.value);

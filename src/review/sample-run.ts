@@ -10,6 +10,7 @@ import { cachedClaimsFrom } from "../judge/claims/prepare.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
 import { requireSampleNumbers, sampleQueue, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
 import { checkAnnotator } from "./store.js";
+import { judgeFirst } from "../golden/project-args.js";
 
 /** Inputs of one `ragjudge sample` run beyond the config. */
 export interface SampleRunOptions extends SampleOptions {
@@ -46,7 +47,7 @@ export function sampleFromRun(
   requireSampleNumbers(opts);
   checkAnnotator(opts.annotator);
   if (!existsSync(opts.judgmentsFile)) {
-    throw new InputError(opts.judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --evaluation DIR or --judgments FILE");
+    throw new InputError(opts.judgmentsFile, undefined, undefined, `judgments file not found: ${judgeFirst(cfg)}, or pass --evaluation DIR or --judgments FILE`);
   }
   // The same items `ragjudge judge` built, so every queue entry's evidence hashes to its verdict's input hash.
   const { golden, variants, rubrics, itemSet } = loadJudgeInputs(cfg, { rubrics: opts.rubrics, variants: opts.variants, claimsFrom: cachedClaimsFrom(cfg.outPath(cfg.config.cacheDir)) });

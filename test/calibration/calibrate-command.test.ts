@@ -192,7 +192,8 @@ describe("ragjudge calibrate", () => {
   it("says so when the judgments file is missing, and validates its options", async () => {
     const missing = await runCliCaptured(["calibrate", "--config", join(dir, "ragjudge.config.json")]);
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/\.ragjudge\/judgments\.jsonl: judgments file not found: run `ragjudge run` \(or `ragjudge judge`\) first, or pass --judgments FILE/);
+    const config = join(dir, "ragjudge.config.json");
+    expect(missing.err).toContain(`.ragjudge/judgments.jsonl: judgments file not found: run \`ragjudge run --config ${config}\` (or \`ragjudge judge --config ${config}\`) first, or pass --judgments FILE`);
     const reps = await run("--reps", "ten");
     expect(reps.code).toBe(2);
     expect(reps.err).toMatch(/--reps: expected a whole number from 100 to 100,000/);

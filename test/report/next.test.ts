@@ -36,7 +36,7 @@ describe("after a run: its judgments where sample, review and calibrate look, an
     expect(sample.code, sample.err).toBe(0);
     rmSync(cached);
     const missing = await runCliCaptured(["sample", "--random", "3", "--annotator", "asha", "--config", copy.config]);
-    expect(missing.err).toMatch(/judgments file not found: run `ragjudge run` \(or `ragjudge judge`\) first, or pass --evaluation DIR or --judgments FILE/);
+    expect(missing.err).toContain(`judgments file not found: run \`ragjudge run --config ${copy.config}\` (or \`ragjudge judge --config ${copy.config}\`) first, or pass --evaluation DIR or --judgments FILE`);
     const fromFolder = await runCliCaptured(["sample", "--random", "3", "--annotator", "asha", "--config", copy.config, "--evaluation", folder, "--out", join(copy.dir, "q.jsonl")]);
     expect(fromFolder.code, fromFolder.err).toBe(0);
     expect(fromFolder.out).toContain(`--judgments ${join(folder, "judgments.jsonl")}`);

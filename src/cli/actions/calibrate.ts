@@ -14,6 +14,7 @@ import { Judgment } from "../../golden/schema/items.js";
 import { EXIT } from "../errors.js";
 import { labelsToWrite } from "./example-labels.js";
 import { parseNumber } from "../commands/numbers.js";
+import { judgeFirst } from "../../golden/project-args.js";
 
 export interface CalibrateOptions {
   judgments?: string;
@@ -37,7 +38,7 @@ export function calibrateAction(opts: CalibrateOptions): void {
   const labelsDir = opts.write ? labelsToWrite(resolved, opts.labels, "add --no-write to print the example's calibration without recording it") : opts.labels ?? resolved.path(config.labels);
   const judgmentsFile = opts.judgments ?? resolved.outPath(`${config.cacheDir}/judgments.jsonl`);
   if (!existsSync(judgmentsFile)) {
-    throw new InputError(judgmentsFile, undefined, undefined, "judgments file not found: run `ragjudge run` (or `ragjudge judge`) first, or pass --judgments FILE");
+    throw new InputError(judgmentsFile, undefined, undefined, `judgments file not found: ${judgeFirst(resolved)}, or pass --judgments FILE`);
   }
   const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
   // A folder named on the command line must exist: a mistyped path is not "no labels yet".

@@ -27,6 +27,7 @@ import { UsageError } from "../errors.js";
 import { parseNumber } from "../commands/numbers.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
 import { EXAMPLE_LABELS, labelsToWrite } from "./example-labels.js";
+import { judgeFirst } from "../../golden/project-args.js";
 
 export interface PlanFlags {
   width: string;
@@ -56,7 +57,7 @@ function shortPath(p: string): string {
  */
 async function verdicts(cfg: ReturnType<typeof loadConfig>, file: string, named: boolean): Promise<Judgment[]> {
   if (existsSync(file)) return loadJsonl(file, Judgment).map((r) => r.value);
-  if (named || cfg.config.judge?.kind !== "baseline") throw new InputError(file, undefined, undefined, `judgments file not found: run \`ragjudge run\` (or \`ragjudge judge\`) first${named ? "" : ", or pass --judgments FILE"}`);
+  if (named || cfg.config.judge?.kind !== "baseline") throw new InputError(file, undefined, undefined, `judgments file not found: ${judgeFirst(cfg)}${named ? "" : ", or pass --judgments FILE"}`);
   const { loadJudgeInputs } = await import("../../judge/items/inputs.js");
   const { judgeItems } = await import("../../report/run-judge.js");
   const { BASELINE_CONCURRENCY } = await import("../../judge/judges/baseline-threads.js");

@@ -113,6 +113,24 @@ describe("--example never writes the installed package's labels folder", () => {
     expect(snapshot(PACKAGE_LABELS)).toEqual(before);
   }, 60_000);
 
+  it("before any run, a reader's advice to judge first names --example, and works as printed", async () => {
+    const fresh = tempDir("ragjudge-example-first-");
+    const readers = [["calibrate", "--example", "--no-write", "--reps", "100"], ["sample", "--example", "--disagreements", "--annotator", "me"]];
+    for (const args of readers) {
+      const r = await runCliIn(fresh, args, NO_KEY);
+      expect(r.code, args.join(" ")).toBe(2);
+      // a bare `ragjudge run` here finds no config: the advice must name the example
+      expect(r.err).toBe(`ragjudge: error: ${join(".ragjudge", "judgments.jsonl")}: judgments file not found: run \`ragjudge run --example\` (or \`ragjudge judge --example\`) first, or pass ${args[0] === "sample" ? "--evaluation DIR or " : ""}--judgments FILE\n`);
+    }
+    const printed = /run `ragjudge (run --example)`/.exec((await runCliIn(fresh, readers[0]!, NO_KEY)).err)![1]!.split(" ");
+    expect((await runCliIn(fresh, [...printed, "--quiet"], NO_KEY)).code).toBe(0);
+    for (const args of readers) {
+      const r = await runCliIn(fresh, args, NO_KEY);
+      expect(r.code, `${args.join(" ")}: ${r.err}`).toBe(0);
+    }
+    expect(snapshot(PACKAGE_LABELS)).toEqual(before);
+  }, 60_000);
+
   it("refuses the example's config named through a symlink to the package as it refuses --example, and writes nothing there", async () => {
     const link = join(tempDir("ragjudge-example-link-"), "pkg");
     symlinkSync(ROOT, link);
