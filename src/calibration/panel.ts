@@ -4,6 +4,7 @@ import { calibrate, type RubricCalibration } from "./calibrate.js";
 import type { DrawBook } from "./draws.js";
 import type { TrustSettings } from "./gate.js";
 import type { LabelBook } from "./labels.js";
+import type { LoadedRecord } from "./record.js";
 import { cohenKappaOfRatings, krippendorffAlphaNominal, type Interval } from "./stats/index.js";
 
 /**
@@ -40,6 +41,8 @@ export interface PanelRow {
   tnr: number | null;
   trusted: boolean;
   trust: string;
+  /** Set when today's labels pass the gate but `ragjudge calibrate` has no current record of this judge (so it is not trusted). */
+  labelsPass?: true;
   verdicts: number;
   errors: number;
   errorRate: number | null;
@@ -92,6 +95,13 @@ export interface PanelFiguresInput {
   draws?: DrawBook;
   questions?: ReadonlyMap<string, GoldenQuestion>;
   trust?: TrustSettings;
+  /**
+   * The calibration records of the labels folder (`<labels>/calibration`).
+   * A judge of the panel is trusted only on a current record of its exact
+   * judge, as everywhere else (`decideTrust`); without records every judge
+   * is decided from today's labels alone, as `calibrate --no-write` prints.
+   */
+  records?: readonly LoadedRecord[];
   seed?: number;
   reps?: number;
   time?: string;
@@ -130,6 +140,7 @@ function row(j: PanelJudgeInput, rubric: string, cal: RubricCalibration | undefi
     tnr: cal?.gate.rates.tnr ?? null,
     trusted: cal?.trust.trusted ?? false,
     trust: cal?.trust.message ?? "untrusted: no verdicts",
+    ...(cal?.trust.labelsPass ? { labelsPass: true as const } : {}),
     verdicts,
     errors,
     errorRate: verdicts ? errors / verdicts : null,
@@ -158,7 +169,9 @@ export function recommend(rows: readonly PanelRow[]): { line: string; judge: str
   const measured = rows.filter((r) => r.kappa !== null).sort((a, b) => (b.ci?.lo ?? b.kappa ?? -2) - (a.ci?.lo ?? a.kappa ?? -2) || (b.kappa ?? -2) - (a.kappa ?? -2));
   const close = measured[0];
   if (!close) return { line: "no judge is trusted; closest: none yet (no label pairs with the panel's verdicts: label a random sample)", judge: null };
-  return { line: `no judge is trusted; closest: ${close.judge} (kappa ${kappaText(close.kappa, close.ci)}, ${close.n} labels, ${costText(close.usdPer1000)})`, judge: close.judge };
+  // Labels that pass are not trust: no current calibration record of the judge (the gate's first rule) says so.
+  const record = close.labelsPass ? "; its labels pass the gate, but ragjudge calibrate has no current record of this judge: calibrate the panel's verdicts (panel-judgments.jsonl) with --judgments" : "";
+  return { line: `no judge is trusted; closest: ${close.judge} (kappa ${kappaText(close.kappa, close.ci)}, ${close.n} labels, ${costText(close.usdPer1000)}${record})`, judge: close.judge };
 }
 
 const unitKey = (j: Pick<Judgment, "variant" | "question" | "unit" | "inputHash">) => `${j.variant}\0${j.question}\0${j.unit}\0${j.inputHash}`;
@@ -218,6 +231,7 @@ export function panelFigures(input: PanelFiguresInput): PanelRubric[] {
   const cals = input.judges.map((j) => calibrate({
     judgments: j.judgments, judgmentsFile: { file: "panel-judgments.jsonl" }, book: input.book,
     ...(input.draws ? { draws: input.draws } : {}), ...(input.questions ? { questions: input.questions } : {}), ...(input.trust ? { trust: input.trust } : {}),
+    ...(input.records ? { records: input.records } : {}),
     ...(input.seed === undefined ? {} : { seed: input.seed }), ...(input.reps === undefined ? {} : { reps: input.reps }), ...(input.time ? { time: input.time } : {}),
   }).rubrics);
   const rubrics = [...new Set(input.judges.flatMap((j) => j.judgments.filter((x) => x.judge !== "rule").map((x) => x.rubric)))];

@@ -215,7 +215,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     });
     stage("calibrate");
     const plan = planFiles(calibration);
-    const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
+    const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, records, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
     if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
     const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
     // each trust line's advice to calibrate names the project, the --labels folder and, with --cache-dir, where the run's verdicts are (it works as printed)

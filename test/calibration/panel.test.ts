@@ -1,7 +1,10 @@
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveLabels, type LocatedLabel } from "../../src/calibration/labels.js";
 import { panelFigures, recommend, type PanelJudgeInput, type PanelRow } from "../../src/calibration/panel.js";
 import type { Judgment, Label } from "../../src/golden/schema/items.js";
+import { calibrate, honest, judgeAgain, judged } from "../helpers/gate-project.js";
 
 const H = (i: number) => i.toString(16).padStart(64, "0");
 const T = "2026-01-01T00:00:00.000Z";
@@ -64,4 +67,33 @@ describe("panelFigures", () => {
     expect(p!.splits[0]!.verdicts).toHaveProperty("good");
     expect(p!.splits[0]!.verdicts).not.toHaveProperty("vote");
   });
+});
+
+describe("the panel's trust is the gate's", () => {
+  it("never calls a panel judge trusted without a current calibration record of it, as the rubric's own line does not", async () => {
+    const p = await judged({ minLabels: 20, minPerClass: 3 }, (c) => {
+      c.rubrics = ["correctness"];
+      c.judges = [{ name: "lexical", kind: "baseline" }, { name: "always-yes", kind: "constant", verdict: "yes" }];
+    });
+    await honest(p, "correctness");
+    const panelJudgments = join(p.dir, "panel-judgments.jsonl");
+    // Labels that agree with the judge, and no record: the rubric is untrusted, and so is every judge of the panel.
+    const before = await judgeAgain(p);
+    expect(before.code, before.err).toBe(0);
+    expect(before.out).toMatch(/correctness {2}\[[^\n]*\n {2}UNTRUSTED: no calibration record for this judge/);
+    expect(before.out).not.toContain("cheapest trusted judge");
+    expect(before.out).toMatch(/^ *lexical +1\.00 \[0\.\d\d, 1\.00\] +36 +1\.00 +1\.00 +untrusted /m);
+    expect(before.out).toContain("=> no judge is trusted; closest: lexical (kappa 1.00 [0.81, 1.00], 36 labels, $0.00 per 1,000; its labels pass the gate, but ragjudge calibrate has no current record of this judge: calibrate the panel's verdicts (panel-judgments.jsonl) with --judgments)");
+    // Calibrated over the panel's verdicts, the judge the labels agree with is trusted, and only it.
+    expect((await calibrate({ ...p, judgments: panelJudgments })).code).toBe(0);
+    const after = await judgeAgain(p);
+    expect(after.out).toMatch(/^ *lexical +1\.00 \[0\.\d\d, 1\.00\] +36 +1\.00 +1\.00 +trusted /m);
+    expect(after.out).toContain("=> cheapest trusted judge: lexical (kappa 1.00 [0.81, 1.00], $0.00 per 1,000)");
+    // A label flipped since makes the record stale: the panel says so too, as the rubric's line does.
+    const mine = readFileSync(join(p.labels, "test-author.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Label);
+    appendFileSync(join(p.labels, "test-author.jsonl"), JSON.stringify({ ...mine[0]!, label: mine[0]!.label === "yes" ? "no" : "yes", time: new Date(Date.now() + 60_000).toISOString() }) + "\n");
+    const stale = await judgeAgain(p);
+    expect(stale.out).toMatch(/correctness {2}\[[^\n]*\n {2}UNTRUSTED: stale/);
+    expect(stale.out).not.toContain("cheapest trusted judge");
+  }, 60_000);
 });

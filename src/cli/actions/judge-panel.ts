@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import { loadDraws } from "../../calibration/draws.js";
 import { loadLabels } from "../../calibration/labels.js";
+import { loadRecords } from "../../calibration/record.js";
 import { panelFigures } from "../../calibration/panel.js";
 import type { ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
@@ -21,7 +22,7 @@ export async function judgeWithPanel(resolved: ResolvedConfig, inputs: JudgeInpu
   const runs = await judgePanel({ config, items: inputs.itemSet.items, rubrics: inputs.rubrics, cacheDir, log });
   const file = join(dirname(out), PANEL_JUDGMENTS);
   writeFileAtomic(file, panelJudgmentsText(runs));
-  const figures = panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), questions: inputs.golden.byId, trust: config.trust });
+  const figures = panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), records: loadRecords(labels), questions: inputs.golden.byId, trust: config.trust });
   process.stdout.write(`\n${panelSection(panelJson(runs, figures), "terminal", displayPath(resolved.file))}`);
   log(`judge: wrote the panel's ${runs.reduce((n, r) => n + r.judgments.length, 0)} judgments to ${file}\n`);
   return panelErrors(runs);

@@ -20,6 +20,8 @@ export const PanelRowJson = z.object({
   tnr: NumOrNull,
   trusted: z.boolean(),
   trust: z.string(),
+  /** Today's labels pass the gate, but `ragjudge calibrate` has no current record of this judge, so it is not trusted. */
+  labelsPass: z.literal(true).optional(),
   verdicts: Count,
   errors: Count,
   errorRate: NumOrNull,

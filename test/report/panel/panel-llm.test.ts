@@ -67,6 +67,9 @@ describe("a judge panel of LLM judges on the local test server", () => {
     const judgments = join(cacheDir, "judgments.jsonl");
     const { answered } = await labelRandomDraw({ config: copy.config, dir: copy.dir, judgments, labels: copy.labels, rubrics: "correctness", split: "heldout" });
     expect(answered).toBeGreaterThanOrEqual(20);
+    // Trust needs a calibration record of each judge (the gate's first rule): calibrate the panel's verdicts.
+    const cal = await runCliCaptured(["calibrate", "--config", copy.config, "--judgments", join(cacheDir, "panel-judgments.jsonl"), "--reps", "200"]);
+    expect(cal.code, cal.err).toBe(0);
 
     const calls = server.count;
     const second = await runEvaluation({ config: copy.config, cacheDir });
