@@ -307,6 +307,31 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(run.out).toMatch(/^Next: correctness rests on author labels \(example labels, the project's own: never evidence about a judge\)\. Move \S*test-author\.jsonl out of the labels folder, then label what is left unlabelled as yourself and run again:$/m);
   });
 
+  it("never believes a record edited by hand: its verdict, figures and thresholds raised, its hashes kept", async () => {
+    const p = await judged();
+    let flips = 0;
+    await labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout", answer: (_e, verdict) => (flips++ < 8 ? (verdict === "yes" ? "no" : "yes") : verdict === "no" ? "no" : "yes") });
+    expect((await calibrate(p)).code).toBe(0);
+    const [name] = readdirSync(join(p.labels, "calibration"));
+    const file = join(p.labels, "calibration", name!);
+    const record = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown> & { figures: Record<string, unknown> };
+    expect(record.gate).toMatchObject({ trusted: false, reason: "kappa-too-low" });
+    // The adversary keeps the hashes (so the record is current) and rewrites what the record says it measured.
+    writeFileSync(file, JSON.stringify({
+      ...record,
+      gate: { trusted: true, message: "trusted: kappa 1.00, 95% CI [0.90, 1.00], n = 36 human labels" },
+      thresholds: { minLabels: 1, minPerClass: 0, kappaLower: 0, minCoverage: 0.1 },
+      figures: { ...record.figures, kappa: 1, kappaSe: 0.01, kappaCi: { lo: 0.9, hi: 1 }, kappaGofCi: { lo: 0.9, hi: 1 }, agreement: 1, confusion: { tp: 17, fn: 0, fp: 0, tn: 19 } },
+    }, null, 2) + "\n");
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: kappa too low \(0\.\d\d, 95% CI \[0\.\d\d, 0\.\d\d\]; lower bound must be >= 0\.60/);
+    const run = await runCliCaptured(["run", "--config", p.config, "--require-trusted", "--quiet"]);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/untrusted rubrics under --require-trusted: .*correctness/);
+    // Rewritten as an older record (whose served model is not checked), it is stale, never trusted.
+    writeFileSync(file, JSON.stringify({ ...record, schema: "ragjudge.calibration/1" }, null, 2) + "\n");
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate .*the record was written by an older ragjudge/);
+  });
+
   it("gives perfect agreement on 46 labels an interval that does not collapse to [1.00, 1.00]", async () => {
     const p = await judged({ minLabels: 40, minPerClass: 5 });
     const { answered } = await honest(p, "not-found");
