@@ -332,6 +332,25 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate .*the record was written by an older ragjudge/);
   });
 
+  it("never trusts verdicts rewritten to agree with the labels: calibrate measures the file it is given, run and judge judge again", async () => {
+    const p = await judged();
+    let flips = 0;
+    await labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout", answer: (_e, verdict) => (flips++ < 8 ? (verdict === "yes" ? "no" : "yes") : verdict === "no" ? "no" : "yes") });
+    // The adversary rewrites the judgments file: every labelled verdict now says what the label says (input hashes kept).
+    const labels = new Map(readFileSync(join(p.labels, "test-author.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Label).map((l) => [`${l.variant}/${l.question}/${l.rubric}/${l.unit}/${l.inputHash}`, l.label]));
+    const forged = verdictsOf(p).map((j) => ({ ...j, verdict: labels.get(`${j.variant}/${j.question}/${j.rubric}/${j.unit}/${j.inputHash}`) ?? j.verdict }));
+    expect(forged.filter((j, i) => j.verdict !== verdictsOf(p)[i]!.verdict)).toHaveLength(8);
+    writeFileSync(p.judgments, forged.map((j) => JSON.stringify(j)).join("\n") + "\n");
+    const cal = await calibrate(p);
+    expect(cal.code).toBe(0);
+    expect(cal.out).toMatch(/correctness .*\n {2}TRUSTED kappa 1\.00/);
+    // The record is for the forged verdicts: the judge's own verdicts, judged again, are measured instead.
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^UNTRUSTED: (kappa too low|stale)/);
+    const run = await runCliCaptured(["run", "--config", p.config, "--require-trusted", "--quiet"]);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/untrusted rubrics under --require-trusted: .*correctness/);
+  });
+
   it("gives perfect agreement on 46 labels an interval that does not collapse to [1.00, 1.00]", async () => {
     const p = await judged({ minLabels: 40, minPerClass: 5 });
     const { answered } = await honest(p, "not-found");
