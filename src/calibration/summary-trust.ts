@@ -15,6 +15,8 @@ export interface SummaryTrust {
   lines: Map<string, TrustLine>;
   /** Why no state could be read (a bad labels file, draw or record), when so: every rubric then shows as untrusted. */
   problem?: string;
+  /** The error behind {@link problem}, for a caller that must refuse bad input (exit 2) rather than show it as untrusted. */
+  error?: InputError | InputErrors;
 }
 
 /**
@@ -45,6 +47,6 @@ export function summaryTrust(judgments: readonly Judgment[], labelsDir: string, 
     // served models are keyed only here: the states above carry their own
     const served = servedKeys(judgments.filter((j) => j.judge !== "rule"));
     for (const j of judgments) if (j.judge !== "rule") lines.set(trustKey(j.rubric, j.fingerprint, served(j)), { trusted: false, message: `untrusted: ${problem}` });
-    return { states: [], lines, problem };
+    return { states: [], lines, problem, error: e };
   }
 }

@@ -110,7 +110,13 @@ export function compareAction(args: string[], flags: CompareFlags): void {
   const seed = parseNumber("--seed", flags.seed, "randomSeed");
   const reps = parseNumber("--reps", flags.reps, "bootstrapReps");
   const minGroup = parseNumber("--min-group", flags.minGroup, "minGroup");
-  const comparisons = pairsFrom(args, flags, projectOf(flags)).map(([a, b]) => compareSides(a, b, { metric: flags.metric, seed, reps, minGroup }));
+  const pairs = pairsFrom(args, flags, projectOf(flags));
+  // Files that cannot be read are bad input (exit 2), not an untrusted judge (exit 1): CI must tell the two apart.
+  if (flags.requireTrusted) {
+    const bad = pairs.flat().map((s) => s.evaluation.trust?.badInput).find((e) => e !== undefined);
+    if (bad) throw bad;
+  }
+  const comparisons = pairs.map(([a, b]) => compareSides(a, b, { metric: flags.metric, seed, reps, minGroup }));
   process.stdout.write(renderComparisons(comparisons, flags.format));
   const regressed = comparisons.filter((c) => c.regressions.length > 0);
   if (flags.failOnRegression && regressed.length) {

@@ -32,6 +32,13 @@ export type TrustSource = { rechecked: true; records: string } | { rechecked: fa
 /** An evaluation's trust decided again: each judge's state now, by `trustKey(rubric, fingerprint, served model)`. */
 export interface TrustRecheck {
   source: TrustSource;
+  /**
+   * Set when the project's files could not be read (a malformed labels file,
+   * draw or record; the evaluation's judgments.jsonl or the golden set):
+   * bad input, which `compare --require-trusted` refuses (exit 2) instead of
+   * calling the judges untrusted (exit 1), as `run --require-trusted` does.
+   */
+  badInput?: InputError | InputErrors;
   states: ReadonlyMap<string, TrustLine>;
   /** Rubrics with verdicts of a judge (not only rule verdicts) in the evaluation's judgments.jsonl. */
   judged: ReadonlySet<string>;
@@ -75,10 +82,10 @@ export function recheckTrust(ev: LoadedEvaluation, project: ResolvedConfig, labe
     if (rules.forged) return notRechecked(rules.forged);
     const t = summaryTrust(judgments, labels, project.config.trust, golden.questions);
     const judged = new Set(judgments.filter((j) => j.judge !== "rule").map((j) => j.rubric));
-    return { source: { rechecked: true, records: displayPath(join(labels, "calibration")) }, states: t.lines, judged, judgeItems: rules.judgeItems };
+    return { source: { rechecked: true, records: displayPath(join(labels, "calibration")) }, states: t.lines, judged, judgeItems: rules.judgeItems, ...(t.error ? { badInput: t.error } : {}) };
   } catch (e) {
     if (!(e instanceof InputError || e instanceof InputErrors)) throw e;
-    return notRechecked(e instanceof InputErrors ? e.problems[0]?.message ?? e.message : e.message);
+    return { ...notRechecked(e instanceof InputErrors ? e.problems[0]?.message ?? e.message : e.message), badInput: e };
   }
 }
 

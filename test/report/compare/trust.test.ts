@@ -107,6 +107,35 @@ describe("compare decides trust again", () => {
   }, 90_000);
 });
 
+describe("compare --require-trusted on files that cannot be read", () => {
+  it("refuses them as bad input (exit 2, naming file and line), never as an untrusted judge (exit 1), as run does", async () => {
+    // A merge left a conflict marker in a labels file: bad input, which CI must tell from a judge that lost its trust.
+    const labels = join(tempDir(), "labels");
+    cpSync(trusted.labels, labels, { recursive: true });
+    const file = readdirSync(labels).find((f) => f.endsWith(".jsonl"))!;
+    appendFileSync(join(labels, file), "<<<<<<< HEAD\n");
+    const args = ["compare", "--variants", "bm25-small,hybrid-rerank", evaluation, "--config", trusted.config, "--labels", labels, ...FAST];
+    const gated = await runCliCaptured([...args, "--require-trusted"]);
+    expect(gated.code).toBe(2);
+    expect(gated.err).toMatch(new RegExp(`${file.replace(".", "\\.")}:\\d+: not valid JSON`));
+    expect(gated.out).toBe("");
+    const run = await runCliCaptured(["run", "--config", trusted.config, "--labels", labels, "--require-trusted", "--quiet"]);
+    expect(run.code).toBe(2);
+    // Without --require-trusted trust is information: the comparison is shown, the judge untrusted and why.
+    const info = await runCliCaptured(args);
+    expect(info.code, info.err).toBe(0);
+    expect(trustColumn(info.out, "correctness")).toBe("untrusted");
+    expect(info.out).toMatch(/trust state unknown: .*not valid JSON/);
+    // The evaluation's own verdicts file, cut off mid-line: bad input too.
+    const ev = join(tempDir(), "ev");
+    cpSync(evaluation, ev, { recursive: true });
+    appendFileSync(join(ev, "judgments.jsonl"), '{"variant":"bm25-small",');
+    const cut = await runCliCaptured(["compare", "--variants", "bm25-small,hybrid-rerank", ev, "--config", trusted.config, "--require-trusted", ...FAST]);
+    expect(cut.code).toBe(2);
+    expect(cut.err).toMatch(/judgments\.jsonl:\d+: /);
+  }, 60_000);
+});
+
 describe("compare without a project config", () => {
   it("shows the trust as not re-checked, names the config that re-checks it, and that command works as printed", async () => {
     const cwd = tempDir("ragjudge-compare-noconfig-");
