@@ -351,6 +351,19 @@ describe("the trust gate cannot be talked into trust", () => {
     expect(run.err).toMatch(/untrusted rubrics under --require-trusted: .*correctness/);
   });
 
+  it("counts an item once however many annotator names label it: copies under other names do not reach minLabels", async () => {
+    const p = await judged();
+    const { answered } = await labelRandomDraw({ config: p.config, dir: p.dir, judgments: p.judgments, labels: p.labels, rubrics: "correctness", split: "heldout", random: 12 });
+    expect(answered).toBe(12);
+    // The same 12 labels again under two more names (36 label lines, over minLabels 20 if each counted).
+    const mine = readFileSync(join(p.labels, "test-author.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Label);
+    for (const who of ["bob", "carol"]) writeFileSync(join(p.labels, `${who}.jsonl`), mine.map((l) => JSON.stringify({ ...l, annotator: who })).join("\n") + "\n");
+    const c = await calibration(p, "correctness");
+    expect(c.gate.n).toBe(12);
+    expect(c.trust).toMatchObject({ trusted: false, reason: "too-few-labels" });
+    expect(c.trust.message).toMatch(/^untrusted: too few labels \(12 human labels, /);
+  });
+
   it("gives perfect agreement on 46 labels an interval that does not collapse to [1.00, 1.00]", async () => {
     const p = await judged({ minLabels: 40, minPerClass: 5 });
     const { answered } = await honest(p, "not-found");
