@@ -50,18 +50,20 @@ const FALSE = /^(false|no|0|n|)$/i;
  * that are there and the flag that maps one.
  */
 function mapColumns(table: SourceTable, opts: ImportOptions, problems: InputError[]): Partial<Record<ImportField, string>> {
-  const has = (c: string) => table.columns.some((x) => x.toLowerCase() === c.toLowerCase());
+  // Names match in any case; the mapping keeps the file's own spelling, which a JSONL row is read by.
+  const actual = (c: string) => table.columns.find((x) => x.toLowerCase() === c.toLowerCase());
+  const has = (c: string) => actual(c) !== undefined;
   const mapping: Partial<Record<ImportField, string>> = {};
   const listed = `the ${table.headerLine === undefined ? "rows have" : "header has"}: ${table.columns.join(", ") || "nothing"}`;
   for (const [field, spec] of Object.entries(IMPORT_FIELDS) as [ImportField, (typeof IMPORT_FIELDS)[ImportField]][]) {
     const chosen = opts.columns?.[field];
     if (chosen !== undefined) {
       if (!has(chosen)) problems.push(new InputError(table.file, table.headerLine, chosen, `column not found (${spec.flag} ${chosen}; ${listed})`));
-      else mapping[field] = chosen;
+      else mapping[field] = actual(chosen)!;
       continue;
     }
     const found = (spec.defaults as readonly string[]).find(has);
-    if (found !== undefined) mapping[field] = found;
+    if (found !== undefined) mapping[field] = actual(found)!;
     else if (spec.required) {
       problems.push(new InputError(table.file, table.headerLine, spec.defaults[0], `column not found (looked for ${spec.defaults.join(" or ")}; ${listed}); name yours with ${spec.flag} NAME`));
     }

@@ -118,6 +118,18 @@ describe("ragjudge import: passages as text score exactly as ids and chunks", ()
     expect(existsSync(out)).toBe(false);
   });
 
+  it("reads a JSONL's keys in any case, as it finds them: Question and Contexts are the question and contexts", async () => {
+    const dir = tempDir("ragjudge-import-case-");
+    const file = join(dir, "caps.jsonl");
+    writeFileSync(file, jsonl([{ Question: "How long is the warranty?", Contexts: ["Frames carry a lifetime warranty."], Answer: "Lifetime.", Reference_Contexts: ["Frames carry a lifetime warranty."] }]));
+    const byDefault = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "a")]);
+    expect(byDefault.code, byDefault.err).toBe(0);
+    expect(byDefault.out).toMatch(/columns question <- Question, contexts <- Contexts, answer <- Answer, referenceContexts <- Reference_Contexts/);
+    expect(readFileSync(join(dir, "a", "golden", "questions.jsonl"), "utf8")).toMatch(/"question":"How long is the warranty\?"/);
+    const byFlag = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "b"), "--question-col", "QUESTION"]);
+    expect(byFlag.code, byFlag.err).toBe(0);
+  });
+
   it("names a missing or renamed CSV column at the header line, and an --out that is a file; nothing written", async () => {
     const dir = tempDir("ragjudge-import-col-");
     const file = join(dir, "renamed.csv");
