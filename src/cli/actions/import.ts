@@ -28,8 +28,9 @@ export function importAction(format: string, file: string, flags: ImportFlags): 
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new InputError(outDir, undefined, undefined, "is a file, expected a folder for --out");
   const variant = flags.variant ?? (basename(file).replace(/\.(jsonl|json|csv|tsv)$/i, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "imported");
   const targets = { config: join(outDir, CONFIG_FILE), golden: join(outDir, "golden", "questions.jsonl"), output: join(outDir, "outputs", `${variant}.output.jsonl`) };
-  const taken = Object.values(targets).filter((t) => existsSync(t));
-  if (taken.length) throw new InputErrors(taken.map((t) => new InputError(t, undefined, undefined, "exists: import never overwrites; choose another --out (or --variant) or move it away")));
+  // --variant names only the output file: it is the way on for that file alone.
+  const taken = Object.entries(targets).filter(([, t]) => existsSync(t));
+  if (taken.length) throw new InputErrors(taken.map(([what, t]) => new InputError(t, undefined, undefined, `exists: import never overwrites; choose another --out${what === "output" ? " or --variant" : ""}, or move it away`)));
 
   const problems: InputError[] = [];
   const table = format === "ragas" ? readJsonlRows(file, problems) : readCsvRows(file, problems);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../helpers/cli.js";
@@ -128,6 +128,25 @@ describe("ragjudge import: passages as text score exactly as ids and chunks", ()
     expect(readFileSync(join(dir, "a", "golden", "questions.jsonl"), "utf8")).toMatch(/"question":"How long is the warranty\?"/);
     const byFlag = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "b"), "--question-col", "QUESTION"]);
     expect(byFlag.code, byFlag.err).toBe(0);
+  });
+
+  it("into a project that exists, names each file it would overwrite, and offers --variant only for the output, the one file it renames", async () => {
+    const dir = tempDir("ragjudge-import-taken-");
+    const file = join(dir, "ragas.jsonl");
+    writeRagas(file);
+    const out = join(dir, "proj");
+    const first = await runCliCaptured(["import", "ragas", file, "--out", out, "--empty-reference-unanswerable"]);
+    expect(first.code, first.err).toBe(0);
+    const again = await runCliCaptured(["import", "ragas", file, "--out", out, "--empty-reference-unanswerable", "--variant", "other"]);
+    expect(again.code).toBe(2);
+    expect(again.err).toBe([
+      `ragjudge: error: ${join(out, "ragjudge.config.json")}: exists: import never overwrites; choose another --out, or move it away`,
+      `ragjudge: error: ${join(out, "golden", "questions.jsonl")}: exists: import never overwrites; choose another --out, or move it away`,
+    ].join("\n") + "\n");
+    rmSync(join(out, "ragjudge.config.json"));
+    rmSync(join(out, "golden", "questions.jsonl"));
+    const output = await runCliCaptured(["import", "ragas", file, "--out", out, "--empty-reference-unanswerable"]);
+    expect(output.err).toBe(`ragjudge: error: ${join(out, "outputs", "ragas.output.jsonl")}: exists: import never overwrites; choose another --out or --variant, or move it away\n`);
   });
 
   it("names a missing or renamed CSV column at the header line, and an --out that is a file; nothing written", async () => {
