@@ -135,6 +135,9 @@ function passagesOf(row: SourceRow, column: string, opts: ImportOptions, problem
  */
 export function convertRows(table: SourceTable, opts: ImportOptions = {}): Converted {
   const problems: InputError[] = [];
+  // A JSONL with no row read (every line refused, as a CSV given as ragas is) has no columns to look for:
+  // its lines' problems say why, and "column not found (the rows have: nothing)" would only mislead.
+  if (table.headerLine === undefined && table.rows.length === 0) return { golden: [], outputs: [], mapping: {}, problems };
   const mapping = mapColumns(table, opts, problems);
   const golden: Record<string, unknown>[] = [];
   const outputs: Record<string, unknown>[] = [];

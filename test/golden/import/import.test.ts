@@ -149,6 +149,20 @@ describe("ragjudge import: passages as text score exactly as ids and chunks", ()
     expect(output.err).toBe(`ragjudge: error: ${join(out, "outputs", "ragas.output.jsonl")}: exists: import never overwrites; choose another --out or --variant, or move it away\n`);
   });
 
+  it("a CSV given as ragas is refused at its lines, without claiming its columns are missing", async () => {
+    const dir = tempDir("ragjudge-import-format-");
+    const file = join(dir, "data.csv");
+    writeFileSync(file, "question,contexts,answer\nq,\"[]\",a\n");
+    const r = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "out")]);
+    expect(r.code).toBe(2);
+    expect(r.err).not.toMatch(/column not found/);
+    expect(r.err.trim().split("\n")).toEqual([
+      `ragjudge: error: ${file}:1: not valid JSON (Unexpected token 'q', "question,c"... is not valid JSON)`,
+      `ragjudge: error: ${file}:2: not valid JSON (Unexpected token 'q', "q,"[]",a" is not valid JSON)`,
+    ]);
+    expect(existsSync(join(dir, "out"))).toBe(false);
+  });
+
   it("names a missing or renamed CSV column at the header line, and an --out that is a file; nothing written", async () => {
     const dir = tempDir("ragjudge-import-col-");
     const file = join(dir, "renamed.csv");
