@@ -241,6 +241,13 @@ describe("ragjudge judge", () => {
     expect(server.count).toBeLessThanOrEqual(16 + 4);
   });
 
+  it("says to raise --timeout-ms when the first calls all time out without retries, as when many retry", async () => {
+    server = await startOpenAIServer({ script: () => ({ hang: true }) });
+    const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", tempDir(), "--concurrency", "1", "--timeout-ms", "50", "--max-retries", "0"], NO_KEY);
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/the judge stopped: timeout \(the first 10 calls all failed; stopping: check --base-url, --model and the server; if it is only slow, raise --timeout-ms \(config: judge\.timeoutMs\)\)/);
+  });
+
   it("shows retries by cause and the running cost in its progress, and prints the cost line as run does", async () => {
     // The first request gets a 429, the second a 500: both retried, then every call answers.
     server = await startOpenAIServer({ script: (q) => (q.index === 0 ? { status: 429, headers: { "retry-after-ms": "10" } } : q.index === 1 ? { status: 500 } : { verdict: "yes" }) });

@@ -49,9 +49,12 @@ const PARAM_FLAGS: [RegExp, string][] = [
  * What to suggest when the first calls all fail: the flag omitting a
  * parameter the error names; text mode when the failure is about the reply
  * format (a parse failure, or a 400 about response_format) under structured
- * outputs; nothing for rate limits, timeouts and the like.
+ * outputs; for timeouts, the per-attempt deadline (a slow server stops the
+ * run here before the outage breaker when few calls retry); nothing for rate
+ * limits and the like.
  */
 export function breakerHint(cause: string, mode: ResponseMode): string {
+  if (/^timeout\b/.test(cause)) return "; if it is only slow, raise --timeout-ms (config: judge.timeoutMs)";
   if (/^http-400\b/.test(cause)) {
     const flag = PARAM_FLAGS.find(([re]) => re.test(cause));
     if (flag) return `; if the model rejects that parameter, pass ${flag[1]}`;

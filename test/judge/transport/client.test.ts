@@ -243,12 +243,13 @@ describe("openAIBackend", () => {
     expect((stop as Error).message).not.toContain("--response-format");
   });
 
-  it("hints at text mode only for reply-format failures, and at nothing for rate limits", () => {
+  it("hints at text mode only for reply-format failures, at --timeout-ms for timeouts, and at nothing for rate limits", () => {
     expect(breakerHint('parse: field "reason" is missing', "json_schema")).toContain("--response-format text");
     expect(breakerHint('parse: field "reason" is missing', "text")).toBe("");
     expect(breakerHint("http-400: Unsupported value (param: seed)", "json_schema")).toContain("--no-seed");
     expect(breakerHint("http-400: max_tokens is not supported, use max_completion_tokens", "json_schema")).toContain("--no-max-tokens");
     expect(breakerHint("http-429: Rate limit reached (gave up after 5 attempts)", "json_schema")).toBe("");
+    expect(breakerHint("timeout", "json_schema")).toContain("--timeout-ms");
     expect(breakerHint("http-400: maximum context length exceeded", "json_schema")).toBe("");
   });
 
