@@ -236,9 +236,17 @@ describe("ragjudge judge", () => {
     const t0 = Date.now();
     const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", tempDir(), "--concurrency", "4", "--timeout-ms", "100", "--max-retries", "10"], NO_KEY);
     expect(r.code).toBe(4);
-    expect(r.err).toMatch(/the judge stopped: timeout \(16 attempts in a row failed with no reply: the endpoint seems down/);
+    expect(r.err).toMatch(/the judge stopped: timeout \(16 attempts in a row got a server error or no reply: the endpoint seems down/);
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(server.count).toBeLessThanOrEqual(16 + 4);
+  });
+
+  it("stops on an endpoint that answers every call with a 500 without saying it gave no reply (exit 4)", async () => {
+    server = await startOpenAIServer({ script: () => ({ status: 500, message: "boom" }) });
+    const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", tempDir(), "--concurrency", "4", "--max-retries", "1"], NO_KEY);
+    expect(r.code).toBe(4);
+    expect(r.err).toMatch(/the judge stopped: http-500: boom \(16 attempts in a row got a server error or no reply: the endpoint seems down/);
+    expect(r.err).not.toContain("with no reply");
   });
 
   it("says to raise --timeout-ms when the first calls all time out without retries, as when many retry", async () => {

@@ -64,7 +64,7 @@ export interface ClientOptions {
   policy?: Partial<RetryPolicy>;
   /**
    * Attempts in a row (across all calls) that fail at the endpoint itself
-   * (timeout, connection, 5xx) with no reply in between, after which the
+   * (timeout, connection, 5xx) with no verdict in between, after which the
    * endpoint counts as down: every call ends fatal. Default 16.
    */
   outageAttempts?: number;
@@ -218,7 +218,7 @@ export class JudgeClient {
       }
       if (f.action === "retry" && f.transport) {
         if (++this.failStreak >= this.outageAttempts) {
-          this.stop(`${cause} (${this.failStreak} attempts in a row failed with no reply: the endpoint seems down or too slow; stopping. ${OUTAGE_HINT})`);
+          this.stop(`${cause} (${this.failStreak} attempts in a row got a server error or no reply: the endpoint seems down or too slow; stopping. ${OUTAGE_HINT})`);
           return ended();
         }
       } else this.failStreak = 0;
