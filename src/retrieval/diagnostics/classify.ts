@@ -183,7 +183,7 @@ export function classifyMiss(ev: MissEvidence): Classification {
   if (firsts.length === 0) {
     const found = within(final, depth) && final.status === "ranked";
     return undecided(
-      `no first-stage list is declared (stages.first in ragjudge.config.json), so vocabulary-gap, ranking and reranker-demotion cannot be told apart; ${tail}`,
+      `no first-stage list is declared (the variant's stages.first in the config), so vocabulary-gap, ranking and reranker-demotion cannot be told apart; ${tail}`,
       found ? "hybrid-weights" : FIX_TABLE["vocabulary-gap"].fix,
       found
         ? `try hybrid-weights (${final.name} has it at ${final.rank}, below the top ${k}: ranking and reranker-demotion both call for it); declare stages to decide the kind`

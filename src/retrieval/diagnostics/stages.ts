@@ -21,7 +21,7 @@ export function poolList(roles: StageRoles): PoolChoice {
   if (roles.pool !== undefined) return { available: true, list: roles.pool, source: "pool" };
   if (roles.fused !== undefined) return { available: true, list: roles.fused, source: "fused" };
   if (roles.first.length === 1) return { available: true, list: roles.first[0]!, source: "only-first" };
-  if (roles.first.length === 0) return { available: false, reason: "no declared pool (the variant declares no stage lists; set stages.first, stages.fused or stages.pool in ragjudge.config.json)" };
+  if (roles.first.length === 0) return { available: false, reason: "no declared pool (the variant declares no stage lists; give it stages.first, stages.fused or stages.pool in the config's variants)" };
   return { available: false, reason: `no declared pool (${roles.first.length} first-stage lists and no stages.fused or stages.pool to say which list is the pool)` };
 }
 

@@ -85,7 +85,7 @@ export function recommend(overall: Distribution): string {
   const decided = overall.counts.filter((c) => c.failure !== "undecided" && c.count > 0);
   const undecided = overall.counts.find((c) => c.failure === "undecided")!.count;
   const tail = undecided > 0 ? ` ${undecided} of ${overall.misses} misses ${undecided === 1 ? "is" : "are"} undecided (see each row's reason).` : "";
-  if (decided.length === 0) return `no miss could be classified from the evidence: declare the stage lists (stages in ragjudge.config.json) or read the misses by hand.${tail}`;
+  if (decided.length === 0) return `no miss could be classified from the evidence: declare the stage lists (a variant's stages in the config) or read the misses by hand.${tail}`;
   const top = Math.max(...decided.map((c) => c.count));
   const leaders = decided.filter((c) => c.count === top);
   if (leaders.length === 1) {

@@ -126,6 +126,9 @@ describe("ragjudge retrieval with diagnostics", () => {
     expect(r.out).toContain("pool recall unavailable: no declared pool");
     expect(r.out).toMatch(/^q-fin +factual .* undecided +better-embedder$/m);
     expect(r.out).toMatch(/^  q-fin: no first-stage list is declared .*\(proposal: likely a vocabulary gap/m);
+    // no config was read: the hints name the config's stages, not a ragjudge.config.json this command never saw
+    expect(r.out).not.toContain("ragjudge.config.json");
+    expect(r.out).toContain("give it stages.first, stages.fused or stages.pool in the config's variants");
   });
 
   it("--misses does not apply to TREC runs", async () => {
