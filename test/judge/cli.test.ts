@@ -143,6 +143,19 @@ describe("ragjudge judge", () => {
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).toString("latin1")).not.toContain("VERYSECRET");
   });
 
+  it("a loopback server that wants a key, given none, is told to set one, not that its key was refused (exit 2)", async () => {
+    server = await startOpenAIServer({ script: () => ({ status: 401, message: "Invalid API key" }) });
+    const r = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", tempDir(), "--concurrency", "1"], NO_KEY);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("the judge stopped: http-401: Invalid API key (the endpoint wants an API key and none is set (a loopback server is sent a placeholder): put the key it wants in OPENAI_API_KEY");
+    expect(r.err).not.toContain("refused the API key");
+    // with a key set, the refusal is about that key
+    const keyed = await cli(["--base-url", server.baseURL, "--model", "m", "--cache-dir", tempDir(), "--concurrency", "1"], { OPENAI_API_KEY: "sk-wrong" });
+    expect(keyed.code).toBe(2);
+    expect(keyed.err).toContain("(the endpoint refused the API key)");
+    expect(keyed.err).not.toContain("none is set");
+  });
+
   it("names bad flags and unknown rubrics or variants (exit 2)", async () => {
     const dir = tempDir();
     const unknownRubric = await cli(["--judge", "baseline", "--cache-dir", dir, "--rubrics", "faithfulnes"], NO_KEY);

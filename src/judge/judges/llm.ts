@@ -1,6 +1,7 @@
 import type { Evidence } from "../../golden/schema/items.js";
 import type { Rubric } from "../rubric/rubric.js";
 import { JudgeClient } from "../transport/client.js";
+import { LOOPBACK_DUMMY_KEY } from "../transport/endpoint.js";
 import { buildRequestBody, LLM_JUDGE, requestFingerprint, requestTemplate, type RequestBody, type RequestSettings, type ResponseMode } from "../transport/request.js";
 import { FORMAT_WORDS } from "../transport/retry.js";
 import { FatalJudgeError, type Judge } from "./judge.js";
@@ -36,7 +37,15 @@ export interface OpenAIBackendOptions {
   breakerLimit?: number;
   /** Calls in a row that give up on a rate limit (429 after every retry) that stop the run; default 8. */
   rateLimitLimit?: number;
+  /** No key was set (a loopback server gets a placeholder): a refused key then says to set one. */
+  noKey?: boolean;
 }
+
+/** Said after a 401 or 403 when no key was set: the server wants one, and only the environment gives it. */
+export const NO_KEY_SENT = "the endpoint wants an API key and none is set (a loopback server is sent a placeholder): put the key it wants in OPENAI_API_KEY (or the variable apiKeyEnv names)";
+
+/** A refused key's cause, when no key was set: what to set instead of "refused the API key". */
+const noKeyCause = (cause: string) => cause.replace(/ \(the endpoint refused the API key\)$/, "") + ` (${NO_KEY_SENT})`;
 
 /** Request parameters a model may reject, and the flag that omits each. */
 const PARAM_FLAGS: [RegExp, string][] = [
@@ -174,7 +183,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
         if (r.fatal) {
           const stopped = o.client.stopped;
           if (stopped !== undefined) throw new FatalJudgeError(stopped, stoppedKind ?? "endpoint");
-          stop(r.cause, "setup");
+          stop(o.noKey && /^http-40[13]\b/.test(r.cause) ? noKeyCause(r.cause) : r.cause, "setup");
         }
         rateLimitedInARow = r.rateLimited ? rateLimitedInARow + 1 : 0;
         if (rateLimitedInARow >= rateLimit) {
@@ -224,5 +233,6 @@ export function llmBackend(
     onModeChange: o.onModeChange,
     logprobs: s.logprobs,
     onLogprobsOff: o.onLogprobsOff,
+    noKey: s.apiKey === LOOPBACK_DUMMY_KEY,
   });
 }
