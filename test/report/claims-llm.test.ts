@@ -175,6 +175,25 @@ describe("claim-level faithfulness with an LLM judge", () => {
     expect(json.err).toContain("4 from the cache, 0 calls");
   });
 
+  it("a refused key or an unknown model while extracting claims is the setup's (exit 2, as for the verdicts), a failing server an outage (exit 4)", async () => {
+    for (const [behaviour, code, says] of [
+      [{ status: 401, message: "bad key" }, 2, "(http-401: bad key (the endpoint refused the API key)); the extractions already made are cached"],
+      [{ status: 404, message: "no such model" }, 2, "(http-404: no such model (unknown model or endpoint: does the base URL end in /v1?))"],
+      [{ status: 500, message: "boom" }, 4, "(http-500: boom); the extractions already made are cached"],
+    ] as const) {
+      const down = await startOpenAIServer({ script: () => behaviour });
+      try {
+        const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: { kind: "openai", model: "judge-model", baseUrl: down.baseURL, maxRetries: 0 }, cacheDir: "cache" });
+        const r = await runCliCaptured(["judge", "--config", config, "--no-progress"]);
+        expect(r.code, r.err).toBe(code);
+        expect(r.err).toContain(says);
+        expect(r.err.match(/a rerun continues from there/g) ?? []).toHaveLength(1);
+      } finally {
+        await down.close();
+      }
+    }
+  });
+
   it("keeps the sentence splitter for the baseline judge, with the claims rubric named", async () => {
     const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: { kind: "baseline" } });
     const lines: string[] = [];

@@ -9,6 +9,7 @@ import type { Rubric } from "../rubric/rubric.js";
 import type { JudgeCache } from "../schedule/cache.js";
 import { runPool } from "../schedule/pool.js";
 import { redact } from "../transport/redact.js";
+import { classifyError, DEFAULT_RETRY_POLICY } from "../transport/retry.js";
 import type { RequestBody, ResponseMode } from "../transport/request.js";
 import { ClaimsStore } from "./store.js";
 
@@ -174,6 +175,7 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
   if (todo.size === 0) return out;
   o.cache.registerFingerprint(out.fingerprint, o.rubric.name, extractionTemplate(o.rubric, s, mode));
   const failed: string[] = [];
+  let setup: string | undefined;
   const one = async (key: string, e: Evidence) => {
     let cause = "";
     for (let attempt = 0; attempt <= s.maxRetries; attempt++) {
@@ -203,8 +205,13 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
           attempt--;
           continue;
         }
-        cause = status ? `http-${status}: ${message}` : message;
-        if (status === 401 || status === 403 || status === 404) break;
+        // Read as the judge's calls are: a refused key or an unknown model is the setup's (exit 2), not an outage.
+        const f = classifyError(err, false, DEFAULT_RETRY_POLICY);
+        cause = redact(f.cause, [s.apiKey]);
+        if (f.action === "fatal") {
+          setup ??= cause;
+          break;
+        }
       }
     }
     failed.push(cause);
@@ -213,7 +220,7 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
   // Claims extracted in text mode after a switch are under the text mode's fingerprint.
   out.fingerprint = extractionFingerprint(o.rubric, s, mode);
   if (failed.length) {
-    throw new FatalJudgeError(`claims: the claims of ${failed.length} answer${failed.length === 1 ? "" : "s"} could not be extracted (${failed[0]}); the extractions already made are cached, and a rerun continues from there`, "endpoint");
+    throw new FatalJudgeError(`claims: the claims of ${failed.length} answer${failed.length === 1 ? "" : "s"} could not be extracted (${setup ?? failed[0]}); the extractions already made are cached`, setup ? "setup" : "endpoint");
   }
   return out;
 }
