@@ -17,8 +17,13 @@ export function formatBytes(n: number): string {
   return `${(n / 1_000_000).toFixed(1)} MB`;
 }
 
-/** What `judge --batch-export` wrote, and what to do next. */
-export function formatExport(plan: ExportPlan, res: ExportResult, model: string): string {
+/**
+ * What `judge --batch-export` wrote, and what to do next. `where`: the flags
+ * the batch commands need to find the cache the export was written from
+ * (`--config`, and `--cache-dir` when the export named one), quoted for a
+ * shell, so the printed commands work as printed.
+ */
+export function formatExport(plan: ExportPlan, res: ExportResult, model: string, where = ""): string {
   const lines: string[] = [];
   const n = plan.requests.length;
   const files = res.parts.filter((p) => p.requests > 0);
@@ -33,9 +38,10 @@ export function formatExport(plan: ExportPlan, res: ExportResult, model: string)
   for (const s of res.stale) lines.push(`note: ${displayPath(s)} is from an earlier export and not part of this one`);
   if (n > 0) {
     const names = files.map((p) => displayPath(p.file)).join(" ");
-    lines.push(`next: ragjudge batch submit ${names}`);
+    const flags = where ? ` ${where}` : "";
+    lines.push(`next: ragjudge batch submit ${names}${flags}`);
     lines.push(`  or, on a GPU machine with vLLM: python -m vllm.entrypoints.openai.run_batch -i ${displayPath(files[0]!.file)} -o results.jsonl --model ${model}`);
-    lines.push("     then: ragjudge batch import results.jsonl");
+    lines.push(`     then: ragjudge batch import results.jsonl${flags}`);
   }
   return lines.join("\n") + "\n";
 }

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BatchStore } from "../../../src/judge/batch/store.js";
 import { cacheKey, JudgeCache } from "../../../src/judge/schedule/cache.js";
-import { NO_KEY, runCliCaptured } from "../../helpers/cli.js";
+import { NO_KEY, runCliCaptured, runCliIn } from "../../helpers/cli.js";
 import { startOpenAIServer, type TestServer } from "../../server/openai-server.js";
 import { tempDir } from "../helpers.js";
 import { CONFIG, truth } from "./helpers.js";
@@ -173,6 +173,21 @@ describe("ragjudge batch import", () => {
     const missing = await runCliCaptured(["batch", "import", join(dir, "nope.jsonl"), "--config", CONFIG, "--cache-dir", dir], NO_KEY);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("nope.jsonl: file not found");
+  });
+
+  it("the export's printed next commands name the cache it was written from, and import works as printed", async () => {
+    const dir = tempDir("ragjudge-vllm-next-");
+    const judge = ["judge", "--config", CONFIG, "--cache-dir", "my-cache", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--no-progress"];
+    const exp = await runCliIn(dir, [...judge, "--batch-export", "in.jsonl"], NO_KEY);
+    expect(exp.code, exp.err).toBe(0);
+    const then = /then: ragjudge (batch import results\.jsonl .*)$/m.exec(exp.out)?.[1];
+    expect(then).toMatch(/ --config \S+ --cache-dir my-cache$/);
+    expect(exp.out).toMatch(/^next: ragjudge batch submit in\.jsonl --config \S+ --cache-dir my-cache$/m);
+    const requests = readFileSync(join(dir, "in.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { custom_id: string });
+    writeFileSync(join(dir, "results.jsonl"), requests.map((q, i) => vllmLine(q.custom_id, i, JSON.stringify({ reason: "ok", verdict: "yes" }))).join("\n") + "\n");
+    const imp = await runCliIn(dir, then!.split(" "), NO_KEY);
+    expect(imp.code, imp.err).toBe(0);
+    expect(imp.out).toContain(`${requests.length} verdicts stored`);
   });
 
   it("runs the exported file through a vLLM-style runner, imports its output, and the judge then makes zero calls", async () => {
