@@ -69,6 +69,12 @@ describe("ragjudge retrieval (golden-set mode)", () => {
     expect(r.out).toBe("");
   });
 
+  it("refuses --by none in a list with groupings, saying none stands alone (it called none an unknown grouping, then offered it)", async () => {
+    const r = await runCliCaptured(["retrieval", ...explicit, "--by", "none,kind"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('ragjudge: error: --by: "none" (overall only) stands alone, not in a list with groupings (got "none,kind"): give --by none, or the groupings without it\n');
+  });
+
   it("--fail-under exits 1 and names each measure below its floor", async () => {
     const r = await runCliCaptured(["retrieval", ...explicit, "-m", "RR", "--fail-under", "R@10=0.70,RR=0.3,nDCG@5=0.9"]);
     expect(r.code).toBe(1);

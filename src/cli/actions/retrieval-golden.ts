@@ -24,6 +24,7 @@ function parseBy(text: string): GroupBy[] {
   const out: GroupBy[] = [];
   for (const part of nameList("--by", text, "grouping (kind, tags, split or none)")) {
     const key = (part === "tag" ? "tags" : part) as GroupBy;
+    if (part === "none") throw new UsageError(`--by: "none" (overall only) stands alone, not in a list with groupings (got ${JSON.stringify(text)}): give --by none, or the groupings without it`);
     if (!GROUP_BY.includes(key)) throw new UsageError(`--by: unknown grouping ${JSON.stringify(part)} (use kind, tags, split, or none)`);
     out.push(key);
   }
