@@ -170,6 +170,12 @@ describe("ragjudge judge", () => {
     expect(noKey.err).toContain("no API key: set the environment variable OPENAI_API_KEY");
   });
 
+  it("refuses --by none in a list with groupings, saying none stands alone, as retrieval does", async () => {
+    const r = await cli(["--judge", "baseline", "--cache-dir", tempDir(), "--by", "none,kind"], NO_KEY);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('ragjudge: error: --by: "none" (overall only) stands alone, not in a list with groupings (got "none,kind"): give --by none, or the groupings without it\n');
+  });
+
   it("refuses numbers past their bounds before sending anything, from a flag or the config alike (exit 2, not an outage or a crash)", async () => {
     server = await startOpenAIServer();
     const dir = tempDir();

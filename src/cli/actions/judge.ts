@@ -52,6 +52,7 @@ export interface JudgeCommandFlags extends JudgeFlags {
 function parseBy(v: string): ("kind" | "tags")[] {
   const parts = nameList("--by", v, "breakdown (kind, tags or none)");
   if (parts.length === 1 && parts[0] === "none") return [];
+  if (parts.includes("none")) throw new UsageError(`--by: "none" (overall only) stands alone, not in a list with groupings (got ${JSON.stringify(v)}): give --by none, or the groupings without it`);
   for (const p of parts) if (p !== "kind" && p !== "tags") throw new UsageError(`--by takes kind, tags or none, got ${JSON.stringify(p)}`);
   return parts as ("kind" | "tags")[];
 }
