@@ -33,7 +33,7 @@ import { prepareClaimItems } from "../judge/claims/prepare.js";
 import type { ReportJson } from "./schema.js";
 import { startBackground } from "./background.js";
 import { planFiles, writeEvaluation } from "./write.js";
-import { mainJudgeOf } from "../judge/judges/panel.js";
+import { checkPanelSetup, mainJudgeOf } from "../judge/judges/panel.js";
 import { panelFigures } from "../calibration/panel.js";
 import { judgePanel, PANEL_JUDGMENTS, panelErrors, panelJson, panelJudgmentsText } from "./panel/run.js";
 
@@ -131,6 +131,8 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const resolved = loadConfig(options.config, cwd);
   const { config } = resolved;
   const settings = resolveJudge({ ...config, judge: mainJudgeOf(config) }, options.judge ?? {});
+  // every panel judge's endpoint and key too, before the main judge makes a call
+  if (config.judges) checkPanelSetup(config.judges, config);
   const seed = options.seed ?? DEFAULT_SEED;
   const reps = options.reps ?? DEFAULT_REPS;
   // Where the run writes, checked before any work: a file named as a folder fails now, not after judging.

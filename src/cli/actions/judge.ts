@@ -30,7 +30,7 @@ import { displayPath } from "../../golden/errors.js";
 import { shellArg } from "../../report/next.js";
 import { calibrateHint, labelsToRead } from "./example-labels.js";
 import { nameList } from "./lists.js";
-import { mainJudgeOf } from "../../judge/judges/panel.js";
+import { checkPanelSetup, mainJudgeOf } from "../../judge/judges/panel.js";
 
 export interface JudgeCommandFlags extends JudgeFlags {
   config?: string;
@@ -81,6 +81,9 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   refuseOverInput(out, flags.out ?? out, configInputs(resolved));
   // A dry run sends nothing, so it needs no key.
   const settings = resolveJudge({ ...resolved.config, judge: mainJudgeOf(resolved.config) }, flags, process.env, { keyless: flags.dryRun === true });
+  // the panel (judged after the main judge, unless a flag chose one judge) is set up before any call too
+  const judges = resolved.config.judges;
+  if (judges && !flags.dryRun && flags.batchExport === undefined && flags.judge === undefined && flags.model === undefined && flags.baseUrl === undefined) checkPanelSetup(judges, resolved.config);
   const inputs = loadJudgeInputs(resolved, { rubrics: rubricNames, variants, claimsFrom: cachedClaimsFrom(cacheDir) });
   const { itemSet, rubrics } = inputs;
   log(`judge: ${describeRubrics(inputs.rubricsSource, rubrics.map((r) => r.name))}\n`);

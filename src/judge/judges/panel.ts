@@ -66,6 +66,29 @@ export function mainJudgeOf(config: RagjudgeConfig): RagjudgeConfig["judge"] {
   return { ...rest, repeats: 1 };
 }
 
+type OpenAIPanelJudge = Extract<PanelJudgeConfig, { kind: "openai" }>;
+
+/** A panel model judge's settings as `judge` would give them (endpoint and key from the environment); a setup error names the judge. */
+function panelJudgeSettings(j: OpenAIPanelJudge, config: RagjudgeConfig, env: NodeJS.ProcessEnv = process.env): OpenAISettings {
+  const { name: _name, price: _price, ...judge } = j;
+  try {
+    return resolveJudge({ ...config, judge: { ...judge, repeats: 1 } }, {}, env) as OpenAISettings;
+  } catch (e) {
+    if (e instanceof JudgeSetupError) throw new JudgeSetupError(`judges: ${j.name}: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * Checks that every model judge of the panel can be set up (its endpoint and
+ * its key in the environment) before any judge runs: a key missing for the
+ * panel's third judge stopped the run only after the main judge had made
+ * every call. Throws {@link JudgeSetupError} naming the judge.
+ */
+export function checkPanelSetup(judges: readonly PanelJudgeConfig[], config: RagjudgeConfig, env: NodeJS.ProcessEnv = process.env): void {
+  for (const j of judges) if (j.kind === "openai") panelJudgeSettings(j, config, env);
+}
+
 /**
  * Builds every judge record of the panel. LLM settings come from each
  * entry as `judge` would give them (endpoint and key from the environment);
@@ -87,15 +110,8 @@ export function panelEntries(judges: readonly PanelJudgeConfig[], config: Ragjud
     } else if (j.kind === "constant") {
       entry = { name: j.name, kind: j.kind, judge: constantJudge(j.verdict), concurrency: 1, price: { input: 0, output: 0 } };
     } else if (j.kind === "openai") {
-      const { name: _name, price, ...judge } = j;
-      let settings: OpenAISettings;
-      try {
-        settings = resolveJudge({ ...config, judge: { ...judge, repeats: 1 } }, {}, o.env ?? process.env) as OpenAISettings;
-      } catch (e) {
-        if (e instanceof JudgeSetupError) throw new JudgeSetupError(`judges: ${j.name}: ${e.message}`);
-        throw e;
-      }
-      const p = price ?? config.prices[j.model];
+      const settings = panelJudgeSettings(j, config, o.env);
+      const p = j.price ?? config.prices[j.model];
       entry = { name: j.name, kind: j.kind, judge: llmBackend(settings, o.memory ? { cache: o.memory } : {}), concurrency: settings.concurrency, settings, ...(p ? { price: p } : {}) };
     } else {
       const members = membersOf(j).map((m) => ({ name: m, judge: built.get(m)!.judge }));

@@ -146,6 +146,20 @@ describe("a judge panel of LLM judges on the local test server", () => {
     expect(run.out).toMatch(/down stopped: /);
   }, 120_000);
 
+  it("a panel judge with no key for its remote endpoint stops run and judge before any call (exit 2, naming the judge)", async () => {
+    const copy = panelCopy(server, [
+      { name: "good", kind: "openai", model: "good", baseUrl: server.baseURL },
+      { name: "remote", kind: "openai", model: "noisy", baseUrl: "https://api.example.invalid/v1", apiKeyEnv: "RAGJUDGE_TEST_UNSET_KEY" },
+    ]);
+    const before = server.count;
+    for (const command of ["run", "judge"]) {
+      const r = await runCliCaptured([command, "--config", copy.config, "--cache-dir", join(copy.dir, "cache"), "--no-progress"], { RAGJUDGE_TEST_UNSET_KEY: undefined });
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain("ragjudge: error: judges: remote: no API key: set the environment variable RAGJUDGE_TEST_UNSET_KEY");
+      expect(server.count, command).toBe(before);
+    }
+  }, 60_000);
+
   it("escalates a cascade where its first judge's log-probabilities say it is unsure, the same on a cached rerun", async () => {
     const copy = panelCopy(server, [
       { name: "good", kind: "openai", model: "good", baseUrl: server.baseURL },
