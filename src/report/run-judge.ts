@@ -22,6 +22,8 @@ export interface JudgeStepOptions {
   onProgress?: (p: Readonly<ProgressState>) => void;
   /** The config's `prices`, for the running cost in the progress display. */
   prices?: Readonly<Record<string, Price>>;
+  /** Who holds the cache while judging, as a second run is told (default "ragjudge run"). */
+  holder?: string;
 }
 
 /** A run's verdicts and the judge that gave them. */
@@ -67,7 +69,7 @@ export async function judgeItems(o: JudgeStepOptions): Promise<JudgeStep> {
   o.log(`judge: ${backend.label}; ${o.items.length} items${s.kind === "openai" && s.repeats > 1 ? ` x ${s.repeats} repeats` : ""}${cache ? `; cache ${cache.file}` : ""}\n`);
   try {
     const price = s.kind === "openai" ? o.prices?.[s.model] : undefined;
-    const judged = await runJudge({ items: o.items, backend, cache, repeats: s.repeats, concurrency: s.concurrency, onProgress: o.onProgress, ...(price ? { price } : {}) });
+    const judged = await runJudge({ items: o.items, backend, cache, repeats: s.repeats, concurrency: s.concurrency, onProgress: o.onProgress, holder: o.holder ?? "ragjudge run", ...(price ? { price } : {}) });
     // Claim-level faithfulness: each answer's verdict derived from its claims' (derive-claims.ts).
     const result = { ...judged, judgments: withDerivedVerdicts(o.items, judged.judgments) };
     const fingerprints = o.rubrics.map((r) => ({ rubric: r.name, fingerprint: backend.fingerprint(r), template: backend.template(r) }));
