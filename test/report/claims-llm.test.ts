@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Judgment } from "../../src/golden/schema/items.js";
 import { runEvaluation } from "../../src/report/evaluation.js";
-import { runCliCaptured } from "../helpers/cli.js";
+import { NO_KEY, runCliCaptured } from "../helpers/cli.js";
 import { ItemRecord } from "../../src/report/items/schema.js";
 import { ROOT } from "../helpers/paths.js";
 import { tempDir } from "../helpers/temp.js";
@@ -177,14 +177,14 @@ describe("claim-level faithfulness with an LLM judge", () => {
 
   it("a refused key or an unknown model while extracting claims is the setup's (exit 2, as for the verdicts), a failing server an outage (exit 4)", async () => {
     for (const [behaviour, code, says] of [
-      [{ status: 401, message: "bad key" }, 2, "(http-401: bad key (the endpoint refused the API key)); the extractions already made are cached"],
+      [{ status: 401, message: "bad key" }, 2, "(http-401: bad key (the endpoint wants an API key and none is set (a loopback server is sent a placeholder): put the key it wants in OPENAI_API_KEY (or the variable apiKeyEnv names))); the extractions already made are cached"],
       [{ status: 404, message: "no such model" }, 2, "(http-404: no such model (unknown model or endpoint: does the base URL end in /v1?))"],
       [{ status: 500, message: "boom" }, 4, "(http-500: boom); the extractions already made are cached"],
     ] as const) {
       const down = await startOpenAIServer({ script: () => behaviour });
       try {
         const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: { kind: "openai", model: "judge-model", baseUrl: down.baseURL, maxRetries: 0 }, cacheDir: "cache" });
-        const r = await runCliCaptured(["judge", "--config", config, "--no-progress"]);
+        const r = await runCliCaptured(["judge", "--config", config, "--no-progress"], NO_KEY);
         expect(r.code, r.err).toBe(code);
         expect(r.err).toContain(says);
         expect(r.err.match(/a rerun continues from there/g) ?? []).toHaveLength(1);

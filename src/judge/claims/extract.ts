@@ -9,6 +9,8 @@ import type { Rubric } from "../rubric/rubric.js";
 import type { JudgeCache } from "../schedule/cache.js";
 import { runPool } from "../schedule/pool.js";
 import { redact } from "../transport/redact.js";
+import { LOOPBACK_DUMMY_KEY } from "../transport/endpoint.js";
+import { noKeyCause } from "../judges/llm.js";
 import { classifyError, DEFAULT_RETRY_POLICY } from "../transport/retry.js";
 import type { RequestBody, ResponseMode } from "../transport/request.js";
 import { ClaimsStore } from "./store.js";
@@ -209,7 +211,7 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
         const f = classifyError(err, false, DEFAULT_RETRY_POLICY);
         cause = redact(f.cause, [s.apiKey]);
         if (f.action === "fatal") {
-          setup ??= cause;
+          setup ??= s.apiKey === LOOPBACK_DUMMY_KEY && /^http-40[13]\b/.test(cause) ? noKeyCause(cause) : cause;
           break;
         }
       }

@@ -45,7 +45,7 @@ export interface OpenAIBackendOptions {
 export const NO_KEY_SENT = "the endpoint wants an API key and none is set (a loopback server is sent a placeholder): put the key it wants in OPENAI_API_KEY (or the variable apiKeyEnv names)";
 
 /** A refused key's cause, when no key was set: what to set instead of "refused the API key". */
-const noKeyCause = (cause: string) => cause.replace(/ \(the endpoint refused the API key\)$/, "") + ` (${NO_KEY_SENT})`;
+export const noKeyCause = (cause: string) => cause.replace(/ \(the endpoint refused the API key\)$/, "") + ` (${NO_KEY_SENT})`;
 
 /** Request parameters a model may reject, and the flag that omits each. */
 const PARAM_FLAGS: [RegExp, string][] = [
