@@ -42,6 +42,12 @@ export function readCsv(file: string, what = "a header row and one record per ro
     if (e instanceof CsvError) {
       const line = (e as CsvError & { lines?: number }).lines;
       if (e.code === "CSV_MAX_RECORD_SIZE") throw new InputError(file, line, undefined, `record is longer than the limit of ${formatSize(MAX_LINE_CHARS)} (${MAX_LINE_CHARS.toLocaleString("en-US")} characters) per line`);
+      if (e.code === "INVALID_OPENING_QUOTE") {
+        // A JSON list typed into a cell (["a", "b"]) without quoting the cell: say how to quote it, not the parser's words.
+        const index = (e as CsvError & { index?: number }).index ?? 0;
+        const name = line !== undefined && line > 1 ? text.replace(/^\ufeff/, "").split(/\r?\n/, 1)[0]!.split(delimiterOf(text))[index]?.trim() : undefined;
+        throw new InputError(file, line, name || undefined, `not valid CSV: ${name ? "a cell" : `cell ${index + 1}`} holds a quote but does not start with one; quote the whole cell ("..." with each quote inside doubled, as spreadsheets and pandas write it)`);
+      }
       throw new InputError(file, line, undefined, `not valid CSV (${e.message.replace(/ on line \d+$/, "")})`);
     }
     throw e;

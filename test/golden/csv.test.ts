@@ -4,6 +4,7 @@ import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
 import { csvLine, csvText, delimiterOf, readCsv } from "../../src/golden/csv.js";
 import { mulberry32 } from "../helpers/seeded.js";
+import { inputErrorMessages } from "../helpers/input-errors.js";
 import { tempDir } from "../helpers/temp.js";
 
 /** Pieces a cell is made of: the characters CSV treats specially, and text around them. */
@@ -64,5 +65,19 @@ describe("readCsv's delimiter", () => {
     expect(delimiterOf("question\n")).toBe(",");
     expect(delimiterOf("a;b,c\n")).toBe(",");
     expect(delimiterOf("a;b;c,d\n")).toBe(";");
+  });
+});
+
+describe("readCsv's malformed quoting", () => {
+  it("says how to quote a cell that holds a quote without starting with one (a JSON list typed in), naming its column", () => {
+    const dir = tempDir("ragjudge-csv-quote-");
+    const tsv = join(dir, "data.tsv");
+    writeFileSync(tsv, 'question\tcontexts\nWhy?\t["a passage"]\n');
+    expect(inputErrorMessages(() => readCsv(tsv))).toEqual([
+      `${tsv}:2: contexts: not valid CSV: a cell holds a quote but does not start with one; quote the whole cell ("..." with each quote inside doubled, as spreadsheets and pandas write it)`,
+    ]);
+    const csv = join(dir, "data.csv");
+    writeFileSync(csv, 'question,contexts\nWhy?,"[""a passage""]"\n');
+    expect(readCsv(csv).rows[0]!.cells).toEqual(["Why?", '["a passage"]']);
   });
 });
