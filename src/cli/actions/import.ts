@@ -4,6 +4,7 @@ import { CONFIG_FILE } from "../../golden/config.js";
 import { displayPath, InputError, InputErrors } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
 import { convertRows, IMPORT_FIELDS, type ImportField } from "../../golden/import/convert.js";
+import { fieldLabel } from "../../golden/import/fields.js";
 import { readCsvRows, readJsonlRows } from "../../golden/import/rows.js";
 import { starterConfig } from "../../golden/starter.js";
 import { shellArg } from "../../report/next.js";
@@ -54,7 +55,7 @@ export function importAction(format: string, file: string, flags: ImportFlags): 
   writeFileAtomic(targets.output, jsonl(converted.outputs));
   writeFileAtomic(targets.config, starterConfig({ name: variant, golden: rel(targets.golden), variant, output: rel(targets.output) }));
   const unanswerable = converted.golden.filter((q) => q.answerable === false).length;
-  const mapped = Object.entries(converted.mapping).map(([f, c]) => `${f} <- ${c}`).join(", ");
+  const mapped = Object.entries(converted.mapping).map(([f, c]) => `${fieldLabel(f)} <- ${c}`).join(", ");
   const cd = relative(process.cwd(), outDir);
   process.stdout.write([
     `import: ${displayPath(file)}: ${converted.golden.length} questions (${converted.golden.length - unanswerable} answerable, ${unanswerable} unanswerable); columns ${mapped}`,

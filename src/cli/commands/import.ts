@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from "commander";
-import { IMPORT_FIELDS } from "../../golden/import/fields.js";
+import { fieldLabel, IMPORT_FIELDS } from "../../golden/import/fields.js";
 import type { ImportFlags } from "../actions/import.js";
 
 function variantName(v: string): string {
@@ -22,7 +22,7 @@ export function registerImport(program: Command): void {
     .requiredOption("--out <dir>", "the folder to write (ragjudge.config.json, golden/questions.jsonl, outputs/<variant>.output.jsonl); existing files are never overwritten")
     .option("--variant <name>", "the pipeline variant's name (default: the file's name)", variantName);
   for (const [field, spec] of Object.entries(IMPORT_FIELDS)) {
-    const what = field === "unanswerable" ? "a column marking questions the documents cannot answer (true/false, yes/no, 1/0)" : `the ${field} column (default: ${spec.defaults.join(" or ")})`;
+    const what = field === "unanswerable" ? "a column marking questions the documents cannot answer (true/false, yes/no, 1/0)" : `the ${fieldLabel(field)} column (default: ${spec.defaults.join(" or ")})`;
     cmd.option(`${spec.flag} <name>`, what);
   }
   cmd

@@ -16,3 +16,8 @@ export const IMPORT_FIELDS = {
   unanswerable: { flag: "--unanswerable-col", defaults: [], required: false },
 } as const;
 export type ImportField = keyof typeof IMPORT_FIELDS;
+
+/** A field as people read it in help and messages: "reference contexts", not the key `referenceContexts`. */
+export function fieldLabel(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+}

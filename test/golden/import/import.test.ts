@@ -124,8 +124,11 @@ describe("ragjudge import: passages as text score exactly as ids and chunks", ()
     writeFileSync(file, jsonl([{ Question: "How long is the warranty?", Contexts: ["Frames carry a lifetime warranty."], Answer: "Lifetime.", Reference_Contexts: ["Frames carry a lifetime warranty."] }]));
     const byDefault = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "a")]);
     expect(byDefault.code, byDefault.err).toBe(0);
-    expect(byDefault.out).toMatch(/columns question <- Question, contexts <- Contexts, answer <- Answer, referenceContexts <- Reference_Contexts/);
+    expect(byDefault.out).toMatch(/columns question <- Question, contexts <- Contexts, answer <- Answer, reference contexts <- Reference_Contexts/);
     expect(readFileSync(join(dir, "a", "golden", "questions.jsonl"), "utf8")).toMatch(/"question":"How long is the warranty\?"/);
+    // help and the columns line name the field as people read it, not the key referenceContexts
+    expect(byDefault.out).not.toContain("referenceContexts");
+    expect((await runCliCaptured(["import", "--help"])).out.replace(/\s+/g, " ")).toContain("the reference contexts column (default: reference_contexts)");
     const byFlag = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "b"), "--question-col", "QUESTION"]);
     expect(byFlag.code, byFlag.err).toBe(0);
   });
