@@ -27,7 +27,7 @@ import { costLine, costTotals } from "../../judge/schedule/cost.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
 import { displayPath } from "../../golden/errors.js";
-import { shellArg } from "../../report/next.js";
+import { projectArgs, shellArg } from "../../golden/project-args.js";
 import { calibrateHint, labelsToRead } from "./example-labels.js";
 import { nameList } from "./lists.js";
 import { checkPanelSetup, mainJudgeOf } from "../../judge/judges/panel.js";
@@ -95,7 +95,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
     const { cache, close } = JudgeCache.openLeased(cacheDir, "ragjudge judge --batch-export");
     try {
       const { plan, result } = exportBatch({ items: itemSet.items, backend: makeBackend(settings, cache, log), cache, repeats: settings.repeats, file: resolve(flags.batchExport), limits });
-      const where = [...(resolved.isShippedExample ? ["--example"] : ["--config", displayPath(resolved.file)]), ...(flags.cacheDir ? ["--cache-dir", displayPath(cacheDir)] : [])];
+      const where = [...projectArgs(resolved), ...(flags.cacheDir ? ["--cache-dir", displayPath(cacheDir)] : [])];
       process.stdout.write(formatExport(plan, result, settings.model, where.map(shellArg).join(" ")));
     } finally {
       close();
