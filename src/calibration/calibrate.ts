@@ -1,4 +1,4 @@
-import { InputError, InputErrors } from "../golden/errors.js";
+import { displayPath, InputError, InputErrors } from "../golden/errors.js";
 import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import type { TrustSettings } from "./gate.js";
 import type { GoldenQuestion } from "../golden/schema/golden.js";
@@ -30,6 +30,8 @@ export interface CalibrateInput {
   trust?: TrustSettings;
   /** Rubric names that exist (rubric files); a label for a rubric outside these and the judgments is an error. */
   knownRubrics?: ReadonlySet<string>;
+  /** Where {@link knownRubrics} were read (the rubrics folder), to say so when a label names another. */
+  rubricsDir?: string;
   seed?: number;
   reps?: number;
   level?: number;
@@ -304,7 +306,9 @@ export function calibrate(input: CalibrateInput): CalibrationReport {
       const known = [...new Set([...input.knownRubrics, ...groups.map((g) => g.rubric)])].sort().join(", ");
       throw new InputErrors(unknown.map((i) => {
         const l = firstLabel(i);
-        return new InputError(l.file, l.line, "rubric", `unknown rubric ${JSON.stringify(i.key.rubric)} (known: ${known || "none"})`);
+        // a rubric file removed from the folder (or a copy made without it) drops the rubric: say where it is missing
+        const gone = input.rubricsDir === undefined ? "" : `: there is no ${i.key.rubric}.yaml in ${displayPath(input.rubricsDir)} (a rubric whose file was removed is no longer judged): put the file back, or correct or move the label`;
+        return new InputError(l.file, l.line, "rubric", `unknown rubric ${JSON.stringify(i.key.rubric)} (known: ${known || "none"})${gone}`);
       }));
     }
   }

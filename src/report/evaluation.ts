@@ -6,7 +6,7 @@ import { loadLabels } from "../calibration/labels.js";
 import { givenLabelsFolder } from "../calibration/labels-folder.js";
 import { loadRecords } from "../calibration/record.js";
 import { DEFAULT_REPS, DEFAULT_SEED } from "../calibration/stats/index.js";
-import { describeRubrics, loadConfig, missingInputs } from "../golden/config.js";
+import { describeRubrics, loadConfig, missingInputs, resolveRubrics } from "../golden/config.js";
 import { BOUNDS, requireWithin } from "../golden/bounds.js";
 import { copyFileAtomic } from "../golden/files.js";
 import { displayPath, InputErrors } from "../golden/errors.js";
@@ -210,6 +210,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       questions: golden.byId,
       trust: config.trust,
       knownRubrics: knownRubricNames(resolved),
+      rubricsDir: resolveRubrics(resolved).dir,
       seed,
       reps,
       time: time.toISOString(),

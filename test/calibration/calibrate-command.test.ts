@@ -176,7 +176,7 @@ describe("ragjudge calibrate", () => {
     appendFileSync(join(dir, "labels", "asha.jsonl"), line.replace('"rubric":"faithfulness"', '"rubric":"faithfulnes"') + "\n");
     const { code, err } = await run();
     expect(code).toBe(2);
-    expect(err).toBe(`ragjudge: error: ${join(dir, "labels", "asha.jsonl")}:95: rubric: unknown rubric "faithfulnes" (known: citation, correctness, faithfulness)\n`);
+    expect(err).toBe(`ragjudge: error: ${join(dir, "labels", "asha.jsonl")}:95: rubric: unknown rubric "faithfulnes" (known: citation, correctness, faithfulness): there is no faithfulnes.yaml in ${join(dir, "rubrics")} (a rubric whose file was removed is no longer judged): put the file back, or correct or move the label\n`);
     expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
   });
 

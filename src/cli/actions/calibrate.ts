@@ -7,7 +7,7 @@ import { firstLabel, loadLabels } from "../../calibration/labels.js";
 import { loadJsonl } from "../../golden/jsonl.js";
 import { loadRecords, recordKey, writeRecordIfChanged, type RecordWrite } from "../../calibration/record.js";
 import { renderJson, renderMarkdown, renderTable, type Format } from "../../calibration/render.js";
-import { loadConfig } from "../../golden/config.js";
+import { loadConfig, resolveRubrics } from "../../golden/config.js";
 import { loadGolden } from "../../golden/dataset.js";
 import { InputError, InputErrors } from "../../golden/errors.js";
 import { Judgment } from "../../golden/schema/items.js";
@@ -61,6 +61,7 @@ export function calibrateAction(opts: CalibrateOptions): void {
     questions,
     trust: config.trust,
     knownRubrics: knownRubricNames(resolved),
+      rubricsDir: resolveRubrics(resolved).dir,
     seed,
     reps,
   });
