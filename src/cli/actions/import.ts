@@ -27,7 +27,7 @@ export function importAction(format: string, file: string, flags: ImportFlags): 
   if (format !== "ragas" && format !== "csv") throw new UsageError(`import: the format is ragas or csv, got ${JSON.stringify(format)}`);
   const outDir = flags.out;
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new InputError(outDir, undefined, undefined, "is a file, expected a folder for --out");
-  const variant = flags.variant ?? (basename(file).replace(/\.(jsonl|json|csv|tsv)$/i, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "") || "imported");
+  const variant = flags.variant ?? (basename(file).replace(/\.(jsonl|json|csv|tsv)$/i, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "") || "imported");
   const targets = { config: join(outDir, CONFIG_FILE), golden: join(outDir, "golden", "questions.jsonl"), output: join(outDir, "outputs", `${variant}.output.jsonl`) };
   // --variant names only the output file: it is the way on for that file alone.
   const taken = Object.entries(targets).filter(([, t]) => existsSync(t));

@@ -133,6 +133,15 @@ describe("ragjudge import: passages as text score exactly as ids and chunks", ()
     expect(byFlag.code, byFlag.err).toBe(0);
   });
 
+  it("names the variant after the file without a dash left over: 'Ragas Export (2).jsonl' is Ragas-Export-2", async () => {
+    const dir = tempDir("ragjudge-import-name-");
+    const file = join(dir, "Ragas Export (2).jsonl");
+    writeFileSync(file, jsonl([{ question: "How long is the warranty?", contexts: ["Frames carry a lifetime warranty."], answer: "Lifetime.", reference_contexts: ["Frames carry a lifetime warranty."] }]));
+    const r = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "p")]);
+    expect(r.code, r.err).toBe(0);
+    expect(existsSync(join(dir, "p", "outputs", "Ragas-Export-2.output.jsonl"))).toBe(true);
+  });
+
   it("into a project that exists, names each file it would overwrite, and offers --variant only for the output, the one file it renames", async () => {
     const dir = tempDir("ragjudge-import-taken-");
     const file = join(dir, "ragas.jsonl");
