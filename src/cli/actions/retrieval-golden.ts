@@ -123,7 +123,7 @@ export async function runGoldenMode(flags: RetrievalFlags, ksFlag: number[] | un
   const ks = ksFlag ?? inputs.ks;
   const floors = parseFloors(flags.failUnder, inputs.configFloors, inputs.floorsSource);
   const { shown, all } = measuresFor(flags, ks, floors);
-  const by = parseBy(flags.by);
+  const by = parseBy(flags.by ?? "kind");
   const single = (what: string) => {
     if (inputs.variants.length !== 1) throw new UsageError(`${what} needs one variant: add --variant NAME (variants: ${inputs.variants.map((v) => v.name).join(", ")})`);
   };

@@ -15,7 +15,8 @@ import { writeToStdout } from "../stdout.js";
 export interface RetrievalFlags {
   cutoffs?: string;
   measure: string[];
-  by: string;
+  /** Golden-set groupings; undefined: kind (no commander default, so TREC mode can tell it was given). */
+  by?: string;
   perQuery?: boolean;
   format: "table" | "json" | "md" | "trec";
   failUnder?: string;
@@ -94,6 +95,8 @@ async function runTrecMode(flags: RetrievalFlags, ks: number[], floors: Floor[])
   if (flags.golden || flags.chunks || flags.output || flags.config) throw new UsageError("--qrels/--trec-run score a TREC run; do not combine them with --config, --golden, --chunks or --output");
   if (flags.exportQrels || flags.exportTrecRun) throw new UsageError("--export-qrels and --export-trec-run convert golden-set inputs; they do not apply to --qrels/--trec-run");
   if (flags.misses || flags.poolDepth !== undefined) throw new UsageError("--misses and --pool-depth diagnose golden-set inputs (stage lists, anchors); they do not apply to --qrels/--trec-run");
+  // a TREC run has one variant and no question kinds: these were ignored without a word
+  if (flags.by !== undefined || flags.variant !== undefined) throw new UsageError("--by and --variant apply to golden-set inputs (question kinds and tags, the config's variants); they do not apply to --qrels/--trec-run");
   const level = flags.level === undefined ? 1 : parseNumber("-l", flags.level, "level");
   const { shown, all } = measuresFor(flags, ks, floors);
   const ev = await scoreTrecFiles(flags.qrels, flags.trecRun, { measures: all, level, complete: flags.complete });

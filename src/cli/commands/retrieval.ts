@@ -16,7 +16,7 @@ export function registerRetrieval(program: Command): void {
     .description("Score retrieval: did search find the right chunks? Golden set + pipeline output (from the config, or --golden/--chunks/--output), or a TREC run + qrels (--qrels/--trec-run), with numbers equal to trec_eval's.")
     .option("-k, --cutoffs <list>", "cutoffs for P@k, R@k, nDCG@k, Hit@k (default: the config's k, else 1,5,10)")
     .option("-m, --measure <names>", "measures to compute, repeatable: R@10,RR,nDCG@5, trec_eval's -m form P.1,5,10, or all (default: RR, R@k at every k, nDCG@k and Hit@k at the largest k for table and md; every trec_eval measure with counts for json and trec)", collect, [])
-    .option("--by <list>", "group golden-set means by kind, tags, split (comma list), or none", "kind")
+    .option("--by <list>", "group golden-set means by kind, tags, split (comma list), or none (default: kind)")
     .option("--per-query", "also print each question's scores")
     .addOption(new Option("--format <format>", "output format; trec is byte-identical to trec_eval -q -c").choices(["table", "json", "md", "trec"]).default("table"))
     .option("--fail-under <floors>", "exit 1 when an overall value is below its floor, e.g. 'R@10=0.70,RR=0.5' (adds to the config's floors)")

@@ -139,6 +139,17 @@ describe("ragjudge retrieval with diagnostics", () => {
     expect(r.err).toMatch(/--misses and --pool-depth diagnose golden-set inputs/);
   });
 
+  it("--by and --variant do not apply to TREC runs either (they were ignored without a word)", async () => {
+    const qrels = write("y.qrels", "q1 0 d1 1\n");
+    const runf = write("y.run", "q1 Q0 d1 1 1.0 t\n");
+    for (const extra of [["--by", "kind"], ["--by", "none"], ["--variant", "bm25"]]) {
+      const r = await runCliCaptured(["retrieval", "--qrels", qrels, "--trec-run", runf, ...extra]);
+      expect(r.code, extra.join(" ")).toBe(2);
+      expect(r.err).toBe("ragjudge: error: --by and --variant apply to golden-set inputs (question kinds and tags, the config's variants); they do not apply to --qrels/--trec-run\n");
+    }
+    expect((await runCliCaptured(["retrieval", "--qrels", qrels, "--trec-run", runf])).code).toBe(0);
+  });
+
   it("refuses anchors that break the anchor rule instead of scoring them, and warns on an anchor a chunk boundary cuts", async () => {
     const golden = write("rule.golden.jsonl", jsonl([
       q("q-short", "hr", "carried forward", "factual"),
