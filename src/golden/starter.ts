@@ -202,12 +202,23 @@ export function writeStarter(target: string, opts: { rubrics?: boolean } = {}): 
       written.push(f);
     }
   }
+  return { dir, written, existing, skipped, gitignore: ignoreCache(dir) };
+}
+
+/**
+ * Adds the judge's cache folder to `dir`'s .gitignore unless a line already
+ * names it (`.ragjudge/`, `.ragjudge`, with or without a leading `/`): the
+ * cache holds every verdict and raw reply, not something to commit. A
+ * .gitignore that is not a file is an {@link InputError}.
+ */
+export function ignoreCache(dir: string): "added" | "present" {
+  const gitignore = join(dir, ".gitignore");
+  if (existsSync(gitignore) && !statSync(gitignore).isFile()) throw new InputError(gitignore, undefined, undefined, "exists and is not a file");
   const lines = existsSync(gitignore) ? readFileSync(gitignore, "utf8").split(/\r?\n/).map((l) => l.trim()) : [];
   const present = lines.some((l) => l === GITIGNORE_ENTRY || l === GITIGNORE_ENTRY.slice(0, -1) || l === `/${GITIGNORE_ENTRY}` || l === `/${GITIGNORE_ENTRY.slice(0, -1)}`);
-  if (!present) {
-    const text = existsSync(gitignore) ? readFileSync(gitignore, "utf8") : "";
-    const lead = text === "" || text.endsWith("\n") ? "" : "\n";
-    appendLineDurable(gitignore, `${lead}# the ragjudge judge's cache\n${GITIGNORE_ENTRY}`);
-  }
-  return { dir, written, existing, skipped, gitignore: present ? "present" : "added" };
+  if (present) return "present";
+  const text = existsSync(gitignore) ? readFileSync(gitignore, "utf8") : "";
+  const lead = text === "" || text.endsWith("\n") ? "" : "\n";
+  appendLineDurable(gitignore, `${lead}# the ragjudge judge's cache\n${GITIGNORE_ENTRY}`);
+  return "added";
 }

@@ -6,7 +6,7 @@ import { writeFileAtomic } from "../../golden/files.js";
 import { convertRows, IMPORT_FIELDS, type ImportField } from "../../golden/import/convert.js";
 import { fieldLabel } from "../../golden/import/fields.js";
 import { readCsvRows, readJsonlRows } from "../../golden/import/rows.js";
-import { starterConfig } from "../../golden/starter.js";
+import { GITIGNORE_ENTRY, ignoreCache, starterConfig } from "../../golden/starter.js";
 import { shellArg } from "../../report/next.js";
 import { UsageError } from "../errors.js";
 
@@ -31,6 +31,9 @@ export function importAction(format: string, file: string, flags: ImportFlags): 
   const targets = { config: join(outDir, CONFIG_FILE), golden: join(outDir, "golden", "questions.jsonl"), output: join(outDir, "outputs", `${variant}.output.jsonl`) };
   // --variant names only the output file: it is the way on for that file alone.
   const taken = Object.entries(targets).filter(([, t]) => existsSync(t));
+  // checked before anything is written, as the files are (ignoreCache adds the cache's line after them)
+  const gitignore = join(outDir, ".gitignore");
+  if (existsSync(gitignore) && !statSync(gitignore).isFile()) throw new InputError(gitignore, undefined, undefined, "exists and is not a file");
   if (taken.length) throw new InputErrors(taken.map(([what, t]) => new InputError(t, undefined, undefined, `exists: import never overwrites; choose another --out${what === "output" ? " or --variant" : ""}, or move it away`)));
 
   const problems: InputError[] = [];
@@ -54,12 +57,14 @@ export function importAction(format: string, file: string, flags: ImportFlags): 
   writeFileAtomic(targets.golden, jsonl(converted.golden));
   writeFileAtomic(targets.output, jsonl(converted.outputs));
   writeFileAtomic(targets.config, starterConfig({ name: variant, golden: rel(targets.golden), variant, output: rel(targets.output) }));
+  // as init does: the judge's cache (every verdict and raw reply) is not for the project's repository
+  const ignored = ignoreCache(outDir);
   const unanswerable = converted.golden.filter((q) => q.answerable === false).length;
   const mapped = Object.entries(converted.mapping).map(([f, c]) => `${fieldLabel(f)} <- ${c}`).join(", ");
   const cd = relative(process.cwd(), outDir);
   process.stdout.write([
     `import: ${displayPath(file)}: ${converted.golden.length} questions (${converted.golden.length - unanswerable} answerable, ${unanswerable} unanswerable); columns ${mapped}`,
-    `  wrote ${displayPath(targets.golden)}, ${displayPath(targets.output)} (variant ${variant}, passages as text), ${displayPath(targets.config)}`,
+    `  wrote ${displayPath(targets.golden)}, ${displayPath(targets.output)} (variant ${variant}, passages as text), ${displayPath(targets.config)}${ignored === "added" ? `; added ${GITIGNORE_ENTRY} (the judge's cache) to ${displayPath(join(outDir, ".gitignore"))}` : ""}`,
     "Next:",
     ...(cd && cd !== "." ? [`  cd ${shellArg(cd)}`] : []),
     "  ragjudge validate",

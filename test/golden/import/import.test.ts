@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../helpers/cli.js";
@@ -140,6 +140,28 @@ describe("ragjudge import: passages as text score exactly as ids and chunks", ()
     const r = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "p")]);
     expect(r.code, r.err).toBe(0);
     expect(existsSync(join(dir, "p", "outputs", "Ragas-Export-2.output.jsonl"))).toBe(true);
+  });
+
+  it("keeps the judge's cache out of git, as init does: .ragjudge/ added to .gitignore once, an existing .gitignore kept", async () => {
+    const dir = tempDir("ragjudge-import-ignore-");
+    const file = join(dir, "rows.jsonl");
+    writeFileSync(file, jsonl([{ question: "How long is the warranty?", contexts: ["Frames carry a lifetime warranty."], answer: "Lifetime.", reference_contexts: ["Frames carry a lifetime warranty."] }]));
+    const fresh = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "a")]);
+    expect(fresh.code, fresh.err).toBe(0);
+    expect(readFileSync(join(dir, "a", ".gitignore"), "utf8")).toBe("# the ragjudge judge's cache\n.ragjudge/\n");
+    expect(fresh.out).toContain(`added .ragjudge/ (the judge's cache) to ${join(dir, "a", ".gitignore")}`);
+    mkdirSync(join(dir, "b"));
+    writeFileSync(join(dir, "b", ".gitignore"), "node_modules\n/.ragjudge\n");
+    const kept = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "b")]);
+    expect(kept.code, kept.err).toBe(0);
+    expect(readFileSync(join(dir, "b", ".gitignore"), "utf8")).toBe("node_modules\n/.ragjudge\n");
+    expect(kept.out).not.toContain(".gitignore");
+    // a .gitignore that is a folder is refused before anything is written
+    mkdirSync(join(dir, "c", ".gitignore"), { recursive: true });
+    const refused = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "c")]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toBe(`ragjudge: error: ${join(dir, "c", ".gitignore")}: exists and is not a file\n`);
+    expect(readdirSync(join(dir, "c"))).toEqual([".gitignore"]);
   });
 
   it("into a project that exists, names each file it would overwrite, and offers --variant only for the output, the one file it renames", async () => {
