@@ -145,6 +145,8 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
   const file = table.file;
   const width = String(table.rows.length).length;
   const seenIds = new Map<string, number>();
+  // No reference-passages column at all: said once (at the header, or the first answerable row of a JSONL), not on every row.
+  let noReferenceColumn = false;
   table.rows.forEach((row, n) => {
     if (problems.length >= 50) return;
     const rowProblems: InputError[] = [];
@@ -167,7 +169,14 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
       else answerable = !TRUE.test(v);
     }
     if (opts.emptyReferenceUnanswerable && reference === undefined) answerable = false;
-    if (answerable && !rowProblems.length && (referenceContexts === undefined || referenceContexts.length === 0)) {
+    if (answerable && !rowProblems.length && col("referenceContexts") === undefined) {
+      if (!noReferenceColumn) {
+        noReferenceColumn = true;
+        const spec = IMPORT_FIELDS.referenceContexts;
+        problems.push(new InputError(file, table.headerLine ?? row.line, spec.defaults[0], `column not found (looked for ${spec.defaults.join(" or ")}; the ${table.headerLine === undefined ? "rows have" : "header has"}: ${table.columns.join(", ") || "nothing"}): an answerable question needs the passages that answer it, for retrieval scores; name yours with ${spec.flag} NAME, or mark questions the documents cannot answer with ${IMPORT_FIELDS.unanswerable.flag} NAME or --empty-reference-unanswerable`));
+      }
+      return; // the row cannot be converted; the column's one problem stands for it
+    } else if (answerable && !rowProblems.length && (referenceContexts === undefined || referenceContexts.length === 0)) {
       rowProblems.push(new InputError(file, row.line, col("referenceContexts") ?? IMPORT_FIELDS.referenceContexts.defaults[0], `missing: an answerable question needs the passages that answer it, for retrieval scores (map a column with ${IMPORT_FIELDS.referenceContexts.flag}); mark questions the documents cannot answer with ${IMPORT_FIELDS.unanswerable.flag} NAME or --empty-reference-unanswerable`));
     }
     if (!answerable && referenceContexts !== undefined && referenceContexts.length > 0) {

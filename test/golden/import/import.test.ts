@@ -142,6 +142,17 @@ describe("ragjudge import: passages as text score exactly as ids and chunks", ()
     expect(existsSync(join(dir, "p", "outputs", "Ragas-Export-2.output.jsonl"))).toBe(true);
   });
 
+  it("says once that the reference passages' column is missing, not on every answerable row", async () => {
+    const dir = tempDir("ragjudge-import-noref-");
+    const file = join(dir, "rows.jsonl");
+    const row = (q: string) => ({ question: q, contexts: ["Frames carry a lifetime warranty."], answer: "Lifetime." });
+    writeFileSync(file, jsonl([row("How long is the warranty?"), row("Is the frame covered?"), row("Who pays shipping?")]));
+    const r = await runCliCaptured(["import", "ragas", file, "--out", join(dir, "p")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`ragjudge: error: ${file}:1: reference_contexts: column not found (looked for reference_contexts; the rows have: question, contexts, answer): an answerable question needs the passages that answer it, for retrieval scores; name yours with --reference-contexts-col NAME, or mark questions the documents cannot answer with --unanswerable-col NAME or --empty-reference-unanswerable\n`);
+    expect(existsSync(join(dir, "p"))).toBe(false);
+  });
+
   it("keeps the judge's cache out of git, as init does: .ragjudge/ added to .gitignore once, an existing .gitignore kept", async () => {
     const dir = tempDir("ragjudge-import-ignore-");
     const file = join(dir, "rows.jsonl");
