@@ -276,7 +276,9 @@ export function describeEvidence(e: TextEvidence): string {
   if (e.queryWords.length === 0) return `${chunk}: the question has no content word to look for (only stop words)`;
   if (e.across.length === 0) {
     return e.inAnchorChunk.length
-      ? `${chunk} holds ${quoted(e.inAnchorChunk)} of the question's words; no chunk beside it holds the others`
+      ? e.inAnchorChunk.length >= e.queryWords.length
+        ? `${chunk} holds every one of the question's words (${quoted(e.inAnchorChunk)})`
+        : `${chunk} holds ${quoted(e.inAnchorChunk)} of the question's words; no chunk beside it holds the others`
       : `${chunk} shares none of the question's words (${quoted(e.queryWords)}), and no chunk beside it holds them`;
   }
   const places = e.across.map((p) => `${JSON.stringify(p.word)} (${p.where} of ${p.chunk}, ${p.side === "same section" ? "same section" : `${p.side} chunk`})`);

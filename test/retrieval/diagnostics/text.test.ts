@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { stemSet, stemWord, wordTokens } from "../../../src/golden/words.js";
-import { ChunkStems } from "../../../src/retrieval/diagnostics/text.js";
+import { ChunkStems, describeEvidence, emptyEvidence } from "../../../src/retrieval/diagnostics/text.js";
 import { mulberry32 } from "../../helpers/seeded.js";
 
 // words that exercise every stemming rule, cases, stop words, digits, Devanagari and NFKC forms
@@ -23,5 +23,14 @@ describe("ChunkStems", () => {
         expect(c.has(s), `${s} in ${JSON.stringify(chunk)}`).toBe(all.has(s));
       }
     }
+  });
+});
+
+describe("describeEvidence", () => {
+  it("says the anchor's chunk holds every word when it does, not that no chunk beside it holds 'the others'", () => {
+    const all = { ...emptyEvidence(["warranty", "frame"]), anchorChunks: ["w#1"], inAnchorChunk: ["warranty", "frame"] };
+    expect(describeEvidence(all)).toBe('the anchor\'s chunk w#1 holds every one of the question\'s words ("warranty" and "frame")');
+    const some = { ...all, inAnchorChunk: ["warranty"] };
+    expect(describeEvidence(some)).toBe('the anchor\'s chunk w#1 holds "warranty" of the question\'s words; no chunk beside it holds the others');
   });
 });
