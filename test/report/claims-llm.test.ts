@@ -194,6 +194,41 @@ describe("claim-level faithfulness with an LLM judge", () => {
     }
   });
 
+  it("waits out a rate limit while extracting claims (Retry-After), as the verdicts' calls do, and stops at once on a wait longer than a run waits", async () => {
+    let limited = 0;
+    const limiting = await startOpenAIServer({
+      keepBodies: true,
+      script: (r) => {
+        if (isExtraction(r) && limited++ === 0) return { status: 429, headers: { "retry-after": "1" }, message: "slow down" };
+        if (isExtraction(r)) return { content: JSON.stringify({ claims: [`Claim: ${answerOf(r).slice(0, 40)}`] }) };
+        return { verdict: "yes", reason: "stated in source 1" };
+      },
+    });
+    try {
+      const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: { kind: "openai", model: "judge-model", baseUrl: limiting.baseURL, maxRetries: 2, concurrency: 1 }, cacheDir: "cache" });
+      const r = await runCliCaptured(["judge", "--config", config, "--no-progress"], NO_KEY);
+      expect(r.code, r.err).toBe(0);
+      const calls = limiting.requests.filter((q) => isExtraction(q.info));
+      // retried at once, the 429 used up both retries within milliseconds and the run failed (exit 4)
+      expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await limiting.close();
+    }
+    const hour = await startOpenAIServer({ script: () => ({ status: 429, headers: { "retry-after": "3600" }, message: "come back later" }) });
+    try {
+      const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: { kind: "openai", model: "judge-model", baseUrl: hour.baseURL, maxRetries: 3, concurrency: 1 }, cacheDir: "cache" });
+      const started = Date.now();
+      const r = await runCliCaptured(["judge", "--config", config, "--no-progress"], NO_KEY);
+      expect(r.code, r.err).toBe(4);
+      expect(r.err).toContain("the endpoint asks to wait 3600 s before the next call, longer than the 60 s a run waits: rerun later");
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // one call per answer at most: the first refusal stops the others before they ask again
+      expect(hour.requests.length).toBeLessThanOrEqual(Object.keys(ANSWERS).length);
+    } finally {
+      await hour.close();
+    }
+  }, 30_000);
+
   it("keeps the sentence splitter for the baseline judge, with the claims rubric named", async () => {
     const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: { kind: "baseline" } });
     const lines: string[] = [];

@@ -11,7 +11,7 @@ import { runPool } from "../schedule/pool.js";
 import { redact } from "../transport/redact.js";
 import { LOOPBACK_DUMMY_KEY } from "../transport/endpoint.js";
 import { noKeyCause } from "../judges/llm.js";
-import { classifyError, DEFAULT_RETRY_POLICY } from "../transport/retry.js";
+import { classifyError, DEFAULT_RETRY_POLICY, retryWaitMs } from "../transport/retry.js";
 import type { RequestBody, ResponseMode } from "../transport/request.js";
 import { ClaimsStore } from "./store.js";
 
@@ -128,6 +128,8 @@ export interface ExtractOptions {
   /** The OpenAI SDK client to call with (the JudgeClient's `sdk`). */
   sdk: { chat: { completions: { create(body: RequestBody, opts?: { signal?: AbortSignal }): Promise<unknown> } } };
   log?: (line: string) => void;
+  /** Waits between retries (tests record them instead); default a timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** The result of {@link extractClaims}. */
@@ -178,9 +180,17 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
   o.cache.registerFingerprint(out.fingerprint, o.rubric.name, extractionTemplate(o.rubric, s, mode));
   const failed: string[] = [];
   let setup: string | undefined;
+  // Why the extraction stopped early: a Retry-After longer than a run waits (every call would ask again, for ever).
+  let stopped: string | undefined;
+  const policy = { ...DEFAULT_RETRY_POLICY, maxRetries: s.maxRetries };
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
   const one = async (key: string, e: Evidence) => {
     let cause = "";
     for (let attempt = 0; attempt <= s.maxRetries; attempt++) {
+      if (stopped !== undefined) {
+        cause = stopped;
+        break;
+      }
       const used = mode;
       try {
         const r = (await o.sdk.chat.completions.create(extractionBody(o.rubric, e, s, used))) as { model?: string; choices?: { message?: { content?: string | null } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
@@ -213,6 +223,16 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
         if (f.action === "fatal") {
           setup ??= s.apiKey === LOOPBACK_DUMMY_KEY && /^http-40[13]\b/.test(cause) ? noKeyCause(cause) : cause;
           break;
+        }
+        // A rate limit or a server error waits as the verdicts' calls do (judge/transport/client.ts): the server's
+        // Retry-After or the backoff, whichever is longer; retried at once, a 429 used up every retry in milliseconds.
+        if (f.action === "retry") {
+          if (f.askedMs !== undefined && f.askedMs > policy.maxRetryAfterMs) {
+            stopped ??= `${cause} (the endpoint asks to wait ${Math.round(f.askedMs / 1000)} s before the next call, longer than the ${Math.round(policy.maxRetryAfterMs / 1000)} s a run waits: rerun later)`;
+            cause = stopped;
+            break;
+          }
+          if (attempt < s.maxRetries) await sleep(retryWaitMs(attempt + 1, f.waitMs, policy));
         }
       }
     }
