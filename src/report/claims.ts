@@ -76,7 +76,8 @@ export function claimsSection(report: Pick<ReportJson, "unsupportedClaims" | "va
     const no = mine.filter((c) => c.verdict === "no");
     const answers = new Set(no.map((c) => c.question)).size;
     const errors = mine.length - no.length;
-    out.push(esc(`${v.name}: ${no.length} unsupported claim${no.length === 1 ? "" : "s"} in ${answers} answer${answers === 1 ? "" : "s"}${errors ? `, ${errors} not judged (error)` : ""}${mine.length > shown ? (shown > 0 ? `; the first ${shown}` : "; listed in report.json") : ""}`));
+    const count = no.length === 0 ? "no unsupported claim" : `${no.length} unsupported claim${no.length === 1 ? "" : "s"} in ${answers} answer${answers === 1 ? "" : "s"}`;
+    out.push(esc(`${v.name}: ${count}${errors ? `, ${errors} not judged (error)` : ""}${mine.length > shown ? (shown > 0 ? `; the first ${shown}` : "; listed in report.json") : ""}`));
     for (const c of mine.slice(0, shown)) {
       out.push(`${md ? "- " : "  - "}${esc(`${c.question} ${c.unit}: ${JSON.stringify(oneLine(c.claim, 160))} (${c.verdict === "no" ? "unsupported" : "error"}): ${oneLine(c.reason, 200)}`)}`);
       const against = c.context.length
