@@ -92,14 +92,31 @@ export function packagedRubricsDir(): string {
  */
 export class ConfigNotFoundError extends Error {
   override name = "ConfigNotFoundError";
-  /** @param above a config in a folder above `cwd` (the project this folder is inside), when there is one. */
+  /**
+   * @param above a config in a folder above `cwd` (the project this folder is inside), when there is one.
+   * @param without how the command runs without a config (`retrieval` and `validate` take the files themselves), said when there is no project above.
+   */
   constructor(
     readonly cwd: string,
     readonly above?: string,
+    without?: string,
   ) {
     super(above === undefined
-      ? `no ${CONFIG_FILE} in ${cwd} and no --config: run \`ragjudge init\` to start one here, or add --example to run the shipped example`
+      ? `no ${CONFIG_FILE} in ${cwd} and no --config: run \`ragjudge init\` to start one here, ${without ? `add --example to run the shipped example, or ${without}` : "or add --example to run the shipped example"}`
       : `no ${CONFIG_FILE} in ${cwd}, but this folder is inside the project of ${above}: run ragjudge from ${dirname(above)}, or pass --config ${relative(cwd, above)} (\`ragjudge init\` here would start a second project inside it)`);
+  }
+}
+
+/**
+ * {@link loadConfig} for a command that also runs on files named by flags:
+ * when there is no config to find, the message says that way too.
+ */
+export function loadConfigOr(file: string | undefined, without: string): ResolvedConfig {
+  try {
+    return loadConfig(file);
+  } catch (e) {
+    if (e instanceof ConfigNotFoundError && e.above === undefined) throw new ConfigNotFoundError(e.cwd, undefined, without);
+    throw e;
   }
 }
 

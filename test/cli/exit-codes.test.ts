@@ -27,7 +27,10 @@ describe("no config: every command says so in one line, exits 2 and writes nothi
       const cwd = tempDir("ragjudge-noconfig-");
       const r = await inDir(cwd, args);
       expect(r.code).toBe(EXIT.badInput);
-      expect(r.err).toBe(`ragjudge: error: no ragjudge.config.json in ${cwd} and no --config: run \`ragjudge init\` to start one here, or add --example to run the shipped example\n`);
+      // validate and retrieval also run on files named by flags, and say so
+      const files = { validate: "name the files: --golden FILE --output FILE (and --chunks FILE)", retrieval: "name the files: --golden FILE --output FILE (and --chunks FILE), or --qrels FILE --trec-run FILE for a TREC run" }[args[0]!];
+      const ways = files ? `add --example to run the shipped example, or ${files}` : "or add --example to run the shipped example";
+      expect(r.err).toBe(`ragjudge: error: no ragjudge.config.json in ${cwd} and no --config: run \`ragjudge init\` to start one here, ${ways}\n`);
       expect(r.out).toBe("");
       expect(readdirSync(cwd)).toEqual([]);
     });

@@ -1,5 +1,5 @@
 /** The golden-set mode of `ragjudge retrieval` (golden set + chunks + pipeline outputs, from the config or explicit files), loaded only in that mode; see retrieval.ts. */
-import { chooseVariants, configInputs, loadConfig, missingInputs } from "../../golden/config.js";
+import { chooseVariants, configInputs, loadConfigOr, missingInputs } from "../../golden/config.js";
 import { loadGolden, relevantSets, variantNameFromFile, type GoldenSet, type VariantData } from "../../golden/dataset.js";
 import { loadVariantsParallel } from "../../golden/load-parallel.js";
 import { checkAnchors, type AnchorCheck } from "../../golden/anchors.js";
@@ -94,7 +94,7 @@ async function loadGoldenInputs(flags: RetrievalFlags): Promise<GoldenInputs> {
     const variants = await loadVariantsParallel([{ name: flags.variant ?? variantNameFromFile(files.output), output: files.output, ...(files.chunks ? { chunks: files.chunks } : {}), contextK: 5, stages: { first: [] } }], golden, undefined, early(golden));
     return { golden, variants, anchors: earlyCheck(variants), ks: [1, 5, 10], configFloors: {}, floorsSource: undefined, chunksFrom: "flag", poolDepth: 50, exports };
   }
-  const cfg = loadConfig(flags.config);
+  const cfg = loadConfigOr(flags.config, "name the files: --golden FILE --output FILE (and --chunks FILE), or --qrels FILE --trec-run FILE for a TREC run");
   const exports = exportTargets(flags, configInputs(cfg, ["config", "golden", "variants"]));
   const missing = missingInputs(cfg);
   if (missing.length) throw new InputErrors(missing);

@@ -1,4 +1,4 @@
-import { chooseVariants, loadConfig, missingInputs, resolveRubrics } from "../../golden/config.js";
+import { chooseVariants, loadConfigOr, missingInputs, resolveRubrics } from "../../golden/config.js";
 import { variantNameFromFile } from "../../golden/dataset.js";
 import { displayPath, InputErrors, isStoppedNote, type InputError } from "../../golden/errors.js";
 import { validateInputs, type ValidateInputs } from "../../golden/validate.js";
@@ -25,7 +25,7 @@ function inputsFrom(flags: ValidateFlags): { inputs: ValidateInputs; configProbl
     const contextK = flags.contextK === undefined ? 5 : parseNumber("--context-k", flags.contextK, "contextK");
     return { inputs: { golden: files.golden, variants: [{ name: flags.variant ?? variantNameFromFile(files.output), chunks: files.chunks, output: files.output, contextK }], citations: flags.citations, chunksFrom: "flag" }, configProblems: [] };
   }
-  const cfg = loadConfig(flags.config);
+  const cfg = loadConfigOr(flags.config, "name the files: --golden FILE --output FILE (and --chunks FILE)");
   const missing = missingInputs(cfg);
   if (missing.length) throw new InputErrors(missing);
   // Rubric names are identities too: two files of one name, or a name listed twice, are bad input here already.
