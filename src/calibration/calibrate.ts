@@ -30,8 +30,8 @@ export interface CalibrateInput {
   trust?: TrustSettings;
   /** Rubric names that exist (rubric files); a label for a rubric outside these and the judgments is an error. */
   knownRubrics?: ReadonlySet<string>;
-  /** Where {@link knownRubrics} were read (the rubrics folder), to say so when a label names another. */
-  rubricsDir?: string;
+  /** Where {@link knownRubrics} were read (the project's rubrics folder, or the packaged ones), to say so when a label names another. */
+  rubrics?: { dir: string; packaged: boolean };
   seed?: number;
   reps?: number;
   level?: number;
@@ -307,7 +307,11 @@ export function calibrate(input: CalibrateInput): CalibrationReport {
       throw new InputErrors(unknown.map((i) => {
         const l = firstLabel(i);
         // a rubric file removed from the folder (or a copy made without it) drops the rubric: say where it is missing
-        const gone = input.rubricsDir === undefined ? "" : `: there is no ${i.key.rubric}.yaml in ${displayPath(input.rubricsDir)} (a rubric whose file was removed is no longer judged): put the file back, or correct or move the label`;
+        // the packaged rubrics are the installed package's: nothing to put back there, only the label to correct
+        const where = input.rubrics;
+        const gone = where === undefined ? ""
+          : where.packaged ? `: the project uses the packaged rubrics, which have no ${i.key.rubric}: correct or move the label (ragjudge init --rubrics copies the rubrics out for editing)`
+          : `: there is no ${i.key.rubric}.yaml in ${displayPath(where.dir)} (a rubric whose file was removed is no longer judged): put the file back, or correct or move the label`;
         return new InputError(l.file, l.line, "rubric", `unknown rubric ${JSON.stringify(i.key.rubric)} (known: ${known || "none"})${gone}`);
       }));
     }

@@ -187,8 +187,8 @@ export function writeStarter(target: string, opts: { rubrics?: boolean } = {}): 
     const p = join(dir, f.path);
     if (existsSync(p) && !statSync(p).isFile()) throw new InputError(p, undefined, undefined, "exists and is not a file; move it away or init another folder");
   }
-  const gitignore = join(dir, ".gitignore");
-  if (existsSync(gitignore) && !statSync(gitignore).isFile()) throw new InputError(gitignore, undefined, undefined, "exists and is not a file");
+  // checked before anything is written (ignoreCache adds its line after the files)
+  gitignoreOf(dir);
   const written: StarterFile[] = [];
   const existing: StarterFile[] = [];
   const skipped: StarterFile[] = [];
@@ -205,6 +205,13 @@ export function writeStarter(target: string, opts: { rubrics?: boolean } = {}): 
   return { dir, written, existing, skipped, gitignore: ignoreCache(dir) };
 }
 
+/** `dir`'s .gitignore, refused (an {@link InputError}) when something other than a file has that name. */
+export function gitignoreOf(dir: string): string {
+  const gitignore = join(dir, ".gitignore");
+  if (existsSync(gitignore) && !statSync(gitignore).isFile()) throw new InputError(gitignore, undefined, undefined, "exists and is not a file");
+  return gitignore;
+}
+
 /**
  * Adds the judge's cache folder to `dir`'s .gitignore unless a line already
  * names it (`.ragjudge/`, `.ragjudge`, with or without a leading `/`): the
@@ -212,8 +219,7 @@ export function writeStarter(target: string, opts: { rubrics?: boolean } = {}): 
  * .gitignore that is not a file is an {@link InputError}.
  */
 export function ignoreCache(dir: string): "added" | "present" {
-  const gitignore = join(dir, ".gitignore");
-  if (existsSync(gitignore) && !statSync(gitignore).isFile()) throw new InputError(gitignore, undefined, undefined, "exists and is not a file");
+  const gitignore = gitignoreOf(dir);
   const lines = existsSync(gitignore) ? readFileSync(gitignore, "utf8").split(/\r?\n/).map((l) => l.trim()) : [];
   const present = lines.some((l) => l === GITIGNORE_ENTRY || l === GITIGNORE_ENTRY.slice(0, -1) || l === `/${GITIGNORE_ENTRY}` || l === `/${GITIGNORE_ENTRY.slice(0, -1)}`);
   if (present) return "present";

@@ -210,7 +210,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       questions: golden.byId,
       trust: config.trust,
       knownRubrics: knownRubricNames(resolved),
-      rubricsDir: resolveRubrics(resolved).dir,
+      rubrics: resolveRubrics(resolved),
       seed,
       reps,
       time: time.toISOString(),

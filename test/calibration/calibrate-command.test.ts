@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CalibrationRecord } from "../../src/calibration/record.js";
@@ -178,6 +178,18 @@ describe("ragjudge calibrate", () => {
     expect(code).toBe(2);
     expect(err).toBe(`ragjudge: error: ${join(dir, "labels", "asha.jsonl")}:95: rubric: unknown rubric "faithfulnes" (known: citation, correctness, faithfulness): there is no faithfulnes.yaml in ${join(dir, "rubrics")} (a rubric whose file was removed is no longer judged): put the file back, or correct or move the label\n`);
     expect(existsSync(join(dir, "labels", "calibration"))).toBe(false);
+  });
+
+  it("with the packaged rubrics, a label for an unknown rubric is told to be corrected, never to put a file into the installed package", async () => {
+    rmSync(join(dir, "rubrics"), { recursive: true });
+    const config = join(dir, "ragjudge.config.json");
+    writeFileSync(config, readFileSync(config, "utf8").replace(/^\s*"rubricsDir": "rubrics",\n/m, ""));
+    const line = readFileSync(join(dir, "labels", "asha.jsonl"), "utf8").split("\n")[0]!;
+    appendFileSync(join(dir, "labels", "asha.jsonl"), line.replace('"rubric":"faithfulness"', '"rubric":"faithfulnes"') + "\n");
+    const { code, err } = await run();
+    expect(code).toBe(2);
+    expect(err).toMatch(/asha\.jsonl:95: rubric: unknown rubric "faithfulnes" \(known: [^)]*\): the project uses the packaged rubrics, which have no faithfulnes: correct or move the label \(ragjudge init --rubrics copies the rubrics out for editing\)\n$/);
+    expect(err).not.toContain("put the file back");
   });
 
   it("rejects a label other than yes/no in one line", async () => {

@@ -61,7 +61,7 @@ export function calibrateAction(opts: CalibrateOptions): void {
     questions,
     trust: config.trust,
     knownRubrics: knownRubricNames(resolved),
-      rubricsDir: resolveRubrics(resolved).dir,
+    rubrics: resolveRubrics(resolved),
     seed,
     reps,
   });

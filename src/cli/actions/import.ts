@@ -6,8 +6,8 @@ import { writeFileAtomic } from "../../golden/files.js";
 import { convertRows, IMPORT_FIELDS, type ImportField } from "../../golden/import/convert.js";
 import { fieldLabel } from "../../golden/import/fields.js";
 import { readCsvRows, readJsonlRows } from "../../golden/import/rows.js";
-import { GITIGNORE_ENTRY, ignoreCache, starterConfig } from "../../golden/starter.js";
-import { shellArg } from "../../report/next.js";
+import { GITIGNORE_ENTRY, gitignoreOf, ignoreCache, starterConfig } from "../../golden/starter.js";
+import { shellArg } from "../../golden/project-args.js";
 import { UsageError } from "../errors.js";
 
 export interface ImportFlags {
@@ -32,8 +32,7 @@ export function importAction(format: string, file: string, flags: ImportFlags): 
   // --variant names only the output file: it is the way on for that file alone.
   const taken = Object.entries(targets).filter(([, t]) => existsSync(t));
   // checked before anything is written, as the files are (ignoreCache adds the cache's line after them)
-  const gitignore = join(outDir, ".gitignore");
-  if (existsSync(gitignore) && !statSync(gitignore).isFile()) throw new InputError(gitignore, undefined, undefined, "exists and is not a file");
+  gitignoreOf(outDir);
   if (taken.length) throw new InputErrors(taken.map(([what, t]) => new InputError(t, undefined, undefined, `exists: import never overwrites; choose another --out${what === "output" ? " or --variant" : ""}, or move it away`)));
 
   const problems: InputError[] = [];

@@ -222,6 +222,8 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
         cause = redact(f.cause, [s.apiKey]);
         if (f.action === "fatal") {
           setup ??= s.apiKey === LOOPBACK_DUMMY_KEY && /^http-40[13]\b/.test(cause) ? noKeyCause(cause) : cause;
+          // the next answers would be refused the same way: no more calls (the verdicts' client stops at once too)
+          stopped ??= setup;
           break;
         }
         // A rate limit or a server error waits as the verdicts' calls do (judge/transport/client.ts): the server's
@@ -242,7 +244,7 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
   // Claims extracted in text mode after a switch are under the text mode's fingerprint.
   out.fingerprint = extractionFingerprint(o.rubric, s, mode);
   if (failed.length) {
-    throw new FatalJudgeError(`claims: the claims of ${failed.length} answer${failed.length === 1 ? "" : "s"} could not be extracted (${setup ?? failed[0]}); the extractions already made are cached`, setup ? "setup" : "endpoint");
+    throw new FatalJudgeError(`claims: the claims of ${failed.length} answer${failed.length === 1 ? "" : "s"} could not be extracted (${setup ?? stopped ?? failed[0]}); the extractions already made are cached`, setup ? "setup" : "endpoint");
   }
   return out;
 }

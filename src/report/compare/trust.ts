@@ -60,7 +60,8 @@ export function notRechecked(why: string): TrustRecheck {
  * project's golden set (each question's split) and its labels folder (labels,
  * draws, calibration records; `labels` when given). Verdicts or a golden set that cannot be read
  * leave it not re-checked, saying why; a bad labels folder makes every judge
- * untrusted, as in `judge`.
+ * untrusted, as in `judge`. Either way the unreadable file's error is kept
+ * (`badInput`): `compare --require-trusted` refuses it as bad input (exit 2).
  *
  * @example
  * const ev = loadEvaluation("evaluations/20261130T134501Z-example");

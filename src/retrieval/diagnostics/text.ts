@@ -277,7 +277,7 @@ export function describeEvidence(e: TextEvidence): string {
   if (e.across.length === 0) {
     return e.inAnchorChunk.length
       ? e.inAnchorChunk.length >= e.queryWords.length
-        ? `${chunk} holds every one of the question's words (${quoted(e.inAnchorChunk)})`
+        ? `${chunk} ${e.anchorChunks.length === 1 ? "holds" : "hold"} every one of the question's words (${quoted(e.inAnchorChunk)})`
         : `${chunk} holds ${quoted(e.inAnchorChunk)} of the question's words; no chunk beside it holds the others`
       : `${chunk} shares none of the question's words (${quoted(e.queryWords)}), and no chunk beside it holds them`;
   }
