@@ -170,7 +170,8 @@ export function recommend(rows: readonly PanelRow[]): { line: string; judge: str
   const close = measured[0];
   if (!close) return { line: "no judge is trusted; closest: none yet (no label pairs with the panel's verdicts: label a random sample)", judge: null };
   // Labels that pass are not trust: no current calibration record of the judge (the gate's first rule) says so.
-  const record = close.labelsPass ? "; its labels pass the gate, but ragjudge calibrate has no current record of this judge: calibrate the panel's verdicts (panel-judgments.jsonl) with --judgments" : "";
+  // the CLI fills in the command's flags (report/panel/hints.ts: the project, the panel's verdicts file)
+  const record = close.labelsPass ? "; its labels pass the gate, but ragjudge calibrate has no current record of this judge: run ragjudge calibrate" : "";
   return { line: `no judge is trusted; closest: ${close.judge} (kappa ${kappaText(close.kappa, close.ci)}, ${close.n} labels, ${costText(close.usdPer1000)}${record})`, judge: close.judge };
 }
 

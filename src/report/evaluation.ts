@@ -35,6 +35,7 @@ import { startBackground } from "./background.js";
 import { planFiles, writeEvaluation } from "./write.js";
 import { checkPanelSetup, mainJudgeOf } from "../judge/judges/panel.js";
 import { panelFigures } from "../calibration/panel.js";
+import { withPanelHints } from "./panel/hints.js";
 import { judgePanel, PANEL_JUDGMENTS, panelErrors, panelJson, panelJudgmentsText } from "./panel/run.js";
 
 /** Options of {@link runEvaluation}; every one is optional. */
@@ -218,7 +219,9 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     });
     stage("calibrate");
     const plan = planFiles(calibration);
-    const panel = panelRuns ? panelJson(panelRuns, panelFigures({ judges: panelRuns, book, draws, records, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() })) : undefined;
+    // the panel's verdicts are copied to the cache folder too: its advice to calibrate names that copy, which stays
+    const panelFile = join(cacheDir, PANEL_JUDGMENTS);
+    const panel = panelRuns ? panelJson(panelRuns, withPanelHints(panelFigures({ judges: panelRuns, book, draws, records, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() }), resolved, options.labels, panelFile)) : undefined;
     if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
     const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
     // each trust line's advice to calibrate names the project, the --labels folder and, with --cache-dir, where the run's verdicts are (it works as printed)

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { resolveLabels, type LocatedLabel } from "../../src/calibration/labels.js";
 import { panelFigures, recommend, type PanelJudgeInput, type PanelRow } from "../../src/calibration/panel.js";
 import type { Judgment, Label } from "../../src/golden/schema/items.js";
-import { calibrate, honest, judgeAgain, judged } from "../helpers/gate-project.js";
+import { honest, judgeAgain, judged } from "../helpers/gate-project.js";
+import { runCliCaptured } from "../helpers/cli.js";
 
 const H = (i: number) => i.toString(16).padStart(64, "0");
 const T = "2026-01-01T00:00:00.000Z";
@@ -83,9 +84,12 @@ describe("the panel's trust is the gate's", () => {
     expect(before.out).toMatch(/correctness {2}\[[^\n]*\n {2}UNTRUSTED: no calibration record for this judge/);
     expect(before.out).not.toContain("cheapest trusted judge");
     expect(before.out).toMatch(/^ *lexical +1\.00 \[0\.\d\d, 1\.00\] +36 +1\.00 +1\.00 +untrusted /m);
-    expect(before.out).toContain("=> no judge is trusted; closest: lexical (kappa 1.00 [0.81, 1.00], 36 labels, $0.00 per 1,000; its labels pass the gate, but ragjudge calibrate has no current record of this judge: calibrate the panel's verdicts (panel-judgments.jsonl) with --judgments)");
-    // Calibrated over the panel's verdicts, the judge the labels agree with is trusted, and only it.
-    expect((await calibrate({ ...p, judgments: panelJudgments })).code).toBe(0);
+    // the advice is the command that records the panel's judges, with the project and the panel's verdicts
+    expect(before.out).toContain(`=> no judge is trusted; closest: lexical (kappa 1.00 [0.81, 1.00], 36 labels, $0.00 per 1,000; its labels pass the gate, but ragjudge calibrate has no current record of this judge: run ragjudge calibrate --config ${p.config} --judgments ${panelJudgments})`);
+    // Calibrated over the panel's verdicts, as printed, the judge the labels agree with is trusted, and only it.
+    const printed = /no current record of this judge: run ragjudge (calibrate [^)]*)\)/.exec(before.out)![1]!.split(" ");
+    const typed = await runCliCaptured(printed);
+    expect(typed.code, typed.err).toBe(0);
     const after = await judgeAgain(p);
     expect(after.out).toMatch(/^ *lexical +1\.00 \[0\.\d\d, 1\.00\] +36 +1\.00 +1\.00 +trusted /m);
     expect(after.out).toContain("=> cheapest trusted judge: lexical (kappa 1.00 [0.81, 1.00], $0.00 per 1,000)");

@@ -3,6 +3,7 @@ import { loadDraws } from "../../calibration/draws.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { loadRecords } from "../../calibration/record.js";
 import { panelFigures } from "../../calibration/panel.js";
+import { withPanelHints } from "../../report/panel/hints.js";
 import type { ResolvedConfig } from "../../golden/config.js";
 import { displayPath } from "../../golden/errors.js";
 import { writeFileAtomic } from "../../golden/files.js";
@@ -17,12 +18,12 @@ import { judgePanel, PANEL_JUDGMENTS, panelErrors, panelJson, panelJudgmentsText
  * section is printed as `run` prints it. Returns the error verdicts the
  * panel's model and baseline judges left (exit 4 unless allowed).
  */
-export async function judgeWithPanel(resolved: ResolvedConfig, inputs: JudgeInputs, cacheDir: string, out: string, log: (s: string) => void, labels = resolved.path(resolved.config.labels)): Promise<number> {
+export async function judgeWithPanel(resolved: ResolvedConfig, inputs: JudgeInputs, cacheDir: string, out: string, log: (s: string) => void, labels = resolved.path(resolved.config.labels), labelsFlag?: string): Promise<number> {
   const { config } = resolved;
   const runs = await judgePanel({ config, items: inputs.itemSet.items, rubrics: inputs.rubrics, cacheDir, log });
   const file = join(dirname(out), PANEL_JUDGMENTS);
   writeFileAtomic(file, panelJudgmentsText(runs));
-  const figures = panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), records: loadRecords(labels), questions: inputs.golden.byId, trust: config.trust });
+  const figures = withPanelHints(panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), records: loadRecords(labels), questions: inputs.golden.byId, trust: config.trust }), resolved, labelsFlag, file);
   process.stdout.write(`\n${panelSection(panelJson(runs, figures), "terminal", displayPath(resolved.file))}`);
   log(`judge: wrote the panel's ${runs.reduce((n, r) => n + r.judgments.length, 0)} judgments to ${file}\n`);
   return panelErrors(runs);

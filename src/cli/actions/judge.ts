@@ -180,7 +180,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   log(`judge: wrote ${result.judgments.length} judgments to ${out}\n`);
   // A judge panel (config `judges`) judges too, unless a flag chose one judge.
   const panelErrors = resolved.config.judges && flags.judge === undefined && flags.model === undefined && flags.baseUrl === undefined
-    ? await (await import("./judge-panel.js")).judgeWithPanel(resolved, { ...inputs, itemSet: { ...inputs.itemSet, items } }, cacheDir, out, log, labelsDir) : 0;
+    ? await (await import("./judge-panel.js")).judgeWithPanel(resolved, { ...inputs, itemSet: { ...inputs.itemSet, items } }, cacheDir, out, log, labelsDir, flags.labels) : 0;
   const errors = result.judgments.filter((j) => j.verdict === "error" && !j.derived).length + panelErrors;
   if (errors && !flags.allowErrors) {
     log(`ragjudge: the judge did not finish: ${errors} item${errors === 1 ? "" : "s"} ended as error verdicts (not yes or no); rerun to retry them, or pass --allow-errors\n`);
