@@ -29,7 +29,7 @@ import { EXIT, UsageError } from "../errors.js";
 import { displayPath } from "../../golden/errors.js";
 import { projectArgs, shellArg } from "../../golden/project-args.js";
 import { calibrateHint, labelsToRead } from "./example-labels.js";
-import { nameList } from "./lists.js";
+import { nameList, refuseNoneInList } from "./lists.js";
 import { checkPanelSetup, mainJudgeOf } from "../../judge/judges/panel.js";
 
 export interface JudgeCommandFlags extends JudgeFlags {
@@ -52,7 +52,7 @@ export interface JudgeCommandFlags extends JudgeFlags {
 function parseBy(v: string): ("kind" | "tags")[] {
   const parts = nameList("--by", v, "breakdown (kind, tags or none)");
   if (parts.length === 1 && parts[0] === "none") return [];
-  if (parts.includes("none")) throw new UsageError(`--by: "none" (overall only) stands alone, not in a list with groupings (got ${JSON.stringify(v)}): give --by none, or the groupings without it`);
+  refuseNoneInList(parts, v);
   for (const p of parts) if (p !== "kind" && p !== "tags") throw new UsageError(`--by takes kind, tags or none, got ${JSON.stringify(p)}`);
   return parts as ("kind" | "tags")[];
 }

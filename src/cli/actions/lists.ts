@@ -17,3 +17,14 @@ export function nameList(flag: string, text: string, what: string): string[] {
   if (names.length === 0) throw new UsageError(`${flag} ${JSON.stringify(text)} names no ${what}: give one or more, comma separated, or leave ${flag} out for the default`);
   return names;
 }
+
+/**
+ * Refuses `none` inside a `--by` list with groupings (`--by none,kind`):
+ * `judge` and `retrieval` take `none` (overall only) alone (each returns early for a lone `none` first).
+ *
+ * @example
+ * refuseNoneInList(["none", "kind"], "none,kind") // throws: --by: "none" (overall only) stands alone, ...
+ */
+export function refuseNoneInList(parts: readonly string[], text: string): void {
+  if (parts.includes("none")) throw new UsageError(`--by: "none" (overall only) stands alone, not in a list with groupings (got ${JSON.stringify(text)}): give --by none, or the groupings without it`);
+}

@@ -16,15 +16,16 @@ import { goldenToQrels, pipelineToRun } from "../../retrieval/trec/export.js";
 import { explicitFiles } from "../commands/validate.js";
 import { UsageError } from "../errors.js";
 import { parseNumber } from "../commands/numbers.js";
-import { nameList } from "./lists.js";
+import { nameList, refuseNoneInList } from "./lists.js";
 import { measuresFor, project, projectView, valueGetter, type RetrievalFlags, type Scored } from "./retrieval.js";
 
 function parseBy(text: string): GroupBy[] {
   if (text.trim() === "none") return [];
   const out: GroupBy[] = [];
-  for (const part of nameList("--by", text, "grouping (kind, tags, split or none)")) {
+  const parts = nameList("--by", text, "grouping (kind, tags, split or none)");
+  refuseNoneInList(parts, text);
+  for (const part of parts) {
     const key = (part === "tag" ? "tags" : part) as GroupBy;
-    if (part === "none") throw new UsageError(`--by: "none" (overall only) stands alone, not in a list with groupings (got ${JSON.stringify(text)}): give --by none, or the groupings without it`);
     if (!GROUP_BY.includes(key)) throw new UsageError(`--by: unknown grouping ${JSON.stringify(part)} (use kind, tags, split, or none)`);
     out.push(key);
   }
