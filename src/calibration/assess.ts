@@ -8,6 +8,7 @@ import { loadRecords } from "./record.js";
 import type { BootstrapOptions } from "./stats/index.js";
 import { decideTrust, gateContext, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
 import { groupJudgments } from "./verdicts.js";
+import type { Wordings } from "./wording.js";
 
 /** Trust state and pass rates of one rubric under one judge (fingerprint and served model). */
 export interface RubricAssessment {
@@ -39,6 +40,8 @@ export function assessJudgments(input: {
   labelsDir: string;
   trust?: TrustSettings;
   questions?: Iterable<{ id: string; split?: string }>;
+  /** Today's wording hash of each rubric (context.ts `wordingsOf`): labels of an earlier wording of its question do not count. */
+  wordings?: Wordings;
   bootstrap?: BootstrapOptions;
 }): { rubrics: RubricAssessment[]; ruleVerdicts: number } {
   const inputs: TrustInputs = {
@@ -47,6 +50,7 @@ export function assessJudgments(input: {
     records: loadRecords(input.labelsDir),
     ...(input.trust ? { trust: input.trust } : {}),
     ...(input.questions ? { splits: splitsOf(input.questions) } : {}),
+    ...(input.wordings ? { wordings: input.wordings } : {}),
   };
   const { groups, counts } = groupJudgments(input.judgments);
   const rubrics = groups.map((g) => {

@@ -16,6 +16,7 @@ import { CalibrationRecord, RECORD_SCHEMA, type LoadedRecord, type RecordFigures
 import { DEFAULT_REPS, DEFAULT_SEED, noBootstrap } from "./stats/index.js";
 import { countedDraws, decideTrust, excludedOf, gateContext, gateOptionsOf, labelsHashOf, splitsOf, type TrustInputs, type TrustState } from "./trust.js";
 import { groupJudgments, verdictsHash, type GroupingCounts, type JudgeGroup } from "./verdicts.js";
+import { earlierWordingNote, type Wordings } from "./wording.js";
 
 /** Inputs of one calibration run. */
 export interface CalibrateInput {
@@ -32,6 +33,8 @@ export interface CalibrateInput {
   knownRubrics?: ReadonlySet<string>;
   /** Where {@link knownRubrics} were read (the project's rubrics folder, or the packaged ones), to say so when a label names another. */
   rubrics?: { dir: string; packaged: boolean };
+  /** Today's wording hash of each rubric (context.ts `wordingsOf`): labels of an earlier wording of its question do not count. */
+  wordings?: Wordings;
   seed?: number;
   reps?: number;
   level?: number;
@@ -239,6 +242,10 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
   const trust = input.records ? againstStored(fresh, decideTrust(pairing, inputs, { figures: gate })) : fresh;
   const warnings = [...pairing.warnings];
   if (pairing.ties.length) warnings.push(`${pairing.ties.length} item(s) have tied labels and no adjudication label: left out until adjudicated`);
+  // an untrusted state's message says it already
+  if (pairing.earlierWording && trust.trusted) warnings.push(earlierWordingNote(group.rubric, pairing.earlierWording, pairing.wordingUnread));
+  const unworded = input.wordings?.has(group.rubric) ? pairing.gate.filter((p) => p.labelled.byAnnotator.some((l) => l.value.wordingHash === undefined)).length : 0;
+  if (unworded) warnings.push(`${unworded} counted label${unworded === 1 ? " does" : "s do"} not record which wording of the question of ${group.rubric} ${unworded === 1 ? "it" : "they"} answered (made before ragjudge recorded it, or by hand): taken to answer today's; if the question changed since, label ${unworded === 1 ? "that item" : "those items"} again`);
   const { items: _items, ...groupInfo } = group;
   return {
     group: { ...groupInfo, items: group.items.length },
@@ -320,6 +327,7 @@ export function calibrate(input: CalibrateInput): CalibrationReport {
     book: input.book, draws: input.draws ?? NO_DRAWS, records: input.records ?? [],
     ...(input.trust ? { trust: input.trust } : {}),
     ...(input.questions ? { splits: splitsOf(input.questions.values()) } : {}),
+    ...(input.wordings ? { wordings: input.wordings } : {}),
   };
   const rubrics = groups.map((g) => calibrateGroup(pairGroup(g, input.book, gateContext(inputs, g.rubric)), input, inputs, time));
   const warnings: string[] = [];

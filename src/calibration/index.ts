@@ -24,4 +24,5 @@ export * from "./uninformative.js";
 export * from "./draws.js";
 export * from "./trust.js";
 export * from "./trust-rules.js";
+export * from "./wording.js";
 export * from "./plan/index.js";

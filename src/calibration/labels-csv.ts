@@ -16,7 +16,7 @@ import { currentLabels, type LabelBook } from "./labels.js";
 /** Every column, in export order. */
 export const CSV_COLUMNS = [
   "variant", "question", "rubric", "unit", "inputHash", "label", "annotator", "provenance", "source",
-  "frame", "inclusionProbability", "stratum", "split", "draw", "attestation", "adjudication", "note", "time",
+  "frame", "inclusionProbability", "stratum", "split", "draw", "attestation", "adjudication", "wordingHash", "note", "time",
 ] as const;
 /** A column of the labels CSV. */
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -56,6 +56,11 @@ export interface ImportDefaults {
   time?: string;
   /** The project's rubrics, questions and variants, to refuse rows naming others (see {@link KnownNames}). */
   known?: KnownNames;
+  /**
+   * Today's wording hash of each rubric (calibration/context.ts `wordingsOf`), stamped on rows without a
+   * `wordingHash` cell: the rubric as it is on disk at import is taken to be the question the row answered.
+   */
+  wordings?: ReadonlyMap<string, string | null>;
 }
 
 /** The labels of a CSV file, validated, with what was ignored. */
@@ -76,7 +81,9 @@ export interface CsvImport {
  * provenance, source, frame, inclusion probability and split where the CSV
  * has no such column or leaves the cell empty. `label` accepts yes/no in any
  * case. With `known`, a row naming a rubric, question or variant the
- * project lacks is refused. Every problem is reported at once with file,
+ * project lacks is refused. A row without a `wordingHash` cell gets its
+ * rubric's wording as on disk now (`wordings`): an exported label keeps the
+ * wording it answered, a row typed in a sheet is taken to answer today's. Every problem is reported at once with file,
  * line and column, every problem of a row too (a bad time beside a "maybe"),
  * up to {@link MAX_PROBLEMS}; the missing required columns are one error
  * naming the header line.
@@ -149,10 +156,12 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     };
     const obj: Record<string, unknown> = {};
     const rowProblems: InputError[] = [];
-    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "stratum", "split", "draw", "attestation"] as const) {
+    for (const col of ["variant", "question", "rubric", "unit", "inputHash", "source", "stratum", "split", "draw", "attestation", "wordingHash"] as const) {
       const v = cell(col) ?? (col === "source" || col === "split" ? defaults[col] : undefined);
-      if (v !== undefined) obj[col] = col === "inputHash" ? v.toLowerCase() : v;
+      if (v !== undefined) obj[col] = col === "inputHash" || col === "wordingHash" ? v.toLowerCase() : v;
     }
+    const today = typeof obj.rubric === "string" ? defaults.wordings?.get(obj.rubric) : undefined;
+    if (obj.wordingHash === undefined && today) obj.wordingHash = today;
     // A note keeps its inner white space; only an all-blank cell is dropped.
     const rawNote = index.has("note") ? rec.cells[index.get("note")!] : undefined;
     if (rawNote !== undefined && rawNote.trim() !== "") obj.note = rawNote;

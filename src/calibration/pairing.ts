@@ -5,6 +5,7 @@ import { inclusionOver } from "./inclusion.js";
 import { evidenceKey, itemKey } from "./keys.js";
 import { gateLabels, type LabelBook, type LabelledItem, type LocatedLabel } from "./labels.js";
 import type { JudgeGroup, JudgedItem } from "./verdicts.js";
+import { currentWording, labelledEarlier, type Wordings } from "./wording.js";
 export { NEVER_GATE_FRAMES } from "./draw-status.js";
 export type { DrawStatus, SkipTest } from "./draw-status.js";
 
@@ -26,6 +27,12 @@ export interface GateContext {
   minCoverage: number;
   /** `trust.attested`: labels imported with an attestation count as random (declared, not drawn); default false. */
   attested?: boolean;
+  /**
+   * Today's wording hash of each rubric (wording.ts): a label that recorded
+   * another wording of its rubric's question is left out, as if never made.
+   * Absent: labels are not checked against their rubric's wording.
+   */
+  wordings?: Wordings;
 }
 
 /** No draws, default split and coverage, attestations not counted: every random label is "not drawn". */
@@ -118,6 +125,10 @@ export interface GroupPairing {
   attestations: string[];
   /** Attested labels left out (as `not drawn`) because `trust.attested` is off. */
   attestedOff: number;
+  /** Judged items labelled only under an earlier wording of the rubric's question (wording.ts): their labels do not count. */
+  earlierWording: number;
+  /** True when the rubric's file does not read, so no wording a label records can be checked (such labels do not count). */
+  wordingUnread: boolean;
   warnings: string[];
 }
 
@@ -184,7 +195,10 @@ function heldoutForCheck(ctx: GateContext, judged: JudgedItem, draws: readonly L
  * const pairing = pairGroup(group, loadLabels("labels"), { ...DEFAULT_GATE, draws: loadDraws("labels") });
  * pairing.gate.length // labels the gate counts
  */
-export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext = DEFAULT_GATE): GroupPairing {
+export function pairGroup(group: JudgeGroup, labels: LabelBook, ctx: GateContext = DEFAULT_GATE): GroupPairing {
+  // Labels of an earlier wording of the rubric's question are left out before anything is read of them (wording.ts).
+  const wording = ctx.wordings ? currentWording(labels, ctx.wordings) : undefined;
+  const book = wording?.book ?? labels;
   const mine = ctx.draws.draws.filter((d) => d.draw.rubric === group.rubric);
   const heldoutItems = group.items.filter((it) => heldoutForCheck(ctx, it, mine));
   const lost = missingDraws(group.rubric, book, ctx.draws);
@@ -270,7 +284,9 @@ export function pairGroup(group: JudgeGroup, book: LabelBook, ctx: GateContext =
   }
   return {
     group, gate, other, ties, heldout: ctx.heldout, heldoutOnly: true, weighted, draws: statuses, skipped,
-    declared: gate.filter((g) => g.source === "declared").length, attestations: [...attestations].sort(), attestedOff, warnings,
+    declared: gate.filter((g) => g.source === "declared").length, attestations: [...attestations].sort(), attestedOff,
+    earlierWording: wording ? labelledEarlier(wording, group.items.map((it) => evidenceKey(it.key, it.inputHash))) : 0,
+    wordingUnread: ctx.wordings?.get(group.rubric) === null, warnings,
   };
 }
 

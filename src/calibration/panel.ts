@@ -5,6 +5,7 @@ import type { DrawBook } from "./draws.js";
 import type { TrustSettings } from "./gate.js";
 import type { LabelBook } from "./labels.js";
 import type { LoadedRecord } from "./record.js";
+import type { Wordings } from "./wording.js";
 import { cohenKappaOfRatings, krippendorffAlphaNominal, type Interval } from "./stats/index.js";
 
 /**
@@ -102,6 +103,8 @@ export interface PanelFiguresInput {
    * is decided from today's labels alone, as `calibrate --no-write` prints.
    */
   records?: readonly LoadedRecord[];
+  /** Today's wording hash of each rubric (context.ts `wordingsOf`): labels of an earlier wording of its question do not count. */
+  wordings?: Wordings;
   seed?: number;
   reps?: number;
   time?: string;
@@ -232,7 +235,7 @@ export function panelFigures(input: PanelFiguresInput): PanelRubric[] {
   const cals = input.judges.map((j) => calibrate({
     judgments: j.judgments, judgmentsFile: { file: "panel-judgments.jsonl" }, book: input.book,
     ...(input.draws ? { draws: input.draws } : {}), ...(input.questions ? { questions: input.questions } : {}), ...(input.trust ? { trust: input.trust } : {}),
-    ...(input.records ? { records: input.records } : {}),
+    ...(input.records ? { records: input.records } : {}), ...(input.wordings ? { wordings: input.wordings } : {}),
     ...(input.seed === undefined ? {} : { seed: input.seed }), ...(input.reps === undefined ? {} : { reps: input.reps }), ...(input.time ? { time: input.time } : {}),
   }).rubrics);
   const rubrics = [...new Set(input.judges.flatMap((j) => j.judgments.filter((x) => x.judge !== "rule").map((x) => x.rubric)))];

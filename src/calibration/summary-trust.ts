@@ -7,6 +7,7 @@ import type { TrustSettings } from "./gate.js";
 import type { Judgment } from "../golden/schema/items.js";
 import { trustKey, type TrustLine } from "../judge/summary/format.js";
 import { servedKeys } from "../judge/summary/served.js";
+import type { Wordings } from "./wording.js";
 
 /** Trust states of a judge run, for the summary `ragjudge judge` prints. */
 export interface SummaryTrust {
@@ -26,17 +27,18 @@ export interface SummaryTrust {
  * records `ragjudge calibrate` wrote there: a record for another fingerprint
  * or served model, or one whose verdicts, labels or draws changed since, is
  * not trusted. A bad labels folder does not stop the summary: the problem is
- * reported and every rubric shows as untrusted.
+ * reported and every rubric shows as untrusted. With `wordings` (context.ts
+ * `wordingsOf`), labels of an earlier wording of a rubric's question do not count.
  *
  * @example
  * const t = summaryTrust(judgments, resolved.path(config.labels), config.trust, golden.questions);
  * process.stdout.write(formatSummary(summary, { trust: t.lines }));
  */
-export function summaryTrust(judgments: readonly Judgment[], labelsDir: string, trust: TrustSettings | undefined, questions?: Iterable<{ id: string; split?: string }>): SummaryTrust {
+export function summaryTrust(judgments: readonly Judgment[], labelsDir: string, trust: TrustSettings | undefined, questions?: Iterable<{ id: string; split?: string }>, wordings?: Wordings): SummaryTrust {
   try {
     const states = trustStates(judgments, {
       book: loadLabels(labelsDir), draws: loadDraws(labelsDir), records: loadRecords(labelsDir),
-      ...(trust ? { trust } : {}), ...(questions ? { splits: splitsOf(questions) } : {}),
+      ...(trust ? { trust } : {}), ...(questions ? { splits: splitsOf(questions) } : {}), ...(wordings ? { wordings } : {}),
     });
     return { states, lines: new Map(states.map((s) => [trustKey(s.rubric, s.fingerprint, s.servedModel ?? ""), { trusted: s.trusted, message: s.message }])) };
   } catch (e) {

@@ -22,7 +22,7 @@ export type UntrustedReason =
   | "kappa-too-low";
 
 /** Why a label is not counted by the gate (see `ExclusionReason` in src/calibration/pairing.ts). */
-export type LabelRuleId = "frame" | "not-drawn" | "draw-not-covering" | "draw-incomplete" | "split";
+export type LabelRuleId = "wording" | "frame" | "not-drawn" | "draw-not-covering" | "draw-incomplete" | "split";
 
 /** What the gate only warns about: the state does not change. */
 export type WarningRuleId = "skips" | "declared" | "corrections";
@@ -56,6 +56,7 @@ export const TRUST_RULES: readonly TrustRule<UntrustedReason>[] = [
 
 /** Which labels the gate counts: a label counts only when none of these excludes it. */
 export const LABEL_RULES: readonly TrustRule<LabelRuleId>[] = [
+  { id: "wording", kind: "label", check: "today's question", trustedWhen: "the wording of the rubric's question the label answered (`wordingHash`: its question and case texts as the review page showed them, written by the page, `review --tty` and `labels import`) is the rubric's wording today, or the label records none (made before ragjudge recorded it, or by hand); a question edited to ask something else leaves its old labels out, whatever the judge (the offline baseline reads no prompt, so its fingerprint stays), while a comment, the keys' order or a line wrapped elsewhere changes nothing", says: "answered an earlier wording of its question" },
   { id: "frame", kind: "label", check: "a random item", trustedWhen: "the item was drawn at random, not chosen because the judge disagreed, balanced on its verdict, or picked by hand", says: "labels from disagreement, balanced or manual frames" },
   { id: "not-drawn", kind: "label", check: "drawn by ragjudge", trustedWhen: "a recorded draw (`labels/draws/<id>.json`, written by `ragjudge sample --random`) drew the item, or the label was imported with `--frame random --attest \"...\"` and the config's `trust.attested` is true (reports then say \"declared random, not drawn by ragjudge\"); a label's own `frame: \"random\"` is not enough", says: "random-frame labels outside any recorded draw" },
   { id: "draw-not-covering", kind: "label", check: "the draw covers today's items", trustedWhen: "the draw's frame holds every item this judge judged in its scope (held-out and dev alike), and its population every item this judge judged, with the same input hash, and no item it did not judge; the golden set gives its items the splits it recorded; the manifest replays from its population's own seed, never a chosen one; and a stratified draw is over the held-out split, its strata this judge's verdicts (new or changed items, a variant or split the draw left out, a question moved in or out of the held-out split since, a frame padded or cut short, a seed or strata chosen to pick the sample, or a label of the rubric naming a draw whose manifest is gone, void it for these verdicts)", says: "labels drawn by draws that do not cover the judged items" },

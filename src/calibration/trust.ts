@@ -13,6 +13,7 @@ import type { Interval } from "./stats/index.js";
 import { trustRule, type UntrustedReason } from "./trust-rules.js";
 import { uninformativeInterval, type UninformativeInterval } from "./uninformative.js";
 import { groupJudgments, verdictsHash, type JudgeGroup } from "./verdicts.js";
+import { earlierWordingNote, type Wordings } from "./wording.js";
 
 /**
  * Trust is computed, not remembered. This module holds the one function
@@ -79,11 +80,19 @@ export interface TrustInputs {
   trust?: TrustSettings;
   /** The golden set's split of each question (null: none), so the draw check and the split rule read the data, not what a label says. */
   splits?: ReadonlyMap<string, string | null>;
+  /**
+   * Today's wording hash of each rubric (calibration/context.ts `wordingsOf`): labels that answered an earlier
+   * wording of their rubric's question do not count. Every command passes it; absent, no label is checked.
+   */
+  wordings?: Wordings;
 }
 
 /** The pairing context of one rubric. */
-export function gateContext(inputs: Pick<TrustInputs, "draws" | "trust" | "splits">, rubric: string): GateContext {
-  return { draws: inputs.draws, heldout: heldoutSplit(inputs.trust), minCoverage: thresholdsFor(inputs.trust, rubric).minCoverage, attested: inputs.trust?.attested === true, ...(inputs.splits ? { splits: inputs.splits } : {}) };
+export function gateContext(inputs: Pick<TrustInputs, "draws" | "trust" | "splits" | "wordings">, rubric: string): GateContext {
+  return {
+    draws: inputs.draws, heldout: heldoutSplit(inputs.trust), minCoverage: thresholdsFor(inputs.trust, rubric).minCoverage, attested: inputs.trust?.attested === true,
+    ...(inputs.splits ? { splits: inputs.splits } : {}), ...(inputs.wordings ? { wordings: inputs.wordings } : {}),
+  };
 }
 
 /** Every golden question's split, for {@link TrustInputs.splits}. */
@@ -203,6 +212,9 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
     .filter((r) => r.record.rubric === group.rubric && r.record.fingerprint !== group.fingerprint)
     .map((r) => ({ fingerprint: r.record.fingerprint, file: r.file, time: r.record.time }));
   const notes = [...pairing.warnings];
+  // Said in the message of an untrusted state (the line every output shows), as a note beside a trusted one.
+  const wording = pairing.earlierWording ? earlierWordingNote(group.rubric, pairing.earlierWording, pairing.wordingUnread) : undefined;
+  const also = (message: string) => (wording ? `${message}; ${wording}` : message);
   // A part-labelled draw is not a note here: every report lists each draw with its coverage (a note repeated it).
   if (pairing.attestedOff) notes.push(`${pairing.attestedOff} random label${pairing.attestedOff === 1 ? "" : "s"} imported with an attestation (declared random, not drawn by ragjudge) ${pairing.attestedOff === 1 ? "does" : "do"} not count: the config's trust.attested is off; set it to true to count declared random labels`);
   if (pairing.declared) notes.push(`${pairing.declared} counted label${pairing.declared === 1 ? " is" : "s are"} declared random, not drawn by ragjudge (attested: ${pairing.attestations.map((a) => JSON.stringify(a)).join("; ")})`);
@@ -212,7 +224,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
   };
   const flat = gf.kappa === null ? null : uninformativeInterval(figures.confusion);
   const withFlat = flat ? { kappaCiUninformative: flat } : {};
-  const untrusted = (reason: UntrustedReason, message: string, extra: Partial<TrustState> = {}): TrustState => ({ ...base, ...withFlat, trusted: false, reason, message, ...extra });
+  const untrusted = (reason: UntrustedReason, message: string, extra: Partial<TrustState> = {}): TrustState => ({ ...base, ...withFlat, trusted: false, reason, message: also(message), ...extra });
 
   let record: CalibrationRecord | undefined;
   let file: string | undefined;
@@ -240,7 +252,8 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
     }
   }
   const decision = gateDecision(gf, excludedOf(pairing) satisfies GateExcluded, thresholds, basis, gateOptions);
-  return { ...base, ...withFlat, trusted: decision.trusted, ...(decision.reason ? { reason: decision.reason } : {}), message: decision.message, record: file };
+  if (decision.trusted && wording) notes.push(wording);
+  return { ...base, ...withFlat, trusted: decision.trusted, ...(decision.reason ? { reason: decision.reason } : {}), message: decision.trusted ? decision.message : also(decision.message), record: file };
 }
 
 /**

@@ -28,6 +28,7 @@
  * record in judges/, composing other records; the scheduler does not change.
  */
 export * from "./rubric/rubric.js";
+export * from "./rubric/wording.js";
 export * from "./items/items.js";
 export * from "./items/inputs.js";
 export * from "./schedule/run.js";

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { calibrate } from "../calibration/calibrate.js";
-import { knownRubricNames } from "../calibration/context.js";
+import { knownRubricNames, wordingsOf } from "../calibration/context.js";
 import { loadDraws } from "../calibration/draws.js";
 import { loadLabels } from "../calibration/labels.js";
 import { givenLabelsFolder } from "../calibration/labels-folder.js";
@@ -171,6 +171,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
   const book = loadLabels(labelsDir);
   const draws = loadDraws(labelsDir);
   const records = loadRecords(labelsDir);
+  const wordings = wordingsOf(resolved);
   stage("load");
   // a second thread: hashes the inputs for report.json while the judge runs, later compresses the page's evidence
   const background = startBackground();
@@ -212,6 +213,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
       trust: config.trust,
       knownRubrics: knownRubricNames(resolved),
       rubrics: resolveRubrics(resolved),
+      wordings,
       seed,
       reps,
       time: time.toISOString(),
@@ -221,12 +223,12 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     const plan = planFiles(calibration);
     // the panel's verdicts are copied to the cache folder too: its advice to calibrate names that copy, which stays
     const panelFile = join(cacheDir, PANEL_JUDGMENTS);
-    const panel = panelRuns ? panelJson(panelRuns, withPanelHints(panelFigures({ judges: panelRuns, book, draws, records, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() }), resolved, options.labels, panelFile)) : undefined;
+    const panel = panelRuns ? panelJson(panelRuns, withPanelHints(panelFigures({ judges: panelRuns, book, draws, records, wordings, questions: golden.byId, trust: config.trust, seed, reps, time: time.toISOString() }), resolved, options.labels, panelFile)) : undefined;
     if (panel) plan.files = [...plan.files, PANEL_JUDGMENTS].sort();
     const searchOrAnswerJson = variants.map((v) => searchOrAnswer(golden, v, judgments, rubrics.map((r) => r.name)));
     // each trust line's advice to calibrate names the project, the --labels folder and, with --cache-dir, where the run's verdicts are (it works as printed)
     const rubricJson = rubricReports({
-      judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, trust: config.trust,
+      judgments, rubrics, variants: variants.map((v) => v.name), golden, calibration, book, draws, wordings, trust: config.trust,
       requireCitations: config.requireCitations, recordFiles: plan.records, seed, reps,
     }).map((r) => ({ ...r, trust: { ...r.trust, message: calibrateHint(resolved, options.labels, r.trust.message, options.cacheDir !== undefined ? join(options.cacheDir, "judgments.jsonl") : undefined) } }));
     const figures = summarise({ judgments, golden, rubrics, requireCitations: config.requireCitations, skipped: itemSet.skipped, usage: step.backend.kind === "llm" ? step.result.usage : undefined });

@@ -7,6 +7,8 @@ import { loadJsonl } from "../golden/jsonl.js";
 import { Judgment, type QueueEntry } from "../golden/schema/items.js";
 import { loadJudgeInputs } from "../judge/items/inputs.js";
 import { cachedClaimsFrom } from "../judge/claims/prepare.js";
+import { wordingHash } from "../judge/rubric/wording.js";
+import { currentWording } from "../calibration/wording.js";
 import { candidatesFromRun, type RubricRunNotes } from "./candidates.js";
 import { requireSampleNumbers, sampleQueue, type ExistingLabels, type RubricSample, type SampleOptions } from "./sample.js";
 import { checkAnnotator } from "./store.js";
@@ -73,7 +75,8 @@ export function sampleFromRun(
   }
   const candidates = opts.splits ? all.filter((c) => c.split !== undefined && opts.splits!.includes(c.split)) : all;
 
-  const book = opts.book ?? loadLabels(opts.labelsDir);
+  // A label that answered an earlier wording of its rubric's question labels nothing today: its item is drawn and queued again.
+  const book = currentWording(opts.book ?? loadLabels(opts.labelsDir), new Map(rubrics.map((r) => [r.name, wordingHash(r)]))).book;
   const existing: ExistingLabels[] = [...book.items.values()].map((i) => ({
     key: i.key,
     inputHash: i.inputHash,

@@ -1,13 +1,15 @@
 import { existsSync } from "node:fs";
 import { loadJsonl, type Located } from "../golden/jsonl.js";
 import { Judgment, type Label, type QueueEntry } from "../golden/schema/items.js";
-import { loadRubrics, type Rubric } from "../judge/rubric/rubric.js";
+import { loadRubrics } from "../judge/rubric/rubric.js";
+import { questionShown, wordingHash } from "../judge/rubric/wording.js";
 import { evidenceKey, keyOf } from "../calibration/keys.js";
 import { meanPYes, uncertainOrder, type ReviewOrder } from "./order.js";
 import { loadQueue } from "./queue.js";
 import { InputError, InputErrors } from "../golden/errors.js";
 import { annotatorLabels, appendLabelDurable, appendSkipDurable, checkAnnotator, labelsSignature, readReviewLabels, readSkips, type ReviewLabels } from "./store.js";
-import { loadLabels } from "../calibration/labels.js";
+import { loadLabels, type LabelBook } from "../calibration/labels.js";
+import { currentWording } from "../calibration/wording.js";
 import { buildItemView, type ItemView } from "./view.js";
 
 /** A request the session refuses; `status` is the HTTP status the server answers with. */
@@ -85,21 +87,6 @@ export interface RevealView {
 export type ItemState = "labelled" | "skipped" | "open";
 
 /**
- * The rubric's yes/no question for one item, and the case guidance the judge
- * also gets (`cases.answerable` / `cases.unanswerable`, chosen by whether the
- * golden set says the documents hold an answer), so the person labels the
- * same narrow question the judge decided. A `{{case}}` inside the question
- * itself is replaced the same way.
- */
-function rubricQuestionFor(rubric: Rubric, entry: QueueEntry): { question: string; guidance?: string } {
-  const answerable = entry.evidence.answerable;
-  if (!rubric.cases || answerable === undefined) return { question: rubric.question };
-  const guidance = (answerable ? rubric.cases.answerable : rubric.cases.unanswerable).trim();
-  if (rubric.question.includes("{{case}}")) return { question: rubric.question.replaceAll("{{case}}", guidance) };
-  return { question: rubric.question, guidance };
-}
-
-/**
  * One person's pass over a review queue: the queue, what they already
  * labelled or skipped (read back from the labels folder, so a restart
  * resumes where they stopped), and the two writes (label, skip), each durable
@@ -111,6 +98,11 @@ export class ReviewSession {
   private readonly ids: string[];
   readonly annotator: string;
   private readonly questions: { question: string; guidance?: string }[];
+  /**
+   * The wording hash of each rubric of the queue as this session shows it (judge/rubric/wording.ts): written on
+   * every label; a label of this person that recorded another wording answered another question, so its item is open.
+   */
+  private readonly wordings: Map<string, string>;
   private readonly judgments = new Map<string, Judgment[]>();
   private labels: Map<string, Label>;
   private skips: Set<string>;
@@ -132,7 +124,8 @@ export class ReviewSession {
     this.entries = loadQueue(opts.queueFile);
     const names = [...new Set(this.entries.map((e) => e.value.rubric))].sort();
     const rubrics = new Map(loadRubrics(opts.rubricsDir, names).map((r) => [r.name, r]));
-    this.questions = this.entries.map((e) => rubricQuestionFor(rubrics.get(e.value.rubric)!, e.value));
+    this.questions = this.entries.map((e) => questionShown(rubrics.get(e.value.rubric)!, e.value.evidence.answerable));
+    this.wordings = new Map([...rubrics].map(([name, r]) => [name, wordingHash(r)]));
     this.ids = this.entries.map((e) => evidenceKey(e.value, e.value.inputHash));
     const wanted = new Set(this.ids);
     if (opts.judgmentsFile && existsSync(opts.judgmentsFile)) {
@@ -154,7 +147,7 @@ export class ReviewSession {
     }
     const read = opts.labels ?? readReviewLabels(opts.labelsDir, this.annotator);
     this.seenOnDisk = read.seen;
-    this.labels = annotatorLabels(read.book, this.annotator);
+    this.labels = this.ownLabels(read.book);
     this.skips = readSkips(opts.labelsDir, this.annotator);
   }
 
@@ -169,7 +162,7 @@ export class ReviewSession {
     const now = labelsSignature(this.opts.labelsDir, this.annotator);
     if (now === this.seenOnDisk) return;
     try {
-      this.labels = annotatorLabels(loadLabels(this.opts.labelsDir), this.annotator);
+      this.labels = this.ownLabels(loadLabels(this.opts.labelsDir));
       this.skips = readSkips(this.opts.labelsDir, this.annotator);
     } catch (e) {
       if (!(e instanceof InputErrors || e instanceof InputError)) throw e;
@@ -177,6 +170,11 @@ export class ReviewSession {
       throw new ReviewRequestError(409, `the labels folder changed on disk and no longer reads: ${first}${e instanceof InputErrors && e.problems.length > 1 ? ` (and ${e.problems.length - 1} more problems)` : ""}; fix the file, then reload the page`);
     }
     this.seenOnDisk = now;
+  }
+
+  /** This person's labels that answered the question as this session asks it (see {@link wordings}). */
+  private ownLabels(book: LabelBook): Map<string, Label> {
+    return annotatorLabels(currentWording(book, this.wordings).book, this.annotator);
   }
 
   get total(): number {
@@ -294,6 +292,7 @@ export class ReviewSession {
       ...(e.stratum !== undefined ? { stratum: e.stratum } : {}),
       ...(e.split ? { split: e.split } : {}),
       ...(e.draw !== undefined ? { draw: e.draw } : {}),
+      wordingHash: this.wordings.get(e.rubric),
       ...(trimmed ? { note: trimmed } : {}),
       time: this.now().toISOString(),
     });

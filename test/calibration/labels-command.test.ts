@@ -2,6 +2,8 @@ import { cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "no
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
+import { loadRubric } from "../../src/judge/rubric/rubric.js";
+import { wordingHash } from "../../src/judge/rubric/wording.js";
 import { runCliCaptured } from "../helpers/cli.js";
 import { copyFixture, tempDir } from "../helpers/temp.js";
 
@@ -42,6 +44,20 @@ describe("ragjudge labels import", () => {
     csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},no\n`);
     expect((await runCliCaptured(args)).code).toBe(0);
     expect(readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
+  });
+
+  it("stamps each row with its rubric's wording as on disk, keeps a wordingHash cell, and names a bad one at its line", async () => {
+    const today = wordingHash(loadRubric(join(dir, "rubrics", "faithfulness.yaml")));
+    const earlier = "a".repeat(64);
+    const f = csv(`variant,question,rubric,unit,inputHash,label,wordingHash\nbm25,q01,faithfulness,answer,${H},yes,\nbm25,q02,faithfulness,answer,${H},no,${earlier.toUpperCase()}\n`);
+    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()];
+    expect((await runCliCaptured(args)).code).toBe(0);
+    const written = readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(written.map((l) => l.wordingHash)).toEqual([today, earlier]);
+    csv(`variant,question,rubric,unit,inputHash,label,wordingHash\nbm25,q03,faithfulness,answer,${H},yes,v2\n`);
+    const bad = await runCliCaptured(args);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe(`ragjudge: error: ${f}:2: wordingHash: must be a lower-case hex SHA-256\n`);
   });
 
   it("fails with one line naming file, line and column for a missing column, writing nothing", async () => {
@@ -180,7 +196,7 @@ describe("ragjudge labels export", () => {
     // 93 effective asha labels (one per evidence), 20 ben, 2 adjudications.
     expect(out).toMatch(new RegExp(`exported ${book.effective.length + 2} label\\(s\\)`));
     const header = readFileSync(out1, "utf8").split("\n")[0];
-    expect(header).toBe("variant,question,rubric,unit,inputHash,label,annotator,provenance,source,frame,inclusionProbability,stratum,split,draw,attestation,adjudication,note,time");
+    expect(header).toBe("variant,question,rubric,unit,inputHash,label,annotator,provenance,source,frame,inclusionProbability,stratum,split,draw,attestation,adjudication,wordingHash,note,time");
     expect((await runCliCaptured(["labels", "export", "--history", "--out", join(dir, "all.csv"), ...cfg()])).code).toBe(0);
     expect(readFileSync(join(dir, "all.csv"), "utf8").trim().split("\n")).toHaveLength(book.history.length + 1);
     // Import into a labels folder with the same draws and no label: the same effective labels come back.

@@ -23,7 +23,7 @@ describe("the trust gate's rules", () => {
   it("cover every reason the gate gives, in the order it checks them", () => {
     const reasons: UntrustedReason[] = ["trust-unknown", "no-calibration", "served-model-changed", "stale", "labels-not-random", "incomplete-draw", "author-labels", "too-few-labels", "kappa-undefined", "kappa-uninformative", "kappa-too-low"];
     expect(TRUST_RULES.map((r) => r.id)).toEqual(reasons);
-    expect(LABEL_RULES.map((r) => r.id)).toEqual(["frame", "not-drawn", "draw-not-covering", "draw-incomplete", "split"]);
+    expect(LABEL_RULES.map((r) => r.id)).toEqual(["wording", "frame", "not-drawn", "draw-not-covering", "draw-incomplete", "split"]);
   });
 
   it("open each message of the gate's own rule with the row's words", () => {

@@ -4,10 +4,12 @@
  * calls the gate tests repeat (test/calibration/trust-loopholes.test.ts,
  * second-opinions.test.ts).
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { Judgment, type Label } from "../../src/golden/schema/items.js";
+import { loadRubric } from "../../src/judge/rubric/rubric.js";
+import { wordingHash } from "../../src/judge/rubric/wording.js";
 import { runCliCaptured } from "./cli.js";
 import { labelRandomDraw } from "./labelling.js";
 import { exampleCopy, type ExampleCopy } from "../report/helpers.js";
@@ -31,7 +33,19 @@ export async function judged(trust: Record<string, unknown> = { minLabels: 20, m
 export const verdictsOf = (p: Project) => readFileSync(p.judgments, "utf8").trim().split("\n").map((l) => Judgment.parse(JSON.parse(l)));
 export const splitOf = (p: Project) => new Map(readFileSync(join(p.dir, "golden", "questions.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; split?: string }).map((q) => [q.id, q.split]));
 
-/** Labels an adversary writes into the labels folder by hand: `frame: "random"`, agreeing with the judge. */
+/** The wording hash of a rubric of the project as its file reads now: what the review page writes on every label (`over` below can give it). */
+export const wordingOf = (p: ExampleCopy, rubric: string) => wordingHash(loadRubric(join(p.dir, "rubrics", `${rubric}.yaml`)));
+
+/** Edits the text of one rubric file of the project. */
+export function editRubric(p: ExampleCopy, rubric: string, edit: (text: string) => string): void {
+  const file = join(p.dir, "rubrics", `${rubric}.yaml`);
+  const text = readFileSync(file, "utf8");
+  const edited = edit(text);
+  expect(edited).not.toBe(text);
+  writeFileSync(file, edited);
+}
+
+/** Labels an adversary writes into the labels folder by hand: `frame: "random"`, agreeing with the judge (no wording recorded unless `over` gives one). */
 export function writeRandomLabels(p: Project, rows: Judgment[], over: (j: Judgment) => Partial<Label> = () => ({})): void {
   const split = splitOf(p);
   const lines = rows.map((j) => JSON.stringify({

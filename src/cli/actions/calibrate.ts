@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { calibrate } from "../../calibration/calibrate.js";
-import { knownRubricNames } from "../../calibration/context.js";
+import { knownRubricNames, wordingsOf } from "../../calibration/context.js";
 import { loadDraws } from "../../calibration/draws.js";
 import { firstLabel, loadLabels } from "../../calibration/labels.js";
 import { loadJsonl } from "../../golden/jsonl.js";
@@ -62,6 +62,7 @@ export function calibrateAction(opts: CalibrateOptions): void {
     trust: config.trust,
     knownRubrics: knownRubricNames(resolved),
     rubrics: resolveRubrics(resolved),
+    wordings: wordingsOf(resolved),
     seed,
     reps,
   });

@@ -1,4 +1,5 @@
 import { dirname, join } from "node:path";
+import { wordingsOf } from "../../calibration/context.js";
 import { loadDraws } from "../../calibration/draws.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { loadRecords } from "../../calibration/record.js";
@@ -23,7 +24,7 @@ export async function judgeWithPanel(resolved: ResolvedConfig, inputs: JudgeInpu
   const runs = await judgePanel({ config, items: inputs.itemSet.items, rubrics: inputs.rubrics, cacheDir, log });
   const file = join(dirname(out), PANEL_JUDGMENTS);
   writeFileAtomic(file, panelJudgmentsText(runs));
-  const figures = withPanelHints(panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), records: loadRecords(labels), questions: inputs.golden.byId, trust: config.trust }), resolved, labelsFlag, file);
+  const figures = withPanelHints(panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), records: loadRecords(labels), questions: inputs.golden.byId, trust: config.trust, wordings: wordingsOf(resolved) }), resolved, labelsFlag, file);
   process.stdout.write(`\n${panelSection(panelJson(runs, figures), "terminal", displayPath(resolved.file))}`);
   log(`judge: wrote the panel's ${runs.reduce((n, r) => n + r.judgments.length, 0)} judgments to ${file}\n`);
   return panelErrors(runs);

@@ -24,6 +24,7 @@ import { resolveJudge, type JudgeFlags, type OpenAISettings } from "../../judge/
 import { summarise } from "../../judge/summary/summary.js";
 import { formatSummary } from "../../judge/summary/format.js";
 import { costLine, costTotals } from "../../judge/schedule/cost.js";
+import { wordingsOf } from "../../calibration/context.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import { EXIT, UsageError } from "../errors.js";
 import { displayPath } from "../../golden/errors.js";
@@ -166,7 +167,7 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
   result = { ...result, judgments: withDerivedVerdicts(items, result.judgments) };
   writeFileAtomic(out, judgmentsJsonl(result.judgments));
   const summary = summarise({ judgments: result.judgments, golden: inputs.golden, rubrics, requireCitations: resolved.config.requireCitations, skipped: itemSet.skipped, usage: backend.kind === "llm" ? result.usage : undefined });
-  const decided = summaryTrust(result.judgments, labelsDir, resolved.config.trust, inputs.golden.questions);
+  const decided = summaryTrust(result.judgments, labelsDir, resolved.config.trust, inputs.golden.questions, wordingsOf(resolved));
   // where the verdicts were written, when calibrate would not look there by default
   const written = flags.out ?? (flags.cacheDir !== undefined ? join(flags.cacheDir, "judgments.jsonl") : undefined);
   const hint = (message: string) => calibrateHint(resolved, flags.labels, message, written);

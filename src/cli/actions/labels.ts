@@ -1,5 +1,5 @@
 import { join, relative } from "node:path";
-import { knownRubricNames } from "../../calibration/context.js";
+import { knownRubricNames, wordingsOf } from "../../calibration/context.js";
 import { readLabelsCsv, labelsToCsv, type KnownNames } from "../../calibration/labels-csv.js";
 import { labelHistoryProblems, lookalikeOf, lookalikeWords, namesInUse } from "../../calibration/label-checks.js";
 import { shellArg } from "../../report/next.js";
@@ -44,14 +44,17 @@ function context(opts: Common, write = false): { dir: string; known?: () => Know
   return { dir: write ? labelsToWrite(resolved, opts.labels, hint) : opts.labels ?? resolved.path(resolved.config.labels), known, resolved };
 }
 
-/** `ragjudge labels import`'s action (see commands/labels.ts). */
+/**
+ * `ragjudge labels import`'s action (see commands/labels.ts). Each row without a `wordingHash` cell is stamped
+ * with its rubric's wording as on disk now (the config's rubrics; none with `--labels` and no `--config`).
+ */
 export function labelsImport(file: string, opts: Common & { annotator?: string; provenance?: string; source?: string; frame?: string; inclusionProbability?: string; split?: string; attest?: string }): void {
   let inclusionProbability: number | undefined;
   if (opts.inclusionProbability !== undefined) {
     inclusionProbability = Number(opts.inclusionProbability);
     if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
   }
-  const { dir, known } = context(opts, true);
+  const { dir, known, resolved } = context(opts, true);
   const draws = loadDraws(dir);
   const isDrawn = (l: Label) => draws.draws.some((d) => drawItemOf(d, l, l.inputHash)?.drawn === true);
   const csv = readLabelsCsv(file, {
@@ -59,6 +62,7 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
     annotator: opts.annotator, provenance: opts.provenance, source: opts.source, frame: opts.frame, inclusionProbability, split: opts.split,
     ...(opts.attest !== undefined ? { attestation: opts.attest } : {}),
     ...(known ? { known: known() } : {}),
+    ...(resolved ? { wordings: wordingsOf(resolved) } : {}),
   });
   if (opts.attest !== undefined && !opts.attest.trim()) throw new UsageError("--attest needs a description of who drew the sample and how");
   // A row that names a draw must be one of its drawn items: the gate checks the same, but a wrong id is an input error here.

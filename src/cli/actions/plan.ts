@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
+import { wordingsOf } from "../../calibration/context.js";
 import { drawIdOf, loadDraws, writeDraw } from "../../calibration/draws.js";
 import { heldoutSplit } from "../../calibration/gate.js";
 import { evidenceKey } from "../../calibration/keys.js";
@@ -162,7 +163,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   if (flags.annotator !== undefined) refuseLookalikeAnnotator(flags.annotator, book, draws);
   const judgments = await currentVerdicts(cfg, judgmentsFile, await verdicts(cfg, judgmentsFile, flags.judgments !== undefined));
   const golden = loadGolden(cfg.path(config.golden));
-  const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), ...(config.trust ? { trust: config.trust } : {}) };
+  const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), wordings: wordingsOf(cfg), ...(config.trust ? { trust: config.trust } : {}) };
   if (active !== undefined) {
     const { entries, without } = activeQueue(cfg, judgments, book, active);
     writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));

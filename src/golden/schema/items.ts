@@ -149,6 +149,17 @@ export const Label = ItemKey.extend({
    */
   attestation: z.string().min(1).optional(),
   adjudication: z.boolean().optional(),
+  /**
+   * SHA-256 of the rubric's wording the person answered: its question and case
+   * texts as the review page showed them (judge/rubric/wording.ts). The file's
+   * other fields name the item and the evidence, not the question asked about
+   * it: a rubric's question edited to mean something else would otherwise
+   * keep its old labels, and calibration would pair them with a judge asked
+   * the new question. The gate counts a label only for the wording it
+   * records; a label without one (written before ragjudge recorded it, or by
+   * hand) counts for whatever the rubric asks today.
+   */
+  wordingHash: Sha256.optional(),
   note: z.string().optional(),
   time: Time,
 }).superRefine((l, ctx) => {

@@ -7,6 +7,7 @@ import { pairGroup, type GateItem } from "../../calibration/pairing.js";
 import { ppiMean, roganGladenBootstrap, wilsonInterval, type Interval } from "../../calibration/stats/index.js";
 import { gateContext, splitsOf } from "../../calibration/trust.js";
 import { groupJudgments, type JudgeGroup, type JudgedItem } from "../../calibration/verdicts.js";
+import type { Wordings } from "../../calibration/wording.js";
 import type { GoldenSet } from "../../golden/dataset.js";
 import { BOUNDS, requireWithin } from "../../golden/bounds.js";
 import type { Judgment } from "../../golden/schema/items.js";
@@ -29,6 +30,8 @@ export interface RubricReportInput {
   book: LabelBook;
   /** The recorded draws, so the corrections use the labels the gate counts. */
   draws: DrawBook;
+  /** Today's wording hash of each rubric (calibration/context.ts `wordingsOf`), so the corrections leave out labels of an earlier wording. */
+  wordings?: Wordings;
   trust?: TrustSettings;
   requireCitations: boolean;
   /** Records written into the evaluation folder, by `recordKey`, relative to it. */
@@ -267,7 +270,7 @@ export function rubricReports(input: RubricReportInput): RubricJson[] {
   const { groups } = groupJudgments(input.judgments);
   const served = servedKeys(input.judgments.filter((j) => j.judge !== "rule"));
   const heldout = heldoutSplit(input.trust);
-  const gateInputs = { draws: input.draws, ...(input.trust ? { trust: input.trust } : {}), splits: splitsOf(input.golden.questions) };
+  const gateInputs = { draws: input.draws, ...(input.trust ? { trust: input.trust } : {}), splits: splitsOf(input.golden.questions), ...(input.wordings ? { wordings: input.wordings } : {}) };
   const out: RubricJson[] = [];
   for (const rubric of input.rubrics) {
     for (const e of entryVerdicts(input.judgments, rubric, input.variants, input.requireCitations, groups, served)) {

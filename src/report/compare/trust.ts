@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { wordingsOf } from "../../calibration/context.js";
 import { summaryTrust } from "../../calibration/summary-trust.js";
 import type { ResolvedConfig } from "../../golden/config.js";
 import { loadGolden } from "../../golden/dataset.js";
@@ -81,7 +82,7 @@ export function recheckTrust(ev: LoadedEvaluation, project: ResolvedConfig, labe
     if (differs) return notRechecked(`${differs}: report.json and ${displayPath(file)} are not one run's, so its figures rest on no verdicts the gate can check`);
     const rules = checkRules(judgments, project, ev.report);
     if (rules.forged) return notRechecked(rules.forged);
-    const t = summaryTrust(judgments, labels, project.config.trust, golden.questions);
+    const t = summaryTrust(judgments, labels, project.config.trust, golden.questions, wordingsOf(project));
     const judged = new Set(judgments.filter((j) => j.judge !== "rule").map((j) => j.rubric));
     return { source: { rechecked: true, records: displayPath(join(labels, "calibration")) }, states: t.lines, judged, judgeItems: rules.judgeItems, ...(t.error ? { badInput: t.error } : {}) };
   } catch (e) {

@@ -1,0 +1,46 @@
+/**
+ * A rubric's wording hash covers what a person labelling is asked (the
+ * question and the case texts the review page shows) and nothing else.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadRubric } from "../../../src/judge/rubric/rubric.js";
+import { rubricWordings, wordingHash } from "../../../src/judge/rubric/wording.js";
+import { RUBRICS_DIR, tempDir } from "../helpers.js";
+
+/** The shipped rubric `name` with `edit` applied, loaded from a fresh folder. */
+function edited(name: string, edit: (text: string) => string) {
+  const dir = tempDir();
+  writeFileSync(join(dir, `${name}.yaml`), edit(readFileSync(join(RUBRICS_DIR, `${name}.yaml`), "utf8")));
+  return loadRubric(join(dir, `${name}.yaml`));
+}
+
+describe("a rubric's wording hash", () => {
+  const notFound = wordingHash(loadRubric(join(RUBRICS_DIR, "not-found.yaml")));
+
+  it("changes with a word of a case text, which the page shows beside the question", () => {
+    expect(wordingHash(edited("not-found", (t) => t.replace("Decide only whether\n    the assistant refused.", "Decide only whether\n    the assistant answered.")))).not.toBe(notFound);
+    expect(wordingHash(edited("not-found", (t) => t.replace("Did the answer handle correctly", "Did the answer handle wrongly")))).not.toBe(notFound);
+  });
+
+  it("stays through the description, the version, the templates and white space", () => {
+    const same = edited("not-found", (t) => t
+      .replace(/^version: 1$/m, "version: 2")
+      .replace("Whether the assistant handled", "Whether, in short, the assistant handled")
+      .replace("The documents DO contain the answer to this question. Decide only whether", "The documents DO contain the answer to this question.\n    Decide only whether")
+      .replace(/^system: \|\n/m, "system: |\n  You are careful.\n"));
+    expect([same.version, same.system.split("\n")[0], same.description?.startsWith("Whether, in short")]).toEqual(["2", "You are careful.", true]);
+    expect(same.cases!.answerable).toContain("question.\n");
+    expect(wordingHash(same)).toBe(notFound);
+  });
+
+  it("of a folder: null for a file that does not read, whose wording nobody can check", () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "correctness.yaml"), readFileSync(join(RUBRICS_DIR, "correctness.yaml"), "utf8"));
+    writeFileSync(join(dir, "broken.yaml"), "name: broken\nquestion: [unclosed\n");
+    expect(rubricWordings(dir)).toEqual(new Map([["broken", null], ["correctness", wordingHash(loadRubric(join(RUBRICS_DIR, "correctness.yaml")))]]));
+    expect(rubricWordings(join(dir, "missing")).size).toBe(0);
+  });
+});
