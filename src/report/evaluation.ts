@@ -186,7 +186,7 @@ export async function runEvaluation(options: RunEvaluationOptions = {}): Promise
     const step = await judgeItems({ settings, items: judged, rubrics, cacheDir, log, prices: config.prices, ...(onProgress ? { onProgress } : {}) });
     const judgments = step.result.judgments;
     // A judge panel (config `judges`): every judge side by side, after the main judge.
-    const panelRuns = config.judges ? await judgePanel({ config, items: judged, rubrics, cacheDir, log }) : undefined;
+    const panelRuns = config.judges ? await judgePanel({ config, items: judged, rubrics, cacheDir, log, configFile: displayPath(resolved.file) }) : undefined;
     stage("judge");
 
     // Every mean measure at every k, plus any a floor names (sortMeasures drops the repeats).

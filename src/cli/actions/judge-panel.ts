@@ -21,7 +21,7 @@ import { judgePanel, PANEL_JUDGMENTS, panelErrors, panelJson, panelJudgmentsText
  */
 export async function judgeWithPanel(resolved: ResolvedConfig, inputs: JudgeInputs, cacheDir: string, out: string, log: (s: string) => void, labels = resolved.path(resolved.config.labels), labelsFlag?: string): Promise<number> {
   const { config } = resolved;
-  const runs = await judgePanel({ config, items: inputs.itemSet.items, rubrics: inputs.rubrics, cacheDir, log });
+  const runs = await judgePanel({ config, items: inputs.itemSet.items, rubrics: inputs.rubrics, cacheDir, log, configFile: displayPath(resolved.file) });
   const file = join(dirname(out), PANEL_JUDGMENTS);
   writeFileAtomic(file, panelJudgmentsText(runs));
   const figures = withPanelHints(panelFigures({ judges: runs, book: loadLabels(labels), draws: loadDraws(labels), records: loadRecords(labels), questions: inputs.golden.byId, trust: config.trust, wordings: wordingsOf(resolved) }), resolved, labelsFlag, file);

@@ -2,6 +2,7 @@ import type { Evidence } from "../../golden/schema/items.js";
 import type { Rubric } from "../rubric/rubric.js";
 import { JudgeClient } from "../transport/client.js";
 import { LOOPBACK_DUMMY_KEY } from "../transport/endpoint.js";
+import { MAIN_JUDGE_KNOBS, type JudgeKnobs, type RequestParam } from "../transport/knobs.js";
 import { buildRequestBody, LLM_JUDGE, requestFingerprint, requestTemplate, type RequestBody, type RequestSettings, type ResponseMode } from "../transport/request.js";
 import { FORMAT_WORDS } from "../transport/retry.js";
 import { FatalJudgeError, type Judge } from "./judge.js";
@@ -39,6 +40,8 @@ export interface OpenAIBackendOptions {
   rateLimitLimit?: number;
   /** No key was set (a loopback server gets a placeholder): a refused key then says to set one. */
   noKey?: boolean;
+  /** Where the user changes this judge's settings, for the hints of the messages that stop it (default: the main judge's flags). */
+  knobs?: JudgeKnobs;
 }
 
 /** Said after a 401 or 403 when no key was set: the server wants one, and only the environment gives it. */
@@ -47,11 +50,11 @@ export const NO_KEY_SENT = "the endpoint wants an API key and none is set (a loo
 /** A refused key's cause, when no key was set: what to set instead of "refused the API key". */
 export const noKeyCause = (cause: string) => cause.replace(/ \(the endpoint refused the API key\)$/, "") + ` (${NO_KEY_SENT})`;
 
-/** Request parameters a model may reject, and the flag that omits each. */
-const PARAM_FLAGS: [RegExp, string][] = [
-  [/\btemperature\b/i, "--no-temperature"],
-  [/\bseed\b/i, "--no-seed"],
-  [/\bmax_(completion_)?tokens\b/i, "--no-max-tokens"],
+/** Request parameters a model may reject, as its error names them. */
+const PARAMS: [RegExp, RequestParam][] = [
+  [/\btemperature\b/i, "temperature"],
+  [/\bseed\b/i, "seed"],
+  [/\bmax_(completion_)?tokens\b/i, "maxTokens"],
 ];
 
 /**
@@ -60,16 +63,17 @@ const PARAM_FLAGS: [RegExp, string][] = [
  * format (a parse failure, or a 400 about response_format) under structured
  * outputs; for timeouts, the per-attempt deadline (a slow server stops the
  * run here before the outage breaker when few calls retry); nothing for rate
- * limits and the like.
+ * limits and the like. Each names what changes that judge (`knobs`: the
+ * main judge's flags, or a panel judge's config entry).
  */
-export function breakerHint(cause: string, mode: ResponseMode): string {
-  if (/^timeout\b/.test(cause)) return "; if it is only slow, raise --timeout-ms (config: judge.timeoutMs)";
+export function breakerHint(cause: string, mode: ResponseMode, knobs: JudgeKnobs = MAIN_JUDGE_KNOBS): string {
+  if (/^timeout\b/.test(cause)) return `; if it is only slow, ${knobs.timeout}`;
   if (/^http-400\b/.test(cause)) {
-    const flag = PARAM_FLAGS.find(([re]) => re.test(cause));
-    if (flag) return `; if the model rejects that parameter, pass ${flag[1]}`;
+    const param = PARAMS.find(([re]) => re.test(cause));
+    if (param) return `; if the model rejects that parameter, ${knobs.omit(param[1])}`;
   }
   if (mode === "json_schema" && (/^parse\b/.test(cause) || (/^http-400\b/.test(cause) && FORMAT_WORDS.test(cause)))) {
-    return "; if the server lacks structured outputs, pass --response-format text";
+    return `; if the server lacks structured outputs, ${knobs.textMode}`;
   }
   return "";
 }
@@ -120,6 +124,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
   let rateLimitedInARow = 0;
   const limit = o.breakerLimit ?? 10;
   const rateLimit = o.rateLimitLimit ?? 8;
+  const knobs = o.knobs ?? MAIN_JUDGE_KNOBS;
   /** Why this judge stopped the client (undefined: it stopped itself, finding the endpoint down). */
   let stoppedKind: "setup" | "endpoint" | undefined;
   const stop = (message: string, kind: "setup" | "endpoint"): never => {
@@ -187,11 +192,11 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
         }
         rateLimitedInARow = r.rateLimited ? rateLimitedInARow + 1 : 0;
         if (rateLimitedInARow >= rateLimit) {
-          stop(`rate limited: ${r.cause}; ${rateLimit} calls in a row gave up on the rate limit, so the run stops here: rerun later (or lower --concurrency)`, "endpoint");
+          stop(`rate limited: ${r.cause}; ${rateLimit} calls in a row gave up on the rate limit, so the run stops here: rerun later (or ${knobs.concurrency})`, "endpoint");
         }
         if (successes === 0 && ++failures >= limit) {
           const kind = ENDPOINT_CAUSE.test(r.cause) ? "endpoint" : "setup";
-          stop(`${r.cause} (the first ${limit} calls all failed; stopping: check --base-url, --model and the server${breakerHint(r.cause, usedMode)})`, kind);
+          stop(`${r.cause} (the first ${limit} calls all failed; stopping: ${knobs.endpoint}${breakerHint(r.cause, usedMode, knobs)})`, kind);
         }
         return { verdict: "error", reason: "", error: r.cause, fingerprint: fp, servedModel: r.servedModel, usage: r.usage, raw: r.raw, attempts: r.attempts };
       }
@@ -214,7 +219,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
  */
 export function llmBackend(
   s: OpenAISettings,
-  o: { cache?: ResponseModeMemory & Partial<LogprobsMemory>; onModeChange?: (mode: ResponseMode, cause: string) => void; onLogprobsOff?: (cause: string) => void } = {},
+  o: { cache?: ResponseModeMemory & Partial<LogprobsMemory>; onModeChange?: (mode: ResponseMode, cause: string) => void; onLogprobsOff?: (cause: string) => void; knobs?: JudgeKnobs } = {},
 ): OpenAIBackend {
   requireJudgeNumbers(s);
   const remembered = s.responseFormatExplicit ? undefined : o.cache?.responseMode(s.baseURL, s.model);
@@ -224,6 +229,7 @@ export function llmBackend(
     timeoutMs: s.timeoutMs,
     policy: { maxRetries: s.maxRetries },
     outageAttempts: Math.max(16, 2 * s.concurrency),
+    ...(o.knobs ? { knobs: o.knobs } : {}),
   });
   return openAIBackend({
     client,
@@ -234,5 +240,6 @@ export function llmBackend(
     logprobs: s.logprobs,
     onLogprobsOff: o.onLogprobsOff,
     noKey: s.apiKey === LOOPBACK_DUMMY_KEY,
+    ...(o.knobs ? { knobs: o.knobs } : {}),
   });
 }

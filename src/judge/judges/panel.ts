@@ -1,6 +1,7 @@
 import type { RagjudgeConfig } from "../../golden/schema/config.js";
 import { membersOf, type PanelJudgeConfig } from "../../golden/schema/panel.js";
 import { JudgeSetupError } from "../transport/endpoint.js";
+import { panelJudgeKnobs } from "../transport/knobs.js";
 import { baselineBackend, baselineUnsupported } from "./baseline.js";
 import { constantJudge } from "./constant.js";
 import { combinedJudge, type CombinedJudge } from "./combined.js";
@@ -91,13 +92,15 @@ export function checkPanelSetup(judges: readonly PanelJudgeConfig[], config: Rag
 
 /**
  * Builds every judge record of the panel. LLM settings come from each
- * entry as `judge` would give them (endpoint and key from the environment);
- * a baseline on a panel with a rubric it has no rule for is a setup error.
+ * entry as `judge` would give them (endpoint and key from the environment),
+ * and the hints of the messages that stop a model judge name that entry's
+ * fields (in `configFile`, when given); a baseline on a panel with a rubric
+ * it has no rule for is a setup error.
  *
  * @example
  * const entries = panelEntries(config.judges!, config, rubrics, { memory: cache });
  */
-export function panelEntries(judges: readonly PanelJudgeConfig[], config: RagjudgeConfig, rubrics: readonly Rubric[], o: { env?: NodeJS.ProcessEnv; memory?: ResponseModeMemory; wrap?: (name: string, j: Judge) => Judge } = {}): PanelEntry[] {
+export function panelEntries(judges: readonly PanelJudgeConfig[], config: RagjudgeConfig, rubrics: readonly Rubric[], o: { env?: NodeJS.ProcessEnv; memory?: ResponseModeMemory; wrap?: (name: string, j: Judge) => Judge; configFile?: string } = {}): PanelEntry[] {
   const wrap = o.wrap ?? ((_n: string, j: Judge) => j);
   const built = new Map<string, PanelEntry>();
   for (const j of panelOrder(judges)) {
@@ -112,7 +115,9 @@ export function panelEntries(judges: readonly PanelJudgeConfig[], config: Ragjud
     } else if (j.kind === "openai") {
       const settings = panelJudgeSettings(j, config, o.env);
       const p = j.price ?? config.prices[j.model];
-      entry = { name: j.name, kind: j.kind, judge: llmBackend(settings, o.memory ? { cache: o.memory } : {}), concurrency: settings.concurrency, settings, ...(p ? { price: p } : {}) };
+      // Its hints name its entry: the main judge's flags (--timeout-ms, --base-url) never reach a panel judge.
+      const knobs = panelJudgeKnobs(judges.indexOf(j), j.name, o.configFile);
+      entry = { name: j.name, kind: j.kind, judge: llmBackend(settings, { knobs, ...(o.memory ? { cache: o.memory } : {}) }), concurrency: settings.concurrency, settings, ...(p ? { price: p } : {}) };
     } else {
       const members = membersOf(j).map((m) => ({ name: m, judge: built.get(m)!.judge }));
       const rule = j.kind === "cascade" ? { kind: j.kind, confidence: j.confidence, sample: j.sample } : { kind: j.kind };

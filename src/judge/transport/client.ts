@@ -3,6 +3,7 @@ import { BOUNDS, requireWithin } from "../../golden/bounds.js";
 import type { VerdictReply } from "../verdict/parse.js";
 import { readCompletion, type Usage } from "./completion.js";
 import { leanFetch } from "./http-fetch.js";
+import { MAIN_JUDGE_KNOBS, outageHint, type JudgeKnobs } from "./knobs.js";
 import { redact } from "./redact.js";
 import { rejectsLogprobs } from "./logprobs.js";
 import type { RequestBody } from "./request.js";
@@ -68,6 +69,8 @@ export interface ClientOptions {
    * endpoint counts as down: every call ends fatal. Default 16.
    */
   outageAttempts?: number;
+  /** Where the user changes this judge's settings, for the outage message (default: the main judge's flags). */
+  knobs?: JudgeKnobs;
   /** The fetch the SDK sends with (default: {@link leanFetch}, cheaper per call than the global fetch). */
   fetch?: typeof globalThis.fetch;
   /** For tests: deterministic jitter and instant sleeps. */
@@ -76,11 +79,12 @@ export interface ClientOptions {
 }
 
 /**
- * What to do when the endpoint seems down, in the message that stops the run.
- * Both commands that judge (`ragjudge judge` and `ragjudge run`) accept the
- * flag it names, so it works whichever printed it (a test holds them to it).
+ * What to do when the main judge's endpoint seems down, in the message that
+ * stops the run. Both commands that judge (`ragjudge judge` and `ragjudge
+ * run`) accept the flag it names, so it works whichever printed it (a test
+ * holds them to it). A panel judge's client names its config entry instead.
  */
-export const OUTAGE_HINT = "Check the server, or raise --timeout-ms (config: judge.timeoutMs) if it is only slow";
+export const OUTAGE_HINT = outageHint(MAIN_JUDGE_KNOBS);
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -218,7 +222,7 @@ export class JudgeClient {
       }
       if (f.action === "retry" && f.transport) {
         if (++this.failStreak >= this.outageAttempts) {
-          this.stop(`${cause} (${this.failStreak} attempts in a row got a server error or no reply: the endpoint seems down or too slow; stopping. ${OUTAGE_HINT})`);
+          this.stop(`${cause} (${this.failStreak} attempts in a row got a server error or no reply: the endpoint seems down or too slow; stopping. ${outageHint(this.opts.knobs ?? MAIN_JUDGE_KNOBS)})`);
           return ended();
         }
       } else this.failStreak = 0;

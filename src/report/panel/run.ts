@@ -20,6 +20,8 @@ export interface PanelStepOptions {
   cacheDir: string;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The config file as the user names it: a panel judge's hints name its entry there. */
+  configFile?: string;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function judgePanel(o: PanelStepOptions): Promise<PanelJudgeRun[]> 
     const lease = cache?.acquireLease("ragjudge run (judge panel)");
     try {
       const memo = new PanelMemo();
-      const entries = panelEntries(judges, o.config, o.rubrics, { wrap: memo.wrap, ...(cache ? { memory: cache } : {}), ...(o.env ? { env: o.env } : {}) });
+      const entries = panelEntries(judges, o.config, o.rubrics, { wrap: memo.wrap, ...(cache ? { memory: cache } : {}), ...(o.env ? { env: o.env } : {}), ...(o.configFile ? { configFile: o.configFile } : {}) });
       for (const e of entries) o.log(`judge panel: ${e.name}: ${e.judge.label}\n`);
       const runs = await runPanel({
         entries, memo, items: o.items, rubrics: o.rubrics, ...(cache ? { cache } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../../src/cli/program.js";
 import { OUTAGE_HINT } from "../../../src/judge/transport/client.js";
+import { MAIN_JUDGE_KNOBS } from "../../../src/judge/transport/knobs.js";
 
 /** The long option names a command accepts. */
 function optionsOf(name: string): string[] {
@@ -9,9 +10,10 @@ function optionsOf(name: string): string[] {
   return command.options.map((o) => o.long!).filter(Boolean);
 }
 
-// The outage message is printed by whichever command judged: a flag it names must work there, pasted as printed.
+// The outage message (and the main judge's other hints) are printed by whichever command judged: a flag they name must work there, pasted as printed.
 describe("the judge-outage hint", () => {
-  const flags = OUTAGE_HINT.match(/--[a-z][a-z-]*/g) ?? [];
+  const k = MAIN_JUDGE_KNOBS;
+  const flags = [OUTAGE_HINT, k.timeout, k.endpoint, k.concurrency].flatMap((t) => t.match(/--[a-z][a-z-]*/g) ?? []);
 
   it("names a flag", () => {
     expect(flags).toContain("--timeout-ms");
@@ -20,6 +22,13 @@ describe("the judge-outage hint", () => {
   it.each(["judge", "run"])("names only flags that ragjudge %s accepts", (command) => {
     const accepted = optionsOf(command);
     for (const f of flags) expect(accepted, `${command} lacks ${f}`).toContain(f);
+  });
+
+  // `run` has no --response-format nor --no-temperature, --no-seed, --no-max-tokens (yet): these hints hold for `judge`.
+  it("names in its request-parameter hints only flags that ragjudge judge accepts", () => {
+    const named = [k.textMode, k.omit("temperature"), k.omit("seed"), k.omit("maxTokens")].flatMap((t) => t.match(/--[a-z][a-z-]*/g) ?? []);
+    expect(named).toHaveLength(4);
+    for (const f of named) expect(optionsOf("judge"), f).toContain(f);
   });
 
   it("run takes the judge's deadline and retry options", () => {

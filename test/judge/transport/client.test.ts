@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FatalJudgeError } from "../../../src/judge/judges/judge.js";
 import { breakerHint, openAIBackend } from "../../../src/judge/judges/llm.js";
 import { JudgeClient, type CallResult } from "../../../src/judge/transport/client.js";
+import { panelJudgeKnobs } from "../../../src/judge/transport/knobs.js";
 import { buildRequestBody, requestFingerprint } from "../../../src/judge/transport/request.js";
 import { startOpenAIServer, type Behaviour, type TestServer } from "../../server/openai-server.js";
 import { rubric, SETTINGS } from "../helpers.js";
@@ -201,6 +202,14 @@ describe("JudgeClient against the scripted server (real openai SDK)", () => {
     expect(s.count).toBeLessThanOrEqual(6);
   });
 
+  it("names a panel judge's own deadline when its endpoint seems down", async () => {
+    const s = await scripted([{ hang: true }]);
+    const c = client(s, { timeoutMs: 100, outageAttempts: 2, policy: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 2 }, knobs: panelJudgeKnobs(1, "slow") });
+    const r = await c.complete(body);
+    expect(r).toMatchObject({ ok: false, fatal: true });
+    expect(!r.ok && r.cause).toMatch(/Check the server, or raise "timeoutMs" in judges\[1\] \("slow"\) of the config if it is only slow\)$/);
+  });
+
   it("does not count a reply of any kind towards an outage", async () => {
     const s = await scripted([{ status: 500 }, { status: 500 }, { content: "not json" }, { status: 500 }, { status: 500 }, { verdict: "yes" }]);
     const r = await client(s, { outageAttempts: 3, policy: { maxRetries: 6, maxParseRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } }).complete(body);
@@ -251,6 +260,21 @@ describe("openAIBackend", () => {
     expect(breakerHint("http-429: Rate limit reached (gave up after 5 attempts)", "json_schema")).toBe("");
     expect(breakerHint("timeout", "json_schema")).toContain("--timeout-ms");
     expect(breakerHint("http-400: maximum context length exceeded", "json_schema")).toBe("");
+  });
+
+  it("names a panel judge's config entry, not the main judge's flags, in every hint", () => {
+    const knobs = panelJudgeKnobs(2, "cheap", "proj/ragjudge.config.json");
+    const hints = [
+      breakerHint('parse: field "reason" is missing', "json_schema", knobs),
+      breakerHint("http-400: Unsupported value (param: seed)", "json_schema", knobs),
+      breakerHint("timeout", "json_schema", knobs),
+    ];
+    expect(hints).toEqual([
+      '; if the server lacks structured outputs, set "responseFormat": "text" in judges[2] ("cheap") of proj/ragjudge.config.json',
+      '; if the model rejects that parameter, set "seed": null in judges[2] ("cheap") of proj/ragjudge.config.json',
+      '; if it is only slow, raise "timeoutMs" in judges[2] ("cheap") of proj/ragjudge.config.json',
+    ]);
+    for (const h of hints) expect(h).not.toMatch(/--|\bjudge\./);
   });
 
   it("stops the run, as the endpoint's doing, when calls keep giving up on a rate limit after earlier successes", async () => {

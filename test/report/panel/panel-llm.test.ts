@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256 } from "../../../src/golden/hash.js";
 import { parseJsonl } from "../../../src/golden/jsonl.js";
@@ -27,6 +27,7 @@ function script(r: RequestInfo) {
   if (model === "yes") return { verdict: "yes", reason: "scripted yes" } as const;
   // Sure (P(yes) 0.97) on two thirds of the items, unsure (0.6) on the rest, read from token log-probabilities.
   if (model === "unsure") return { verdict: "yes", reason: "scripted unsure", pYes: parseInt(sha256(r.user).slice(8, 12), 16) % 3 === 0 ? 0.6 : 0.97 } as const;
+  if (model === "slow") return { verdict: "yes", reason: "scripted slow", delayMs: 400 } as const;
   if (model === "flaky") return parseInt(sha256(r.user).slice(4, 6), 16) % 4 === 0 ? { status: 500 } : ({ verdict: "yes", reason: "scripted flaky" } as const);
   return { verdict: parseInt(sha256(r.user).slice(4, 8), 16) % 3 === 0 ? flip(t) : t, reason: "scripted noisy" } as const;
 }
@@ -144,6 +145,34 @@ describe("a judge panel of LLM judges on the local test server", () => {
     expect(down.length).toBe(good.length);
     expect(down.every((j) => j.verdict === "error")).toBe(true);
     expect(run.out).toMatch(/down stopped: /);
+  }, 120_000);
+
+  // A panel judge takes no flag: --timeout-ms and --base-url change only the main judge, so its hints name its entry.
+  it.each([
+    { why: "too slow", entry: { name: "slow", kind: "openai", model: "slow", baseUrl: "", maxRetries: 0, timeoutMs: 150 }, hint: /if it is only slow, raise "timeoutMs" in judges\[1\] \("slow"\) of (\S+)\)/, field: "timeoutMs", value: 10_000 },
+    { why: "unreachable", entry: { name: "down", kind: "openai", model: "noisy", baseUrl: "http://127.0.0.1:9/v1", maxRetries: 0 }, hint: /check "baseUrl" and "model" in judges\[1\] \("down"\) of (\S+), and the server/, field: "baseUrl", value: "" },
+  ])("a panel judge that is $why is told which field of which config entry to change, and changing it as printed lets the run finish", async ({ entry, hint, field, value }) => {
+    const here = (v: unknown) => (v === "" ? server.baseURL : v);
+    const copy = panelCopy(server, [
+      { name: "good", kind: "openai", model: "good", baseUrl: server.baseURL },
+      { ...entry, baseUrl: here(entry.baseUrl) },
+    ]);
+    const args = ["run", "--config", copy.config, "--cache-dir", join(copy.dir, "cache"), "--no-progress"];
+    const stopped = await runCliCaptured(args);
+    expect(stopped.code, stopped.err).toBe(4);
+    const line = stopped.err.split("\n").find((l) => l.startsWith(`judge panel: ${entry.name} stopped: `))!;
+    expect(line).toMatch(hint);
+    expect(line).not.toMatch(/--timeout-ms|--base-url|judge\.timeoutMs/);
+    // The file the hint names is the config, and the entry it names is the judge that stopped: change that field there.
+    const file = line.match(hint)![1]!;
+    expect(resolve(file)).toBe(copy.config);
+    const config = JSON.parse(readFileSync(file, "utf8")) as { judges: Record<string, unknown>[] };
+    expect(config.judges[1]!.name).toBe(entry.name);
+    config.judges[1]![field] = here(value);
+    writeFileSync(file, JSON.stringify(config, null, 2));
+    const again = await runCliCaptured(args);
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).not.toContain("stopped");
   }, 120_000);
 
   it("a panel judge with no key for its remote endpoint stops run and judge before any call (exit 2, naming the judge)", async () => {
