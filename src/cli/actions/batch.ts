@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { loadConfig } from "../../golden/config.js";
 import { displayPath, InputError } from "../../golden/errors.js";
 import { readText } from "../../golden/files.js";
+import { projectArgs, shellArg } from "../../golden/project-args.js";
 import { checkFolder } from "../../golden/paths.js";
 import { batchClient, BatchApiError, batchDeadlines, resolveBatchEndpoint, type BatchEndpoint } from "../../judge/batch/api.js";
 import { collectBatch, openSubmissions, pollBatch, TERMINAL_STATES } from "../../judge/batch/collect.js";
@@ -41,6 +42,17 @@ function openStore(flags: CommonFlags, holder: string, where = cacheFolder(flags
     close();
     throw e;
   }
+}
+
+/**
+ * The flags that make a later batch command find what this one used: the
+ * project, the cache folder and the endpoint when given as flags, quoted for
+ * a shell (a bare `batch status` polled the config's endpoint, or OpenAI's,
+ * and found none of the batches just submitted elsewhere).
+ */
+function batchArgs(config: ReturnType<typeof loadConfig>, flags: CommonFlags): string {
+  const args = [...projectArgs(config), ...(flags.cacheDir ? ["--cache-dir", flags.cacheDir] : []), ...(flags.baseUrl !== undefined ? ["--base-url", flags.baseUrl] : [])];
+  return ` ${args.map(shellArg).join(" ")}`;
 }
 
 function endpointOf(config: ReturnType<typeof loadConfig>, flags: CommonFlags, opts: { keyless?: boolean } = {}): BatchEndpoint {
@@ -89,7 +101,8 @@ export async function batchSubmit(files: string[], flags: CommonFlags & { maxReq
     await guarded(async () => {
       for (const file of files) out(formatSubmit(await submitExport({ sdk, endpoint, store, file, limits, onStep: crashHook })));
     });
-    out("next: ragjudge batch status, then ragjudge batch collect (--wait to poll until every batch has finished)\n");
+    const again = batchArgs(config, flags);
+    out(`next: ragjudge batch status${again}, then ragjudge batch collect${again} (--wait to poll until every batch has finished)\n`);
   } finally {
     close();
   }

@@ -97,7 +97,9 @@ export async function judgeAction(flags: JudgeCommandFlags): Promise<void> {
     try {
       const { plan, result } = exportBatch({ items: itemSet.items, backend: makeBackend(settings, cache, log), cache, repeats: settings.repeats, file: resolve(flags.batchExport), limits });
       const where = [...projectArgs(resolved), ...(flags.cacheDir ? ["--cache-dir", displayPath(cacheDir)] : [])];
-      process.stdout.write(formatExport(plan, result, settings.model, where.map(shellArg).join(" ")));
+      // the endpoint flag too: without it, submit sends the batch to the config's endpoint (or OpenAI's), not this one
+      const endpoint = flags.baseUrl !== undefined ? ["--base-url", flags.baseUrl] : [];
+      process.stdout.write(formatExport(plan, result, settings.model, where.map(shellArg).join(" "), endpoint.map(shellArg).join(" ")));
     } finally {
       close();
     }

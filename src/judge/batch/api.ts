@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import { MAX_TIMER_MS } from "../../golden/bounds.js";
 import type { RagjudgeConfig } from "../../golden/schema/config.js";
+import { mainJudgeOf } from "../judges/panel.js";
 import { redact } from "../transport/redact.js";
 import { resolveEndpoint, type Endpoint } from "../transport/endpoint.js";
 
@@ -8,10 +9,22 @@ import { resolveEndpoint, type Endpoint } from "../transport/endpoint.js";
 export type BatchEndpoint = Endpoint;
 
 /**
+ * The config's judge as `judge --batch-export` resolves it: `judge`, else the
+ * first model or baseline judge of `judges` ({@link mainJudgeOf}), so a
+ * submit finds the endpoint the export was made for.
+ */
+function exportedJudge(config: RagjudgeConfig) {
+  const judge = mainJudgeOf(config);
+  return judge?.kind === "openai" ? judge : undefined;
+}
+
+/**
  * The batch endpoint, found as the online judge's is ({@link resolveEndpoint}):
- * `--base-url`, else the config's `judge.baseUrl`, else `OPENAI_BASE_URL`,
- * else OpenAI; the key only from the environment (`OPENAI_API_KEY` or the
- * variable `judge.apiKeyEnv` names), with a dummy key for a loopback server.
+ * `--base-url`, else the config's `judge.baseUrl` (or, without `judge`, that
+ * of the panel's first model judge, as the export took it), else
+ * `OPENAI_BASE_URL`, else OpenAI; the key only from the environment
+ * (`OPENAI_API_KEY` or the variable `apiKeyEnv` names), with a dummy key for
+ * a loopback server.
  *
  * @example
  * resolveBatchEndpoint(config, { baseUrl: "http://127.0.0.1:8000/v1" })
@@ -22,7 +35,7 @@ export function resolveBatchEndpoint(
   env: NodeJS.ProcessEnv = process.env,
   opts: { keyless?: boolean } = {},
 ): BatchEndpoint {
-  return resolveEndpoint("batch", flags.baseUrl, config.judge?.kind === "openai" ? config.judge : undefined, env, opts);
+  return resolveEndpoint("batch", flags.baseUrl, exportedJudge(config), env, opts);
 }
 
 /** How long each batch call may take, and how often the SDK retries one: the online judge's settings. */
@@ -38,7 +51,7 @@ export interface BatchDeadlines {
  * CI job for as long as an upload of 200 MB could take.
  */
 export function batchDeadlines(config: RagjudgeConfig): BatchDeadlines {
-  const judge = config.judge?.kind === "openai" ? config.judge : undefined;
+  const judge = exportedJudge(config);
   return { timeoutMs: judge?.timeoutMs ?? 60_000, maxRetries: judge?.maxRetries ?? 4 };
 }
 

@@ -20,10 +20,12 @@ export function formatBytes(n: number): string {
 /**
  * What `judge --batch-export` wrote, and what to do next. `where`: the flags
  * the batch commands need to find the cache the export was written from
- * (`--config`, and `--cache-dir` when the export named one), quoted for a
- * shell, so the printed commands work as printed.
+ * (`--config`, and `--cache-dir` when the export named one); `endpoint`: the
+ * `--base-url` the export was given, which only `batch submit` of the two
+ * commands takes (without it the batch went to the config's endpoint, or
+ * OpenAI's); both quoted for a shell, so the printed commands work as printed.
  */
-export function formatExport(plan: ExportPlan, res: ExportResult, model: string, where = ""): string {
+export function formatExport(plan: ExportPlan, res: ExportResult, model: string, where = "", endpoint = ""): string {
   const lines: string[] = [];
   const n = plan.requests.length;
   const files = res.parts.filter((p) => p.requests > 0);
@@ -39,7 +41,7 @@ export function formatExport(plan: ExportPlan, res: ExportResult, model: string,
   if (n > 0) {
     const names = files.map((p) => displayPath(p.file)).join(" ");
     const flags = where ? ` ${where}` : "";
-    lines.push(`next: ragjudge batch submit ${names}${flags}`);
+    lines.push(`next: ragjudge batch submit ${names}${flags}${endpoint ? ` ${endpoint}` : ""}`);
     lines.push(`  or, on a GPU machine with vLLM: python -m vllm.entrypoints.openai.run_batch -i ${displayPath(files[0]!.file)} -o results.jsonl --model ${model}`);
     lines.push(`     then: ragjudge batch import results.jsonl${flags}`);
   }

@@ -42,6 +42,28 @@ function spawnCli(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((res) => child.on("exit", (code, signal) => res({ code, signal, stdout, stderr })));
 }
 
+/** The fixture project in a folder of its own (its inputs named by absolute path), with `fields` set in its config. */
+function fixtureProject(fields: Record<string, unknown>): { dir: string; config: string } {
+  const dir = tempDir("ragjudge-project-");
+  const config = join(dir, "ragjudge.config.json");
+  const fixture = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown> & { variants: { output: string; chunks: string }[] };
+  const at = (f: string) => join(CONFIG, "..", f);
+  writeFileSync(config, JSON.stringify({
+    ...fixture, golden: at("golden.jsonl"), rubricsDir: at("../../../rubrics"),
+    variants: fixture.variants.map((v) => ({ ...v, output: at(v.output), chunks: at(v.chunks) })),
+    ...fields,
+  }));
+  return { dir, config };
+}
+
+/** The command a line of `out` prints after `prefix`, as its arguments (the paths here need no quoting). */
+function printed(out: string, prefix: RegExp): string[] {
+  const m = new RegExp(`^${prefix.source}(ragjudge [^\n]*?)(?: \\(|, then |$)`, "m").exec(out);
+  expect(m, out).not.toBeNull();
+  expect(m![1]).not.toMatch(/['"\\]/);
+  return m![1]!.split(" ").slice(1);
+}
+
 describe("export -> submit -> status -> collect -> judge, through the CLI and the real SDK", () => {
   it("judges everything by batch; afterwards the judge makes zero online calls and gives the online verdicts", async () => {
     server = await startOpenAIServer({ script: (r) => ({ verdict: truth(r) }) });
@@ -97,6 +119,39 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
     expect(again.out).toContain("no batches waiting to be collected");
     const all = await runCliCaptured(["batch", "status", "--all", ...base, "--base-url", server.baseURL], NO_KEY);
     expect(all.out.match(/completed, collected/g)).toHaveLength(2);
+  });
+
+  it("prints next commands that carry the export's --base-url and cache, each working as printed", async () => {
+    server = await startOpenAIServer({ script: (r) => ({ verdict: truth(r) }) });
+    const dir = tempDir("ragjudge-printed-");
+    const file = join(dir, "judge.jsonl");
+    const exp = await runCliCaptured(["judge", "--config", CONFIG, "--cache-dir", dir, "--base-url", server.baseURL, "--model", "judge-model", "--batch-export", file], NO_KEY);
+    expect(exp.code, exp.err).toBe(0);
+    const submit = printed(exp.out, /next: /);
+    expect(submit.join(" ")).toMatch(new RegExp(`^batch submit ${file} --config \\S+ --cache-dir ${dir} --base-url ${server.baseURL}$`));
+    const sub = await runCliCaptured(submit, NO_KEY);
+    expect(sub.code, sub.err).toBe(0);
+    expect(server.batch.batches).toHaveLength(1);
+    // submit's own next commands find the same batches: status polls them, collect stores their verdicts
+    const status = await runCliCaptured(printed(sub.out, /next: /), NO_KEY);
+    expect(status.code, status.err).toBe(0);
+    expect(status.out).toMatch(/batch_\d+ {2}in_progress/);
+    const col = await runCliCaptured(printed(sub.out, /next: ragjudge batch status[^\n]*, then /), NO_KEY);
+    expect(col.code, col.err).toBe(0);
+    expect(col.out).toContain("requests: 37 judged, 0 in batches");
+  });
+
+  it("submits, as printed, to the endpoint of the panel's first model judge that the export took when the config has no judge", async () => {
+    server = await startOpenAIServer({ script: (r) => ({ verdict: truth(r) }) });
+    const { dir, config } = fixtureProject({ judges: [{ name: "local", kind: "openai", model: "judge-model", baseUrl: server.baseURL }, { name: "lexical", kind: "baseline" }] });
+    const exp = await runCliCaptured(["judge", "--config", config, "--batch-export", join(dir, "judge.jsonl")], NO_KEY);
+    expect(exp.code, exp.err).toBe(0);
+    const submit = printed(exp.out, /next: /);
+    expect(submit).not.toContain("--base-url");
+    // before, submit read only `judge` and sent the batch to OpenAI's endpoint (exit 2: no API key)
+    const sub = await runCliCaptured(submit, NO_KEY);
+    expect(sub.code, sub.err).toBe(0);
+    expect(server.batch.batches).toHaveLength(1);
   });
 
   it("after a process killed between creating the batch and recording its id, a second submit finds the batch", async () => {
@@ -222,15 +277,7 @@ describe("export -> submit -> status -> collect -> judge, through the CLI and th
 
   /** A project whose judge has `judge`'s deadlines, its requests exported to a batch file; the arguments for batch commands. */
   async function exported(judge: Record<string, unknown>): Promise<{ base: string[]; file: string }> {
-    const dir = tempDir("ragjudge-hang-");
-    const config = join(dir, "ragjudge.config.json");
-    const fixture = JSON.parse(readFileSync(CONFIG, "utf8")) as Record<string, unknown> & { variants: { output: string; chunks: string }[] };
-    const at = (f: string) => join(CONFIG, "..", f);
-    writeFileSync(config, JSON.stringify({
-      ...fixture, golden: at("golden.jsonl"), rubricsDir: at("../../../rubrics"),
-      variants: fixture.variants.map((v) => ({ ...v, output: at(v.output), chunks: at(v.chunks) })),
-      judge: { kind: "openai", model: "m", ...judge },
-    }));
+    const { dir, config } = fixtureProject({ judge: { kind: "openai", model: "m", ...judge } });
     const base = ["--config", config, "--cache-dir", dir];
     const file = join(dir, "x.jsonl");
     expect(await runCliCaptured(["judge", ...base, "--base-url", "http://127.0.0.1:9/v1", "--batch-export", file], NO_KEY)).toMatchObject({ code: 0 });

@@ -182,7 +182,8 @@ describe("ragjudge batch import", () => {
     expect(exp.code, exp.err).toBe(0);
     const then = /then: ragjudge (batch import results\.jsonl .*)$/m.exec(exp.out)?.[1];
     expect(then).toMatch(/ --config \S+ --cache-dir my-cache$/);
-    expect(exp.out).toMatch(/^next: ragjudge batch submit in\.jsonl --config \S+ --cache-dir my-cache$/m);
+    // submit sends to an endpoint, so it carries the export's --base-url; import reads a file and takes none
+    expect(exp.out).toMatch(/^next: ragjudge batch submit in\.jsonl --config \S+ --cache-dir my-cache --base-url http:\/\/127\.0\.0\.1:9\/v1$/m);
     const requests = readFileSync(join(dir, "in.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { custom_id: string });
     writeFileSync(join(dir, "results.jsonl"), requests.map((q, i) => vllmLine(q.custom_id, i, JSON.stringify({ reason: "ok", verdict: "yes" }))).join("\n") + "\n");
     const imp = await runCliIn(dir, then!.split(" "), NO_KEY);
