@@ -119,6 +119,26 @@ describe("exit codes per command", () => {
     }
   }, 60_000);
 
+  // The rule: a stop is an outage (4) only when the endpoint gave no reply or said it cannot serve now; a reply it
+  // gave that is not a verdict is the setup's to change (2), whether prose from the model or no chat completion at all.
+  it.each([
+    ["prose where the verdict belongs (the model or the response format)", { content: "The answer looks right to me." }, /stopping: check --base-url, --model and the server; if the server lacks structured outputs, pass --response-format text\)/],
+    ["a body that is not JSON (a web page: a base URL that is not the API's)", { body: "<html><body>Sign in</body></html>" }, /ragjudge: error: the judge stopped: bad-response: the body is not valid JSON \(.*is the base URL the API's, ending in \/v1\?\)/],
+    ["JSON that is no chat completion", { body: { status: "ok" } }, /ragjudge: error: the judge stopped: bad-response: no choices\[0\]\.message in the reply \(.*ending in \/v1\?\)/],
+  ] as const)("judge and run: every first reply unreadable, %s: exit 2", async (_why, reply, says) => {
+    const unreadable = await startOpenAIServer({ script: () => reply });
+    try {
+      const flags = ["--config", EXAMPLE, "--judge", "openai", "--model", "m", "--base-url", unreadable.baseURL, "--cache-dir", tempDir(), "--max-retries", "0", "--no-progress"];
+      for (const args of [["judge", ...flags], ["run", ...flags, "--evaluations-dir", tempDir(), "--quiet"]]) {
+        const r = await runCliCaptured(args, NO_KEY);
+        expect(r.code, r.err).toBe(EXIT.badInput);
+        expect(r.err).toMatch(says);
+      }
+    } finally {
+      await unreadable.close();
+    }
+  }, 60_000);
+
   for (const [name, code, args] of cases) {
     it(`${name}: exit ${code}`, async () => {
       const r = await runCliCaptured(args(), NO_KEY);

@@ -61,7 +61,8 @@ const PARAMS: [RegExp, RequestParam][] = [
  * What to suggest when the first calls all fail: the flag omitting a
  * parameter the error names; text mode when the failure is about the reply
  * format (a parse failure, or a 400 about response_format) under structured
- * outputs; for timeouts, the per-attempt deadline (a slow server stops the
+ * outputs; for a reply that is no chat completion, the base URL; for
+ * timeouts, the per-attempt deadline (a slow server stops the
  * run here before the outage breaker when few calls retry); nothing for rate
  * limits and the like. Each names what changes that judge (`knobs`: the
  * main judge's flags, or a panel judge's config entry).
@@ -72,14 +73,25 @@ export function breakerHint(cause: string, mode: ResponseMode, knobs: JudgeKnobs
     const param = PARAMS.find(([re]) => re.test(cause));
     if (param) return `; if the model rejects that parameter, ${knobs.omit(param[1])}`;
   }
+  if (/^bad-response\b/.test(cause)) return "; the server answered with something other than a chat completion: is the base URL the API's, ending in /v1?";
   if (mode === "json_schema" && (/^parse\b/.test(cause) || (/^http-400\b/.test(cause) && FORMAT_WORDS.test(cause)))) {
     return `; if the server lacks structured outputs, ${knobs.textMode}`;
   }
   return "";
 }
 
-/** Causes that say the endpoint could not serve (not that the request is wrong). */
-const ENDPOINT_CAUSE = /^(timeout|connection|http-5\d\d|http-429|http-408|http-409|bad-response)\b/;
+/**
+ * Causes that say the endpoint could not serve now, so a rerun later may
+ * finish (exit 4): no reply (a timeout, a connection refused or reset), or a
+ * reply saying so (5xx, 429, 408, 409). Every other cause of the first calls
+ * all failing is the setup's (exit 2): the server answered, and its answer
+ * says what to change. That includes a reply that is no chat completion at
+ * all (`bad-response`: an HTML page, or JSON without choices), as a base URL
+ * that is not the API's gives every call; it was counted an outage (exit 4),
+ * while prose where a verdict belongs (`parse`, the model or response format)
+ * was exit 2, and batch submit already took an unreadable reply as exit 2.
+ */
+const ENDPOINT_CAUSE = /^(timeout|connection|http-5\d\d|http-429|http-408|http-409)\b/;
 
 /**
  * What the LLM judge's fingerprint covers: everything in its request

@@ -260,6 +260,7 @@ describe("openAIBackend", () => {
     expect(breakerHint("http-429: Rate limit reached (gave up after 5 attempts)", "json_schema")).toBe("");
     expect(breakerHint("timeout", "json_schema")).toContain("--timeout-ms");
     expect(breakerHint("http-400: maximum context length exceeded", "json_schema")).toBe("");
+    expect(breakerHint("bad-response: the body is not valid JSON", "json_schema")).toContain("is the base URL the API's, ending in /v1?");
   });
 
   it("names a panel judge's config entry, not the main judge's flags, in every hint", () => {
