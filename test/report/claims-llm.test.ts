@@ -222,7 +222,7 @@ describe("claim-level faithfulness with an LLM judge", () => {
       const started = Date.now();
       const r = await runCliCaptured(["judge", "--config", config, "--no-progress"], NO_KEY);
       expect(r.code, r.err).toBe(4);
-      expect(r.err).toContain("the endpoint asks to wait 3600 s before the next call, longer than the 60 s a run waits: rerun later");
+      expect(r.err).toContain("the endpoint asks to wait 1 hour before the next call, longer than the 60 s a run waits: rerun later");
       expect(Date.now() - started).toBeLessThan(10_000);
       // one call in all: the first refusal stops the other answers before they ask
       expect(hour.requests.length).toBe(1);

@@ -11,7 +11,7 @@ import { runPool } from "../schedule/pool.js";
 import { redact } from "../transport/redact.js";
 import { LOOPBACK_DUMMY_KEY } from "../transport/endpoint.js";
 import { noKeyCause } from "../judges/llm.js";
-import { classifyError, DEFAULT_RETRY_POLICY, retryWaitMs } from "../transport/retry.js";
+import { classifyError, DEFAULT_RETRY_POLICY, retryWaitMs, waitTooLong } from "../transport/retry.js";
 import type { RequestBody, ResponseMode } from "../transport/request.js";
 import { ClaimsStore } from "./store.js";
 
@@ -229,8 +229,9 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
         // A rate limit or a server error waits as the verdicts' calls do (judge/transport/client.ts): the server's
         // Retry-After or the backoff, whichever is longer; retried at once, a 429 used up every retry in milliseconds.
         if (f.action === "retry") {
-          if (f.askedMs !== undefined && f.askedMs > policy.maxRetryAfterMs) {
-            stopped ??= `${cause} (the endpoint asks to wait ${Math.round(f.askedMs / 1000)} s before the next call, longer than the ${Math.round(policy.maxRetryAfterMs / 1000)} s a run waits: rerun later)`;
+          const tooLong = waitTooLong(cause, f.askedMs, policy);
+          if (tooLong !== undefined) {
+            stopped ??= tooLong;
             cause = stopped;
             break;
           }

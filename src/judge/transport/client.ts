@@ -8,7 +8,7 @@ import { redact } from "./redact.js";
 import { rejectsLogprobs } from "./logprobs.js";
 import type { RequestBody } from "./request.js";
 import { loadSdk } from "./sdk.js";
-import { DEFAULT_RETRY_POLICY, classifyError, retryWaitMs, RETRY_JITTER, type Failure, type RetryPolicy } from "./retry.js";
+import { DEFAULT_RETRY_POLICY, classifyError, retryWaitMs, RETRY_JITTER, waitTooLong, type Failure, type RetryPolicy } from "./retry.js";
 
 export type { Usage } from "./completion.js";
 
@@ -214,10 +214,10 @@ export class JudgeClient {
       const f = outcome.failure;
       const cause = redact(f.cause, this.secrets);
       if (rejectsLogprobs(body, f)) return { ok: false, cause, noLogprobs: true, servedModel, usage, raw, attempts };
-      // A rate limit that asks for longer than a run waits (Retry-After: 3600) is an outage for this run: waiting the
-      // cap and asking again, call after call, kept a CI job busy for ever with no word; stop now (exit 4).
-      if (f.action === "retry" && f.askedMs !== undefined && f.askedMs > this.policy.maxRetryAfterMs) {
-        this.stop(`${cause} (the endpoint asks to wait ${inWords(f.askedMs)} before the next call, longer than the ${inWords(this.policy.maxRetryAfterMs)} a run waits: rerun later)`);
+      // A rate limit that asks for longer than a run waits (Retry-After: 3600) is an outage for this run: stop now (exit 4).
+      const tooLong = f.action === "retry" ? waitTooLong(cause, f.askedMs, this.policy) : undefined;
+      if (tooLong !== undefined) {
+        this.stop(tooLong);
         return ended();
       }
       if (f.action === "retry" && f.transport) {
@@ -325,9 +325,4 @@ export class JudgeClient {
         return { failure: { action: "fail", cause: r.cause }, parse: true, ...meta };
     }
   }
-}
-
-/** A wait in words: "150 ms", "60 s". */
-function inWords(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
 }

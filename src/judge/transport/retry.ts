@@ -29,6 +29,38 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
+/**
+ * A wait as people read it: milliseconds under a second, seconds under two
+ * minutes, then minutes, and whole or long waits in hours.
+ *
+ * @example
+ * waitInWords(200) // "200 ms"; waitInWords(60_000) // "60 s"; waitInWords(3_600_000) // "1 hour"
+ */
+export function waitInWords(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  const hours = ms / 3_600_000;
+  if (ms < 7_200_000 && !Number.isInteger(hours)) return `${Math.round(ms / 60_000)} minutes`;
+  const h = Math.round(hours * 10) / 10;
+  return `${h} ${h === 1 ? "hour" : "hours"}`;
+}
+
+/**
+ * Why a run stops on a 429 whose Retry-After asks for longer than the run
+ * waits (`policy.maxRetryAfterMs`), or undefined when it asks no longer:
+ * waiting the cap and asking again, call after call, kept a CI job busy for
+ * ever with no word. The one message of the verdicts' client and of claim
+ * extraction, so both word the wait alike.
+ *
+ * @example
+ * waitTooLong("http-429: slow down", 3_600_000, DEFAULT_RETRY_POLICY)
+ * // "http-429: slow down (the endpoint asks to wait 1 hour before the next call, longer than the 60 s a run waits: rerun later)"
+ */
+export function waitTooLong(cause: string, askedMs: number | undefined, policy: RetryPolicy): string | undefined {
+  if (askedMs === undefined || askedMs <= policy.maxRetryAfterMs) return undefined;
+  return `${cause} (the endpoint asks to wait ${waitInWords(askedMs)} before the next call, longer than the ${waitInWords(policy.maxRetryAfterMs)} a run waits: rerun later)`;
+}
+
 /** Reads a header from the SDK's `Headers` or a plain record. */
 type HeaderSource = { get(name: string): string | null } | Record<string, string | undefined> | undefined;
 function header(h: HeaderSource, name: string): string | undefined {

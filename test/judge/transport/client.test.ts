@@ -67,7 +67,7 @@ describe("JudgeClient against the scripted server (real openai SDK)", () => {
     const r = await c.complete(body);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(r).toMatchObject({ ok: false, fatal: true });
-    expect(c.stopped).toMatch(/^http-429: .*\(the endpoint asks to wait 3600 s before the next call, longer than the 200 ms a run waits: rerun later\)$/);
+    expect(c.stopped).toMatch(/^http-429: .*\(the endpoint asks to wait 1 hour before the next call, longer than the 200 ms a run waits: rerun later\)$/);
     expect(s.count).toBe(1);
     // a wait within the cap is waited
     const ok = await scripted([{ status: 429, headers: { "retry-after-ms": "150" } }, { verdict: "no" }]);

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_RETRY_POLICY, backoffMs, classifyError, retryAfterMs, retryWaitMs } from "../../../src/judge/transport/retry.js";
+import { DEFAULT_RETRY_POLICY, backoffMs, classifyError, retryAfterMs, retryWaitMs, waitInWords, waitTooLong } from "../../../src/judge/transport/retry.js";
 import { loadSdk } from "../../../src/judge/transport/sdk.js";
 
 // classifyError looks for the SDK's error classes only once the judge client has loaded the SDK.
@@ -95,5 +95,19 @@ describe("classifyError", () => {
     expect(classifyError(apiError(401), false, policy).action).toBe("fatal");
     expect(classifyError(apiError(403), false, policy).action).toBe("fatal");
     expect(classifyError(apiError(404, {}, "model not found"), false, policy)).toMatchObject({ action: "fatal", cause: expect.stringContaining("/v1") });
+  });
+});
+
+describe("waits in words, one wording for the verdicts' client and claim extraction", () => {
+  it("says milliseconds, seconds, minutes or hours as people read them", () => {
+    expect([200, 1000, 60_000, 119_000, 150_000, 5_400_000, 3_600_000, 7_200_000, 9_000_000, 86_400_000].map(waitInWords)).toEqual([
+      "200 ms", "1 s", "60 s", "119 s", "3 minutes", "90 minutes", "1 hour", "2 hours", "2.5 hours", "24 hours",
+    ]);
+  });
+
+  it("stops on a Retry-After longer than a run waits, and only then", () => {
+    expect(waitTooLong("http-429: slow down", 3_600_000, DEFAULT_RETRY_POLICY)).toBe("http-429: slow down (the endpoint asks to wait 1 hour before the next call, longer than the 60 s a run waits: rerun later)");
+    expect(waitTooLong("http-429: slow down", 60_000, DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(waitTooLong("http-429: slow down", undefined, DEFAULT_RETRY_POLICY)).toBeUndefined();
   });
 });
