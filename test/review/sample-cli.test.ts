@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLabels } from "../../src/calibration/labels.js";
@@ -257,12 +257,54 @@ describe("ragjudge sample", () => {
 
   it("review on an empty queue says so and exits 0", async () => {
     const p = project();
-    writeJudgments(p.judgments, p.items.filter((i) => i.rule).map((i) => judge(i, "yes")));
     const out = join(p.dir, "q.jsonl");
-    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "3", "--annotator", "asha", "--out", out]);
-    expect(r.out).toMatch(/Nothing to review/);
+    writeFileSync(out, "");
     const rv = await runCliCaptured(["review", out, "--config", p.config, "--annotator", "asha", "--tty"]);
     expect(rv.code).toBe(0);
     expect(rv.out).toMatch(/is empty: nothing to review/);
+  });
+
+  it("with no judged item to draw from, says why in one line (exit 2) and writes no queue nor draw, keeping the queue there", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.filter((i) => i.rule).map((i) => judge(i, "yes")));
+    const out = join(p.dir, "q.jsonl");
+    writeFileSync(out, "earlier queue\n");
+    const r = await runCliCaptured(["sample", "--config", p.config, "--random", "3", "--annotator", "asha", "--out", out]);
+    expect(r.code, r.err).toBe(2);
+    expect(r.err.trim().split("\n")).toHaveLength(1);
+    expect(r.err).toMatch(/judgments\.jsonl: nothing to draw: no item of [a-z, -]+ has a verdict of the judge here \(\d+ decided by rule, which is never sampled; \d+ not judged\): run `ragjudge run --config \S+` \(or `ragjudge judge --config \S+`\) first$/m);
+    expect(readFileSync(out, "utf8")).toBe("earlier queue\n");
+    expect(existsSync(join(p.labels, "draws"))).toBe(false);
+    // a split none of whose items is judged yet is named, with the command that judges them
+    writeJudgments(p.judgments, p.items.filter((i) => !i.rule && !["q09", "q10", "q11", "q12"].includes(i.key.question)).map((i) => judge(i, "yes")));
+    const split = await runCliCaptured(["sample", "--config", p.config, "--random", "3", "--rubrics", "faithfulness", "--split", "test", "--annotator", "asha", "--out", out]);
+    expect(split.code, split.err).toBe(2);
+    expect(split.err).toMatch(/nothing to draw: no item of faithfulness in split test has a verdict of the judge here: run `ragjudge run --config \S+` \(or `ragjudge judge --config \S+`\) first$/m);
+  });
+
+  it("with every drawn item labelled, says so (exit 0) and leaves the queue being reviewed as it was", async () => {
+    const p = project();
+    writeJudgments(p.judgments, p.items.map((i, k) => judge(i, k % 2 ? "yes" : "no")));
+    const out = join(p.dir, "q.jsonl");
+    const args = ["sample", "--config", p.config, "--random", "11", "--rubrics", "faithfulness", "--annotator", "asha", "--out", out];
+    expect((await runCliCaptured(args)).code).toBe(0);
+    const s = new ReviewSession({ queueFile: out, rubricsDir: join(p.dir, "rubrics"), labelsDir: p.labels, annotator: "asha" });
+    for (let i = 0; i < s.total; i++) s.answer(i, s.entries[i]!.value.inputHash, "yes");
+    const queue = readFileSync(out, "utf8");
+    const again = await runCliCaptured(args);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain("Nothing to review: every judged item is already labelled by you. No queue written (");
+    expect(again.out).toMatch(/q\.jsonl is left as it was\)\.\n$/);
+    expect(readFileSync(out, "utf8")).toBe(queue);
+    // the draw queued again: nothing left of it, said the same way
+    const id = loadDraws(p.labels).draws[0]!.draw.id;
+    const draw = await runCliCaptured(["sample", "--config", p.config, "--draw", id, "--annotator", "asha", "--out", out]);
+    expect(draw.code, draw.err).toBe(0);
+    expect(draw.out).toMatch(/Nothing to review: every drawn item that is judged today is labelled\. No queue written \(\S*q\.jsonl is left as it was\)\.\n$/);
+    expect(readFileSync(out, "utf8")).toBe(queue);
+    const dis = await runCliCaptured(["sample", "--config", p.config, "--disagreements", "--rubrics", "faithfulness", "--annotator", "asha", "--out", join(p.dir, "d.jsonl")]);
+    expect(dis.code, dis.err).toBe(0);
+    expect(dis.out).toMatch(/Nothing to review: the labels that disagree with the judge are your own: someone else should look\. No queue written\.\n$/);
+    expect(existsSync(join(p.dir, "d.jsonl"))).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import { loadDraws, drawsDir } from "../../calibration/draws.js";
 import { designRefusal } from "../../calibration/plan/stratified-draw.js";
 import { loadLabels } from "../../calibration/labels.js";
-import { writeOutputFile } from "../../calibration/output.js";
 import { loadConfig } from "../../golden/config.js";
 import { InputError } from "../../golden/errors.js";
 import { loadJsonl } from "../../golden/jsonl.js";
@@ -13,6 +12,7 @@ import { DEFAULT_QUEUE } from "../commands/review.js";
 import { UsageError } from "../errors.js";
 import { reviewNext, sampleInputs, shortPath, type SampleFlags } from "./sample.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
+import { nothingToReview, writeQueue } from "./queue-out.js";
 
 /**
  * `ragjudge sample --draw ID`: the review queue of a recorded draw's drawn
@@ -44,10 +44,10 @@ export function sampleDrawAction(flags: SampleFlags): void {
   if (refused) throw new InputError(found.file, undefined, undefined, `the trust gate does not count draw ${found.draw.id}: ${refused}`);
   const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
   const entries = planQueue(cfg, judgments, book, [found.draw], seed);
-  writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  writeQueue(out, entries);
   const d = found.draw;
   const lines = [`Draw ${d.id} (${d.rubric}, ${d.design}, drawn for ${d.annotator}): ${d.drawn.length} drawn items, ${entries.length} of them still unlabelled → ${entries.length} queued for ${flags.annotator}`];
-  if (entries.length === 0) lines.push(`Nothing to review: every drawn item that is judged today is labelled (wrote an empty queue to ${shortPath(out)}).`);
+  if (entries.length === 0) lines.push(nothingToReview(out, "every drawn item that is judged today is labelled"));
   else lines.push(`Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewNext(flags, out, flags.judgments, cfg)}`);
   process.stdout.write(lines.join("\n") + "\n");
 }

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { loadConfig } from "../../golden/config.js";
 import { loadDraws } from "../../calibration/draws.js";
 import { loadLabels } from "../../calibration/labels.js";
-import { writeOutputFile } from "../../calibration/output.js";
 import { REPORT_FILE } from "../../report/folder.js";
 import { shellArg } from "../../report/next.js";
 import { PANEL_JUDGMENTS } from "../../report/panel/run.js";
@@ -16,6 +15,7 @@ import { UsageError } from "../errors.js";
 import { nameList } from "./lists.js";
 import type { SampleFlags } from "./sample.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
+import { nothingToReview, writeQueue } from "./queue-out.js";
 import { labelsArgs } from "./example-labels.js";
 
 /** `ragjudge sample --panel-splits`: the items a judge panel split on, as a review frame of its own (never counted by the trust gate). */
@@ -40,11 +40,11 @@ export function samplePanelSplitsAction(flags: SampleFlags): void {
     annotator: flags.annotator, panelJudgmentsFile: file, labelsDir, book,
     ...(rubrics ? { rubrics } : {}), ...(variants ? { variants } : {}),
   });
-  writeOutputFile(out, r.entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  writeQueue(out, r.entries);
   const lines = [`Review queue for ${flags.annotator}: items where the judges ${r.judges.join(", ")} split (frame panel-split; its labels never count for the trust gate):`];
   for (const n of r.rubrics) lines.push(`  ${n.rubric}: ${n.splits} of ${n.judged} judged items split${n.labelledByAnnotator ? `; ${n.labelledByAnnotator} already labelled by you` : ""} → ${n.queued} queued`);
   const cfgOpt = [...(flags.config ? ["--config", flags.config] : []), ...labelsArgs(cfg, flags.labels)].map((a) => ` ${shellArg(a)}`).join("");
   const shown = displayPath(out);
-  lines.push(r.entries.length ? `Wrote ${r.entries.length} entries to ${shown}. Next: ragjudge review ${flags.out ? shellArg(shown) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}` : `Nothing to review: wrote an empty queue to ${shown}.`);
+  lines.push(r.entries.length ? `Wrote ${r.entries.length} entries to ${shown}. Next: ragjudge review ${flags.out ? shellArg(shown) + " " : ""}--annotator ${shellArg(flags.annotator)}${cfgOpt}` : nothingToReview(out, r.rubrics.some((n) => n.splits > 0) ? "every item the judges split on is labelled by you already" : "the judges split on no item"));
   process.stdout.write(lines.join("\n") + "\n");
 }

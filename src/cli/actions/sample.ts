@@ -6,7 +6,6 @@ import { commandLine } from "../../report/next.js";
 import { loadConfig } from "../../golden/config.js";
 import { queueReads } from "../../review/queue.js";
 import { outputTarget } from "../../golden/paths.js";
-import { writeOutputFile } from "../../calibration/output.js";
 import { loadDraws, writeDraw } from "../../calibration/draws.js";
 import { loadLabels } from "../../calibration/labels.js";
 import { heldoutSplit } from "../../calibration/gate.js";
@@ -18,6 +17,8 @@ import { parseNumber } from "../commands/numbers.js";
 import { nameList } from "./lists.js";
 import { DEFAULT_QUEUE } from "../commands/review.js";
 import { refuseLookalikeAnnotator } from "./annotator.js";
+import { nothingToReview, writeQueue } from "./queue-out.js";
+import { nothingJudged, whyNothingQueued } from "./sample-why.js";
 import { EXAMPLE_LABELS, labelsArgs, labelsToWrite } from "./example-labels.js";
 import type { ResolvedConfig } from "../../golden/config.js";
 
@@ -138,10 +139,13 @@ export function sampleAction(flags: SampleFlags): void {
     ...(splits ? { splits } : {}),
     ...(flags.servedModel !== undefined ? { servedModel: flags.servedModel } : {}),
   });
+  // Nothing judged to draw from is bad input, refused before anything is written (a queue or a draw).
+  const refusal = nothingJudged(result.notes, result.rubrics, { judgmentsFile, cfg, ...(splits ? { splits } : {}) });
+  if (refusal) throw refusal;
   // Manifests first: a queue entry never names a draw that is not recorded.
   const time = new Date().toISOString();
   const written = result.draws.map((d) => writeDraw(labelsDir, d, time));
-  writeOutputFile(out, result.entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  writeQueue(out, result.entries);
 
   const names = [...new Set([...result.notes.map((n) => n.rubric), ...result.rubrics.map((r) => r.rubric)])].sort();
   const lines = [`Review queue for ${flags.annotator} (seed ${seed}${splits ? `, split ${splits.join(", ")}` : ""}):`];
@@ -157,7 +161,7 @@ export function sampleAction(flags: SampleFlags): void {
   if (notHeldout) lines.push(`  note: ${notHeldout} drawn item(s) are not in the held-out split "${heldout}" (or have no split, which counts as dev): the trust gate does not count their labels; use --split ${heldout} to draw only what it counts`);
   // The judgments that reveal the judge's verdict after each answer: the ones sampled from.
   const judgments = flags.evaluation !== undefined ? join(flags.evaluation, "judgments.jsonl") : flags.judgments;
-  if (result.entries.length === 0) lines.push(`Nothing to review: wrote an empty queue to ${shortPath(out)}.`);
+  if (result.entries.length === 0) lines.push(nothingToReview(out, whyNothingQueued(result.rubrics)));
   else lines.push(`Wrote ${result.entries.length} entries to ${shortPath(out)}. Next: ${reviewNext(flags, out, judgments, cfg)}`);
   process.stdout.write(lines.join("\n") + "\n");
 }
