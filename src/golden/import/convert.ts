@@ -28,6 +28,13 @@ export interface ImportOptions {
   split?: string;
   /** CSV only: the separator of list cells, instead of a JSON or Python list. */
   listSep?: string;
+  /**
+   * Only the pipeline's side of each row (question, contexts, answer): the
+   * rows are another variant's answers to a golden set that exists, so the
+   * golden columns (reference passages, unanswerable) are neither needed nor
+   * read (`import --into`).
+   */
+  outputsOnly?: boolean;
 }
 
 /** What a conversion produced, line by line, and every row it could not convert. */
@@ -35,6 +42,8 @@ export interface Converted {
   /** Golden questions and output lines as they are written (validated against their schemas). */
   golden: Record<string, unknown>[];
   outputs: Record<string, unknown>[];
+  /** The source line of each converted row, in the same order. */
+  lines: number[];
   /** The source column used for each field (undefined: none). */
   mapping: Partial<Record<ImportField, string>>;
   problems: InputError[];
@@ -137,11 +146,13 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
   const problems: InputError[] = [];
   // A JSONL with no row read (every line refused, as a CSV given as ragas is) has no columns to look for:
   // its lines' problems say why, and "column not found (the rows have: nothing)" would only mislead.
-  if (table.headerLine === undefined && table.rows.length === 0) return { golden: [], outputs: [], mapping: {}, problems };
+  if (table.headerLine === undefined && table.rows.length === 0) return { golden: [], outputs: [], lines: [], mapping: {}, problems };
   const mapping = mapColumns(table, opts, problems);
   const golden: Record<string, unknown>[] = [];
   const outputs: Record<string, unknown>[] = [];
-  if (problems.length) return { golden, outputs, mapping, problems };
+  const lines: number[] = [];
+  if (problems.length) return { golden, outputs, lines, mapping, problems };
+  const goldenSide = !opts.outputsOnly;
   const file = table.file;
   const width = String(table.rows.length).length;
   const seenIds = new Map<string, number>();
@@ -157,19 +168,23 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
     const contexts = passagesOf(row, col("contexts")!, opts, rowProblems, file);
     if (row.get(col("contexts")!) === undefined) rowProblems.push(new InputError(file, row.line, col("contexts")!, "missing (the passages the pipeline retrieved, as a list; [] for none)"));
     const answer = typeof row.get(col("answer")!) === "string" ? (row.get(col("answer")!) as string) : textOf(row, col("answer")!, rowProblems, file);
-    const reference = col("reference") ? textOf(row, col("reference")!, rowProblems, file) : undefined;
-    const referenceContexts = col("referenceContexts") ? passagesOf(row, col("referenceContexts")!, opts, rowProblems, file) : undefined;
-    const split = (col("split") ? textOf(row, col("split")!, rowProblems, file) : undefined) ?? opts.split;
-    const kind = col("kind") ? textOf(row, col("kind")!, rowProblems, file) : undefined;
+    // the golden columns: read only where this file makes the golden set
+    const golden_ = (f: ImportField) => (goldenSide ? col(f) : undefined);
+    const reference = golden_("reference") ? textOf(row, col("reference")!, rowProblems, file) : undefined;
+    const referenceContexts = golden_("referenceContexts") ? passagesOf(row, col("referenceContexts")!, opts, rowProblems, file) : undefined;
+    const split = (golden_("split") ? textOf(row, col("split")!, rowProblems, file) : undefined) ?? opts.split;
+    const kind = golden_("kind") ? textOf(row, col("kind")!, rowProblems, file) : undefined;
     let answerable = true;
-    if (col("unanswerable")) {
+    if (goldenSide && col("unanswerable")) {
       const raw = row.get(col("unanswerable")!);
       const v = typeof raw === "boolean" ? String(raw) : typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : raw === undefined || raw === null ? "" : undefined;
       if (v === undefined || (!TRUE.test(v) && !FALSE.test(v))) rowProblems.push(new InputError(file, row.line, col("unanswerable")!, `expected true or false (yes/no, 1/0), got ${JSON.stringify(raw)}`));
       else answerable = !TRUE.test(v);
     }
     if (opts.emptyReferenceUnanswerable && reference === undefined) answerable = false;
-    if (answerable && !rowProblems.length && col("referenceContexts") === undefined) {
+    if (!goldenSide) {
+      // the golden set is the project's: its questions' relevance is not this file's to say
+    } else if (answerable && !rowProblems.length && col("referenceContexts") === undefined) {
       if (!noReferenceColumn) {
         noReferenceColumn = true;
         const spec = IMPORT_FIELDS.referenceContexts;
@@ -179,7 +194,7 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
     } else if (answerable && !rowProblems.length && (referenceContexts === undefined || referenceContexts.length === 0)) {
       rowProblems.push(new InputError(file, row.line, col("referenceContexts") ?? IMPORT_FIELDS.referenceContexts.defaults[0], `missing: an answerable question needs the passages that answer it, for retrieval scores (map a column with ${IMPORT_FIELDS.referenceContexts.flag}); mark questions the documents cannot answer with ${IMPORT_FIELDS.unanswerable.flag} NAME or --empty-reference-unanswerable`));
     }
-    if (!answerable && referenceContexts !== undefined && referenceContexts.length > 0) {
+    if (goldenSide && !answerable && referenceContexts !== undefined && referenceContexts.length > 0) {
       rowProblems.push(new InputError(file, row.line, col("referenceContexts")!, "an unanswerable question must have no reference passages"));
     }
     const first = seenIds.get(id);
@@ -194,8 +209,8 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
     if (answerable) q.relevantText = referenceContexts;
     if (kind !== undefined) q.kind = kind;
     if (split !== undefined) q.split = split;
-    const g = GoldenQuestion.safeParse(q);
-    if (!g.success) {
+    const g = goldenSide ? GoldenQuestion.safeParse(q) : undefined;
+    if (g && !g.success) {
       problems.push(...zodProblems(g.error, q, file, row.line));
       return;
     }
@@ -208,6 +223,7 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
     }
     golden.push(q);
     outputs.push(o);
+    lines.push(row.line);
   });
-  return { golden, outputs, mapping, problems };
+  return { golden, outputs, lines, mapping, problems };
 }

@@ -185,7 +185,7 @@ describe("ragjudge import: passages as text score exactly as ids and chunks", ()
     const again = await runCliCaptured(["import", "ragas", file, "--out", out, "--empty-reference-unanswerable", "--variant", "other"]);
     expect(again.code).toBe(2);
     expect(again.err).toBe([
-      `ragjudge: error: ${join(out, "ragjudge.config.json")}: exists: import never overwrites; choose another --out, or move it away`,
+      `ragjudge: error: ${join(out, "ragjudge.config.json")}: exists: import never overwrites; choose another --out, or move it away (to add this file as another variant of that project: --into ${join(out, "ragjudge.config.json")} instead of --out)`,
       `ragjudge: error: ${join(out, "golden", "questions.jsonl")}: exists: import never overwrites; choose another --out, or move it away`,
     ].join("\n") + "\n");
     rmSync(join(out, "ragjudge.config.json"));
