@@ -5,7 +5,7 @@ import { drawIdOf, loadDraws, writeDraw } from "../../calibration/draws.js";
 import { heldoutSplit } from "../../calibration/gate.js";
 import { evidenceKey } from "../../calibration/keys.js";
 import { loadLabels, type LabelBook } from "../../calibration/labels.js";
-import { writeOutputFile } from "../../calibration/output.js";
+import { nothingToReview, writeQueue } from "./queue-out.js";
 import { budgetShares } from "../../calibration/plan/budget.js";
 import { planGroups, type GroupPlan } from "../../calibration/plan/plan.js";
 import { renderBudget, renderPlan } from "../../calibration/plan/render.js";
@@ -166,10 +166,10 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), wordings: wordingsOf(cfg), ...(config.trust ? { trust: config.trust } : {}) };
   if (active !== undefined) {
     const { entries, without } = activeQueue(cfg, judgments, book, active);
-    writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+    writeQueue(out, entries);
     const lines = [`Active frame (error analysis only: the trust gate never counts these labels): the ${active} unlabelled items per rubric whose P(yes) is nearest 0.5.`];
     if (without.length) lines.push(`  no P(yes) from the judge for ${without.join(", ")}: nothing to rank`);
-    lines.push(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}` : `Nothing to rank: wrote an empty queue to ${shortPath(out)}.`);
+    lines.push(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}` : nothingToReview(out, without.length ? "no unlabelled item has a P(yes) from the judge to rank" : "every item with a P(yes) is labelled by you already"));
     process.stdout.write(lines.join("\n") + "\n");
     return;
   }
@@ -203,11 +203,11 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     const w = writeDraw(labelsDir, b, time);
     return { ...w, file: shortPath(w.file), queued: entries.filter((e) => e.draw === w.id).length };
   });
-  writeOutputFile(out, entries.map((e) => JSON.stringify(e) + "\n").join(""));
+  const wrote = writeQueue(out, entries);
   if (flags.format === "json") {
-    process.stdout.write(JSON.stringify({ budget, shares: shares.map((s, k) => ({ rubric: s.plan.rubric, fingerprint: s.plan.fingerprint, labels: s.labels, why: s.why, drawSize: s.drawSize, allocation: Object.fromEntries(s.allocation), draw: written[k] })), queue: shortPath(out) }, null, 2) + "\n");
+    process.stdout.write(JSON.stringify({ budget, shares: shares.map((s, k) => ({ rubric: s.plan.rubric, fingerprint: s.plan.fingerprint, labels: s.labels, why: s.why, drawSize: s.drawSize, allocation: Object.fromEntries(s.allocation), draw: written[k] })), queue: wrote ? shortPath(out) : null }, null, 2) + "\n");
     return;
   }
   process.stdout.write(renderPlan(plans) + "\n" + renderBudget(shares, budget, written) + settledNote(settled, flags));
-  process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}\n` : `Nothing new to label: wrote an empty queue to ${shortPath(out)}.\n`);
+  process.stdout.write(entries.length ? `Wrote ${entries.length} entries to ${shortPath(out)}. Next: ${reviewCommand(flags, out)}\n` : `${nothingToReview(out, "the budget buys no new label (the shares above say why)")}\n`);
 }

@@ -201,6 +201,14 @@ describe("ragjudge plan", () => {
       expect(why).toContain("frame active");
       expect(why).toContain("not drawn");
     }
+    // Verdicts with no P(yes) at all leave nothing to rank: said so, and the queue being reviewed is kept as it was.
+    const noPYes = join(dir, "no-pyes.jsonl");
+    writeFileSync(noPYes, readFileSync(judgments, "utf8").split("\n").filter((l) => /"rubric":"(correctness|not-found)"/.test(l)).join("\n") + "\n");
+    const kept = readFileSync(queue, "utf8");
+    const none = await runCliCaptured(["plan", "--config", config, "--judgments", noPYes, "--labels", labels, "--active", "5", "--annotator", "asha", "--out", queue]);
+    expect(none.code, none.err).toBe(0);
+    expect(none.out).toContain(`Nothing to review: no unlabelled item has a P(yes) from the judge to rank. No queue written (${queue} is left as it was).`);
+    expect(readFileSync(queue, "utf8")).toBe(kept);
   });
   it("plans only on verdicts of the items the config builds today: claim verdicts under an answer-level config are left out, said so, and every draw queues", async () => {
     const { dir, config, labels } = await example("ragjudge-plan-stale-");
