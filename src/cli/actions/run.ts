@@ -21,6 +21,11 @@ export interface RunFlags {
   concurrency?: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** The request options (commands/request-options.ts); `false` is commander's `--no-x`. */
+  temperature?: number | false;
+  seed?: number | false;
+  maxTokens?: number | false;
+  responseFormat?: string;
   quiet?: boolean;
   progress?: boolean;
   allowErrors?: boolean;
@@ -44,6 +49,12 @@ function invocation(flags: RunFlags): Invocation {
   if (flags.cacheDir !== undefined) judge.push("--cache-dir", flags.cacheDir);
   if (flags.timeoutMs !== undefined) judge.push("--timeout-ms", String(flags.timeoutMs));
   if (flags.maxRetries !== undefined) judge.push("--max-retries", String(flags.maxRetries));
+  // the request options are part of the fingerprint: a run without them would judge anew under another one
+  for (const [name, v] of [["temperature", flags.temperature], ["seed", flags.seed], ["max-tokens", flags.maxTokens]] as const) {
+    if (v === false) judge.push(`--no-${name}`);
+    else if (v !== undefined) judge.push(`--${name}`, String(v));
+  }
+  if (flags.responseFormat !== undefined) judge.push("--response-format", flags.responseFormat);
   const run: string[] = [];
   if (flags.failUnder !== undefined) run.push("--fail-under", flags.failUnder);
   if (flags.evaluationsDir !== undefined) run.push("--evaluations-dir", flags.evaluationsDir);
@@ -79,7 +90,7 @@ export async function runAction(flags: RunFlags): Promise<void> {
       labels: flags.labels,
       requireTrusted: flags.requireTrusted ?? false,
       failUnder: flags.failUnder,
-      judge: { judge: flags.judge, baseUrl: flags.baseUrl, model: flags.model, concurrency: flags.concurrency, timeoutMs: flags.timeoutMs, maxRetries: flags.maxRetries },
+      judge: { judge: flags.judge, baseUrl: flags.baseUrl, model: flags.model, concurrency: flags.concurrency, timeoutMs: flags.timeoutMs, maxRetries: flags.maxRetries, temperature: flags.temperature, seed: flags.seed, maxTokens: flags.maxTokens, responseFormat: flags.responseFormat },
       log,
       onProgress: progress ? (p) => {
         last = p;

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { BOUNDS } from "../../golden/bounds.js";
 import type { JudgeCommandFlags as Flags } from "../actions/judge.js";
 import { BATCH_LIMITS_SHOWN } from "./help-values.js";
-import { numberFlag, refuseWithNegation } from "./numbers.js";
+import { numberFlag } from "./numbers.js";
+import { requestOptions } from "./request-options.js";
 
 /**
  * Repeated values, each a comma list the action splits (and refuses when it
@@ -48,13 +49,6 @@ export function registerJudge(program: Command): void {
     .option("--cache-dir <dir>", "cache folder (default: config cacheDir, .ragjudge)")
     .option("--labels <dir>", "labels folder the trust lines are decided against (default: the config's labels)")
     .option("--dry-run", "print the number of calls, estimated tokens and cost, and send nothing")
-    .option("--temperature <t>", `sampling temperature, ${BOUNDS.temperature.min} to ${BOUNDS.temperature.max} (default: config, 0)`, numberFlag("--temperature", "temperature"))
-    .option("--no-temperature", "omit temperature from requests (for models that reject it)")
-    .option("--seed <n>", "seed (default: config, 0)", numberFlag("--seed", "seed"))
-    .option("--no-seed", "omit seed from requests")
-    .option("--max-tokens <n>", "max_tokens per reply (default: config, 512)", numberFlag("--max-tokens", "maxTokens"))
-    .option("--no-max-tokens", "omit max_tokens from requests")
-    .option("--response-format <mode>", "json_schema (structured outputs; falls back to text when the server rejects it) or text (JSON asked for in the prompt)")
     .option("--timeout-ms <ms>", `deadline of one attempt, at most ${BOUNDS.timeoutMs.max} (Node's timer limit; default: config, 60000)`, numberFlag("--timeout-ms", "timeoutMs"))
     .option("--max-retries <n>", `retries per call for 429, 5xx, timeouts, resets, at most ${BOUNDS.maxRetries.max} (default: config, 4)`, numberFlag("--max-retries", "maxRetries"))
     .option("--allow-errors", "exit 0 (not 4) even when some items end as error verdicts")
@@ -65,5 +59,5 @@ export function registerJudge(program: Command): void {
     .option("--batch-max-requests <n>", `requests per batch file (default ${BATCH_LIMITS_SHOWN.maxRequests}, the OpenAI Batch API's limit)`, numberFlag("--batch-max-requests", "batchRequests"))
     .option("--batch-max-bytes <n>", `bytes per batch file (default ${BATCH_LIMITS_SHOWN.maxBytes})`, numberFlag("--batch-max-bytes", "batchBytes"))
     .action(async (flags: Flags) => (await import("../actions/judge.js")).judgeAction(flags));
-  refuseWithNegation(judge, ["temperature", "seed", "max-tokens"]);
+  requestOptions(judge);
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { BOUNDS } from "../../golden/bounds.js";
 import type { RunFlags } from "../actions/run.js";
 import { numberFlag } from "./numbers.js";
+import { requestOptions } from "./request-options.js";
 
 /**
  * `ragjudge run`: the whole evaluation in one command (library:
@@ -12,7 +13,7 @@ import { numberFlag } from "./numbers.js";
  * or error verdicts are left without --allow-errors).
  */
 export function registerRun(program: Command): void {
-  program
+  const run = program
     .command("run")
     .description("Run the whole evaluation: validate, score retrieval and diagnose misses, judge the answers, calibrate the judge against labels, join search with answering, and write evaluations/<time>-<name>/ with every artifact and report (terminal, Markdown, JSON, JUnit, HTML). --example runs the shipped example (offline baseline judge, no key).")
     .option("--config <file>", "config file (default: ./ragjudge.config.json)")
@@ -32,4 +33,5 @@ export function registerRun(program: Command): void {
     .option("--no-progress", "no judge progress display on stderr")
     .option("--quiet", "print only the evaluation folder (and failures on stderr)")
     .action(async (flags: RunFlags) => (await import("../actions/run.js")).runAction(flags));
+  requestOptions(run);
 }
