@@ -169,11 +169,11 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
     if (row.get(col("contexts")!) === undefined) rowProblems.push(new InputError(file, row.line, col("contexts")!, "missing (the passages the pipeline retrieved, as a list; [] for none)"));
     const answer = typeof row.get(col("answer")!) === "string" ? (row.get(col("answer")!) as string) : textOf(row, col("answer")!, rowProblems, file);
     // the golden columns: read only where this file makes the golden set
-    const golden_ = (f: ImportField) => (goldenSide ? col(f) : undefined);
-    const reference = golden_("reference") ? textOf(row, col("reference")!, rowProblems, file) : undefined;
-    const referenceContexts = golden_("referenceContexts") ? passagesOf(row, col("referenceContexts")!, opts, rowProblems, file) : undefined;
-    const split = (golden_("split") ? textOf(row, col("split")!, rowProblems, file) : undefined) ?? opts.split;
-    const kind = golden_("kind") ? textOf(row, col("kind")!, rowProblems, file) : undefined;
+    const goldenCol = (f: ImportField) => (goldenSide ? col(f) : undefined);
+    const reference = goldenCol("reference") ? textOf(row, col("reference")!, rowProblems, file) : undefined;
+    const referenceContexts = goldenCol("referenceContexts") ? passagesOf(row, col("referenceContexts")!, opts, rowProblems, file) : undefined;
+    const split = (goldenCol("split") ? textOf(row, col("split")!, rowProblems, file) : undefined) ?? opts.split;
+    const kind = goldenCol("kind") ? textOf(row, col("kind")!, rowProblems, file) : undefined;
     let answerable = true;
     if (goldenSide && col("unanswerable")) {
       const raw = row.get(col("unanswerable")!);

@@ -3,9 +3,9 @@
  * that stop or slow a run print. The run's main judge takes flags (the
  * config's `judge` block is their default); a judge of a panel takes none:
  * the panel (judges/panel.ts) resolves it from its entry in the config's
- * `judges` alone.
- * So a panel judge that timed out and was told to "raise --timeout-ms" was
- * told of a flag that never reaches it; its hints name its entry and field.
+ * `judges` alone. So a panel judge that timed out and was told to "raise
+ * --timeout-ms" was told of a flag that never reaches it; its hints name its
+ * entry and field.
  */
 export interface JudgeKnobs {
   /** Raising the per-attempt deadline, e.g. "raise --timeout-ms (config: judge.timeoutMs)". */
