@@ -70,6 +70,8 @@ export interface CsvImport {
   lines: number[];
   /** Whether each row had its own `time` cell (else it carries the import time). */
   timed: boolean[];
+  /** Whether each row had its own `wordingHash` cell (else it carries its rubric's wording at import, or none). */
+  worded: boolean[];
   /** Header names that are not label fields (ignored, reported to the user). */
   ignoredColumns: string[];
 }
@@ -136,6 +138,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
   const labels: Label[] = [];
   const lines: number[] = [];
   const timed: boolean[] = [];
+  const worded: boolean[] = [];
   const problems: InputError[] = [];
   for (const rec of rows) {
     const line = rec.line;
@@ -210,10 +213,11 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     labels.push(l);
     lines.push(line);
     timed.push(cell("time") !== undefined);
+    worded.push(cell("wordingHash") !== undefined);
   }
   if (problems.length) throw new InputErrors(problems);
   if (labels.length === 0) throw new InputError(file, undefined, undefined, "no label rows after the header");
-  return { labels, lines, timed, ignoredColumns };
+  return { labels, lines, timed, worded, ignoredColumns };
 }
 
 /** A row's problems in the order of its columns (export order), the row-wide ones first. */

@@ -60,6 +60,52 @@ describe("ragjudge labels import", () => {
     expect(bad.err).toBe(`ragjudge: error: ${f}:2: wordingHash: must be a lower-case hex SHA-256\n`);
   });
 
+  it("a sheet imported again after its rubric's question changed stays the earlier wording's: its rows are already present, not answers to today's question", async () => {
+    const rubric = join(dir, "rubrics", "faithfulness.yaml");
+    const before = wordingHash(loadRubric(rubric));
+    // untimed rows, no wordingHash column: a sheet typed by hand
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\nbm25,q02,faithfulness,answer,${H},no\n`);
+    const args = ["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()];
+    expect((await runCliCaptured(args)).code).toBe(0);
+    writeFileSync(rubric, readFileSync(rubric, "utf8").replace(/^question: (.*)\?$/m, "question: $1, even where a source contradicts it?"));
+    expect(wordingHash(loadRubric(rubric))).not.toBe(before);
+    // the same sheet again: the same answers, given to the earlier question; stamped with today's wording they would count for it
+    const again = await runCliCaptured(args);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/imported 0 label\(s\); 2 already present, skipped/);
+    expect(again.out).toContain("note: 2 skipped row(s) repeat labels that answered an earlier wording of the question of faithfulness, which do not count for today's; to answer today's question, label those items again (ragjudge review)\n");
+    const written = readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(written.map((l) => l.wordingHash)).toEqual([before, before]);
+    // an exported copy with the wordingHash cells cleared is the same labels (same times): skipped too
+    const out = join(dir, "chen.csv");
+    expect((await runCliCaptured(["labels", "export", "--out", out, ...cfg()])).code).toBe(0);
+    const chens = readFileSync(out, "utf8").split("\n").filter((l, i) => i === 0 || l.includes(",chen,"));
+    expect(chens).toHaveLength(3);
+    writeFileSync(out, chens.join("\n").split(before).join("") + "\n");
+    const third = await runCliCaptured(["labels", "import", out, ...cfg()]);
+    expect(third.code).toBe(0);
+    expect(readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n")).toHaveLength(2);
+    // a changed answer is a new label, for today's question
+    csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},no\n`);
+    expect((await runCliCaptured(args)).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n").at(-1)!).wordingHash).toBe(wordingHash(loadRubric(rubric)));
+  });
+
+  it("an export of labels that record no wording imports back into its own folder as already present, not as answers to today's question", async () => {
+    const out = join(dir, "out.csv");
+    expect((await runCliCaptured(["labels", "export", "--history", "--out", out, ...cfg()])).code).toBe(0);
+    // the rows of variants this config names (the fixture also holds two of other variants)
+    const rows = readFileSync(out, "utf8").split("\n").filter((l, i) => i === 0 || l.startsWith("bm25,"));
+    writeFileSync(out, rows.join("\n") + "\n");
+    const before = loadLabels(join(dir, "labels")).history.length;
+    expect(rows.length - 1).toBe(before - 2);
+    const back = await runCliCaptured(["labels", "import", out, ...cfg()]);
+    expect(back.err).toBe("");
+    expect(back.code).toBe(0);
+    expect(back.out).toMatch(/imported 0 label\(s\); \d+ already present, skipped/);
+    expect(loadLabels(join(dir, "labels")).history).toHaveLength(before);
+  });
+
   it("fails with one line naming file, line and column for a missing column, writing nothing", async () => {
     const f = csv(`variant,question,rubric,unit,label\nbm25,q01,faithfulness,answer,yes\n`);
     const { code, err } = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "random", ...cfg()]);

@@ -1,9 +1,9 @@
 import { join, relative } from "node:path";
 import { knownRubricNames, wordingsOf } from "../../calibration/context.js";
-import { readLabelsCsv, labelsToCsv, type KnownNames } from "../../calibration/labels-csv.js";
+import { readLabelsCsv, labelsToCsv, type CsvImport, type KnownNames } from "../../calibration/labels-csv.js";
 import { labelHistoryProblems, lookalikeOf, lookalikeWords, namesInUse } from "../../calibration/label-checks.js";
 import { shellArg } from "../../report/next.js";
-import { appendLabels, currentLabels, loadLabels } from "../../calibration/labels.js";
+import { appendLabels, currentLabels, loadLabels, type LabelBook } from "../../calibration/labels.js";
 import { drawItemOf, loadDraws } from "../../calibration/draws.js";
 import { configInputs, loadConfig, type ResolvedConfig } from "../../golden/config.js";
 import { outputTarget } from "../../golden/paths.js";
@@ -55,6 +55,7 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
     if (!(inclusionProbability > 0 && inclusionProbability <= 1)) throw new UsageError(`--inclusion-probability must be in (0, 1], got ${JSON.stringify(opts.inclusionProbability)}`);
   }
   const { dir, known, resolved } = context(opts, true);
+  const wordings = resolved ? wordingsOf(resolved) : undefined;
   const draws = loadDraws(dir);
   const isDrawn = (l: Label) => draws.draws.some((d) => drawItemOf(d, l, l.inputHash)?.drawn === true);
   const csv = readLabelsCsv(file, {
@@ -62,7 +63,7 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
     annotator: opts.annotator, provenance: opts.provenance, source: opts.source, frame: opts.frame, inclusionProbability, split: opts.split,
     ...(opts.attest !== undefined ? { attestation: opts.attest } : {}),
     ...(known ? { known: known() } : {}),
-    ...(resolved ? { wordings: wordingsOf(resolved) } : {}),
+    ...(wordings ? { wordings } : {}),
   });
   if (opts.attest !== undefined && !opts.attest.trim()) throw new UsageError("--attest needs a description of who drew the sample and how");
   // A row that names a draw must be one of its drawn items: the gate checks the same, but a wrong id is an input error here.
@@ -97,18 +98,46 @@ export function labelsImport(file: string, opts: Common & { annotator?: string; 
     }
   }
   if (refused.length) throw new InputErrors(refused.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)));
-  const existing = new Set(book.history.map((l) => canonicalJson(l.value)));
-  const current = new Set(currentLabels(book).map((l) => canonicalJson({ ...l.value, time: undefined })));
-  const fresh = csv.labels.filter((l, i) => !existing.has(canonicalJson(l)) && (csv.timed[i] || !current.has(canonicalJson({ ...l, time: undefined }))));
+  const present = storedRepeats(book, csv);
+  const fresh = csv.labels.filter((_, i) => present[i] === undefined);
   const result = fresh.length ? appendLabels(dir, fresh) : { labels: [], files: [] };
   const skipped = csv.labels.length - fresh.length;
   const where = result.files.map((f) => relative(process.cwd(), f) || f).join(", ");
   process.stdout.write(`imported ${result.labels.length} label(s)${where ? ` into ${where}` : ""}${skipped ? `; ${skipped} already present, skipped` : ""}\n`);
+  const earlier = present.filter((l): l is Label => l?.wordingHash !== undefined && wordings?.has(l.rubric) === true && wordings.get(l.rubric) !== l.wordingHash);
+  if (earlier.length) {
+    const names = [...new Set(earlier.map((l) => l.rubric))].sort().join(", ");
+    process.stdout.write(`note: ${earlier.length} skipped row(s) repeat labels that answered an earlier wording of the question of ${names}, which do not count for today's; to answer today's question, label ${earlier.length === 1 ? "that item" : "those items"} again (ragjudge review)\n`);
+  }
   if (csv.ignoredColumns.length) process.stdout.write(`ignored column(s): ${csv.ignoredColumns.join(", ")}\n`);
   const nonGate = fresh.filter((l) => l.frame !== "random").length;
   if (nonGate) process.stdout.write(`note: ${nonGate} label(s) are not from a random frame: they appear in error analysis, never in the trust gate\n`);
   const declared = fresh.filter((l) => l.attestation !== undefined).length;
   if (declared) process.stdout.write(`note: ${declared} label(s) are declared random (attested), not drawn by ragjudge: the trust gate counts them only when the config's trust.attested is true, and every report then says so\n`);
+}
+
+/**
+ * The stored label each imported row repeats (undefined for a new label): the
+ * same label, or, for a row without its own time, the annotator's current
+ * answer with the same content. A row without its own wordingHash cell says
+ * nothing of the wording it answered, so it repeats the stored label whatever
+ * wording that one records (a sheet imported again after the question
+ * changed, an export with the cell cleared): stamped with today's wording, it
+ * would supersede that label as an answer to a question no one was asked.
+ */
+function storedRepeats(book: LabelBook, csv: CsvImport): (Label | undefined)[] {
+  const key = (l: Label, timed: boolean, worded: boolean) => canonicalJson({ ...l, ...(timed ? {} : { time: undefined }), ...(worded ? {} : { wordingHash: undefined }) });
+  const indexes = new Map<string, Map<string, Label>>();
+  const index = (timed: boolean, worded: boolean): Map<string, Label> => {
+    const name = `${timed}/${worded}`;
+    let m = indexes.get(name);
+    if (!m) indexes.set(name, (m = new Map((timed ? book.history : currentLabels(book)).map((l) => [key(l.value, timed, worded), l.value]))));
+    return m;
+  };
+  return csv.labels.map((l, i) => {
+    const worded = csv.worded[i]!;
+    return index(true, worded).get(key(l, true, worded)) ?? (csv.timed[i] ? undefined : index(false, worded).get(key(l, false, worded)));
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ export function registerLabels(program: Command): void {
 
   labels
     .command("import <file>")
-    .description("Append the labels of a CSV file to labels/<annotator>.jsonl (validated first: nothing is written if any row is bad); a row without a wordingHash is taken to answer its rubric's question as the rubric file words it now")
+    .description("Append the labels of a CSV file to labels/<annotator>.jsonl (validated first: nothing is written if any row is bad); a row without a wordingHash is taken to answer its rubric's question as the rubric file words it now, unless it repeats a label already stored")
     .option("--annotator <name>", "annotator for rows without an annotator column")
     .addOption(new Option("--provenance <kind>", "provenance for rows without a provenance column").choices([...PROVENANCES_SHOWN]))
     .option("--source <name>", "where imported labels come from (required with --provenance import)")
