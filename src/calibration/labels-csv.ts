@@ -85,7 +85,9 @@ export interface CsvImport {
  * case. With `known`, a row naming a rubric, question or variant the
  * project lacks is refused. A row without a `wordingHash` cell gets its
  * rubric's wording as on disk now (`wordings`): an exported label keeps the
- * wording it answered, a row typed in a sheet is taken to answer today's. Every problem is reported at once with file,
+ * wording it answered, a row typed in a sheet is taken to answer today's; a
+ * rubric whose file does not read has no wording to give, so such a row of it
+ * is refused. Every problem is reported at once with file,
  * line and column, every problem of a row too (a bad time beside a "maybe"),
  * up to {@link MAX_PROBLEMS}; the missing required columns are one error
  * naming the header line.
@@ -165,6 +167,10 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     }
     const today = typeof obj.rubric === "string" ? defaults.wordings?.get(obj.rubric) : undefined;
     if (obj.wordingHash === undefined && today) obj.wordingHash = today;
+    // Unstamped, the label would count for whatever the question becomes once the file reads again.
+    if (obj.wordingHash === undefined && today === null) {
+      rowProblems.push(new InputError(file, line, "wordingHash", `the file of rubric ${JSON.stringify(obj.rubric)} does not read, so which wording of its question this label answered cannot be recorded: fix the rubric file, then import again`));
+    }
     // A note keeps its inner white space; only an all-blank cell is dropped.
     const rawNote = index.has("note") ? rec.cells[index.get("note")!] : undefined;
     if (rawNote !== undefined && rawNote.trim() !== "") obj.note = rawNote;

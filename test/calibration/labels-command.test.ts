@@ -91,6 +91,16 @@ describe("ragjudge labels import", () => {
     expect(JSON.parse(readFileSync(join(dir, "labels", "chen.jsonl"), "utf8").trim().split("\n").at(-1)!).wordingHash).toBe(wordingHash(loadRubric(rubric)));
   });
 
+  it("refuses rows without a wordingHash for a rubric whose file does not read (their wording cannot be recorded), writing nothing", async () => {
+    const rubric = join(dir, "rubrics", "faithfulness.yaml");
+    writeFileSync(rubric, readFileSync(rubric, "utf8").replace(/^question: /m, "question: [unclosed "));
+    const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
+    const r = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`ragjudge: error: ${f}:2: wordingHash: the file of rubric "faithfulness" does not read, so which wording of its question this label answered cannot be recorded: fix the rubric file, then import again\n`);
+    expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
+  });
+
   it("an export of labels that record no wording imports back into its own folder as already present, not as answers to today's question", async () => {
     const out = join(dir, "out.csv");
     expect((await runCliCaptured(["labels", "export", "--history", "--out", out, ...cfg()])).code).toBe(0);
