@@ -8,11 +8,12 @@
  * elsewhere) keeps every label. Tried as a user would, through the CLI and
  * the review session, on a copy of the example judged by the baseline.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Label } from "../../src/golden/schema/items.js";
 import { calibrate, calibration, editRubric, honest, judgeAgain, judged, trustLine, wordingOf } from "../helpers/gate-project.js";
+import { runCliCaptured } from "../helpers/cli.js";
 import { labelRandomDraw } from "../helpers/labelling.js";
 
 const NEW_WORDING = (t: string) => t.replace("without contradicting it?", "even if it contradicts it?");
@@ -47,6 +48,24 @@ describe("labels and the wording of their rubric's question", () => {
     const relabelled = await calibrate(p);
     expect(relabelled.out).not.toContain("earlier wording");
     expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^TRUSTED: kappa 1\.00/);
+  }, 120_000);
+
+  it("sample --draw queues again a drawn item whose labels answered an earlier wording (the draw's rest, as the gate counts it)", async () => {
+    const p = await judged();
+    const first = await honest(p, "correctness");
+    const [manifest] = readdirSync(join(p.labels, "draws"));
+    const id = manifest!.replace(/\.json$/, "");
+    const queue = join(p.dir, "rest.jsonl");
+    const rest = () => runCliCaptured(["sample", "--config", p.config, "--judgments", p.judgments, "--labels", p.labels, "--annotator", "test-author", "--draw", id, "--out", queue]);
+    const done = await rest();
+    expect(done.code, done.err).toBe(0);
+    expect(done.out).toContain("Nothing to review");
+    editRubric(p, "correctness", NEW_WORDING);
+    // the gate counts none of the draw's labels now: the command that finishes a draw must queue every item again
+    const again = await rest();
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toContain(`${first.answered} of them still unlabelled → ${first.answered} queued for test-author`);
+    expect(readFileSync(queue, "utf8").trim().split("\n")).toHaveLength(first.answered);
   }, 120_000);
 
   it("a comment, reordered keys and a question wrapped onto two lines keep every label counting", async () => {

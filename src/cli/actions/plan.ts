@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { wordingsOf } from "../../calibration/context.js";
+import { currentWording } from "../../calibration/wording.js";
 import { drawIdOf, loadDraws, writeDraw } from "../../calibration/draws.js";
 import { heldoutSplit } from "../../calibration/gate.js";
 import { evidenceKey } from "../../calibration/keys.js";
@@ -163,9 +164,12 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   if (flags.annotator !== undefined) refuseLookalikeAnnotator(flags.annotator, book, draws);
   const judgments = await currentVerdicts(cfg, judgmentsFile, await verdicts(cfg, judgmentsFile, flags.judgments !== undefined));
   const golden = loadGolden(cfg.path(config.golden));
-  const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), wordings: wordingsOf(cfg), ...(config.trust ? { trust: config.trust } : {}) };
+  const wordings = wordingsOf(cfg);
+  const inputs: TrustInputs = { book, draws, records: [], splits: splitsOf(golden.questions), wordings, ...(config.trust ? { trust: config.trust } : {}) };
+  // What is left to label, as the gate counts labels: an item labelled only under an earlier wording of its question is unlabelled.
+  const counted = currentWording(book, wordings).book;
   if (active !== undefined) {
-    const { entries, without } = activeQueue(cfg, judgments, book, active);
+    const { entries, without } = activeQueue(cfg, judgments, counted, active);
     writeQueue(out, entries);
     const lines = [`Active frame (error analysis only: the trust gate never counts these labels): the ${active} unlabelled items per rubric whose P(yes) is nearest 0.5.`];
     if (without.length) lines.push(`  no P(yes) from the judge for ${without.join(", ")}: nothing to rank`);
@@ -176,12 +180,12 @@ export async function planAction(flags: PlanFlags): Promise<void> {
   const plans = planGroups(judgments, inputs, { width, reps, seed });
   if (budget === undefined) {
     if (flags.format === "json") process.stdout.write(JSON.stringify(plans.map(({ group: _g, pairing: _p, ...rest }) => rest), null, 2) + "\n");
-    else process.stdout.write(renderPlan(plans) + (budgetCommand(flags, plans, flags.annotator ?? suggestedAnnotator(book.history), labelsDir, book) ?? ""));
+    else process.stdout.write(renderPlan(plans) + (budgetCommand(flags, plans, flags.annotator ?? suggestedAnnotator(book.history), labelsDir, counted) ?? ""));
     return;
   }
   // A new budget over a frame with a draw still open would record another draw to finish beside it (and, nested in the
   // open one, buy fewer new labels than asked): the open one first.
-  const { open, settled } = openDraws(plans, labelsDir, book);
+  const { open, settled } = openDraws(plans, labelsDir, counted);
   if (open.length) {
     const commands = open.map(({ d }) => commandLine(["sample", "--draw", d.id, "--annotator", d.annotator, ...inputFlags(flags)]).trim()).join(", then ");
     throw new UsageError(`--budget: label what is drawn before drawing more (${describeOpen(open)}); queue their unlabelled items with ${commands}, and review them`);
@@ -196,7 +200,7 @@ export async function planAction(flags: PlanFlags): Promise<void> {
     scope: { variants: [...new Set(s.plan.group.items.map((i) => i.key.variant))].sort(), splits: [heldoutSplit(config.trust)] },
     frame: s.frame, outside: s.outside, allocation: s.allocation,
   }));
-  const entries = bodies.length ? planQueue(cfg, judgments, book, bodies.map((b) => ({ ...b, id: drawIdOf(b) })), seed) : [];
+  const entries = bodies.length ? planQueue(cfg, judgments, counted, bodies.map((b) => ({ ...b, id: drawIdOf(b) })), seed) : [];
   // Manifests first: a queue entry never names a draw that is not recorded.
   const time = new Date().toISOString();
   const written = bodies.map((b) => {

@@ -1,6 +1,8 @@
+import { wordingsOf } from "../../calibration/context.js";
 import { loadDraws, drawsDir } from "../../calibration/draws.js";
 import { designRefusal } from "../../calibration/plan/stratified-draw.js";
 import { loadLabels } from "../../calibration/labels.js";
+import { currentWording } from "../../calibration/wording.js";
 import { loadConfig } from "../../golden/config.js";
 import { InputError } from "../../golden/errors.js";
 import { loadJsonl } from "../../golden/jsonl.js";
@@ -43,7 +45,8 @@ export function sampleDrawAction(flags: SampleFlags): void {
   const refused = designRefusal(found.draw);
   if (refused) throw new InputError(found.file, undefined, undefined, `the trust gate does not count draw ${found.draw.id}: ${refused}`);
   const judgments = loadJsonl(judgmentsFile, Judgment).map((r) => r.value);
-  const entries = planQueue(cfg, judgments, book, [found.draw], seed);
+  // An item labelled only under an earlier wording of its rubric's question is unlabelled for the gate: queued again.
+  const entries = planQueue(cfg, judgments, currentWording(book, wordingsOf(cfg)).book, [found.draw], seed);
   writeQueue(out, entries);
   const d = found.draw;
   const lines = [`Draw ${d.id} (${d.rubric}, ${d.design}, drawn for ${d.annotator}): ${d.drawn.length} drawn items, ${entries.length} of them still unlabelled → ${entries.length} queued for ${flags.annotator}`];
