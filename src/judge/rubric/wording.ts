@@ -28,8 +28,15 @@ export function questionShown(rubric: Pick<Rubric, "question" | "cases">, answer
   return { question: rubric.question, guidance };
 }
 
+/**
+ * White space a page shows as space: `\s` without U+FEFF (zero width, shown as
+ * nothing: "now\u{FEFF}here" reads "nowhere", not "now here") and U+1680 (the
+ * Ogham space mark, shown as a stroke).
+ */
+const SPACE = /[\t\n\v\f\r \u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+
 /** Words as read: the same words wrapped onto other lines, or indented otherwise, are the same wording. */
-const words = (text: string) => text.trim().replace(/\s+/g, " ");
+const words = (text: string) => text.replace(SPACE, " ").replace(/^ | $/g, "");
 
 /**
  * SHA-256 of a rubric's wording: its question and both case texts (every

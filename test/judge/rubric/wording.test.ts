@@ -35,6 +35,17 @@ describe("a rubric's wording hash", () => {
     expect(wordingHash(same)).toBe(notFound);
   });
 
+  it("tells apart two questions a page shows differently: a zero-width character is no space, and an Ogham space mark shows", () => {
+    const correctness = loadRubric(join(RUBRICS_DIR, "correctness.yaml"));
+    // "now here" and "nowhere" (a zero-width no-break space inside, shown as nothing): two questions
+    const spaced = { ...correctness, question: "Is the answer's source now here?" };
+    const joined = { ...correctness, question: "Is the answer's source now\uFEFFhere?" };
+    expect(wordingHash(joined)).not.toBe(wordingHash(spaced));
+    expect(wordingHash({ ...correctness, question: "Is it\u1680new?" })).not.toBe(wordingHash({ ...correctness, question: "Is it new?" }));
+    // every white space a page shows as a space reads as one, as before
+    expect(wordingHash({ ...correctness, question: " Is\u00a0it\u2003new?\n" })).toBe(wordingHash({ ...correctness, question: "Is it new?" }));
+  });
+
   it("of a folder: null for a file that does not read, whose wording nobody can check", () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
