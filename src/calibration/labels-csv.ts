@@ -169,7 +169,7 @@ export function readLabelsCsv(file: string, defaults: ImportDefaults = {}): CsvI
     if (obj.wordingHash === undefined && today) obj.wordingHash = today;
     // Unstamped, the label would count for whatever the question becomes once the file reads again.
     if (obj.wordingHash === undefined && today === null) {
-      rowProblems.push(new InputError(file, line, "wordingHash", `the file of rubric ${JSON.stringify(obj.rubric)} does not read, so which wording of its question this label answered cannot be recorded: fix the rubric file, then import again`));
+      rowProblems.push(new InputError(file, line, "wordingHash", `the file of rubric ${JSON.stringify(obj.rubric)} does not read, or two files (.yaml and .yml) give its name, so which wording of its question this label answered cannot be recorded: fix the rubric file, then import again`));
     }
     // A note keeps its inner white space; only an all-blank cell is dropped.
     const rawNote = index.has("note") ? rec.cells[index.get("note")!] : undefined;

@@ -127,7 +127,7 @@ export interface GroupPairing {
   attestedOff: number;
   /** Judged items labelled only under an earlier wording of the rubric's question (wording.ts): their labels do not count. */
   earlierWording: number;
-  /** True when the rubric's file does not read, so no wording a label records can be checked (such labels do not count). */
+  /** True when the rubric's file does not read (or two files give its name), so no wording a label records can be checked (such labels do not count). */
   wordingUnread: boolean;
   warnings: string[];
 }

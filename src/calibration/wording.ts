@@ -77,6 +77,6 @@ export function labelledEarlier(view: WordingView, judged: Iterable<string>): nu
  */
 export function earlierWordingNote(rubric: string, items: number, unreadable: boolean): string {
   const what = `${items} labelled item${items === 1 ? "" : "s"} of ${rubric}`;
-  if (unreadable) return `${what} answered a wording of its question that cannot be checked: its rubric file does not read; their labels do not count until it does`;
+  if (unreadable) return `${what} answered a wording of its question that cannot be checked: its rubric file does not read, or two files (.yaml and .yml) give its name; their labels do not count until one file reads`;
   return `${what} ${labelRule("wording").says}; their labels do not count (label ${items === 1 ? "it" : "them"} again: ragjudge sample draws ${items === 1 ? "it" : "them"} again, ragjudge review asks today's question)`;
 }

@@ -97,7 +97,7 @@ describe("ragjudge labels import", () => {
     const f = csv(`variant,question,rubric,unit,inputHash,label\nbm25,q01,faithfulness,answer,${H},yes\n`);
     const r = await runCliCaptured(["labels", "import", f, "--annotator", "chen", "--provenance", "human", "--frame", "manual", ...cfg()]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`ragjudge: error: ${f}:2: wordingHash: the file of rubric "faithfulness" does not read, so which wording of its question this label answered cannot be recorded: fix the rubric file, then import again\n`);
+    expect(r.err).toBe(`ragjudge: error: ${f}:2: wordingHash: the file of rubric "faithfulness" does not read, or two files (.yaml and .yml) give its name, so which wording of its question this label answered cannot be recorded: fix the rubric file, then import again\n`);
     expect(existsSync(join(dir, "labels", "chen.jsonl"))).toBe(false);
   });
 

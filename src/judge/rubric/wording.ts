@@ -58,13 +58,19 @@ export function wordingHash(rubric: Pick<Rubric, "question" | "cases">): string 
  * The wording hash of every rubric file of a folder, by rubric name (the
  * file's name); `null` for a file that does not read as a rubric (being
  * edited): its wording is unknown, so no label that records one counts for
- * it until it reads again. Empty when the folder does not exist.
+ * it until it reads again; `null` too for a name two files give (`x.yaml`
+ * and `x.yml`), which the judge and the review page refuse. Empty when the
+ * folder does not exist.
  */
 export function rubricWordings(dir: string): Map<string, string | null> {
   const out = new Map<string, string | null>();
   if (!existsSync(dir)) return out;
   for (const f of readdirSync(dir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
     const name = f.replace(/\.ya?ml$/, "");
+    if (out.has(name)) {
+      out.set(name, null);
+      continue;
+    }
     try {
       out.set(name, wordingHash(loadRubric(join(dir, f))));
     } catch (e) {

@@ -54,4 +54,13 @@ describe("a rubric's wording hash", () => {
     expect(rubricWordings(dir)).toEqual(new Map([["broken", null], ["correctness", wordingHash(loadRubric(join(RUBRICS_DIR, "correctness.yaml")))]]));
     expect(rubricWordings(join(dir, "missing")).size).toBe(0);
   });
+
+  it("of a folder: null for a name two files give (correctness.yaml and correctness.yml), whichever sorts last", () => {
+    const dir = tempDir();
+    const text = readFileSync(join(RUBRICS_DIR, "correctness.yaml"), "utf8");
+    // today's wording in .yaml, the earlier one kept in .yml: the judge and the review page refuse the folder, the gate must not pick one
+    writeFileSync(join(dir, "correctness.yaml"), text.replace("without contradicting it?", "even if it contradicts it?"));
+    writeFileSync(join(dir, "correctness.yml"), text);
+    expect(rubricWordings(dir).get("correctness")).toBeNull();
+  });
 });
