@@ -217,6 +217,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
   const figures = recordFigures(gate, pairing.weighted, level, seed, reps);
   const basis = labelBasis(pairing.gate.map((p) => p.labelled));
   const decision = gateDecision(figures, excluded, thresholds, basis, gateOptionsOf(pairing));
+  const wording = input.wordings?.get(group.rubric);
   const record = CalibrationRecord.parse({
     schema: RECORD_SCHEMA,
     rubric: group.rubric,
@@ -229,6 +230,7 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
     heldoutOnly: true,
     heldout: pairing.heldout,
     labels: { hash: input.book.hash, rubricHash: labelsHashOf(input.book, group.rubric), files: input.book.files.map((f) => ({ name: f.name, sha256: f.sha256, labels: f.labels })) },
+    ...(typeof wording === "string" ? { wordingHash: wording } : {}),
     draws: countedDraws(pairing),
     judgments: { file: input.judgmentsFile.file, sha256: verdictsHash(group), items: group.items.length },
     figures,

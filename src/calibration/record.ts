@@ -128,6 +128,12 @@ export const CalibrationRecord = z.strictObject({
     rubricHash: Sha256.optional(),
     files: z.array(z.strictObject({ name: z.string(), sha256: Sha256, labels: Count })),
   }),
+  /**
+   * The wording hash of the rubric's question when the record was made (judge/rubric/wording.ts; absent in
+   * records written before it was recorded, or when the rubric file did not read): a record of another wording
+   * is stale, since labels that record no wording count for whatever the question asks today.
+   */
+  wordingHash: Sha256.optional(),
   /** The draws whose labels counted (ids are hashes of their content) and the hash over them. */
   draws: z.strictObject({ hash: Sha256, ids: z.array(z.string()) }).optional(),
   /** The judgments file, the SHA-256 of the verdicts measured (item, input hash, verdict) and their count. */

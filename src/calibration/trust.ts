@@ -167,13 +167,18 @@ function findRecord(group: JudgeGroup, records: readonly LoadedRecord[]): { mine
   return { mine: exact[0], otherServed: same.filter((r) => !exact.includes(r)) };
 }
 
-/** Why a record no longer describes today's verdicts and labels ([] when it does). */
-function staleness(record: CalibrationRecord, pairing: GroupPairing, book: LabelBook): string[] {
+/** Why a record no longer describes today's verdicts, labels and question ([] when it does). */
+function staleness(record: CalibrationRecord, pairing: GroupPairing, book: LabelBook, wordings?: Wordings): string[] {
   if (record.schema !== RECORD_SCHEMA) return ["the record was written by an older ragjudge, before draws were recorded"];
   const out: string[] = [];
   if (record.judgments.sha256 !== verdictsHash(pairing.group)) out.push(`the verdicts changed (${record.judgments.items} then, ${pairing.group.items.length} now, or other verdicts or evidence)`);
   if (record.labels.rubricHash !== labelsHashOf(book, pairing.group.rubric)) out.push("the labels of this rubric changed");
   if (record.draws?.hash !== countedDraws(pairing).hash) out.push("the draws whose labels count changed");
+  // a record made before the wording was recorded is not checked, as a label that records none counts
+  const today = wordings?.get(pairing.group.rubric);
+  if (record.wordingHash !== undefined && today !== undefined && today !== record.wordingHash) {
+    out.push(today === null ? "the rubric's file does not read, so its question cannot be checked" : "the wording of the rubric's question changed");
+  }
   return out;
 }
 
@@ -246,7 +251,7 @@ export function decideTrust(pairing: GroupPairing, inputs: TrustInputs, options:
     }
     record = mine.record;
     file = mine.file;
-    const stale = staleness(record, pairing, inputs.book);
+    const stale = staleness(record, pairing, inputs.book, inputs.wordings);
     if (stale.length) {
       return untrusted("stale", `${trustRule("stale").says} (${stale.join("; ")} since the calibration of ${record.time})`, { record: file, stale });
     }

@@ -68,6 +68,25 @@ describe("labels and the wording of their rubric's question", () => {
     expect(readFileSync(queue, "utf8").trim().split("\n")).toHaveLength(first.answered);
   }, 120_000);
 
+  it("a calibration record made under an earlier wording is stale: labels that record no wording are counted again by calibrate, which says so", async () => {
+    const p = await judged();
+    const { answered } = await honest(p, "correctness");
+    // labels made by an older ragjudge: no wording recorded, so they count for any question
+    const file = join(p.labels, "test-author.jsonl");
+    writeFileSync(file, labelsOf(file).map((l) => JSON.stringify({ ...l, wordingHash: undefined })).join("\n") + "\n");
+    expect((await calibrate(p)).code).toBe(0);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^TRUSTED: kappa 1\.00/);
+    editRubric(p, "correctness", NEW_WORDING);
+    // the baseline's verdicts and the labels are as they were: only the question changed since the calibration
+    const line = trustLine((await judgeAgain(p)).out, "correctness");
+    expect(line).toMatch(/^UNTRUSTED: stale: run ragjudge calibrate/);
+    expect(line).toContain("the wording of the rubric's question changed since the calibration of");
+    const again = await calibrate(p);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain(`${answered} counted labels do not record which wording of the question of correctness they answered`);
+    expect(trustLine((await judgeAgain(p)).out, "correctness")).toMatch(/^TRUSTED: kappa 1\.00/);
+  }, 120_000);
+
   it("a comment, reordered keys and a question wrapped onto two lines keep every label counting", async () => {
     const p = await judged();
     const before = wordingOf(p, "correctness");

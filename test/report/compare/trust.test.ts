@@ -17,7 +17,7 @@ import { recheckTrust } from "../../../src/report/compare/trust.js";
 import { loadConfig } from "../../../src/golden/config.js";
 import type { ReportJson } from "../../../src/report/schema.js";
 import { runCliCaptured, runCliIn } from "../../helpers/cli.js";
-import { calibrate, honest, judged, type Project } from "../../helpers/gate-project.js";
+import { calibrate, editRubric, honest, judged, type Project } from "../../helpers/gate-project.js";
 import { tempDir } from "../../helpers/temp.js";
 
 const CORRECTNESS_ONLY = (c: Record<string, unknown>) => (c.rubrics = ["correctness"]);
@@ -92,6 +92,25 @@ describe("compare decides trust again", () => {
     expect([config, judgments]).toEqual([p.config, join(ev, "judgments.jsonl")]);
     expect(r.err).toMatch(/^ragjudge: untrusted judge figures: hybrid-rerank against bm25-small: answer right, correctness \(A and B: correctness: stale/);
   }, 60_000);
+
+  it("a record made under an earlier wording of the question is stale for compare and run: --require-trusted fails (labels that record no wording)", async () => {
+    const p = await judged({ minLabels: 20, minPerClass: 3 }, CORRECTNESS_ONLY);
+    await honest(p, "correctness");
+    // labels made by an older ragjudge: no wording recorded, so they count for whatever the question asks
+    const file = join(p.labels, readdirSync(p.labels).find((f) => f.endsWith(".jsonl"))!);
+    writeFileSync(file, readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.stringify({ ...JSON.parse(l), wordingHash: undefined })).join("\n") + "\n");
+    expect((await calibrate(p)).code).toBe(0);
+    const ev = await run(p);
+    const args = ["compare", "--variants", "bm25-small,hybrid-rerank", ev, "--config", p.config, "--require-trusted", ...FAST];
+    expect((await runCliCaptured(args)).code).toBe(0);
+    editRubric(p, "correctness", (t) => t.replace("without contradicting it?", "even if it contradicts it?"));
+    const r = await runCliCaptured(args);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/say not: stale: run ragjudge calibrate [^\n]*\(the wording of the rubric's question changed since the calibration of /);
+    const gated = await runCliCaptured(["run", "--config", p.config, "--quiet", "--require-trusted"]);
+    expect(gated.code).toBe(1);
+    expect(gated.err).toBe("ragjudge: untrusted rubric under --require-trusted: correctness\n");
+  }, 90_000);
 
   it("says when the records now trust what report.json did not (calibrated after the run)", async () => {
     const p = await judged({ minLabels: 20, minPerClass: 3 }, CORRECTNESS_ONLY);
