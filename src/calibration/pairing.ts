@@ -201,7 +201,8 @@ export function pairGroup(group: JudgeGroup, labels: LabelBook, ctx: GateContext
   const book = wording?.book ?? labels;
   const mine = ctx.draws.draws.filter((d) => d.draw.rubric === group.rubric);
   const heldoutItems = group.items.filter((it) => heldoutForCheck(ctx, it, mine));
-  const lost = missingDraws(group.rubric, book, ctx.draws);
+  // Every label, of any wording, names the draws that were there: a draw labelled, reworded away and its manifest deleted still voids.
+  const lost = missingDraws(group.rubric, labels, ctx.draws);
   const statuses = mine.map((d) => drawStatus(d, group, heldoutItems, book, ctx.minCoverage, ctx, lost));
   const byId = new Map(mine.map((d, i) => [d.draw.id, { d, s: statuses[i]! }]));
   const countingDraws = mine.filter((_, i) => statuses[i]!.counts);

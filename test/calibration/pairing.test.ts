@@ -196,6 +196,21 @@ describe("pairGroup", () => {
     expect(pairGroup(groups[0]!, book([...labels, l(c!, "no", { draw: deleted, rubric: "other" })]), withDraws([kept])).gate).toHaveLength(2);
   });
 
+  it("counts no draw while labels of an earlier wording of the question name a draw whose manifest is missing (reworded, then deleted)", () => {
+    const { draw: kept, roles: [a, b, c, d] } = drawOver(4, 2);
+    const { groups } = groupJudgments([j(a!, "yes"), j(b!, "no"), j(c!, "yes"), j(d!, "no")]);
+    const [earlier, today] = [H(100), H(101)];
+    const labels = [l(a!, "yes", { draw: kept.draw.id, wordingHash: today }), l(b!, "no", { draw: kept.draw.id, wordingHash: today })];
+    const wordings = new Map([["r", today]]);
+    // A draw labelled against the judge; the question reworded (its labels now count for nothing), then its manifest deleted
+    // and another drawn: the deleted draw's labels still say a draw was there, whatever question they answered.
+    const deleted = "0123456789abcdef";
+    const p = pairGroup(groups[0]!, book([...labels, l(c!, "no", { draw: deleted, wordingHash: earlier }), l(d!, "yes", { draw: deleted, wordingHash: earlier })]), { ...withDraws([kept]), wordings });
+    expect(p.gate).toEqual([]);
+    expect(p.draws[0]).toMatchObject({ covers: false, counts: false });
+    expect(p.draws[0]!.why).toMatch(/^labels of r name a draw whose manifest is missing from labels\/draws \(0123456789abcdef\)/);
+  });
+
   it("counts a counting draw's drawn items without a counting label as disagreements, in kappa but not in the label counts", () => {
     // a..e drawn of six. a, b labelled as the judge said; c skipped; d split between two annotators; e labelled
     // from a frame the gate never counts. f was not drawn: its absence of a label is nobody's choice.
