@@ -35,8 +35,12 @@ export function questionShown(rubric: Pick<Rubric, "question" | "cases">, answer
  */
 const SPACE = /[\t\n\v\f\r \u00a0\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
-/** Words as read: the same words wrapped onto other lines, or indented otherwise, are the same wording. */
-const words = (text: string) => text.replace(SPACE, " ").replace(/^ | $/g, "");
+/**
+ * Words as read: the same words wrapped onto other lines, or indented otherwise, are the same wording, and so are
+ * the same letters composed otherwise (NFC: "é" as one code point or as "e" and an accent, as editors save it);
+ * compatibility look-alikes (NFKC: "x²" and "x2") stay apart.
+ */
+const words = (text: string) => text.normalize("NFC").replace(SPACE, " ").replace(/^ | $/g, "");
 
 /**
  * SHA-256 of a rubric's wording: its question and both case texts (every

@@ -46,6 +46,14 @@ describe("a rubric's wording hash", () => {
     expect(wordingHash({ ...correctness, question: " Is\u00a0it\u2003new?\n" })).toBe(wordingHash({ ...correctness, question: "Is it new?" }));
   });
 
+  it("stays when an editor saves the same letters composed otherwise (NFC and NFD show alike), and tells compatibility look-alikes apart", () => {
+    const correctness = loadRubric(join(RUBRICS_DIR, "correctness.yaml"));
+    const question = "Does the answer give the café's opening hours?";
+    expect(wordingHash({ ...correctness, question: question.normalize("NFD") })).toBe(wordingHash({ ...correctness, question: question.normalize("NFC") }));
+    // "x²" and "x2" (one under NFKC) are two questions
+    expect(wordingHash({ ...correctness, question: "Is the area x² or more?" })).not.toBe(wordingHash({ ...correctness, question: "Is the area x2 or more?" }));
+  });
+
   it("of a folder: null for a file that does not read, whose wording nobody can check", () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
