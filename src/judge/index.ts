@@ -54,6 +54,7 @@ export type { PoolStats } from "./schedule/pool.js";
 export type { Lease } from "./schedule/lease.js";
 export type { RequestBody, RequestSettings, ResponseMode } from "./transport/request.js";
 export type { RetryPolicy } from "./transport/retry.js";
+export type { JudgeKnobs, RequestParam } from "./transport/knobs.js";
 export type { VerdictReply } from "./verdict/parse.js";
 export type { ThreadOptions } from "./judges/baseline-threads.js";
 export { FEATURES, type FeatureName, type Features } from "./baseline/align.js";
