@@ -196,6 +196,25 @@ describe("claim-level faithfulness with an LLM judge", () => {
     }
   });
 
+  // The verdicts' rule (test/cli/exit-codes.test.ts): a reply the endpoint gave that is no claim list, on every answer
+  // asked, is the setup's to change (2), as a web page from a base URL that is not the API's; a rerun would get the same.
+  it("extraction replies that are all unreadable (a web page, prose) are the setup's (exit 2), as for the verdicts", async () => {
+    for (const [behaviour, says] of [
+      [{ body: "<html><body>Sign in</body></html>" }, /claims: the claims of 4 answers could not be extracted \(bad-response: the body is not valid JSON\); the server answered with something other than a chat completion: is the base URL the API's, ending in \/v1\?; the extractions already made are cached/],
+      [{ content: "These answers look fine to me." }, /could not be extracted \(parse: [^)]*\); if the server lacks structured outputs, pass --response-format text; the extractions/],
+    ] as const) {
+      const page = await startOpenAIServer({ script: () => behaviour });
+      try {
+        const config = fixture({ faithfulnessUnit: "claim", rubrics: ["faithfulness", "claims"], judge: { kind: "openai", model: "judge-model", baseUrl: page.baseURL, maxRetries: 0, concurrency: 1 }, cacheDir: "cache" });
+        const r = await runCliCaptured(["judge", "--config", config, "--no-progress"], NO_KEY);
+        expect(r.code, r.err).toBe(2);
+        expect(r.err).toMatch(says);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
   it("waits out a rate limit while extracting claims (Retry-After), as the verdicts' calls do, and stops at once on a wait longer than a run waits", async () => {
     let limited = 0;
     const limiting = await startOpenAIServer({

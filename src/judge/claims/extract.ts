@@ -10,7 +10,7 @@ import type { JudgeCache } from "../schedule/cache.js";
 import { runPool } from "../schedule/pool.js";
 import { redact } from "../transport/redact.js";
 import { LOOPBACK_DUMMY_KEY } from "../transport/endpoint.js";
-import { noKeyCause } from "../judges/llm.js";
+import { breakerHint, isEndpointCause, noKeyCause } from "../judges/llm.js";
 import { classifyError, DEFAULT_RETRY_POLICY, retryWaitMs, waitTooLong } from "../transport/retry.js";
 import type { RequestBody, ResponseMode } from "../transport/request.js";
 import { ClaimsStore } from "./store.js";
@@ -156,8 +156,10 @@ const textModeCause = (m: string) => /response_format|json_schema|structured/i.t
  * server that rejects structured outputs is asked for JSON in the text, and
  * the cache remembers it). Each extraction is stored the moment it is read,
  * so a stopped run resumes. An answer whose claims cannot be read after every
- * retry stops the run (FatalJudgeError, kind `endpoint`: exit 4, rerun): a
- * claim list is never guessed.
+ * retry stops the run (FatalJudgeError): a claim list is never guessed. It is
+ * kind `endpoint` (exit 4, rerun) unless no claim list was read at all and
+ * every reply the endpoint gave was unreadable, which a rerun would repeat
+ * (kind `setup`, exit 2, with the hint the verdicts' calls print).
  */
 export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
   const s = o.settings;
@@ -245,7 +247,12 @@ export async function extractClaims(o: ExtractOptions): Promise<Extraction> {
   // Claims extracted in text mode after a switch are under the text mode's fingerprint.
   out.fingerprint = extractionFingerprint(o.rubric, s, mode);
   if (failed.length) {
-    throw new FatalJudgeError(`claims: the claims of ${failed.length} answer${failed.length === 1 ? "" : "s"} could not be extracted (${setup ?? stopped ?? failed[0]}); the extractions already made are cached`, setup ? "setup" : "endpoint");
+    // The verdicts' rule (judges/llm.ts): no claim list read this run, and every answer got a reply that is none (a web
+    // page from a base URL that is not the API's, prose): a rerun would get the same, so the setup is to change (exit 2).
+    const unreadable = setup === undefined && out.claims.size === out.cached && failed.every((c) => !isEndpointCause(c));
+    const cause = setup ?? stopped ?? failed[0]!;
+    const hint = unreadable ? breakerHint(cause, mode) : "";
+    throw new FatalJudgeError(`claims: the claims of ${failed.length} answer${failed.length === 1 ? "" : "s"} could not be extracted (${cause})${hint}; the extractions already made are cached`, setup !== undefined || unreadable ? "setup" : "endpoint");
   }
   return out;
 }

@@ -93,6 +93,9 @@ export function breakerHint(cause: string, mode: ResponseMode, knobs: JudgeKnobs
  */
 const ENDPOINT_CAUSE = /^(timeout|connection|http-5\d\d|http-429|http-408|http-409)\b/;
 
+/** Whether a failed call's cause is the endpoint's (a rerun later may finish: exit 4) rather than the setup's (exit 2); see above. */
+export const isEndpointCause = (cause: string) => ENDPOINT_CAUSE.test(cause);
+
 /**
  * What the LLM judge's fingerprint covers: everything in its request
  * template ({@link requestTemplate}). Not the endpoint's URL, nor the model
@@ -207,7 +210,7 @@ export function openAIBackend(o: OpenAIBackendOptions): OpenAIBackend {
           stop(`rate limited: ${r.cause}; ${rateLimit} calls in a row gave up on the rate limit, so the run stops here: rerun later (or ${knobs.concurrency})`, "endpoint");
         }
         if (successes === 0 && ++failures >= limit) {
-          const kind = ENDPOINT_CAUSE.test(r.cause) ? "endpoint" : "setup";
+          const kind = isEndpointCause(r.cause) ? "endpoint" : "setup";
           stop(`${r.cause} (the first ${limit} calls all failed; stopping: ${knobs.endpoint}${breakerHint(r.cause, usedMode, knobs)})`, kind);
         }
         return { verdict: "error", reason: "", error: r.cause, fingerprint: fp, servedModel: r.servedModel, usage: r.usage, raw: r.raw, attempts: r.attempts };
