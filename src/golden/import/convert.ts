@@ -37,6 +37,9 @@ export interface ImportOptions {
   outputsOnly?: boolean;
 }
 
+/** The columns that make the golden set, not the pipeline's side of a row ({@link ImportOptions.outputsOnly}). */
+const GOLDEN_FIELDS = ["reference", "referenceContexts", "split", "kind", "unanswerable"] as const satisfies readonly ImportField[];
+
 /** What a conversion produced, line by line, and every row it could not convert. */
 export interface Converted {
   /** Golden questions and output lines as they are written (validated against their schemas). */
@@ -148,6 +151,8 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
   // its lines' problems say why, and "column not found (the rows have: nothing)" would only mislead.
   if (table.headerLine === undefined && table.rows.length === 0) return { golden: [], outputs: [], lines: [], mapping: {}, problems };
   const mapping = mapColumns(table, opts, problems);
+  // Golden columns found by their default names are not read for outputs only: the mapping, which import prints, says so.
+  if (opts.outputsOnly) for (const f of GOLDEN_FIELDS) delete mapping[f];
   const golden: Record<string, unknown>[] = [];
   const outputs: Record<string, unknown>[] = [];
   const lines: number[] = [];
@@ -168,14 +173,13 @@ export function convertRows(table: SourceTable, opts: ImportOptions = {}): Conve
     const contexts = passagesOf(row, col("contexts")!, opts, rowProblems, file);
     if (row.get(col("contexts")!) === undefined) rowProblems.push(new InputError(file, row.line, col("contexts")!, "missing (the passages the pipeline retrieved, as a list; [] for none)"));
     const answer = typeof row.get(col("answer")!) === "string" ? (row.get(col("answer")!) as string) : textOf(row, col("answer")!, rowProblems, file);
-    // the golden columns: read only where this file makes the golden set
-    const goldenCol = (f: ImportField) => (goldenSide ? col(f) : undefined);
-    const reference = goldenCol("reference") ? textOf(row, col("reference")!, rowProblems, file) : undefined;
-    const referenceContexts = goldenCol("referenceContexts") ? passagesOf(row, col("referenceContexts")!, opts, rowProblems, file) : undefined;
-    const split = (goldenCol("split") ? textOf(row, col("split")!, rowProblems, file) : undefined) ?? opts.split;
-    const kind = goldenCol("kind") ? textOf(row, col("kind")!, rowProblems, file) : undefined;
+    // the golden columns (none mapped for outputs only)
+    const reference = col("reference") ? textOf(row, col("reference")!, rowProblems, file) : undefined;
+    const referenceContexts = col("referenceContexts") ? passagesOf(row, col("referenceContexts")!, opts, rowProblems, file) : undefined;
+    const split = (col("split") ? textOf(row, col("split")!, rowProblems, file) : undefined) ?? opts.split;
+    const kind = col("kind") ? textOf(row, col("kind")!, rowProblems, file) : undefined;
     let answerable = true;
-    if (goldenSide && col("unanswerable")) {
+    if (col("unanswerable")) {
       const raw = row.get(col("unanswerable")!);
       const v = typeof raw === "boolean" ? String(raw) : typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : raw === undefined || raw === null ? "" : undefined;
       if (v === undefined || (!TRUE.test(v) && !FALSE.test(v))) rowProblems.push(new InputError(file, row.line, col("unanswerable")!, `expected true or false (yes/no, 1/0), got ${JSON.stringify(raw)}`));

@@ -62,6 +62,18 @@ describe("ragjudge import --into CONFIG", () => {
     }
   }, 60_000);
 
+  it("names only the columns it read: a full Ragas export's golden columns are the project's, not this file's", async () => {
+    const dir = tempDir("ragjudge-into-full-");
+    firstPipeline(join(dir, "a.jsonl"));
+    const proj = join(dir, "proj");
+    expect((await runCliCaptured(["import", "ragas", join(dir, "a.jsonl"), "--out", proj, "--variant", "first"])).code).toBe(0);
+    // the second export has the golden columns too, with other passages: none of them is read
+    writeFileSync(join(dir, "full.jsonl"), jsonl(ROWS.map((r) => ({ question: r.question, contexts: [PASSAGES[r.gold]!], answer: "Second [1].", ground_truth: "other", reference_contexts: [PASSAGES[(r.gold + 2) % 4]!] }))));
+    const into = await runCliCaptured(["import", "ragas", join(dir, "full.jsonl"), "--into", join(proj, "ragjudge.config.json"), "--variant", "second"]);
+    expect(into.code, into.err).toBe(0);
+    expect(into.out).toContain("; columns question <- question, contexts <- contexts, answer <- answer\n");
+  });
+
   it("refuses a name the project has, a row that answers no question of its golden set, and golden-set flags; nothing written", async () => {
     const dir = tempDir("ragjudge-into-bad-");
     firstPipeline(join(dir, "a.jsonl"));
