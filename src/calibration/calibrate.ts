@@ -246,7 +246,8 @@ function calibrateGroup(pairing: GroupPairing, input: CalibrateInput, inputs: Tr
   if (pairing.ties.length) warnings.push(`${pairing.ties.length} item(s) have tied labels and no adjudication label: left out until adjudicated`);
   // an untrusted state's message says it already
   if (pairing.earlierWording && trust.trusted) warnings.push(earlierWordingNote(group.rubric, pairing.earlierWording, pairing.wordingUnread));
-  const unworded = input.wordings?.has(group.rubric) ? pairing.gate.filter((p) => p.labelled.byAnnotator.some((l) => l.value.wordingHash === undefined)).length : 0;
+  // labels, not items: an item two people labelled counts twice, as the message says
+  const unworded = input.wordings?.has(group.rubric) ? pairing.gate.reduce((n, p) => n + p.labelled.byAnnotator.filter((l) => l.value.wordingHash === undefined).length, 0) : 0;
   if (unworded) warnings.push(`${unworded} counted label${unworded === 1 ? " does" : "s do"} not record which wording of the question of ${group.rubric} ${unworded === 1 ? "it" : "they"} answered (made before ragjudge recorded it, or by hand): taken to answer today's; if the question changed since, label ${unworded === 1 ? "that item" : "those items"} again`);
   const { items: _items, ...groupInfo } = group;
   return {

@@ -58,9 +58,9 @@ export function importInto(format: string, file: string, flags: ImportFlags & { 
   const mapped = Object.entries(converted.mapping).map(([f, c]) => `${fieldLabel(f)} <- ${c}`).join(", ");
   const config = shellArg(displayPath(cfg.file));
   process.stdout.write([
-    `import: ${displayPath(file)}: ${matched.outputs.length} answers to questions of ${displayPath(golden.file)}, paired by ${converted.mapping.id !== undefined ? "id" : "question text"}; columns ${mapped}`,
+    `import: ${displayPath(file)}: ${matched.outputs.length} answer${matched.outputs.length === 1 ? "" : "s"} to questions of ${displayPath(golden.file)}, paired by ${converted.mapping.id !== undefined ? "id" : "question text"}; columns ${mapped}`,
     `  wrote ${displayPath(output)} (variant ${variant}, passages as text) and added variant ${variant} to ${displayPath(cfg.file)}`,
-    ...(unanswered ? [`  note: ${unanswered} question(s) of the golden set have no answer in this file (validate names them)`] : []),
+    ...(unanswered ? [`  note: ${unanswered} question${unanswered === 1 ? " of the golden set has" : "s of the golden set have"} no answer in this file (validate names ${unanswered === 1 ? "it" : "them"})`] : []),
     "Next:",
     `  ragjudge validate --config ${config}`,
     `  ragjudge run --config ${config}`,
